@@ -1,0 +1,133 @@
+"""`bailout build | check | odds | simulate`.
+
+Imports stay lazy so `bailout --help` answers at once: reportlab loads only to build.
+Every user-fixable problem ends as a message on stderr and exit status 2, never a traceback.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import KitError
+
+DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"bailout: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _seed(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def parser():
+    p = _Parser(prog="bailout", description="Print-kit generator for Up Front variant 871, AFVs & Bail Out.")
+    from . import __version__
+    p.add_argument("--version", action="version", version=f"bailout {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    def data_opt(q):
+        q.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
+                       help="the data folder (default: the kit's data/)")
+
+    b = sub.add_parser("build", help="write the print kit (PDFs, CSV, manifest)")
+    data_opt(b)
+    from .options import add_build_options
+    add_build_options(b)
+
+    c = sub.add_parser("check", help="validate the data folder and report every problem")
+    data_opt(c)
+
+    o = sub.add_parser("odds", help="print every chance, exactly")
+    data_opt(o)
+    o.add_argument("--json", action="store_true", help="exact fractions as JSON strings")
+
+    s = sub.add_parser("simulate", help="draw cards N times and compare with the exact odds")
+    data_opt(s)
+    s.add_argument("n", type=_positive, metavar="N", help="number of bail-outs to simulate")
+    s.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    s.add_argument("--json", action="store_true", help="print the figures as JSON")
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        return _COMMANDS[args.command](args) or 0
+    except KitError as error:
+        for line in error.problems:
+            print(f"bailout: {line}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("bailout: interrupted; earlier outputs are untouched", file=sys.stderr)
+        return 130
+
+
+def _load(args):
+    from .data import load
+    return load(args.data)
+
+
+def cmd_check(args):
+    kit = _load(args)
+    r = kit.rules
+    print(f"{args.data}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
+          f"deck of RPC columns {', '.join(map(str, r.columns))}"
+          f"{' (transcribed: ' + r.deck_file + ')' if r.deck_file else ' (ideal)'}, data hash {kit.short_hash}")
+
+
+def cmd_odds(args):
+    from .odds import as_json, compute
+    from .odds_table import odds_lines
+    kit = _load(args)
+    odds = compute(kit)
+    if args.json:
+        print(json.dumps(as_json(odds), indent=2))
+    else:
+        print("\n".join(odds_lines(kit, odds)))
+
+
+def cmd_simulate(args):
+    from .simulate import simulate
+    figures = simulate(_load(args), args.n, args.seed)
+    if args.json:
+        print(json.dumps([{"name": f.name, "exact": str(f.exact), "observed": f.observed, "se": f.se,
+                           "z": f.z, "trials": f.trials} for f in figures], indent=2))
+        return
+    print(f"{args.n} simulated bail-outs, seed {args.seed}")
+    print(f"{'figure':32} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
+    for f in figures:
+        print(f"{f.name:32} {str(f.exact):>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
+    worst = max(abs(f.z) for f in figures)
+    print(f"largest |z| = {worst:.2f}")
+
+
+def cmd_build(args):
+    from .build import build
+    build(args)
+
+
+_COMMANDS = {"build": cmd_build, "check": cmd_check, "odds": cmd_odds, "simulate": cmd_simulate}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

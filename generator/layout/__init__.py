@@ -1,0 +1,1 @@
+"""Pure page geometry in PDF points: testable without reportlab or a PDF."""

@@ -1,0 +1,1 @@
+"""reportlab rendering: one module per output, sharing fonts, metadata and the footer."""

@@ -1,0 +1,135 @@
+"""The 871 procedure as pure functions over drawn cards.  Every number comes from `Rules`."""
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+PISTOL = "pistol"
+
+
+def bail_out(rules, card, open_topped, exact_kill=True):
+    """871.1.a/b: may the crew bail out, reading the kill card?"""
+    if not exact_kill and rules.setting("over_kill") == "no_bail_out":
+        return False
+    check = rules.open if open_topped else rules.closed
+    return card[check.column] in check.succeed
+
+
+def fate(rules, card):
+    """871.3: 'unhurt', 'wounded' or 'killed' for one man from his own card."""
+    table = rules.fate.table
+    return table.result(card[table.column])
+
+
+def weapon(rules, card):
+    """871.4: 'pistol' alone, or 'rifle' / 'smg' read from the same card's type column."""
+    w = rules.weapon
+    if card[w.armed_column] not in w.armed_values:
+        return PISTOL
+    return w.types.result(card[w.types.column])
+
+
+def survives(result):
+    return result != "killed"
+
+
+def draws_weapon(rules, man_fate):
+    """Interpretation 4: which men draw for a weapon."""
+    if not survives(man_fate):
+        return False
+    return rules.setting("weapons_for") == "survivors" or man_fate == "unhurt"
+
+
+def crew_size(rules, commander_casualties=0):
+    """871 with 28.431: crew size less the commander casualties (interpretation 5)."""
+    crew = rules.crew
+    size = crew.size - crew.per_commander_casualty * commander_casualties
+    floor = crew.minimum_size if rules.setting("crew_size") == "floor" else 0
+    return max(size, floor)
+
+
+def casualty_draws(rules, voluntary):
+    """Interpretation 1: a voluntary bail-out may skip the 871.3 draws."""
+    return not voluntary or rules.setting("voluntary_casualties") == "draw"
+
+
+def hero_arms_too(rules):
+    """Interpretation 2: does the 871.3 Hero card also choose the man's weapon (871.4)?"""
+    return rules.setting("hero_card") == "single"
+
+
+@dataclass(frozen=True)
+class Man:
+    fate: str
+    weapon: str | None      # None for the killed
+    hero: bool = False      # a Hero card was played for him
+
+
+def resolve_man(rules, draw, *, voluntary=False, hero=False, hero_weapon=None):
+    """One crew member's fate and weapon.  `draw()` returns the next card from the deck.
+
+    `hero` plays a Hero card in 871.3 for him; `hero_weapon` ('rifle'/'smg') plays one in 871.4.
+    """
+    if hero:
+        result = rules.hero.fate_result
+    elif casualty_draws(rules, voluntary):
+        result = fate(rules, draw())
+    else:
+        result = "unhurt"
+    if not survives(result):
+        return Man(result, None, hero)
+    if hero_weapon is None and hero and hero_arms_too(rules):
+        hero_weapon = rules.hero.weapon_choice[-1]   # the player's pick; any choice is armed
+    if hero_weapon is not None:
+        return Man(result, hero_weapon, True)
+    if draws_weapon(rules, result):
+        return Man(result, weapon(rules, draw()), hero)
+    return Man(result, PISTOL, hero)
+
+
+def resolve(rules, draw, *, open_topped, size=None, voluntary=False, hero_man=None):
+    """A whole bail-out: None if the crew may not bail out, else the tuple of Men.
+
+    `hero_man` is the index of the man a Hero card saves in 871.3, or None.
+    """
+    if not voluntary and not bail_out(rules, draw(), open_topped):
+        return None
+    size = crew_size(rules) if size is None else size
+    return tuple(resolve_man(rules, draw, voluntary=voluntary, hero=(i == hero_man)) for i in range(size))
+
+
+def crew_morale(rules, afv_morale, size):
+    """871.2: the crew's target average Morale and the total their cards must reach."""
+    average = afv_morale + rules.crew.morale_offset
+    return average, average * size
+
+
+def pistol_only_ccv(rules):
+    """871.5 with interpretation 3: a pistol-only crewman's CCV relative to an unarmed man's."""
+    cc = rules.close_combat
+    if rules.setting("pistol_ccv") == "net_unarmed":
+        return cc.pistol_only_vs_unarmed + cc.ccv_modifier
+    return cc.pistol_only_vs_unarmed
+
+
+def weapon_model(rules, nationality, year, kind):
+    """The model a man carries: interpretation 6 when no SMG was in service that year."""
+    if kind == PISTOL:
+        return None
+    if kind == "smg":
+        model = nationality.smg_in(year)
+        if model is not None:
+            return model
+        if rules.setting("no_smg") == "pistol":
+            return None
+    return nationality.rifle_in(year)
+
+
+def leaders_ok(rules, roles):
+    """871.2: at most `max_leaders` crew members may be an SL or ASL."""
+    crew = rules.crew
+    return sum(1 for r in roles if r in crew.leader_roles) <= crew.max_leaders
+
+
+def average_ok(rules, afv_morale, morales):
+    """871.2: the crew's average Morale equals the AFV's Morale plus the offset."""
+    return Fraction(sum(morales), len(morales)) == afv_morale + rules.crew.morale_offset

@@ -1,0 +1,31 @@
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    """A private copy of data/ a test may edit."""
+    target = tmp_path / "data"
+    shutil.copytree(DATA, target)
+    return target
+
+
+def edit(path, old, new, count=1):
+    """Replace text in a data file, failing loudly if the text is not there."""
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, count))
+
+
+def run_cli(*args):
+    """Run `bailout` in a subprocess: (exit status, stdout, stderr)."""
+    done = subprocess.run([sys.executable, "-m", "generator.cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=ROOT)
+    return done.returncode, done.stdout, done.stderr
