@@ -35,9 +35,13 @@ def build(args):
 
 
 def render_all(kit, options, progress=None):
-    """{file name: bytes} for every output the options ask for, in a fixed order."""
+    """{file name: bytes} for every output the options ask for, in a fixed order.
+
+    With every part asked for, the per-paper kits and MANIFEST.txt are added.
+    """
     from .render.common import BuildContext
     ctx = BuildContext(kit, compute(kit), options)
+    progress = progress or (lambda name, content: None)
     outputs = {}
     for part in options.parts:
         module_name, stem, _ = PARTS[part]
@@ -45,11 +49,38 @@ def render_all(kit, options, progress=None):
         for paper in options.papers:
             name = f"{stem}-{paper}.pdf"
             outputs[name] = module.render(ctx, PAPERS[paper])
-            progress and progress(name, outputs[name])
+            progress(name, outputs[name])
         for name, content in getattr(module, "extra_files", lambda ctx: {})(ctx).items():
             outputs[name] = content
-            progress and progress(name, content)
+            progress(name, content)
+    if set(options.parts) == set(PARTS):
+        from .render.kit import merge
+        for paper in options.papers:
+            name = f"kit-{paper}.pdf"
+            parts = [(title, outputs[f"{stem}-{paper}.pdf"]) for _, stem, title in PARTS.values()]
+            outputs[name] = merge(parts, PAPERS[paper], f"{kit.rules.title}: print kit ({PAPERS[paper].label})")
+            progress(name, outputs[name])
+    outputs["MANIFEST.txt"] = manifest(kit, outputs)
+    progress("MANIFEST.txt", outputs["MANIFEST.txt"])
     return outputs
+
+
+def manifest(kit, outputs):
+    """Each file of this build with its SHA-256 and page count, the data hash and kit version."""
+    from . import __version__
+    lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}", "",
+             f"{'file':24} {'pages':>5}  sha256"]
+    for name in sorted(outputs):
+        content = outputs[name]
+        pages = _page_count(content) if name.endswith(".pdf") else "-"
+        lines.append(f"{name:24} {pages:>5}  {hashlib.sha256(content).hexdigest()}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _page_count(content):
+    import io
+    from pypdf import PdfReader
+    return len(PdfReader(io.BytesIO(content)).pages)
 
 
 def write_all(out, outputs):
@@ -78,6 +109,6 @@ def write_all(out, outputs):
 
 
 def _progress(name, content):
-    if sys.stderr.isatty():
+    if sys.stderr.isatty():     # a line per file on a terminal; logs and pipes stay quiet
         print(f"  {name}  {len(content):>9,} bytes  sha256 {hashlib.sha256(content).hexdigest()[:12]}",
               file=sys.stderr)

@@ -1,0 +1,59 @@
+"""Time the full default build and each part: median of 5 runs, in-process, nothing written.
+
+    python benchmarks/bench_build.py [--runs 5]
+
+Also times `bailout --help` as a fresh process (median of 5), which must not load reportlab.
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from generator.build import PARTS, render_all  # noqa: E402
+from generator.data import load  # noqa: E402
+from generator.options import BuildOptions  # noqa: E402
+
+
+def median_time(fn, runs):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), min(times), max(times)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--runs", type=int, default=5)
+    runs = p.parse_args().runs
+    kit = load(ROOT / "data")
+    render_all(kit, BuildOptions())          # warm: fonts registered, modules imported
+    rows = [("full kit, both papers", BuildOptions())]
+    rows += [(f"{part}, both papers", BuildOptions(parts=(part,))) for part in PARTS]
+    rows += [(f"full kit, {paper} only", BuildOptions(papers=(paper,))) for paper in ("a4", "letter")]
+    print(f"{'what':28} {'median s':>9} {'min':>7} {'max':>7}   ({runs} runs)")
+    results = {}
+    for label, options in rows:
+        med, lo, hi = median_time(lambda: render_all(kit, options), runs)
+        results[label] = med
+        print(f"{label:28} {med:9.3f} {lo:7.3f} {hi:7.3f}")
+    full = results["full kit, both papers"]
+    parts = sum(results[f"{part}, both papers"] for part in PARTS)
+    print(f"full kit / sum of parts = {full / parts:.2f} (merge and manifest overhead)")
+    cold = median_time(lambda: subprocess.run([sys.executable, "-m", "generator.cli", "build", "--out",
+                                               "/tmp/bench-build-out", "--quiet"], check=True, cwd=ROOT), runs)
+    print(f"{'bailout build, fresh process':28} {cold[0]:9.3f} {cold[1]:7.3f} {cold[2]:7.3f}")
+    help_ = median_time(lambda: subprocess.run([sys.executable, "-m", "generator.cli", "--help"], check=True,
+                                                capture_output=True, cwd=ROOT), runs)
+    print(f"{'bailout --help':28} {help_[0]:9.3f} {help_[1]:7.3f} {help_[2]:7.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""The kit: every part for one paper merged into one bookmarked PDF with pypdf.
+
+Each part starts on a fresh sheet (a blank page pads a part with an odd page count), so the
+counter fronts and backs still fall on the two sides of one sheet when the kit prints duplex.
+"""
+
+import hashlib
+import io
+
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, ByteStringObject, NameObject
+
+from .common import AUTHOR, CREATOR
+
+
+def merge(parts, paper, title):
+    """`parts` is [(bookmark title, pdf bytes)]; return the merged PDF's bytes."""
+    writer = PdfWriter()
+    for name, content in parts:
+        if len(writer.pages) % 2:
+            writer.add_blank_page(paper.width, paper.height)
+        writer.append(PdfReader(io.BytesIO(content)), outline_item=name)
+    writer.add_metadata({"/Title": title, "/Subject": "Up Front variant 871: player aid, pre-rolled "
+                         "bail-out tables and crew counters", "/Author": AUTHOR,
+                         "/Creator": CREATOR, "/Producer": CREATOR})
+    prefs = writer.create_viewer_preferences()
+    prefs.print_scaling = NameObject("/None")
+    prefs.duplex = NameObject("/DuplexFlipLongEdge")
+    writer.page_mode = "/UseOutlines"
+    # A file ID from the content, not from chance: same parts, same bytes.
+    digest = hashlib.md5(b"".join(content for _, content in parts)).digest()
+    writer._ID = ArrayObject((ByteStringObject(digest), ByteStringObject(digest)))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -1,0 +1,168 @@
+"""`bailout build`: the whole kit, reproducible, bookmarked, atomic."""
+
+import hashlib
+import io
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from pypdf import PdfReader
+
+from generator import build as B
+from generator.cli import main
+from conftest import ROOT, edit
+
+PARTS = ("player-aid", "prerolled", "counters")
+PAPERS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+
+
+def hashes(folder):
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+@pytest.fixture(scope="module")
+def kit_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("kit")
+    assert main(["build", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_default_build_writes_every_file(kit_dir):
+    expected = {f"{part}-{paper}.pdf" for part in PARTS + ("kit",) for paper in PAPERS}
+    expected |= {"prerolled.csv", "MANIFEST.txt"}
+    assert {p.name for p in kit_dir.iterdir()} == expected
+
+
+def test_kit_merges_every_part_with_bookmarks(kit_dir):
+    for paper, (w, h) in PAPERS.items():
+        kit = PdfReader(kit_dir / f"kit-{paper}.pdf")
+        pages = 0
+        for part in PARTS:
+            n = len(PdfReader(kit_dir / f"{part}-{paper}.pdf").pages)
+            pages += n + (pages % 2)        # each part starts on a fresh sheet
+        assert len(kit.pages) == pages
+        top = [item for item in kit.outline if not isinstance(item, list)]
+        assert [t.title for t in top] == ["Player aid", "Pre-rolled bail-out tables", "Crew counters"]
+        nested = [item for item in kit.outline if isinstance(item, list)]
+        assert len(nested) == 3 and all(nested), "each part keeps its own section bookmarks"
+        for page in kit.pages:
+            assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == (w, h)
+        prefs = kit.trailer["/Root"]["/ViewerPreferences"]
+        assert prefs["/PrintScaling"] == "/None" and prefs["/Duplex"] == "/DuplexFlipLongEdge"
+        assert kit.metadata.title and kit.metadata.creator
+
+
+def test_manifest_lists_each_file_hash_and_pages(kit_dir):
+    text = (kit_dir / "MANIFEST.txt").read_text()
+    from generator.data import load
+    assert f"data {load(ROOT / 'data').hash}" in text
+    for name, digest in hashes(kit_dir).items():
+        if name == "MANIFEST.txt":
+            continue
+        line = next(l for l in text.splitlines() if l.startswith(name + " "))
+        assert digest in line
+        if name.endswith(".pdf"):
+            assert int(line.split()[1]) == len(PdfReader(kit_dir / name).pages)
+
+
+def test_two_builds_are_byte_identical(kit_dir, tmp_path):
+    assert main(["build", "--out", str(tmp_path), "--quiet"]) == 0
+    assert hashes(tmp_path) == hashes(kit_dir)
+
+
+def test_source_date_epoch_sets_the_embedded_date(tmp_path):
+    def build(epoch, out):
+        env = dict(os.environ, SOURCE_DATE_EPOCH=str(epoch))
+        subprocess.run([sys.executable, "-m", "generator.cli", "build", "--only", "aid", "--paper", "a4",
+                        "--out", str(out), "--quiet"], check=True, env=env, cwd=ROOT)
+        return PdfReader(out / "player-aid-a4.pdf").metadata["/CreationDate"]
+    assert build(1_000_000_000, tmp_path / "a").startswith("D:20010909")   # 2001-09-09 01:46:40 UTC
+    assert build(1_700_000_000, tmp_path / "b").startswith("D:20231114")
+
+
+def test_bad_data_leaves_earlier_outputs_untouched(kit_dir, tmp_path, data_copy):
+    out = tmp_path / "out"
+    assert main(["build", "--out", str(out), "--quiet", "--data", str(data_copy)]) == 0
+    before = hashes(out)
+    edit(data_copy / "rules.toml", "size = 5", "size = 'five'")
+    status, _, err = run(["build", "--out", str(out), "--data", str(data_copy)])
+    assert status == 2 and "crew.size" in err and "Traceback" not in err
+    assert hashes(out) == before
+
+
+def test_failure_mid_build_leaves_earlier_outputs_untouched(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    assert main(["build", "--out", str(out), "--quiet", "--paper", "a4"]) == 0
+    before = hashes(out)
+    from generator.render import counters
+
+    def explode(ctx, paper):
+        raise KeyboardInterrupt     # Ctrl-C while the last part renders
+    monkeypatch.setattr(counters, "render", explode)
+    assert main(["build", "--out", str(out), "--quiet", "--paper", "a4", "--seed", "5"]) == 130
+    assert hashes(out) == before
+    assert not [p for p in out.iterdir() if p.name.startswith(".")], "no temporary files left"
+
+
+def test_only_and_paper_limit_the_build(tmp_path):
+    assert main(["build", "--out", str(tmp_path), "--quiet", "--only", "aid,counters", "--paper", "letter"]) == 0
+    assert {p.name for p in tmp_path.iterdir()} == {"player-aid-letter.pdf", "counters-letter.pdf", "MANIFEST.txt"}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--only", "aid,maps"], "--only"), (["--paper", "a3"], "--paper"), (["--rows", "0"], "--rows"),
+    (["--counter-size", "2in"], "--counter-size"), (["--back-offset", "1"], "--back-offset"),
+    (["--mode", "random"], "--mode"), (["--sets", "x"], "--sets")])
+def test_bad_build_options_exit_2(args, words, tmp_path):
+    status, _, err = run(["build", "--out", str(tmp_path / "o"), *args])
+    assert status == 2 and words in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_out_that_is_a_file_is_a_clean_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    status, _, err = run(["build", "--out", str(blocker / "sub"), "--only", "aid", "--paper", "a4"])
+    assert status == 2 and "--out" in err and "Traceback" not in err
+
+
+def test_write_all_refuses_names_outside_out(tmp_path):
+    from generator.errors import UsageError
+    with pytest.raises(UsageError):
+        B.write_all(tmp_path, {"../escape.pdf": b"x"})
+    assert not (tmp_path.parent / "escape.pdf").exists()
+
+
+def test_help_does_not_import_reportlab():
+    code = ("import sys; from generator.cli import parser\n"
+            "try:\n    parser().parse_args(['--help'])\nexcept SystemExit:\n    pass\n"
+            "assert not any(m.startswith(('reportlab', 'pypdf', 'jinja2', 'markdown')) for m in sys.modules)")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True)
+
+
+def run(args):
+    done = subprocess.run([sys.executable, "-m", "generator.cli", *args], capture_output=True, text=True, cwd=ROOT)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.skipif(not shutil.which("pdftoppm"), reason="pdftoppm (poppler-utils) not installed")
+def test_smoke_every_page_renders_without_warnings(kit_dir, tmp_path):
+    """Render every page of every PDF at low resolution; the renderer must say nothing."""
+    for pdf in sorted(kit_dir.glob("*.pdf")):
+        done = subprocess.run(["pdftoppm", "-r", "20", "-png", str(pdf), str(tmp_path / pdf.stem)],
+                              capture_output=True, text=True)
+        assert done.returncode == 0 and not done.stderr.strip(), (pdf.name, done.stderr)
+        assert len(list(tmp_path.glob(pdf.stem + "-*.png"))) == len(PdfReader(pdf).pages)
+
+
+@pytest.mark.skipif(not shutil.which("pdffonts"), reason="pdffonts (poppler-utils) not installed")
+def test_every_font_embedded(kit_dir):
+    for pdf in sorted(kit_dir.glob("*.pdf")):
+        rows = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        fonts = rows.splitlines()[2:]
+        assert fonts, pdf.name
+        for row in fonts:
+            assert row.split()[-5] == "yes", (pdf.name, row)
+            assert not any(std in row for std in ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats"))

@@ -1,0 +1,111 @@
+"""Property tests: mutated data files and argument lists end in success or a clean exit 2."""
+
+import contextlib
+import io
+import shutil
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from generator.cli import main, parser
+from generator.options import BuildOptions
+from conftest import DATA
+
+FILES = ["rules.toml"] + sorted(f"nationalities/{p.name}" for p in (DATA / "nationalities").glob("*.toml"))
+NASTY = ["0", "-1", "99", "1e400", "true", '""', '"  "', '"<b>&amp;</b> & <"', '"' + "W" * 10_000 + '"',
+         "[]", "[1, 2, 3]", '["x"]', "{}", '{ a = 1 }', "1.5", "1979-05-27", '"\\u00e9\\u4e2d"', "[[1]]"]
+FUZZ = settings(max_examples=1000, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+
+def run(argv):
+    """main() in-process: its exit status, and whatever it wrote to stderr."""
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        try:
+            status = main(argv)
+        except SystemExit as exit_:
+            status = exit_.code
+    return status, err.getvalue()
+
+
+mutation = st.tuples(
+    st.sampled_from(FILES),
+    st.integers(0, 10_000),                       # which line (modulo the file's length)
+    st.sampled_from(["delete", "value", "duplicate", "insert", "truncate", "garble"]),
+    st.sampled_from(NASTY),
+    st.integers(0, 10_000),
+)
+
+
+def mutate(text, line_no, how, literal, n):
+    lines = text.splitlines() or [""]
+    i = line_no % len(lines)
+    if how == "delete":
+        del lines[i]
+    elif how == "value" and "=" in lines[i]:
+        lines[i] = lines[i].split("=", 1)[0] + "= " + literal
+    elif how == "duplicate":
+        lines.insert(i, lines[i])
+    elif how == "insert":
+        lines.insert(i, f"extra_{n % 7} = {literal}")
+    elif how == "truncate":
+        return text[: n % (len(text) + 1)]
+    elif how == "garble" and lines[i]:
+        j = n % len(lines[i])
+        lines[i] = lines[i][:j] + "]\"=[" [n % 4] + lines[i][j + 1:]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fuzz") / "data"
+    shutil.copytree(DATA, folder)
+    return folder
+
+
+@FUZZ
+@given(changes=st.lists(mutation, min_size=1, max_size=3))
+def test_mutated_data_is_accepted_or_cleanly_refused(scratch, changes):
+    originals = {}
+    try:
+        for file, line_no, how, literal, n in changes:
+            path = scratch / file
+            originals.setdefault(path, path.read_text())
+            path.write_text(mutate(path.read_text(), line_no, how, literal, n))
+        status, err = run(["odds", "--data", str(scratch)])
+        assert status in (0, 2), err
+        if status == 2:
+            assert err.startswith("bailout: ") and "Traceback" not in err
+            assert str(scratch) in err, "the message names the file"
+    finally:
+        for path, text in originals.items():
+            path.write_text(text)
+
+
+TOKENS = ["build", "check", "odds", "simulate", "--json", "--data", "--seed", "--paper", "--only", "--rows",
+          "--mode", "--counter-size", "--back-offset", "--sets", "--bw", "--quiet", "--out", "a4", "letter",
+          "both", "aid", "aid,counters", "maps", "balanced", "independent", "3/4in", "5/8in", "1in", "16mm",
+          "0mm", "1,2", "x,y", "99,0", "0", "1", "-3", "7", "abc", "", "--", "-h", "--version", "\x00"]
+
+
+@FUZZ
+@given(argv=st.lists(st.sampled_from(TOKENS), max_size=8))
+def test_argument_lists_parse_or_exit_2(argv):
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        try:
+            args = parser().parse_args(argv)
+        except SystemExit as exit_:
+            assert exit_.code in (0, 2), err.getvalue()
+            return
+    if args.command == "build":
+        BuildOptions.from_args(args)       # what build would run with: must not raise
+        return
+    if args.command == "simulate":
+        args_n = min(args.n, 50)
+        argv = [a if a != str(args.n) else str(args_n) for a in argv]
+    if args.data and not args.data.exists():
+        pass                                # a missing folder must still end cleanly
+    status, message = run(argv)
+    assert status in (0, 2), message
