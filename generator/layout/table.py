@@ -1,0 +1,104 @@
+"""Geometry of a paged table: column x positions, rows per page, page groups for bookmarks.
+
+Pure arithmetic in PDF points (origin bottom left), so it is testable without a PDF.  The
+renderer measures its text and passes the widths and band heights in.
+"""
+
+import math
+from dataclasses import dataclass
+
+from ..errors import RenderError
+
+MAX_BOOKMARKS = 100         # more outline entries than this are no help to a reader
+
+
+@dataclass(frozen=True)
+class ColumnBox:
+    key: str
+    x: float                # left edge
+    width: float
+
+    @property
+    def right(self):
+        return self.x + self.width
+
+    @property
+    def centre(self):
+        return self.x + self.width / 2
+
+
+@dataclass(frozen=True)
+class TableGeometry:
+    paper: object
+    margin: float
+    columns: tuple          # ColumnBox, left to right
+    row_height: float
+    body_top: float         # y of the top edge of the first row on every page
+    rows_per_page: int
+
+    @property
+    def left(self):
+        return self.columns[0].x
+
+    @property
+    def right(self):
+        return self.columns[-1].right
+
+    def column(self, key):
+        return next(c for c in self.columns if c.key == key)
+
+    def row_bottom(self, slot):
+        """y of the bottom edge of the row in `slot` (0 = first row on the page)."""
+        return self.body_top - (slot + 1) * self.row_height
+
+    def pages(self, rows):
+        return max(1, math.ceil(rows / self.rows_per_page))
+
+    def page_rows(self, page, rows):
+        """The 0-based row indexes on 1-based `page`."""
+        start = (page - 1) * self.rows_per_page
+        return range(start, min(rows, start + self.rows_per_page))
+
+    def bookmark_groups(self, rows):
+        """((key, first row, last row, first page), ...): one per group of pages, 1-based rows.
+
+        One group per page while that gives at most MAX_BOOKMARKS entries, else runs of pages.
+        Keys depend only on the row numbers: deterministic.
+        """
+        pages = self.pages(rows)
+        per = max(1, math.ceil(pages / MAX_BOOKMARKS))
+        groups = []
+        for first_page in range(1, pages + 1, per):
+            last_page = min(pages, first_page + per - 1)
+            first = self.page_rows(first_page, rows).start + 1
+            last = self.page_rows(last_page, rows).stop
+            groups.append((f"prerolled-rows-{first}", first, last, first_page))
+        return tuple(groups)
+
+
+def table_geometry(paper, widths, *, row_height, top, bottom, margin):
+    """Lay out a table on `paper`.
+
+    `widths` is ((key, minimum width, grows), ...): columns that grow share the spare width
+    equally.  `top` is the height above the rows (heading, legend, column heads), `bottom`
+    the height below them (footer); both inside the margin.
+    """
+    usable = paper.width - 2 * margin
+    need = sum(w for _, w, _ in widths)
+    if need > usable:
+        raise RenderError(f"pre-rolled table: {len(widths)} columns need {need:.0f} pt, "
+                          f"{paper.label} gives {usable:.0f} pt (is [crew] size in rules.toml too big?)")
+    growers = sum(1 for _, _, grows in widths if grows)
+    extra = (usable - need) / growers if growers else 0
+    left = margin + (0 if growers else (usable - need) / 2)
+    boxes, x = [], left
+    for key, w, grows in widths:
+        width = w + (extra if grows else 0)
+        boxes.append(ColumnBox(key, x, width))
+        x += width
+    body_top = paper.height - margin - top
+    per_page = int((body_top - margin - bottom) // row_height)
+    if per_page < 1:
+        raise RenderError(f"pre-rolled table: no room for a row on {paper.label} "
+                          f"(the legend takes {top:.0f} pt)")
+    return TableGeometry(paper, margin, tuple(boxes), row_height, body_top, per_page)

@@ -1,0 +1,393 @@
+"""Pre-rolled bail-out tables: the rows of generator.prerolled printed page by page.
+
+Drawn straight on the canvas, one page at a time (no platypus Table), so the cost grows
+linearly with the rows.  The rows are generated once per build context and shared by both
+papers and the CSV.  Text from data (labels, rule numbers, sentences) is drawn as plain
+strings, never parsed as markup, and is wrapped and ellipsised to fit.
+"""
+
+import re
+import weakref
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from .. import prerolled
+from ..layout.table import table_geometry
+from ..odds import man_code
+from ..data import FATES
+from ..errors import RenderError
+from ..rules import PISTOL, draws_weapon
+from .common import BOLD, FONT, draw_footer, finish, new_canvas, register_fonts
+
+TITLE = "Pre-rolled bail-out tables"
+MARGIN = 30
+ROW = 11.5                  # row pitch; the row text is BODY pt (at least 8)
+BODY = 8.5
+HEAD = 8                    # column heads
+SMALL = 6.5                 # rule numbers under the column heads
+LEGEND = 7.5
+LEGEND_LEAD = 9
+MAX_LEGEND_LINES = 14       # a runaway sentence in data is ellipsised, never pushes rows off the page
+TITLE_SIZE = 12
+FOOTER = 16
+PAD = 3                     # inner padding of a cell
+# Colour tints (light, so text stays black-on-light in greyscale); dropped with --bw.
+BAND = HexColor("#eef1f5")
+KILLED_TINT = HexColor("#f7d9d4")
+YES_TINT = HexColor("#dcefd8")
+
+FATE_WORD = {"unhurt": "Unhurt", "wounded": "Wounded", "killed": "Killed"}
+WEAPON_WORD = {PISTOL: "pistol", "rifle": "rifle", "smg": "SMG"}
+
+KILLED = man_code("killed", None)
+
+_last = None                # (weakref to the BuildContext, Table): one generation per build
+
+
+def table_for(ctx):
+    """The rows for ctx.options, generated once and shared by both papers and the CSV."""
+    global _last
+    if _last is not None and _last[0]() is ctx:
+        return _last[1]
+    o = ctx.options
+    table = prerolled.generate(ctx.kit, ctx.odds, rows=o.rows, seed=o.seed, mode=o.mode)
+    _last = (weakref.ref(ctx), table)
+    return table
+
+
+def extra_files(ctx):
+    return {"prerolled.csv": prerolled.csv_text(table_for(ctx)).encode("utf-8")}
+
+
+def man_labels(odds):
+    """{man code: friendly text}: 'Unhurt - SMG', 'Wounded - pistol', 'Killed'."""
+    labels = {}
+    for fate, weapon in odds.man:
+        word = FATE_WORD.get(fate, fate.capitalize())
+        labels[man_code(fate, weapon)] = word if weapon is None else f"{word} - {WEAPON_WORD[weapon]}"
+    return labels
+
+
+def cell_font(code):
+    """Bold for the cells a player must not miss: a bail-out (Y) and a killed man."""
+    return BOLD if code in (prerolled.YES, KILLED) else FONT
+
+
+def fit(text, font, size, width):
+    """`text` cut with '...' to fit `width` points."""
+    text = " ".join(str(text).split())
+    if stringWidth(text, font, size) <= width:
+        return text
+    while text and stringWidth(text + "...", font, size) > width:
+        text = text[:max(0, min(len(text) - 1, int(len(text) * 0.9)))] if len(text) > 200 else text[:-1]
+    return text + "..."
+
+
+def legend_sentences(ctx, table):
+    """How to use the table, worded from the rules data (the reading in force included)."""
+    r = ctx.kit.rules
+    closed, open_, hero = r.closed, r.open, r.hero
+    no_weapon = [FATE_WORD[f] for f in FATES if not draws_weapon(r, f)]
+    shows_none = f"({' or '.join(no_weapon)})" if no_weapon else ""
+    hero_weapon = (f"and carries the weapon you choose ({hero.weapon_rule})" if r.setting("hero_card") == "single"
+                   else f"a second Hero card ({hero.weapon_rule}) chooses his weapon, else read it from his cell")
+    voluntary = next(i for i in r.interpretations if i.name == "voluntary_casualties")
+    if voluntary.reading == "none":
+        read = "So skip Closed and Open and read only each man's weapon."
+    else:
+        read = "Skip Closed and Open and read each man as printed."
+    mode = (f"Balanced: rows 1-{table.block}, {table.block + 1}-{2 * table.block} and so on each hold exactly "
+            f"the rule's chances in every column, in shuffled order."
+            if table.mode == "balanced" else "Independent: every cell drawn on its own with the rule's exact chances.")
+    return [
+        ("Use", f"Take the next unticked row and tick its box. Closed: {closed.label} ({closed.rule}); "
+                f"Open: {open_.label} ({open_.rule}). Y: the crew may bail out, read the men; N: it may not."),
+        ("Men", f"Man 1 to Man {r.crew.size}: each crew member's fate ({r.fate.rule}) and the weapon he "
+                f"carries besides his pistol ({r.weapon.rule}). A smaller crew "
+                f"({r.crew.commander_casualty_rule}) uses the first men."),
+        ("Hero", f"A Hero card overrides one man: he is {hero.fate_result} ({hero.fate_rule}) whatever his "
+                 f"cell says; {hero_weapon}. Where a man's weapon is needed but his cell shows none "
+                 f"{shows_none}, read the same man in the following rows until a cell shows one."),
+        ("Voluntary", f"{voluntary.sentence} {read}"),
+        ("Aid", f"The table is an optional aid: it draws nothing from the deck. {mode}"),
+    ]
+
+
+def legend_lines(ctx, table, width, codes=False):
+    """[(key, text), ...]: each sentence wrapped under a hanging indent, key on its first line."""
+    sentences = legend_sentences(ctx, table)
+    if codes:
+        sentences.append(("Codes", "U unhurt, W wounded, K killed; then P pistol only, R rifle, S SMG."))
+    indent = max(stringWidth(key, BOLD, LEGEND) for key, _ in sentences) + 6
+    lines = []
+    for key, sentence in sentences:
+        wrapped = simpleSplit(sentence, FONT, LEGEND, width - indent) or [""]
+        lines += [(key if i == 0 else "", fit(line, FONT, LEGEND, width - indent)) for i, line in enumerate(wrapped)]
+    if len(lines) > MAX_LEGEND_LINES:
+        lines = lines[:MAX_LEGEND_LINES]
+        key, last = lines[-1]
+        lines[-1] = (key, fit(last + " " + "." * 400, FONT, LEGEND, width - indent))
+    return indent, lines
+
+
+def column_widths(table, labels):
+    """((key, minimum width, grows), ...) for the layout: measured from what the cells print."""
+    rows = len(table.rows)
+    men = [c.name for c in table.columns[2:]]
+    text_w = max(stringWidth(t, cell_font(code), BODY) for code, t in labels.items())
+    man_w = max(text_w, stringWidth("Man 9", BOLD, HEAD)) + 2 * PAD
+    check_w = max(stringWidth("Closed", BOLD, HEAD), stringWidth("Open", BOLD, HEAD)) + 4 * PAD
+    row_w = max(stringWidth(str(rows), FONT, BODY), stringWidth("Row", BOLD, HEAD)) + 2 * PAD
+    return (("row", row_w, False), ("tick", ROW + 2, False), ("closed", check_w, False),
+            ("open", check_w, False), *((m, man_w, True) for m in men))
+
+
+def _geometry(ctx, paper, table):
+    """(geometry, legend lines, labels): friendly cell text, or the CSV codes if it cannot fit."""
+    friendly = man_labels(ctx.odds)
+    codes = {code: code for code in friendly}
+    for labels in (friendly, codes):
+        legend = legend_lines(ctx, table, paper.width - 2 * MARGIN, labels is codes)
+        top = TITLE_SIZE + 6 + LEGEND_LEAD * (1 + len(legend[1])) + 6 + 2 * HEAD + 6
+        try:
+            geo = table_geometry(paper, column_widths(table, labels), row_height=ROW, top=top,
+                                 bottom=FOOTER, margin=MARGIN)
+        except RenderError:
+            if labels is codes:
+                raise
+            continue
+        return geo, legend, labels
+
+
+def render(ctx, paper):
+    register_fonts()        # measuring text needs Vera before the canvas exists
+    table = table_for(ctx)
+    geo, legend, labels = _geometry(ctx, paper, table)
+    try:
+        return _document(ctx, paper, table, geo, legend, labels, fast=True)
+    except _NoFastPath:     # reportlab wrote text in a form we do not parse: the plain, slower way
+        return _document(ctx, paper, table, geo, legend, labels, fast=False)
+
+
+def _document(ctx, paper, table, geo, legend, labels, fast):
+    rows = len(table.rows)
+    pages = geo.pages(rows)
+    o = ctx.options
+    c, buffer = new_canvas(paper, f"{TITLE} ({paper.label})",
+                           f"{ctx.kit.rules.number} bail-out rows: seed {o.seed}, {table.mode}, {rows} rows, "
+                           f"data {ctx.kit.short_hash}")
+    cells = _FastCells(c, geo, labels) if fast else _PlainCells(c, geo, labels)
+    groups = {g[3]: g for g in geo.bookmark_groups(rows)}
+    for page in range(1, pages + 1):
+        if page in groups:
+            key, first, last, _ = groups[page]
+            c.bookmarkPage(key)
+            c.addOutlineEntry(f"Rows {first}-{last}", key, level=0)
+        span = geo.page_rows(page, rows)
+        _heading(c, ctx, paper, geo, table, legend, page, pages, span)
+        _grid(c, ctx, geo, table, span)
+        cells.draw(table, span)
+        draw_footer(c, ctx, paper, page, pages, margin=MARGIN)
+        c.showPage()
+    return finish(c, buffer)
+
+
+def _num(v):
+    return f"{v:.2f}"
+
+
+def _grid(c, ctx, geo, table, span):
+    """Fills, rules and tick boxes of one page, written as batched path operators.
+
+    Why batched: 100,000 rows make some 400,000 rectangles; one canvas call each would cost
+    more than the whole rest of the build.  Paths are plain PDF (re, m, l, f, S).
+    """
+    n = len(span)
+    ys = [geo.row_bottom(slot) for slot in range(n)]
+    bottom = ys[-1]
+    left, width = _num(geo.left), _num(geo.right - geo.left)
+    if not ctx.options.bw:
+        # Colour: a band on every other row, tints behind Y and Killed cells (light: greyscale-safe).
+        cols = [(_num(col.x + 1), _num(col.width - 2)) for col in geo.columns[2:]]
+        band, tint = [], {prerolled.YES: [], KILLED: []}
+        for slot, index in enumerate(span):
+            y = _num(ys[slot])
+            if index % 2:
+                band.append(f"{left} {y} {width} {ROW} re")
+            y1 = _num(ys[slot] + 1)
+            for (x, w), code in zip(cols, table.rows[index]):
+                if code in tint:
+                    tint[code].append(f"{x} {y1} {w} {ROW - 2} re")
+        for colour, ops in ((BAND, band), (YES_TINT, tint[prerolled.YES]), (KILLED_TINT, tint[KILLED])):
+            if ops:
+                c.setFillColor(colour)
+                c.addLiteral(" ".join(ops) + " f")
+    c.setLineWidth(0.3)
+    c.setStrokeGray(0.6)
+    right = _num(geo.right)
+    ops = [f"{_num(col.x)} {_num(geo.body_top)} m {_num(col.x)} {_num(bottom)} l" for col in geo.columns[1:]]
+    if ctx.options.bw:     # ink-saving: hairlines between rows instead of bands
+        ops += [f"{left} {_num(y)} m {right} {_num(y)} l" for y in ys[:-1]]
+    c.addLiteral(" ".join(ops) + " S")
+    # Heavy rules: the table's top and bottom, and the end of each balanced block.
+    c.setStrokeGray(0)
+    c.setLineWidth(1.2)
+    heavy = [geo.body_top, bottom]
+    if table.mode == "balanced":
+        heavy += [ys[slot] for slot, index in enumerate(span) if (index + 1) % table.block == 0 and slot < n - 1]
+    c.addLiteral(" ".join(f"{left} {_num(y)} m {right} {_num(y)} l" for y in heavy) + " S")
+    # Tick boxes: vector squares (Vera has no ballot box).
+    tick = geo.column("tick")
+    side = ROW - 4
+    x = _num(tick.centre - side / 2)
+    c.setLineWidth(0.6)
+    c.setStrokeGray(0.15)
+    c.setFillGray(1)        # white inside, so a pencil tick shows on a banded row too
+    c.addLiteral(" ".join(f"{x} {_num(y + 2)} {side} {side} re" for y in ys) + " B")
+
+
+class _NoFastPath(Exception):
+    pass
+
+
+class _Cells:
+    """Where each cell's text goes: row numbers right-aligned, Y/N centred, men left-aligned."""
+
+    def __init__(self, c, geo, labels):
+        self.c, self.geo, self.labels = c, geo, labels
+        self.row_right = geo.column("row").right - PAD
+        self.cols = geo.columns[2:]
+        self.centred = {col.key for col in geo.columns[2:4]}
+        self.widths = {}
+
+    def width(self, text, font):
+        w = self.widths.get((text, font))
+        if w is None:
+            w = self.widths[(text, font)] = stringWidth(text, font, BODY)
+        return w
+
+    def x(self, col, label, font):
+        return col.centre - self.width(label, font) / 2 if col.key in self.centred else col.x + PAD
+
+    def baseline(self, slot):
+        return self.geo.row_bottom(slot) + (ROW - BODY) / 2 + 1.2
+
+
+class _PlainCells(_Cells):
+    """Reportlab's text object, one call per cell: simple, about 30 us a cell."""
+
+    def draw(self, table, span):
+        text = self.c.beginText()
+        text.setFillGray(0)
+        font = None
+        for slot, index in enumerate(span):
+            y = self.baseline(slot)
+            number = str(index + 1)
+            if font != FONT:
+                font = FONT
+                text.setFont(FONT, BODY)
+            text.setTextOrigin(self.row_right - stringWidth(number, FONT, BODY), y)
+            text.textOut(number)
+            for col, code in zip(self.cols, table.rows[index]):
+                label, want = self.labels.get(code, code), cell_font(code)
+                if want != font:
+                    font = want
+                    text.setFont(font, BODY)
+                text.setTextOrigin(self.x(col, label, font), y)
+                text.textOut(label)
+        self.c.drawText(text)
+
+
+class _FastCells(_Cells):
+    """The same operators as _PlainCells, each distinct string encoded once by reportlab.
+
+    Why: a table has a dozen distinct cell texts but up to millions of cells.  Each text is
+    shown once through a public text object (which also registers its glyphs in the embedded
+    subset); its `getCode()` gives the font and show operators, reused for every later cell.
+    """
+
+    _CODE = re.compile(r"BT 1 0 0 1 0 0 Tm (/\S+ \S+ Tf \S+ TL) (\((?:[^()\\]|\\.)*\) Tj) ET")
+
+    def __init__(self, c, geo, labels):
+        super().__init__(c, geo, labels)
+        self.shown = {}
+        self.digits = {d: self.encode(FONT, d) for d in "0123456789"}
+        if len({op for op, _ in self.digits.values()}) != 1:
+            raise _NoFastPath
+        self.digit_op = self.digits["0"][0]
+        self.digit_lit = {d: show[1:-4] for d, (_, show) in self.digits.items()}
+        self.digit_w = {d: stringWidth(d, FONT, BODY) for d in "0123456789"}
+
+    def encode(self, font, text):
+        key = (font, text)
+        if key not in self.shown:
+            t = self.c.beginText()
+            t.setFont(font, BODY)
+            t.textOut(text)
+            match = self._CODE.fullmatch(t.getCode())
+            if not match:
+                raise _NoFastPath
+            self.shown[key] = match.groups()
+        return self.shown[key]
+
+    def draw(self, table, span):
+        out = ["BT"]
+        add = out.append
+        current = None
+        lit, dw = self.digit_lit, self.digit_w
+        for slot, index in enumerate(span):
+            y = _num(self.baseline(slot))
+            number = str(index + 1)
+            if current != self.digit_op:
+                current = self.digit_op
+                add(current)
+            x = self.row_right - sum(dw[d] for d in number)
+            add(f"1 0 0 1 {_num(x)} {y} Tm ({''.join(lit[d] for d in number)}) Tj")
+            for col, code in zip(self.cols, table.rows[index]):
+                label, font = self.labels.get(code, code), cell_font(code)
+                op, show = self.encode(font, label)
+                if op != current:
+                    current = op
+                    add(op)
+                add(f"1 0 0 1 {_num(self.x(col, label, font))} {y} Tm {show}")
+        add("ET")
+        self.c.setFillGray(0)
+        self.c.addLiteral("\n".join(out))
+
+
+def _heading(c, ctx, paper, geo, table, legend, page, pages, span):
+    o = ctx.options
+    top = paper.height - MARGIN
+    c.setFillGray(0)
+    c.setFont(BOLD, TITLE_SIZE)
+    c.drawString(geo.left, top - TITLE_SIZE, f"{ctx.kit.rules.number} {TITLE}")
+    c.drawRightString(geo.right, top - TITLE_SIZE, f"page {page} of {pages}")
+    y = top - TITLE_SIZE - 6 - LEGEND_LEAD
+    c.setFont(FONT, LEGEND)
+    stamp = (f"Seed {o.seed} \u00b7 mode {table.mode} \u00b7 block {table.block} rows \u00b7 "
+             f"data {ctx.kit.short_hash} \u00b7 rows {span.start + 1}-{span.stop} of {len(table.rows)}")
+    c.drawString(geo.left, y, fit(stamp, FONT, LEGEND, geo.right - geo.left))
+    c.setFillGray(0.1)
+    indent, lines = legend
+    for key, line in lines:
+        y -= LEGEND_LEAD
+        if key:
+            c.setFont(BOLD, LEGEND)
+            c.drawString(geo.left, y, fit(key, BOLD, LEGEND, indent - 4))
+            c.setFont(FONT, LEGEND)
+        c.drawString(geo.left + indent, y, line)
+    # Column heads: a name, and under the bail-out checks the rule read from data.
+    r = ctx.kit.rules
+    names = {"row": ("Row", ""), "tick": ("", ""), "closed": ("Closed", r.closed.rule),
+             "open": ("Open", r.open.rule)}
+    head_y = geo.body_top + 4 + SMALL
+    c.setFillGray(0)
+    for col in geo.columns:
+        name, sub = names.get(col.key, (f"Man {col.key[3:]}", ""))
+        c.setFont(BOLD, HEAD)
+        c.drawCentredString(col.centre, head_y, fit(name, BOLD, HEAD, col.width - 2))
+        if sub:
+            c.setFont(FONT, SMALL)
+            c.drawCentredString(col.centre, geo.body_top + 3, fit(sub, FONT, SMALL, col.width - 2))

@@ -1,0 +1,407 @@
+"""Pre-rolled bail-out tables: exact blocks, fair independent draws, PDF = CSV, reproducible.
+
+Every expected count comes from the words of rule 871 (and the issue's figures), never from
+the code under test: 871.1.a column 3 reads 1 (1/3), 871.1.b column 2 reads 1 (1/2); 871.3
+column 3: 1 unhurt, 2 wounded, else killed; 871.4 column 4 reads 1 for a weapon (1/4), then
+column 3 of that card: 1 rifle (1/3), else SMG (2/3).
+"""
+
+import csv
+import io
+import math
+import re
+import subprocess
+import sys
+from collections import Counter
+from fractions import Fraction as F
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import DATA, ROOT, edit, run_cli
+from generator.data import load
+from generator.errors import RenderError
+from generator.layout.paper import PAPERS
+from generator.layout.table import MAX_BOOKMARKS, table_geometry
+from generator.odds import compute
+from generator.options import BuildOptions
+from generator.render import prerolled as render_mod
+from generator.render.common import BuildContext
+
+SEED = 871
+HEADER = ["row", "closed", "open", "man1", "man2", "man3", "man4", "man5"]
+
+
+def rule_chances(closed_column=3, fate_column=3):
+    """One row's chances from the rule text, for a closed check / fate read on `column`."""
+    closed = F(1, closed_column)
+    unhurt = wounded = F(1, fate_column)
+    killed = 1 - unhurt - wounded
+    pistol, rifle, smg = F(3, 4), F(1, 4) * F(1, 3), F(1, 4) * F(2, 3)
+    man = {"K": killed, "UP": unhurt * pistol, "UR": unhurt * rifle, "US": unhurt * smg,
+           "WP": wounded * pistol, "WR": wounded * rifle, "WS": wounded * smg}
+    return {"closed": {"Y": closed, "N": 1 - closed}, "open": {"Y": F(1, 2), "N": F(1, 2)},
+            **{f"man{i}": man for i in range(1, 6)}}
+
+
+def expected_counts(chances, block):
+    return {col: {code: p * block for code, p in dist.items()} for col, dist in chances.items()}
+
+
+def context(data=DATA, **options):
+    kit = load(data)
+    return BuildContext(kit, compute(kit), BuildOptions(parts=("prerolled",), **options))
+
+
+def csv_rows(ctx):
+    text = render_mod.extra_files(ctx)["prerolled.csv"].decode()
+    reader = list(csv.reader(io.StringIO(text)))
+    return reader[0], reader[1:]
+
+
+def blocks(rows, block):
+    return [rows[i:i + block] for i in range(0, len(rows) - len(rows) % block, block)]
+
+
+def column_counts(chunk, header):
+    return {name: Counter(row[i] for row in chunk) for i, name in enumerate(header) if name != "row"}
+
+
+# --- balanced -------------------------------------------------------------------------------
+
+def test_shipped_chances_give_the_issue_counts():
+    # The issue's own figures for a block of 36, checked against the rule text's fractions.
+    chances = rule_chances()
+    assert math.lcm(*(p.denominator for d in chances.values() for p in d.values())) == 36
+    counts = expected_counts(chances, 36)
+    assert counts["closed"] == {"Y": 12, "N": 24} and counts["open"] == {"Y": 18, "N": 18}
+    assert counts["man3"] == {"K": 12, "UP": 9, "UR": 1, "US": 2, "WP": 9, "WR": 1, "WS": 2}
+
+
+def test_balanced_default_rows_are_whole_exact_blocks():
+    header, rows = csv_rows(context())
+    assert header == HEADER
+    assert len(rows) % 36 == 0 and 150 <= len(rows) <= 250       # whole blocks, about 200
+    assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
+    want = expected_counts(rule_chances(), 36)
+    chunks = blocks(rows, 36)
+    assert len(chunks) == len(rows) // 36
+    for chunk in chunks:
+        assert column_counts(chunk, header) == want
+    # Shuffled: blocks differ, and the man columns are shuffled apart from each other.
+    assert len({tuple(r[3] for r in chunk) for chunk in chunks}) == len(chunks)
+    assert len({tuple(r[i] for r in chunks[0]) for i in range(3, 8)}) == 5
+
+
+def test_balanced_with_a_part_block_keeps_the_whole_blocks_exact():
+    header, rows = csv_rows(context(rows=100))
+    assert len(rows) == 100
+    want = expected_counts(rule_chances(), 36)
+    for chunk in blocks(rows, 36):
+        assert column_counts(chunk, header) == want
+    tail = column_counts(rows[72:], header)
+    for name, counts in tail.items():
+        assert all(n <= want[name][code] for code, n in counts.items())
+
+
+# --- independent ----------------------------------------------------------------------------
+
+def upper_gamma_q(a, x):
+    """Regularized upper incomplete gamma Q(a, x) (series below a+1, continued fraction above)."""
+    if x <= 0:
+        return 1.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        n = a
+        for _ in range(10_000):
+            n += 1
+            term *= x / n
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return 1.0 - total * math.exp(log_front)
+    tiny = 1e-300
+    b = x + 1 - a
+    c, d = 1 / tiny, 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return math.exp(log_front) * h
+
+
+def chi_square_p(observed, chances):
+    n = sum(observed.values())
+    stat = sum((observed.get(code, 0) - n * float(p)) ** 2 / (n * float(p)) for code, p in chances.items())
+    return upper_gamma_q((len(chances) - 1) / 2, stat / 2)
+
+
+def test_p_value_matches_closed_forms():
+    for x in (0.5, 2.0, 7.3, 30.0):
+        assert upper_gamma_q(1.0, x / 2) == pytest.approx(math.exp(-x / 2), rel=1e-9)       # 2 df
+        assert upper_gamma_q(2.0, x / 2) == pytest.approx(math.exp(-x / 2) * (1 + x / 2), rel=1e-9)
+        assert upper_gamma_q(0.5, x / 2) == pytest.approx(math.erfc(math.sqrt(x / 2)), rel=1e-9)
+    assert upper_gamma_q(3.0, 12.5916 / 2) == pytest.approx(0.05, abs=1e-4)   # 6 df, 5% point
+
+
+def test_independent_cells_fit_the_rule_chances():
+    header, rows = csv_rows(context(rows=100_000, mode="independent", seed=SEED))
+    assert len(rows) == 100_000
+    chances = rule_chances()
+    counts = column_counts(rows, header)
+    for name, dist in chances.items():
+        assert set(counts[name]) <= set(dist), name
+        assert chi_square_p(counts[name], dist) > 0.001, (name, counts[name])
+    # The test has power: the same counts are far off a wrong (uniform) distribution.
+    uniform = {code: F(1, 7) for code in chances["man1"]}
+    assert chi_square_p(counts["man1"], uniform) < 1e-12
+    # And the mode is not balanced: some 36-row block misses the exact counts.
+    want = expected_counts(chances, 36)
+    assert any(column_counts(chunk, header) != want for chunk in blocks(rows[:36 * 20], 36))
+
+
+# --- PDF = CSV --------------------------------------------------------------------------------
+
+CELL = re.compile(r"(Unhurt|Wounded) - (pistol|rifle|SMG)|Killed")
+FATE = {"Unhurt": "U", "Wounded": "W"}
+WEAPON = {"pistol": "P", "rifle": "R", "SMG": "S"}
+ROW = re.compile(r"(\d+) ([YN]) ([YN]) (.*)")
+
+
+def pdf_rows(pdf):
+    """[(row, closed, open, man codes...)] and the page texts, read back from the PDF text."""
+    rows, pages = [], []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        text = page.extract_text()
+        pages.append(text)
+        for line in text.splitlines():
+            m = ROW.fullmatch(line.strip())
+            if not m:
+                continue
+            men = [("K" if c.group(0) == "Killed" else FATE[c.group(1)] + WEAPON[c.group(2)])
+                   for c in CELL.finditer(m.group(4))]
+            assert CELL.sub("", m.group(4)).strip() == "", line      # nothing unparsed left over
+            rows.append([m.group(1), m.group(2), m.group(3), *men])
+    return rows, pages
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("mode", ["balanced", "independent"])
+def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
+    ctx = context(rows=130, mode=mode, seed=5)
+    _, csv_body = csv_rows(ctx)
+    rows, pages = pdf_rows(render_mod.render(ctx, PAPERS[paper]))
+    assert rows == csv_body
+    assert len(pages) >= 3
+    voluntary = next(i for i in ctx.kit.rules.interpretations if i.name == "voluntary_casualties")
+    for n, text in enumerate(pages, 1):
+        flat = " ".join(text.split())
+        assert f"page {n} of {len(pages)}" in flat
+        assert "Seed 5" in flat and f"mode {mode}" in flat and ctx.kit.short_hash in flat
+        for phrase in ("next unticked row", "smaller crew", "uses the first men", "Hero card overrides one man",
+                       "read only each man's weapon", "draws nothing from the deck", voluntary.sentence):
+            assert phrase in flat, (n, phrase)
+
+
+def test_plain_text_path_prints_the_same_rows(monkeypatch):
+    ctx = context(rows=80)
+    fast = pdf_rows(render_mod.render(ctx, PAPERS["a4"]))
+    monkeypatch.setattr(render_mod._FastCells, "encode", lambda *a: (_ for _ in ()).throw(render_mod._NoFastPath()))
+    plain = pdf_rows(render_mod.render(ctx, PAPERS["a4"]))
+    assert fast == plain
+
+
+# --- reproducible ----------------------------------------------------------------------------
+
+def test_same_seed_same_bytes_other_seed_other_rows():
+    a, b = context(seed=11), context(seed=11)
+    for paper in ("a4", "letter"):
+        assert render_mod.render(a, PAPERS[paper]) == render_mod.render(b, PAPERS[paper])
+    assert render_mod.extra_files(a) == render_mod.extra_files(b)
+    other = context(seed=12)
+    assert csv_rows(other)[1] != csv_rows(a)[1]
+    assert render_mod.render(other, PAPERS["a4"]) != render_mod.render(a, PAPERS["a4"])
+
+
+# --- a rule change in data/ -----------------------------------------------------------------
+
+CLOSED_3 = 'label = "Non-open-topped AFV"\ncolumn = 3'
+FATE_3 = '[fate]\nrule = "871.3"\ncolumn = 3'
+
+
+def test_closed_check_on_column_4_changes_its_counts(data_copy):
+    edit(data_copy / "rules.toml", CLOSED_3, CLOSED_3.replace("3", "4"))
+    header, rows = csv_rows(context(data_copy))
+    chances = rule_chances(closed_column=4)
+    # 1/4 still divides a block of 36, so the block stays; the closed column now holds 9 Y.
+    assert math.lcm(*(p.denominator for d in chances.values() for p in d.values())) == 36
+    want = expected_counts(chances, 36)
+    assert want["closed"] == {"Y": 9, "N": 27}
+    for chunk in blocks(rows, 36):
+        assert column_counts(chunk, header) == want
+
+
+def test_fate_on_column_4_changes_the_block_and_counts(data_copy, tmp_path):
+    rules = data_copy / "rules.toml"
+    edit(rules, CLOSED_3, CLOSED_3.replace("3", "4"))
+    edit(rules, FATE_3, FATE_3.replace("column = 3", "column = 4"))
+    # closed 1/4; fate 1/4 unhurt, 1/4 wounded, 1/2 killed; UR = 1/4 * 1/12 = 1/48: block 48.
+    chances = rule_chances(closed_column=4, fate_column=4)
+    want = expected_counts(chances, 48)
+    assert want["closed"] == {"Y": 12, "N": 36}
+    assert want["man1"] == {"K": 24, "UP": 9, "UR": 1, "US": 2, "WP": 9, "WR": 1, "WS": 2}
+    status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--quiet",
+                             "--data", data_copy, "--out", tmp_path / "out")
+    assert status == 0, err
+    text = (tmp_path / "out" / "prerolled.csv").read_text()
+    reader = list(csv.reader(io.StringIO(text)))
+    header, rows = reader[0], reader[1:]
+    assert len(rows) % 48 == 0 and len(rows) % 36 != 0
+    for chunk in blocks(rows, 48):
+        assert column_counts(chunk, header) == want
+    pdf = (tmp_path / "out" / "prerolled-a4.pdf").read_bytes()
+    assert "block 48 rows" in PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    assert pdf_rows(pdf)[0] == rows
+
+
+def test_a_bigger_crew_gets_more_columns_printed_as_codes(data_copy):
+    edit(data_copy / "rules.toml", "size = 5\n", "size = 8\n")
+    ctx = context(data_copy, rows=40)
+    header, rows = csv_rows(ctx)
+    assert header == ["row", "closed", "open", *(f"man{i}" for i in range(1, 9))]
+    text = PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["a4"]))).pages[0].extract_text()
+    printed = [line.split() for line in text.splitlines() if re.fullmatch(r"\d+( [A-Z]{1,2}){10}", line.strip())]
+    assert printed == rows[:len(printed)] and len(printed) >= 30
+    assert "U unhurt, W wounded, K killed" in " ".join(text.split())
+
+
+# --- the CLI ------------------------------------------------------------------------------------
+
+def test_build_writes_both_papers_and_the_csv(tmp_path):
+    status, _, err = run_cli("build", "--only", "prerolled", "--quiet", "--out", tmp_path)
+    assert status == 0, err
+    names = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("."))
+    assert {"prerolled-a4.pdf", "prerolled-letter.pdf", "prerolled.csv"} <= set(names)
+    rows = list(csv.reader(io.StringIO((tmp_path / "prerolled.csv").read_text())))[1:]
+    for paper in ("a4", "letter"):
+        assert pdf_rows((tmp_path / f"prerolled-{paper}.pdf").read_bytes())[0] == rows
+
+
+@pytest.mark.parametrize("args", [["--rows", "0"], ["--rows", "ten"], ["--seed", "-1"], ["--seed", "x"],
+                                  ["--mode", "shuffled"]])
+def test_bad_options_exit_2(args, tmp_path):
+    status, _, err = run_cli("build", "--only", "prerolled", "--out", tmp_path, *args)
+    assert status == 2
+    assert "Traceback" not in err and args[0] in err
+    assert not list(tmp_path.glob("*.pdf"))
+
+
+# --- print quality ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_rows_are_legible_and_inside_their_columns(paper):
+    import pdfplumber
+    ctx = context(rows=60)
+    pdf = render_mod.render(ctx, PAPERS[paper])
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        page = doc.pages[0]
+        chars = page.chars
+        assert all(0 <= ch["x0"] and ch["x1"] <= page.width for ch in chars)
+        body = [ch for ch in chars if ch["fontname"].endswith(("Roman", "Bold")) and ch["size"] >= 8]
+        killed = [w for w in page.extract_words(keep_blank_chars=False) if w["text"] == "Killed"]
+        assert killed and all(w["bottom"] - w["top"] >= 8 for w in killed)
+        tops = sorted({round(w["top"], 1) for w in killed})
+        assert min(b - a for a, b in zip(tops, tops[1:])) >= 8     # row pitch
+        # Every man's text stays between its column rules.
+        rules = sorted({round(e["x0"], 1) for e in page.edges if e["orientation"] == "v"})
+        assert len(rules) >= 8
+        words = page.extract_words(keep_blank_chars=True, x_tolerance=1.5)
+        for w in words:
+            if CELL.fullmatch(w["text"].strip()):
+                assert not any(w["x0"] < x < w["x1"] for x in rules), w
+        assert len(body) > 1000
+
+
+def test_fonts_embedded_and_bookmarks_per_page_group():
+    pdf = render_mod.render(context(rows=400), PAPERS["letter"])
+    reader = PdfReader(io.BytesIO(pdf))
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            assert "Vera" in font["/BaseFont"]
+            assert "/FontFile2" in font["/FontDescriptor"].get_object()
+    titles = [item["/Title"] for item in reader.outline]
+    assert len(titles) == len(reader.pages)             # one group a page at this size
+    spans = [tuple(map(int, re.fullmatch(r"Rows (\d+)-(\d+)", t).groups())) for t in titles]
+    assert spans[0][0] == 1 and spans[-1][1] == 400
+    assert all(b[0] == a[1] + 1 for a, b in zip(spans, spans[1:]))
+
+
+def test_bw_uses_no_colour():
+    colour = render_mod.render(context(rows=60), PAPERS["a4"])
+    bw = render_mod.render(context(rows=60, bw=True), PAPERS["a4"])
+
+    def ops(pdf):
+        return b"".join(p.get_contents().get_data() for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert re.search(rb" rg\b", ops(colour))
+    assert not re.search(rb" (rg|RG|k|K)\b", ops(bw))
+
+
+def test_hostile_data_text_stays_on_the_page(data_copy):
+    rules = data_copy / "rules.toml"
+    edit(rules, 'label = "Non-open-topped AFV"', 'label = "' + "<Tiger & Panther> " * 600 + '"')
+    edit(rules, 'rule = "871.1.b"', 'rule = "' + "X" * 10_000 + '"')
+    ctx = context(data_copy, rows=50)
+    pdf = render_mod.render(ctx, PAPERS["a4"])
+    import pdfplumber
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        page = doc.pages[0]
+        assert all(0 <= ch["x0"] and ch["x1"] <= page.width + 0.01 for ch in page.chars)
+    rows, _ = pdf_rows(pdf)
+    assert rows == csv_rows(ctx)[1]
+
+
+# --- geometry, without reportlab ----------------------------------------------------------------
+
+def test_layout_and_rows_need_no_reportlab():
+    code = ("import sys, generator.layout.table, generator.prerolled; "
+            "sys.exit(any(m.startswith('reportlab') for m in sys.modules))")
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_geometry_fills_the_paper_within_margins(paper):
+    p = PAPERS[paper]
+    widths = [("row", 30, False), ("tick", 13, False), ("a", 40, True), ("b", 60, True)]
+    geo = table_geometry(p, widths, row_height=11.5, top=120, bottom=16, margin=30)
+    xs = [c.x for c in geo.columns]
+    assert xs[0] == 30 and geo.right == pytest.approx(p.width - 30)
+    assert all(a.right == pytest.approx(b.x) for a, b in zip(geo.columns, geo.columns[1:]))
+    assert geo.columns[2].width - 40 == pytest.approx(geo.columns[3].width - 60)   # growers share
+    assert geo.body_top == pytest.approx(p.height - 30 - 120)
+    assert geo.row_bottom(geo.rows_per_page - 1) >= 30 + 16
+    assert geo.row_bottom(geo.rows_per_page) < 30 + 16                              # no room lost
+    rows = 1000
+    seen = [i for page in range(1, geo.pages(rows) + 1) for i in geo.page_rows(page, rows)]
+    assert seen == list(range(rows))
+    groups = geo.bookmark_groups(rows)
+    assert groups[0][:3] == ("prerolled-rows-1", 1, geo.rows_per_page) and groups[-1][2] == rows
+    many = geo.bookmark_groups(1_000_000)
+    assert len(many) <= MAX_BOOKMARKS and many[-1][2] == 1_000_000
+    assert len({g[0] for g in many}) == len(many)
+
+
+def test_geometry_refuses_what_cannot_fit():
+    with pytest.raises(RenderError):
+        table_geometry(PAPERS["a4"], [("x", 600, True)], row_height=11.5, top=10, bottom=10, margin=30)
+    with pytest.raises(RenderError):
+        table_geometry(PAPERS["a4"], [("x", 60, True)], row_height=11.5, top=800, bottom=10, margin=30)
