@@ -1,0 +1,227 @@
+"""Counter sheets measured from the PDFs themselves (pdfplumber, pypdf).
+
+Counters are found as rectangles about the counter's size; each must then be the stated size
+within 0.01 mm, and each back's centre must sit at page width minus its front's centre (plus the
+back offset).  Expected counts are read from the data files, not from the code under test.
+"""
+
+import io
+import tomllib
+from fractions import Fraction
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from conftest import DATA, edit, run_cli
+from generator.build import render_all
+from generator.data import load
+from generator.errors import RenderError
+from generator.options import BuildOptions
+
+MM = 72 / 25.4
+TOL = 0.01 * MM                     # the brief's 0.01 mm, in points
+INCH_MM = Fraction(254, 10)
+STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
+BACK_TITLE = {"AFV": "Wounded", "Rifle": "Rifle", "SMG": "SMG", "Wreck": "Bailed"}
+
+
+def expected_counts(sets):
+    """Counters per build, from the data files: crew size x sets + weapon spans + a wreck per set."""
+    with open(DATA / "rules.toml", "rb") as handle:
+        crew = tomllib.load(handle)["crew"]["size"]
+    total = 0
+    for path in sorted((DATA / "nationalities").glob("*.toml")):
+        with open(path, "rb") as handle:
+            nat = tomllib.load(handle)
+        total += crew * sets + len(nat["rifle"]) + len(nat.get("smg", [])) + sets
+    return total
+
+
+def build(data=DATA, **options):
+    opts = BuildOptions(parts=("counters",), **options)
+    return render_all(load(data), opts)
+
+
+@pytest.fixture(scope="module")
+def default_build():
+    return build()
+
+
+def counter_rects(page, size_mm):
+    side = float(size_mm) * MM
+    return [r for r in page.rects if abs(r["width"] - side) < 0.5 * MM and abs(r["height"] - side) < 0.5 * MM]
+
+
+def centre(r):
+    return (r["x0"] + r["x1"]) / 2, (r["top"] + r["bottom"]) / 2
+
+
+def first_words(page, rects):
+    """{id(rect): the top word printed inside it}, reading the page's words once."""
+    words = sorted(page.extract_words(), key=lambda w: (w["top"], w["x0"]))
+    found = {}
+    for r in rects:
+        inside = (w for w in words if r["x0"] < w["x0"] and w["x1"] < r["x1"]
+                  and r["top"] < w["top"] and w["bottom"] < r["bottom"])
+        found[id(r)] = next(inside, {"text": None})["text"]
+    return found
+
+
+def check_sheets(pdf_bytes, size_mm, offset=(0, 0), sets=2, titles=True):
+    """Every counter the stated size; every back mirrored onto its front.  Returns the count."""
+    ox, oy = (float(v) * MM for v in offset)
+    side = float(size_mm) * MM
+    total = 0
+    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
+        pages = pdf.pages
+        assert len(pages) % 2 == 0 and len(pages) >= 4
+        assert not counter_rects(pages[0], size_mm) and not counter_rects(pages[1], size_mm)
+        for front, back in zip(pages[2::2], pages[3::2]):
+            fronts, backs = counter_rects(front, size_mm), counter_rects(back, size_mm)
+            assert fronts and len(fronts) == len(backs)
+            for r in fronts + backs:
+                assert abs(r["width"] - side) < TOL and abs(r["height"] - side) < TOL, r
+            unmatched = list(backs)
+            front_words, back_words = (first_words(front, fronts), first_words(back, backs)) if titles else ({}, {})
+            for f in fronts:
+                fx, fy = centre(f)
+                want = (front.width - fx + ox, fy - oy)     # pdfplumber's y runs down the page
+                match = min(unmatched, key=lambda b: abs(centre(b)[0] - want[0]) + abs(centre(b)[1] - want[1]))
+                bx, by = centre(match)
+                assert abs(bx - want[0]) < TOL and abs(by - want[1]) < TOL, (f, match)
+                unmatched.remove(match)
+                if titles:  # the back printed there is this counter's own back
+                    assert BACK_TITLE[front_words[id(f)]] == back_words[id(match)]
+            total += len(fronts)
+    assert total == expected_counts(sets)
+    return total
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_counter_is_three_quarter_inch_and_its_back_mirrored(default_build, paper):
+    check_sheets(default_build[f"counters-{paper}.pdf"], Fraction(3, 4) * INCH_MM)
+
+
+@pytest.mark.parametrize("size,mm_value", [("5/8in", Fraction(5, 8) * INCH_MM), ("1in", INCH_MM),
+                                           ("16mm", Fraction(16))])
+def test_counter_sizes_from_the_command_line_values(size, mm_value):
+    from generator.options import counter_size_mm
+    assert counter_size_mm(size) == mm_value
+    outputs = build(counter_mm=mm_value)
+    for paper in ("a4", "letter"):
+        check_sheets(outputs[f"counters-{paper}.pdf"], mm_value)
+
+
+def test_back_offset_moves_every_back_and_the_calibration_cross():
+    offset = (Fraction(3, 2), Fraction(-1, 2))
+    outputs = build(back_offset_mm=offset)
+    for paper in ("a4", "letter"):
+        check_sheets(outputs[f"counters-{paper}.pdf"], Fraction(3, 4) * INCH_MM, offset)
+    with pdfplumber.open(io.BytesIO(outputs["counters-a4.pdf"])) as pdf:
+        text = pdf.pages[0].extract_text() + pdf.pages[1].extract_text()
+    assert "--back-offset" in text and "1.5" in text
+
+
+def bars(page):
+    return sorted(r["width"] for r in page.rects
+                  if r["fill"] and abs(r["height"] - 1.5 * MM) < 0.1 * MM and r["width"] > 90 * MM)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_page_has_a_100_mm_and_a_4_in_bar_labelled(default_build, paper):
+    with pdfplumber.open(io.BytesIO(default_build[f"counters-{paper}.pdf"])) as pdf:
+        for page in pdf.pages:
+            widths = bars(page)
+            assert len(widths) == 2
+            assert abs(widths[0] - 100 * MM) < TOL and abs(widths[1] - 4 * 72) < TOL
+            text = page.extract_text()
+            assert text.count("print at 100% / Actual size") == 2
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_text_below_5_pt_and_every_font_embedded(default_build, paper):
+    data = default_build[f"counters-{paper}.pdf"]
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        sizes = [c["size"] for page in pdf.pages for c in page.chars]
+    assert sizes and min(sizes) >= 5 - 1e-6
+    reader = PdfReader(io.BytesIO(data))
+    fonts = {}
+    for page in reader.pages:
+        for name, ref in page["/Resources"]["/Font"].items():
+            fonts[name] = ref.get_object()
+    assert fonts
+    for font in fonts.values():
+        base = str(font["/BaseFont"])
+        assert not any(s in base for s in STANDARD_14), base
+        descriptor = font["/FontDescriptor"].get_object() if "/FontDescriptor" in font else \
+            font["/DescendantFonts"][0].get_object()["/FontDescriptor"].get_object()
+        assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), base
+
+
+def test_viewer_hints_bookmarks_and_same_bytes_twice(default_build):
+    again = build()
+    assert again == default_build
+    reader = PdfReader(io.BytesIO(default_build["counters-letter.pdf"]))
+    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/PrintScaling"] == "/None" and prefs["/Duplex"] == "/DuplexFlipLongEdge"
+
+    def titles(items):
+        for item in items:
+            if isinstance(item, list):
+                yield from titles(item)
+            else:
+                yield item.title
+    found = list(titles(reader.outline))
+    assert found[0].startswith("Duplex calibration")
+    assert "Sheet 1 fronts" in found and "Sheet 1 backs" in found
+    for path in (DATA / "nationalities").glob("*.toml"):
+        with open(path, "rb") as handle:
+            assert tomllib.load(handle)["name"] in found
+
+
+def test_manifest_on_the_sheet_matches_the_data(default_build):
+    with pdfplumber.open(io.BytesIO(default_build["counters-a4.pdf"])) as pdf:
+        text = pdf.pages[0].extract_text()
+    assert "Manifest" in text
+    german = next(line for line in text.splitlines() if line.startswith("German "))
+    # crew 2 sets x 5, Kar98k, MP 38 and MP 40, one wreck per set
+    assert german.split()[1:] == ["10", "1", "2", "2", "15"]
+
+
+def test_bw_prints_outlines_only():
+    outputs = build(bw=True)
+    with pdfplumber.open(io.BytesIO(outputs["counters-a4.pdf"])) as pdf:
+        page = pdf.pages[2]
+        rects = counter_rects(page, Fraction(3, 4) * INCH_MM)
+        assert rects
+        for r in rects:
+            assert r["stroke"] and tuple(r["non_stroking_color"]) in ((1, 1, 1), (1,), (1.0, 1.0, 1.0))
+        on_counters = [c for c in page.chars if any(r["x0"] < c["x0"] < r["x1"] and r["top"] < c["top"] < r["bottom"]
+                                                    for r in rects)]
+        assert on_counters and all(tuple(c["non_stroking_color"]) in ((0, 0, 0), (0,)) for c in on_counters)
+        # nothing but white cells: no coloured bleed strips
+        assert not [r for r in page.rects if r["fill"] and tuple(r["non_stroking_color"]) not in
+                    ((1, 1, 1), (0, 0, 0), (1,), (0,))]
+
+
+def test_odd_names_print_and_impossible_ones_fail_cleanly(data_copy):
+    german = data_copy / "nationalities" / "german.toml"
+    edit(german, 'name = "German"', 'name = "Ger<man> & Co"')
+    outputs = build(data_copy)
+    with pdfplumber.open(io.BytesIO(outputs["counters-a4.pdf"])) as pdf:
+        assert "Ger<man> & Co" in pdf.pages[0].extract_text()
+    edit(german, 'name = "Ger<man> & Co"', f'name = "{"G" * 10_000}"')
+    with pytest.raises(RenderError) as error:
+        build(data_copy)
+    assert "nationalities/german.toml: name:" in str(error.value)
+    status, _, err = run_cli("build", "--only", "counters", "--data", data_copy, "--out", data_copy / "out")
+    assert status == 2 and "Traceback" not in err and "german.toml: name" in err
+    assert not (data_copy / "out" / "counters-a4.pdf").exists()
+
+
+def test_long_model_name_is_named_in_the_error(data_copy):
+    edit(data_copy / "nationalities" / "german.toml", 'model = "MP 40"', f'model = "{"M" * 10_000}"')
+    with pytest.raises(RenderError) as error:
+        build(data_copy)
+    assert "nationalities/german.toml: smg (1940-1945).model" in str(error.value)
