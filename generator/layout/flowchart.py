@@ -1,0 +1,126 @@
+"""Geometry of the procedure flowchart: boxes in rows, arrows between them.  No reportlab.
+
+Boxes run left to right in rows; a row's boxes share its width equally and its tallest box's
+height.  Each box is joined to the next: along the row by a straight arrow, from the end of a
+row to the start of the next by an elbow through the gap between the rows.  An optional bypass
+arrow leaves the top of one box, runs above the row and drops into a later box of the same row
+(a voluntary bail-out skips the check).  Coordinates are PDF points, origin bottom-left.
+"""
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float                # bottom edge
+    w: float
+    h: float
+
+    @property
+    def top(self):
+        return self.y + self.h
+
+    @property
+    def right(self):
+        return self.x + self.w
+
+    @property
+    def cx(self):
+        return self.x + self.w / 2
+
+    @property
+    def cy(self):
+        return self.y + self.h / 2
+
+    def overlaps(self, other):
+        return (self.x < other.right and other.x < self.right
+                and self.y < other.top and other.y < self.top)
+
+
+@dataclass(frozen=True)
+class Arrow:
+    points: tuple           # ((x, y), ...): a polyline; the last point is the tip
+    label_at: tuple | None = None   # (x, y) baseline centre for a label, if any
+
+    def head(self, length=5.0, half_width=2.6):
+        """The arrowhead triangle ((tip), (left), (right)) along the last segment."""
+        (x0, y0), (x1, y1) = self.points[-2], self.points[-1]
+        d = math.hypot(x1 - x0, y1 - y0) or 1.0
+        ux, uy = (x1 - x0) / d, (y1 - y0) / d
+        bx, by = x1 - ux * length, y1 - uy * length
+        return ((x1, y1), (bx - uy * half_width, by + ux * half_width),
+                (bx + uy * half_width, by - ux * half_width))
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: float
+    height: float
+    boxes: tuple            # Rect per box, in order
+    arrows: tuple           # Arrow
+
+
+def rows_of(count, per_row):
+    """[[box index, ...], ...]: `count` boxes, `per_row` to a row."""
+    if count < 1 or per_row < 1:
+        raise ValueError("a flowchart needs at least one box and one box per row")
+    return [list(range(i, min(i + per_row, count))) for i in range(0, count, per_row)]
+
+
+def box_widths(width, count, per_row, gap_x):
+    """The width of each box: a row shares `width` equally among its boxes."""
+    widths = []
+    for row in rows_of(count, per_row):
+        w = (width - gap_x * (len(row) - 1)) / len(row)
+        if w <= 0:
+            raise ValueError(f"{width:.0f} pt is too narrow for {len(row)} boxes")
+        widths += [w] * len(row)
+    return widths
+
+
+def arrange(width, heights, per_row, *, gap_x=16.0, gap_y=24.0, bypass=None, bypass_rise=10.0,
+            label_height=0.0):
+    """Place the boxes (their content `heights`) and route the arrows; return a Chart.
+
+    `bypass` is (from, to) box indices in one row, or None.  `label_height` is the room a
+    bypass label needs above its line.
+    """
+    rows = rows_of(len(heights), per_row)
+    widths = box_widths(width, len(heights), per_row, gap_x)
+    top_room = 0.0
+    if bypass is not None:
+        a, b = bypass
+        row_a = next(r for r in rows if a in r)
+        if b not in row_a or b <= a + 1:
+            raise ValueError("a bypass joins two boxes of one row with a box between them")
+        top_room = bypass_rise + label_height
+    row_heights = [max(heights[i] for i in row) for row in rows]
+    height = top_room + sum(row_heights) + gap_y * (len(rows) - 1)
+    boxes = [None] * len(heights)
+    top = height - top_room
+    for row, row_h in zip(rows, row_heights):
+        x = 0.0
+        for i in row:
+            boxes[i] = Rect(x, top - row_h, widths[i], row_h)
+            x += widths[i] + gap_x
+        top -= row_h + gap_y
+    arrows = []
+    for r, row in enumerate(rows):
+        for i in row[:-1]:
+            a, b = boxes[i], boxes[i + 1]
+            y = a.top - min(a.h, 28.0) / 2      # near the header, where the eye starts
+            arrows.append(Arrow(((a.right, y), (b.x, y))))
+        if r + 1 < len(rows):
+            a, b = boxes[row[-1]], boxes[rows[r + 1][0]]
+            mid = a.y - gap_y / 2
+            arrows.append(Arrow(((a.cx, a.y), (a.cx, mid), (b.cx, mid), (b.cx, b.top))))
+    if bypass is not None:
+        a, b = boxes[bypass[0]], boxes[bypass[1]]
+        # Leave and land off-centre so the bypass never shares a point with the row's arrows.
+        x0, x1 = a.x + a.w * 0.5, b.x + b.w * 0.3
+        y = a.top + bypass_rise
+        arrows.append(Arrow(((x0, a.top), (x0, y), (x1, y), (x1, b.top)),
+                            label_at=((x0 + x1) / 2, y + 2.0)))
+    return Chart(width, height, tuple(boxes), tuple(arrows))
