@@ -225,3 +225,10 @@ def test_long_model_name_is_named_in_the_error(data_copy):
     with pytest.raises(RenderError) as error:
         build(data_copy)
     assert "nationalities/german.toml: smg (1940-1945).model" in str(error.value)
+
+
+def test_a_counter_too_small_for_its_text_says_so():
+    # 15 mm is allowed by --counter-size, but the wounded crewman's back needs more at 5 pt
+    with pytest.raises(RenderError) as error:
+        build(counter_mm=Fraction(15))
+    assert "--counter-size 15.00 mm" in str(error.value) and "5 pt" in str(error.value)

@@ -64,28 +64,36 @@ def _fit_faces(groups, grid, counter_mm):
     face cannot fit at 5 pt."""
     inset, start = grid.safe_inset(), geo.max_text_pt(grid.size)
     fits = {}
-    for _, counters in groups:
+    for nat, counters in groups:
         for counter in counters:
             for lines in (counter.front, counter.back):
                 if lines in fits:
                     continue
                 fit = geo.fit_face(lines, grid.size, inset, measure, start)
                 if fit is None:
-                    raise RenderError(_no_fit(lines, grid, inset, counter_mm))
+                    raise RenderError(_no_fit(lines, grid, inset, counter_mm, nat, counter.kind))
                 fits[lines] = fit
     return fits
 
 
-def _no_fit(lines, grid, inset, counter_mm):
-    blamed = geo.culprits(lines, grid.size, inset, measure) or list(lines)
-    sources = [(f, k, line.text) for line in blamed for f, k in line.source]
-    if not sources:     # only fixed wording: the counter is simply too small
-        sources = [("--counter-size", f"{float(counter_mm):.2f} mm", " / ".join(l.text for l in lines))]
+def _no_fit(lines, grid, inset, counter_mm, nat, kind):
+    """One message per data value too long for the counter; if every value fits alone, the
+    counter itself is too small for the face."""
+    size = f"{float(counter_mm):.2f} mm"
+    blamed = [line for line in geo.culprits(lines, grid.size, inset, measure) if line.source]
+    if not blamed:
+        face = " / ".join(_short(line.text, 30) for line in lines)
+        return [f"--counter-size {size}: the {_short(nat.name, SHOWN_CHARS)} {KIND_LABELS[kind].lower()} "
+                f"counter ({face}) cannot fit even at {geo.MIN_TEXT_PT} pt; choose a larger --counter-size"]
     problems = []
-    for file, key, text in dict.fromkeys(sources):
-        problems.append(f"{file}: {key}: {_short(text, SHOWN_CHARS)!r} cannot fit on a "
-                        f"{float(counter_mm):.2f} mm counter even at {geo.MIN_TEXT_PT} pt; "
-                        "shorten it or choose a larger --counter-size")
+    for line in blamed:
+        files = {}
+        for file, key in line.source:
+            files.setdefault(file, []).append(key)
+        for file, keys in files.items():
+            problems.append(f"{file}: {', '.join(keys)}: {_short(line.text, SHOWN_CHARS)!r} cannot fit on a "
+                            f"{size} counter even at {geo.MIN_TEXT_PT} pt; shorten it or choose a larger "
+                            "--counter-size")
     return problems
 
 
@@ -180,13 +188,27 @@ def _heading(c, paper, grid, groups, slots, side, n, sheets, page):
         listed = ", ".join(f"{counts[g][k]} {KIND_LABELS[k].lower() if k != 'smg' else 'SMG'}"
                            for k in KINDS if counts[g][k])
         parts.append(f"{_short(groups[g][0].name, 40)}: {listed}")
-    c.setFont(FONT, 7)
     width = paper.width - 2 * mm(geo.MARGIN_SIDE_MM)
-    y = top - 10
-    for line in geo.wrap("This sheet \u2013 " + "; ".join(parts), width, measure, "body", 7) or []:
-        c.drawCentredString(paper.width / 2, y, line)
-        y -= 8.5
+    ticks_top = grid.y0 + grid.height + mm(geo.BLEED_MM + geo.TICK_GAP_MM + geo.TICK_MM)
+    _block(c, "This sheet \u2013 " + "; ".join(parts), paper.width / 2, top - 10, width, ticks_top + mm(2))
     c.restoreState()
+
+
+def _block(c, text, x_centre, baseline, width, floor):
+    """Centred wrapped text from `baseline` down, kept above `floor`: shrink from 7 pt to 5 pt,
+    then cut the last line that fits with an ellipsis (many nationalities make a long list)."""
+    for size in (7, 6.5, 6, 5.5, 5):
+        lead = size * 1.2
+        lines = geo.wrap(text, width, measure, "body", size) or [text]
+        room = max(1, int((baseline - floor) // lead) + 1)
+        if len(lines) <= room:
+            break
+    if len(lines) > room:
+        lines = lines[:room]
+        lines[-1] = _ellipsise(lines[-1] + " \u2026", FONT, size, width)
+    c.setFont(FONT, size)
+    for i, line in enumerate(lines):
+        c.drawCentredString(x_centre, baseline - i * lead, _ellipsise(line, FONT, size, width))
 
 
 # ---- calibration pair -----------------------------------------------------------------------
@@ -255,7 +277,8 @@ def _calibration_front(c, ctx, paper, grid, rows, pages):
         "5. Cross nowhere near the scale? The printer flipped on the short edge: choose "
         "long-edge binding.",
     ])
-    _manifest(c, ctx, left, cal.front[1] - cal.scale - mm(18), width, rows)
+    bars_top = max(bar.label_y for bar in geo.bars(grid)) + mm(4)
+    _manifest(c, ctx, left, cal.front[1] - cal.scale - mm(18), width, rows, bars_top)
     _bars(c, grid)
     draw_footer(c, ctx, paper, 1, pages)
 
@@ -280,7 +303,7 @@ def _calibration_back(c, ctx, paper, grid, pages):
     draw_footer(c, ctx, paper, 2, pages)
 
 
-def _manifest(c, ctx, left, top, width, rows):
+def _manifest(c, ctx, left, top, width, rows, floor):
     c.setFillColor(black)
     c.setFont(BOLD, 10)
     c.drawString(left, top, "Manifest")
@@ -294,18 +317,26 @@ def _manifest(c, ctx, left, top, width, rows):
     headers = ["Nationality"] + [KIND_LABELS[k] for k in KINDS] + ["Total"]
     col_w = mm(18)
     name_w = width - col_w * (len(headers) - 1)
+    totals = {k: sum(counts[k] for _, counts in rows) for k in KINDS}
+    # Rows shrink (8 pt down to 5 pt) to stay above the bars; past that, the rest are summed up.
+    size = 8
+    while size > 5 and (len(rows) + 2) * size * 1.25 > y - 4 - floor:
+        size -= 0.5
+    pitch = size * 1.25
+    room = max(0, int((y - 4 - floor) // pitch) - 2)
+    shown = rows if len(rows) <= room else rows[:max(0, room - 1)]
     y -= 4
-    c.setFont(BOLD, 8)
-    _row(c, left, y, name_w, col_w, headers, BOLD, 8)
-    totals = {k: 0 for k in KINDS}
-    for nat, counts in rows:
-        y -= 10
-        for k in KINDS:
-            totals[k] += counts[k]
+    _row(c, left, y, name_w, col_w, headers, BOLD, size)
+    for nat, counts in shown:
+        y -= pitch
         _row(c, left, y, name_w, col_w, [nat.name] + [counts[k] for k in KINDS] + [sum(counts.values())],
-             FONT, 8)
-    y -= 10
-    _row(c, left, y, name_w, col_w, ["All"] + [totals[k] for k in KINDS] + [sum(totals.values())], BOLD, 8)
+             FONT, size)
+    if len(shown) < len(rows):
+        y -= pitch
+        _row(c, left, y, name_w, col_w, [f"\u2026 {len(rows) - len(shown)} more: see each sheet's heading"],
+             FONT, size)
+    y -= pitch
+    _row(c, left, y, name_w, col_w, ["All"] + [totals[k] for k in KINDS] + [sum(totals.values())], BOLD, size)
 
 
 def _row(c, x, y, name_w, col_w, cells, font, size):
