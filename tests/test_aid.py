@@ -277,3 +277,47 @@ def test_template_types_no_rule_number():
     numbers = rules_toml()["variant"]["number"]
     assert not re.search(rf"\b{numbers}(\.\d|\b)", outside)
     assert not re.search(r"\d+(\.\d+)?%|\b\d+/\d+\b", outside)     # no chance typed in
+
+
+# -- the flowchart's geometry (no PDF) -----------------------------------------------------------
+
+from generator.layout import flowchart as chart_geometry  # noqa: E402
+
+
+def test_flowchart_geometry_rows_arrows_and_bypass():
+    heights = [60, 80, 70, 50, 90, 40, 30]
+    chart = chart_geometry.arrange(540, heights, 4, gap_x=16, gap_y=24, bypass=(0, 2), label_height=9)
+    boxes = chart.boxes
+    assert len(boxes) == 7
+    for i, a in enumerate(boxes):
+        assert 0 <= a.x and a.right <= 540 + 1e-9 and 0 <= a.y and a.top <= chart.height + 1e-9
+        assert a.h >= heights[i]
+        assert not any(a.overlaps(b) for b in boxes[i + 1:])
+    # Rows share a top and a height; row 2 starts below row 1 with the gap between.
+    assert {round(b.top, 6) for b in boxes[:4]} == {round(boxes[0].top, 6)}
+    assert boxes[0].h == max(heights[:4]) and boxes[4].h == max(heights[4:])
+    assert abs(boxes[0].y - boxes[4].top - 24) < 1e-9
+    # Six chain arrows and the bypass; each starts on one box's edge and ends on the next's.
+    assert len(chart.arrows) == 7
+    for i, arrow in enumerate(chart.arrows[:6]):
+        (x0, y0), (x1, y1) = arrow.points[0], arrow.points[-1]
+        a, b = boxes[i], boxes[i + 1]
+        assert a.x <= x0 <= a.right + 1e-9 and a.y - 1e-9 <= y0 <= a.top + 1e-9
+        assert b.x - 1e-9 <= x1 <= b.right and b.y - 1e-9 <= y1 <= b.top + 1e-9
+    bypass = chart.arrows[-1]
+    assert bypass.points[0][1] == boxes[0].top and bypass.points[-1][1] == boxes[2].top
+    assert max(y for _, y in bypass.points) < chart.height and bypass.label_at[1] > boxes[1].top
+
+
+def test_arrowhead_points_along_the_last_segment():
+    tip, left, right = chart_geometry.Arrow(((0, 0), (10, 0))).head(length=4, half_width=2)
+    assert tip == (10, 0) and left == (6, 2) and right == (6, -2)
+    tip, left, right = chart_geometry.Arrow(((0, 10), (0, 0))).head(length=4, half_width=2)
+    assert tip == (0, 0) and {left, right} == {(2, 4), (-2, 4)}
+
+
+def test_flowchart_geometry_refuses_impossible_layouts():
+    with pytest.raises(ValueError):
+        chart_geometry.box_widths(20, 4, 4, 16)
+    with pytest.raises(ValueError):
+        chart_geometry.arrange(540, [10, 10, 10], 4, bypass=(0, 1))

@@ -1,0 +1,78 @@
+"""Markdown -> flowables: the element-tree walk, escaping, tables, lists, bookmarks."""
+
+import io
+
+import pypdf
+from reportlab.platypus import ListFlowable, Paragraph, SimpleDocTemplate
+
+from generator.render.common import register_fonts
+from generator.render.markdown_flow import FitTable, Heading, make_styles, to_flowables
+
+register_fonts()
+STYLES = make_styles(9)
+
+
+def paragraphs(flowables):
+    return [f for f in flowables if isinstance(f, Paragraph)]
+
+
+def test_text_is_escaped_never_parsed_as_markup():
+    out = to_flowables("Fire <b>& <font size=99>x</font> &amp; done\n", STYLES)
+    (p,) = paragraphs(out)
+    assert p.getPlainText() == "Fire <b>& <font size=99>x</font> & done"
+    assert all(frag.fontName == "Vera" and frag.fontSize == 9 for frag in p.frags)
+
+
+def test_emphasis_becomes_fonts():
+    (p,) = paragraphs(to_flowables("plain **bold** and *italic*\n", STYLES))
+    fonts = {frag.text.strip(): frag.fontName for frag in p.frags if frag.text.strip()}
+    assert fonts == {"plain": "Vera", "bold": "Vera-Bold", "and": "Vera", "italic": "Vera-Italic"}
+
+
+def test_headings_get_numbered_outline_keys():
+    out = to_flowables("# One\n\n## Two *x*\n\n### Three\n", STYLES, prefix="t")
+    heads = [f for f in out if isinstance(f, Heading)]
+    assert [h.outline for h in heads] == [("t-1", "One", 0), ("t-2", "Two x", 0), ("t-3", "Three", 1)]
+
+
+def test_lists_and_tables():
+    text = "- a\n- b\n\nthen\n\n1. x\n2. y\n\n| k | v |\n|:--|--:|\n| <&> | 1/3 |\n| 2 | `c` |\n"
+    out = to_flowables(text, STYLES)
+    lists = [f for f in out if isinstance(f, ListFlowable)]
+    tables = [f for f in out if isinstance(f, FitTable)]
+    assert len(lists) == 2 and len(tables) == 1
+    table = tables[0]
+    assert [[str(cell) for cell, _ in row] for row in table.rows] == [["k", "v"], ["<&>", "1/3"], ["2", "c"]]
+    assert table.aligns == ["left", "right"] and table.header_rows == 1
+
+
+def test_table_fits_any_width_and_line_breaks():
+    out = to_flowables("| a | b |\n|--|--|\n| one<br>two | " + "word " * 60 + "|\n", STYLES)
+    (table,) = [f for f in out if isinstance(f, FitTable)]
+    for width in (120, 300, 500):
+        w, h = table.wrap(width, 1000)
+        assert w <= width + 0.01 and h > 0
+    assert str(table.rows[1][0][0]) == "one\ntwo"
+
+
+def test_div_handler_and_frame_break():
+    seen = []
+
+    def handler(el, converter):
+        seen.append([li.tag for li in el.iter("li")])
+        return Paragraph("chart", STYLES.body)
+
+    out = to_flowables('<div class="chart" markdown="1">\n\n1. **A** x\n2. **B** y\n\n</div>\n\n---\n\nafter\n',
+                       STYLES, handlers={"chart": handler})
+    assert seen == [["li", "li"]]
+    assert type(out[1]).__name__ == "_FrameBreak"
+    assert out[-1].getPlainText() == "after"
+
+
+def test_renders_to_pdf_with_bookmarks():
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, invariant=1)
+    doc.build(to_flowables("## Alpha\n\ntext\n\n## Beta <&\n\n| a |\n|--|\n| b |\n", STYLES, prefix="k"))
+    reader = pypdf.PdfReader(buffer)
+    assert [o.title for o in reader.outline] == ["Alpha", "Beta <&"]
+    assert "Beta <&" in reader.pages[0].extract_text()
