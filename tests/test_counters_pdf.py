@@ -5,6 +5,7 @@ within 0.01 mm, and each back's centre must sit at page width minus its front's 
 back offset).  Expected counts are read from the data files, not from the code under test.
 """
 
+import functools
 import io
 import tomllib
 from fractions import Fraction
@@ -48,6 +49,28 @@ def default_build():
     return build()
 
 
+class Page:
+    """One parsed page; pdfplumber caches its objects, words and text are read on first use."""
+
+    def __init__(self, page):
+        self.page, self.width = page, page.width
+        self.rects, self.lines, self.chars = page.rects, page.lines, page.chars
+
+    @functools.cached_property
+    def words(self):
+        return self.page.extract_words()
+
+    @functools.cached_property
+    def text(self):
+        return self.page.extract_text()
+
+
+@functools.lru_cache(maxsize=32)
+def pages_of(pdf_bytes):
+    """The PDF's pages, parsed once per PDF (parsing is the slow part of these tests)."""
+    return tuple(Page(p) for p in pdfplumber.open(io.BytesIO(pdf_bytes)).pages)
+
+
 def counter_rects(page, size_mm):
     side = float(size_mm) * MM
     return [r for r in page.rects if abs(r["width"] - side) < 0.5 * MM and abs(r["height"] - side) < 0.5 * MM]
@@ -59,7 +82,7 @@ def centre(r):
 
 def first_words(page, rects):
     """{id(rect): the top word printed inside it}, reading the page's words once."""
-    words = sorted(page.extract_words(), key=lambda w: (w["top"], w["x0"]))
+    words = sorted(page.words, key=lambda w: (w["top"], w["x0"]))
     found = {}
     for r in rects:
         inside = (w for w in words if r["x0"] < w["x0"] and w["x1"] < r["x1"]
@@ -73,27 +96,28 @@ def check_sheets(pdf_bytes, size_mm, offset=(0, 0), sets=2, titles=True):
     ox, oy = (float(v) * MM for v in offset)
     side = float(size_mm) * MM
     total = 0
-    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
-        pages = pdf.pages
-        assert len(pages) % 2 == 0 and len(pages) >= 4
-        assert not counter_rects(pages[0], size_mm) and not counter_rects(pages[1], size_mm)
-        for front, back in zip(pages[2::2], pages[3::2]):
-            fronts, backs = counter_rects(front, size_mm), counter_rects(back, size_mm)
-            assert fronts and len(fronts) == len(backs)
-            for r in fronts + backs:
-                assert abs(r["width"] - side) < TOL and abs(r["height"] - side) < TOL, r
-            unmatched = list(backs)
-            front_words, back_words = (first_words(front, fronts), first_words(back, backs)) if titles else ({}, {})
-            for f in fronts:
-                fx, fy = centre(f)
-                want = (front.width - fx + ox, fy - oy)     # pdfplumber's y runs down the page
-                match = min(unmatched, key=lambda b: abs(centre(b)[0] - want[0]) + abs(centre(b)[1] - want[1]))
-                bx, by = centre(match)
-                assert abs(bx - want[0]) < TOL and abs(by - want[1]) < TOL, (f, match)
-                unmatched.remove(match)
-                if titles:  # the back printed there is this counter's own back
-                    assert BACK_TITLE[front_words[id(f)]] == back_words[id(match)]
-            total += len(fronts)
+    pages = pages_of(pdf_bytes)
+    assert len(pages) % 2 == 0 and len(pages) >= 4
+    assert not counter_rects(pages[0], size_mm) and not counter_rects(pages[1], size_mm)
+    for front, back in zip(pages[2::2], pages[3::2]):
+        fronts, backs = counter_rects(front, size_mm), counter_rects(back, size_mm)
+        assert fronts and len(fronts) == len(backs)
+        for r in fronts + backs:
+            assert abs(r["width"] - side) < TOL and abs(r["height"] - side) < TOL, r
+            assert r["fill"]        # colour to the cut line: the whole cell is filled
+        assert min(ch["size"] for ch in front.chars + back.chars) >= 5 - 1e-6
+        unmatched = list(backs)
+        front_words, back_words = (first_words(front, fronts), first_words(back, backs)) if titles else ({}, {})
+        for f in fronts:
+            fx, fy = centre(f)
+            want = (front.width - fx + ox, fy - oy)     # pdfplumber's y runs down the page
+            match = min(unmatched, key=lambda b: abs(centre(b)[0] - want[0]) + abs(centre(b)[1] - want[1]))
+            bx, by = centre(match)
+            assert abs(bx - want[0]) < TOL and abs(by - want[1]) < TOL, (f, match)
+            unmatched.remove(match)
+            if titles:  # the back printed there is this counter's own back
+                assert BACK_TITLE[front_words[id(f)]] == back_words[id(match)]
+        total += len(fronts)
     assert total == expected_counts(sets)
     return total
 
@@ -115,12 +139,25 @@ def test_counter_sizes_from_the_command_line_values(size, mm_value):
 
 def test_back_offset_moves_every_back_and_the_calibration_cross():
     offset = (Fraction(3, 2), Fraction(-1, 2))
-    outputs = build(back_offset_mm=offset)
-    for paper in ("a4", "letter"):
-        check_sheets(outputs[f"counters-{paper}.pdf"], Fraction(3, 4) * INCH_MM, offset)
-    with pdfplumber.open(io.BytesIO(outputs["counters-a4.pdf"])) as pdf:
-        text = pdf.pages[0].extract_text() + pdf.pages[1].extract_text()
+    outputs = build(back_offset_mm=offset, papers=("a4",))   # mirroring is paper-independent
+    check_sheets(outputs["counters-a4.pdf"], Fraction(3, 4) * INCH_MM, offset)
+    pages = pages_of(outputs["counters-a4.pdf"])
+    text = pages[0].text + pages[1].text
+    (fx, fy), (bx, by) = cross_centre(pages[0]), cross_centre(pages[1])
+    width = pages[0].width
     assert "--back-offset" in text and "1.5" in text
+    # the back's cross sits where the front's shows through, moved by the offset
+    assert abs(bx - (width - fx + 1.5 * MM)) < TOL and abs(by - (fy + 0.5 * MM)) < TOL
+
+
+def cross_centre(page):
+    """Where the calibration cross's two long arms meet (pdfplumber coordinates)."""
+    arms = [ln for ln in page.lines if max(abs(ln["x1"] - ln["x0"]), abs(ln["bottom"] - ln["top"])) > 20 * MM
+            and min(abs(ln["x1"] - ln["x0"]), abs(ln["bottom"] - ln["top"])) < 0.01]
+    across = [ln for ln in arms if abs(ln["bottom"] - ln["top"]) < 0.01]
+    down = [ln for ln in arms if abs(ln["x1"] - ln["x0"]) < 0.01]
+    assert len(across) == 1 and len(down) == 1, arms
+    return down[0]["x0"], across[0]["top"]
 
 
 def bars(page):
@@ -130,20 +167,17 @@ def bars(page):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_page_has_a_100_mm_and_a_4_in_bar_labelled(default_build, paper):
-    with pdfplumber.open(io.BytesIO(default_build[f"counters-{paper}.pdf"])) as pdf:
-        for page in pdf.pages:
-            widths = bars(page)
-            assert len(widths) == 2
-            assert abs(widths[0] - 100 * MM) < TOL and abs(widths[1] - 4 * 72) < TOL
-            text = page.extract_text()
-            assert text.count("print at 100% / Actual size") == 2
+    for page in pages_of(default_build[f"counters-{paper}.pdf"]):
+        widths = bars(page)
+        assert len(widths) == 2
+        assert abs(widths[0] - 100 * MM) < TOL and abs(widths[1] - 4 * 72) < TOL
+        assert page.text.count("print at 100% / Actual size") == 2
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_no_text_below_5_pt_and_every_font_embedded(default_build, paper):
     data = default_build[f"counters-{paper}.pdf"]
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        sizes = [c["size"] for page in pdf.pages for c in page.chars]
+    sizes = [c["size"] for page in pages_of(data) for c in page.chars]
     assert sizes and min(sizes) >= 5 - 1e-6
     reader = PdfReader(io.BytesIO(data))
     fonts = {}
@@ -181,8 +215,7 @@ def test_viewer_hints_bookmarks_and_same_bytes_twice(default_build):
 
 
 def test_manifest_on_the_sheet_matches_the_data(default_build):
-    with pdfplumber.open(io.BytesIO(default_build["counters-a4.pdf"])) as pdf:
-        text = pdf.pages[0].extract_text()
+    text = pages_of(default_build["counters-a4.pdf"])[0].text
     assert "Manifest" in text
     german = next(line for line in text.splitlines() if line.startswith("German "))
     # crew 2 sets x 5, Kar98k, MP 38 and MP 40, one wreck per set
@@ -191,26 +224,24 @@ def test_manifest_on_the_sheet_matches_the_data(default_build):
 
 def test_bw_prints_outlines_only():
     outputs = build(bw=True)
-    with pdfplumber.open(io.BytesIO(outputs["counters-a4.pdf"])) as pdf:
-        page = pdf.pages[2]
-        rects = counter_rects(page, Fraction(3, 4) * INCH_MM)
-        assert rects
-        for r in rects:
-            assert r["stroke"] and tuple(r["non_stroking_color"]) in ((1, 1, 1), (1,), (1.0, 1.0, 1.0))
-        on_counters = [c for c in page.chars if any(r["x0"] < c["x0"] < r["x1"] and r["top"] < c["top"] < r["bottom"]
-                                                    for r in rects)]
-        assert on_counters and all(tuple(c["non_stroking_color"]) in ((0, 0, 0), (0,)) for c in on_counters)
-        # nothing but white cells: no coloured bleed strips
-        assert not [r for r in page.rects if r["fill"] and tuple(r["non_stroking_color"]) not in
-                    ((1, 1, 1), (0, 0, 0), (1,), (0,))]
+    page = pages_of(outputs["counters-a4.pdf"])[2]
+    rects = counter_rects(page, Fraction(3, 4) * INCH_MM)
+    assert rects
+    for r in rects:
+        assert r["stroke"] and tuple(r["non_stroking_color"]) in ((1, 1, 1), (1,))
+    on_counters = [c for c in page.chars if any(r["x0"] < c["x0"] < r["x1"] and r["top"] < c["top"] < r["bottom"]
+                                                for r in rects)]
+    assert on_counters and all(tuple(c["non_stroking_color"]) in ((0, 0, 0), (0,)) for c in on_counters)
+    # nothing but white cells: no coloured bleed strips
+    assert not [r for r in page.rects if r["fill"] and tuple(r["non_stroking_color"]) not in
+                ((1, 1, 1), (0, 0, 0), (1,), (0,))]
 
 
 def test_odd_names_print_and_impossible_ones_fail_cleanly(data_copy):
     german = data_copy / "nationalities" / "german.toml"
     edit(german, 'name = "German"', 'name = "Ger<man> & Co"')
     outputs = build(data_copy)
-    with pdfplumber.open(io.BytesIO(outputs["counters-a4.pdf"])) as pdf:
-        assert "Ger<man> & Co" in pdf.pages[0].extract_text()
+    assert "Ger<man> & Co" in pages_of(outputs["counters-a4.pdf"])[0].text
     edit(german, 'name = "Ger<man> & Co"', f'name = "{"G" * 10_000}"')
     with pytest.raises(RenderError) as error:
         build(data_copy)
