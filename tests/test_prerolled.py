@@ -366,8 +366,11 @@ def test_hostile_data_text_stays_on_the_page(data_copy):
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         page = doc.pages[0]
         assert all(0 <= ch["x0"] and ch["x1"] <= page.width + 0.01 for ch in page.chars)
-    rows, _ = pdf_rows(pdf)
+    rows, pages = pdf_rows(pdf)
     assert rows == csv_rows(ctx)[1]
+    flat = " ".join(pages[0].split())
+    for phrase in ("Hero card overrides one man", "read only each man's weapon", "draws nothing from the deck"):
+        assert phrase in flat           # the runaway label did not push the other items out
 
 
 # --- geometry, without reportlab ----------------------------------------------------------------

@@ -30,7 +30,7 @@ HEAD = 8                    # column heads
 SMALL = 6.5                 # rule numbers under the column heads
 LEGEND = 7.5
 LEGEND_LEAD = 9
-MAX_LEGEND_LINES = 14       # a runaway sentence in data is ellipsised, never pushes rows off the page
+LINES_PER_ITEM = 4          # a runaway sentence in data is ellipsised, never pushes rows off the page
 TITLE_SIZE = 12
 FOOTER = 16
 PAD = 3                     # inner padding of a cell
@@ -125,11 +125,9 @@ def legend_lines(ctx, table, width, codes=False):
     lines = []
     for key, sentence in sentences:
         wrapped = simpleSplit(sentence, FONT, LEGEND, width - indent) or [""]
+        if len(wrapped) > LINES_PER_ITEM:     # a runaway text from data keeps the other items on the page
+            wrapped = wrapped[:LINES_PER_ITEM - 1] + [wrapped[LINES_PER_ITEM - 1] + " " + "." * 400]
         lines += [(key if i == 0 else "", fit(line, FONT, LEGEND, width - indent)) for i, line in enumerate(wrapped)]
-    if len(lines) > MAX_LEGEND_LINES:
-        lines = lines[:MAX_LEGEND_LINES]
-        key, last = lines[-1]
-        lines[-1] = (key, fit(last + " " + "." * 400, FONT, LEGEND, width - indent))
     return indent, lines
 
 
