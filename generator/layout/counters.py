@@ -203,6 +203,7 @@ def wrap(text, width, measure, style, size):
     """Greedy word wrap at plain spaces; a no-break space holds a phrase together unless the
     phrase alone is too wide.  None if one word alone is wider than `width`."""
     words = []
+    text = text.translate({ord(c): " " for c in "\t\r\n"})     # data may hold any whitespace
     for chunk in (w for w in text.split(" ") if w):
         if measure(chunk, style, size) <= width:
             words.append(chunk)

@@ -233,8 +233,12 @@ def _cross(c, point, cal, numbers):
         c.line(x - t / 2, y + d, x + t / 2, y + d)
         if numbers and i % 5 == 0:
             label = f"{i:+d}".replace("-", "\u2212")
-            c.drawCentredString(x + d, y - mm(2) - 6, label)
-            c.drawString(x + mm(1.5), y + d - 2, label)
+            # x labels above the axis, y labels left of it: the two sets never meet
+            c.drawCentredString(x + d, y + mm(1.5), label)
+            c.drawRightString(x - mm(1.5), y + d - 2, label)
+    if numbers:
+        c.drawString(x + reach + mm(1), y - 2, "mm, right +")
+        c.drawCentredString(x, y + reach + mm(1), "mm, up +")
     c.circle(x, y, mm(1), stroke=1, fill=0)
     c.restoreState()
 
@@ -348,6 +352,7 @@ def _row(c, x, y, name_w, col_w, cells, font, size):
 
 def _ellipsise(text, font, size, width):
     """`text` cut (by bisection: names may be 10,000 characters) to fit `width`, with an ellipsis."""
+    text = " ".join(text.split())
     if stringWidth(text, font, size) <= width:
         return text
     lo, hi = 0, len(text)
