@@ -22,7 +22,7 @@ from .. import __version__
 from .. import rules as R
 from ..data import FATES
 from ..errors import RenderError
-from ..odds import percent
+from ..odds import man_code, percent
 from . import flowchart
 from .common import AUTHOR, CREATOR, FONT, draw_footer, register_fonts, set_metadata
 from .markdown_flow import Converter, make_styles
@@ -112,6 +112,7 @@ def template_vars(ctx, paper):
         "morale_rows": [(m, R.crew_morale(r, m, 1)[0], [R.crew_morale(r, m, s)[1] for s in sizes])
                         for m in r.crew.aid_afv_morale],
         "pistol_ccv": R.pistol_only_ccv(r),
+        "man_rows": [(man_code(fate, weapon), fate, weapon, p) for (fate, weapon), p in odds.man.items()],
         "nationalities": [weapon_rows(n, r) for n in kit.nationalities],
         "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
         "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,

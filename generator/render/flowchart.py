@@ -67,7 +67,7 @@ class Flowchart(Flowable):
             heights.append(h)
         try:
             self.chart = geometry.arrange(availWidth, heights, self.per_row, gap_x=GAP_X, bypass=self.bypass,
-                                          label_height=self.label_size + 2)
+                                          label_height=self.label_size + 5)
         except ValueError as error:
             raise RenderError(f"the flowchart cannot be drawn: {error}") from None
         self.width, self.height = availWidth, self.chart.height

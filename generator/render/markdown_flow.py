@@ -22,10 +22,11 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table,
                                 TableStyle)
 
-from .common import BOLD, FONT, escape
+from .common import BOLD, FONT, escape, register_fonts
 
 _STASH = re.compile(re.escape(util.STX) + r"wzxhzdk:(\d+)" + re.escape(util.ETX))
 _BREAKS = {"<br>", "<br/>", "<br />"}
+MAX_STRETCH = 1.5
 KEEP_ROWS = 12      # tables this short are never split across columns
 _ALIGN = re.compile(r"text-align:\s*(left|right|center)")
 
@@ -46,6 +47,7 @@ class Styles:
 
 def make_styles(size, *, accent=colors.black, head_fill=None, table_size=None):
     """Styles for body text of `size` pt (tables at `table_size`, default one point less)."""
+    register_fonts()        # the styles name Vera and its bold/italic mapping
     table_size = table_size or size - 1
     lead = round(size * 1.2, 2)
     body = ParagraphStyle("body", fontName=FONT, fontSize=size, leading=lead, spaceAfter=size * 0.4,
@@ -147,13 +149,22 @@ def _share(width, natural, minimum):
     """Column widths summing to `width`: natural widths when they fit, else squeezed above minimums."""
     total = sum(natural)
     if total <= width:
-        return [n * width / total for n in natural]
-    room = width - sum(minimum)
-    if room <= 0:
+        # Fill the frame, but never stretch a small table past half again its natural width.
+        return [n * min(width / total, MAX_STRETCH) for n in natural]
+    if sum(minimum) >= width:
         return [m * width / sum(minimum) for m in minimum]
-    excess = [n - m for n, m in zip(natural, minimum)]
-    spare = sum(excess) or 1.0
-    return [m + room * e / spare for m, e in zip(minimum, excess)]
+    # Cap the widest columns at one width C (never below a column's minimum), so narrow
+    # columns keep their natural width and only the long ones wrap.
+    low, high = 0.0, max(natural)
+    for _ in range(50):
+        cap = (low + high) / 2
+        if sum(min(n, max(cap, m)) for n, m in zip(natural, minimum)) > width:
+            high = cap
+        else:
+            low = cap
+    widths = [min(n, max(low, m)) for n, m in zip(natural, minimum)]
+    spare = width - sum(widths)
+    return [w + spare / len(widths) for w in widths]
 
 
 def _aligned(style, align):
