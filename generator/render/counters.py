@@ -271,7 +271,7 @@ def _calibration_front(c, ctx, paper, grid, rows, pages):
     ])
     _cross(c, cal.front, cal, numbers=False)
     x_text = cal.front[0] + cal.scale + mm(10)
-    _paragraphs(c, x_text, cal.front[1] + mm(10), paper.width - x_text - left, [
+    text_end = _paragraphs(c, x_text, cal.front[1] + cal.scale + mm(2), paper.width - x_text - left, [
         "2. Hold the sheet to a light with page 2 facing you. This cross shows through.",
         "3. On page 2's scale, read where this cross's centre falls, in mm: right and up are "
         "positive.",
@@ -282,7 +282,8 @@ def _calibration_front(c, ctx, paper, grid, rows, pages):
         "long-edge binding.",
     ])
     bars_top = max(bar.label_y for bar in geo.bars(grid)) + mm(4)
-    _manifest(c, ctx, left, cal.front[1] - cal.scale - mm(18), width, rows, bars_top)
+    below = min(text_end, cal.front[1] - cal.scale - mm(4))    # under the cross and the steps
+    _manifest(c, ctx, left, below - mm(8), width, rows, bars_top)
     _bars(c, grid)
     draw_footer(c, ctx, paper, 1, pages)
 
