@@ -408,3 +408,14 @@ def test_geometry_refuses_what_cannot_fit():
         table_geometry(PAPERS["a4"], [("x", 600, True)], row_height=11.5, top=10, bottom=10, margin=30)
     with pytest.raises(RenderError):
         table_geometry(PAPERS["a4"], [("x", 60, True)], row_height=11.5, top=800, bottom=10, margin=30)
+
+
+def test_legend_follows_the_voluntary_reading_in_force(data_copy):
+    rules = data_copy / "rules.toml"
+    edit(rules, 'note = 1\nreading = "none"', 'note = 1\nreading = "draw"')
+    ctx = context(data_copy, rows=20)
+    sentence = next(i for i in ctx.kit.rules.interpretations if i.name == "voluntary_casualties").sentence
+    assert "still draws for wounds" in sentence         # the data's own wording of the 'draw' reading
+    flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["letter"]))).pages[0].extract_text().split())
+    assert sentence in flat and "read each man as printed" in flat
+    assert "read only each man's weapon" not in flat

@@ -77,13 +77,18 @@ def cell_font(code):
 
 
 def fit(text, font, size, width):
-    """`text` cut with '...' to fit `width` points."""
+    """`text` on one line, cut with '...' to fit `width` points (binary search: data may be long)."""
     text = " ".join(str(text).split())
     if stringWidth(text, font, size) <= width:
         return text
-    while text and stringWidth(text + "...", font, size) > width:
-        text = text[:max(0, min(len(text) - 1, int(len(text) * 0.9)))] if len(text) > 200 else text[:-1]
-    return text + "..."
+    low, high = 0, len(text)        # the longest prefix that fits with the dots lies in [low, high)
+    while low < high - 1:
+        mid = (low + high) // 2
+        if stringWidth(text[:mid] + "...", font, size) <= width:
+            low = mid
+        else:
+            high = mid
+    return text[:low].rstrip() + "..."
 
 
 def legend_sentences(ctx, table):
@@ -126,7 +131,7 @@ def legend_lines(ctx, table, width, codes=False):
     for key, sentence in sentences:
         wrapped = simpleSplit(sentence, FONT, LEGEND, width - indent) or [""]
         if len(wrapped) > LINES_PER_ITEM:     # a runaway text from data keeps the other items on the page
-            wrapped = wrapped[:LINES_PER_ITEM - 1] + [wrapped[LINES_PER_ITEM - 1] + " " + "." * 400]
+            wrapped = wrapped[:LINES_PER_ITEM - 1] + [wrapped[LINES_PER_ITEM - 1] + " ..."]
         lines += [(key if i == 0 else "", fit(line, FONT, LEGEND, width - indent)) for i, line in enumerate(wrapped)]
     return indent, lines
 
