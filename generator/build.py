@@ -83,6 +83,10 @@ def _page_count(content):
     return len(PdfReader(io.BytesIO(content)).pages)
 
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 def write_all(out, outputs):
     """Write each output under a temporary name in `out`, then rename them all into place."""
     try:
@@ -98,6 +102,7 @@ def write_all(out, outputs):
             temps.append((temp, out / name))
             with os.fdopen(fd, "wb") as handle:
                 handle.write(content)
+            os.chmod(temp, 0o666 & ~_UMASK)     # mkstemp makes 0600; outputs are for sharing
         for temp, final in temps:
             os.replace(temp, final)
     except OSError as error:

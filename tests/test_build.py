@@ -166,3 +166,8 @@ def test_every_font_embedded(kit_dir):
         for row in fonts:
             assert row.split()[-5] == "yes", (pdf.name, row)
             assert not any(std in row for std in ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats"))
+
+
+def test_outputs_are_readable_by_others(kit_dir):
+    for path in kit_dir.iterdir():
+        assert path.stat().st_mode & 0o044, f"{path.name} is not group/world readable"
