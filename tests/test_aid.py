@@ -323,3 +323,9 @@ def test_flowchart_geometry_refuses_impossible_layouts():
         chart_geometry.box_widths(20, 4, 4, 16)
     with pytest.raises(ValueError):
         chart_geometry.arrange(540, [10, 10, 10], 4, bypass=(0, 1))
+
+
+def test_overlong_sentence_is_a_clean_error(data_copy):
+    edit(data_copy / "rules.toml", 'uniform = "Odds assume', 'uniform = "' + "word " * 2500 + 'Odds assume')
+    with pytest.raises(RenderError, match="rules.toml"):
+        build(data_copy, papers=("letter",))

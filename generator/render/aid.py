@@ -3,9 +3,9 @@
 The template's text is Markdown with Jinja2 placeholders bound to the rules data and the exact
 odds; every `{{ }}` output is Markdown-escaped on the way out (Jinja `finalize`), so data text
 can never add structure, and the Markdown walk escapes it again for reportlab.  Page 1 puts the
-title and the flowchart across the page (everything before the first `---`), then two columns;
-page 2 is two columns.  Body text starts at 8.5 pt and steps down to 8 pt if the sheet would
-run past two pages; past that is a RenderError, never a third page.
+title and the flowchart across the page, then two columns; page 2 likewise (the template's
+`---` lines make the cuts).  Body text is the largest of 9, 8.5 and 8 pt that fits two pages;
+past that is a RenderError, never a third page.
 """
 
 import io
@@ -29,6 +29,7 @@ from .markdown_flow import Converter, make_styles
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 TEMPLATE = "aid.md.j2"
+TEMPLATE_FILE = TEMPLATES / TEMPLATE
 MAX_PAGES = 2
 BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
 MARGIN, COLUMN_GAP, FOOTER = 28.0, 16.0, 32.0    # FOOTER: the frames' bottom edge
@@ -50,17 +51,13 @@ def render(ctx, paper):
         if pages <= MAX_PAGES:
             pdf, _ = _build(ctx, paper, text, size, total=pages)
             return pdf
-    raise RenderError(f"{TEMPLATE_PATH()}: the player aid does not fit {MAX_PAGES} pages of {paper.label} "
+    raise RenderError(f"{TEMPLATE_FILE}: the player aid does not fit {MAX_PAGES} pages of {paper.label} "
                       f"even at {BODY_SIZES[-1]} pt; shorten the template's text or the long sentences in "
                       f"{ctx.kit.directory / 'rules.toml'} (or a long name in {ctx.kit.directory / 'nationalities'})")
 
 
 class _TooLong(Exception):
     """A full-width part does not fit its page at this size."""
-
-
-def TEMPLATE_PATH():
-    return TEMPLATES / TEMPLATE
 
 
 # -- the text -------------------------------------------------------------------------------
@@ -73,8 +70,9 @@ def markdown_text(ctx, paper, template_dir=None):
                                keep_trailing_newline=True)
     env.filters.update(pct=percent, frac=fraction_text, signed=signed, fit=fit)
     path = folder / TEMPLATE
+    values = template_vars(ctx, paper)
     try:
-        return env.get_template(TEMPLATE).render(**template_vars(ctx, paper))
+        return env.get_template(TEMPLATE).render(**values)
     except jinja2.TemplateSyntaxError as error:
         raise RenderError(f"{error.filename or path}:{error.lineno}: {error.message}") from None
     except jinja2.TemplateNotFound:
@@ -190,7 +188,7 @@ def _flowables(ctx, text, size):
 
     def chart(el, converter):
         return flowchart.from_element(el, converter, accent=styles.rule_colour, fill=None if bw else BOX_FILL,
-                                      head_fill=None if bw else HEAD_FILL, source=TEMPLATE_PATH())
+                                      head_fill=None if bw else HEAD_FILL, source=TEMPLATE_FILE)
     return Converter(styles, {"flowchart": chart}, prefix="aid").convert(text)
 
 
@@ -203,7 +201,7 @@ def _build(ctx, paper, text, size, total):
     story = _flowables(ctx, text, size)
     cuts = [i for i, f in enumerate(story) if isinstance(f, type(FrameBreak))]
     if len(cuts) != 3:
-        raise RenderError(f"{TEMPLATE_PATH()}: needs exactly three '---' lines (page 1 head | columns | "
+        raise RenderError(f"{TEMPLATE_FILE}: needs exactly three '---' lines (page 1 head | columns | "
                           f"page 2 head | columns); found {len(cuts)}")
     story[cuts[1]] = PageBreak()
     width = paper.width - 2 * MARGIN
@@ -243,7 +241,7 @@ def _build(ctx, paper, text, size, total):
     try:
         doc.build(story)
     except LayoutError as error:
-        raise RenderError(f"{TEMPLATE_PATH()}: cannot lay out the player aid on {paper.label}: {error}") from None
+        raise RenderError(f"{TEMPLATE_FILE}: cannot lay out the player aid on {paper.label}: {error}") from None
     return buffer.getvalue(), doc.page
 
 
