@@ -329,3 +329,11 @@ def test_overlong_sentence_is_a_clean_error(data_copy):
     edit(data_copy / "rules.toml", 'uniform = "Odds assume', 'uniform = "' + "word " * 2500 + 'Odds assume')
     with pytest.raises(RenderError, match="rules.toml"):
         build(data_copy, papers=("letter",))
+
+
+def test_text_the_font_cannot_print_is_a_clean_error(data_copy):
+    edit(data_copy / "nationalities" / "japanese.toml", 'name = "Japanese"', 'name = "\u65e5\u672c"')
+    status, _, err = run_cli("build", "--only", "aid", "--paper", "a4", "--quiet", "--data", data_copy,
+                             "--out", data_copy.parent / "out")
+    assert status == 2 and "Traceback" not in err
+    assert "japanese.toml: name:" in err and "U+65E5" in err
