@@ -46,13 +46,14 @@ def render(ctx, paper):
     register_fonts()
     text = markdown_text(ctx, paper)
     for size in BODY_SIZES:
-        try:
-            _, pages = _build(ctx, paper, text, size, total=None)
+        try:    # the footer's "of N" guesses a full sheet; a shorter aid is built once more
+            pdf, pages = _build(ctx, paper, text, size, total=MAX_PAGES)
         except _TooLong:
             continue
-        if pages <= MAX_PAGES:
-            pdf, _ = _build(ctx, paper, text, size, total=pages)
+        if pages == MAX_PAGES:
             return pdf
+        if pages < MAX_PAGES:
+            return _build(ctx, paper, text, size, total=pages)[0]
     raise RenderError(f"{TEMPLATE_FILE}: the player aid does not fit {MAX_PAGES} pages of {paper.label} "
                       f"even at {BODY_SIZES[-1]} pt; shorten the template's text or the long sentences in "
                       f"{ctx.kit.directory / 'rules.toml'} (or a long name in {ctx.kit.directory / 'nationalities'})")
