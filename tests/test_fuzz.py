@@ -109,3 +109,33 @@ def test_argument_lists_parse_or_exit_2(argv):
         pass                                # a missing folder must still end cleanly
     status, message = run(argv)
     assert status in (0, 2), message
+
+
+TEXT_KEYS = [("nationalities/german.toml", 'name = "German"', "name = {}"),
+             ("nationalities/soviet.toml", 'model = "PPS-43"', "model = {}"),
+             ("nationalities/british.toml", 'adjective = "British"', "adjective = {}"),
+             ("rules.toml", 'label = "Open-topped AFV"', "label = {}"),
+             ("rules.toml", 'credit = "Tom Cundiff"', "credit = {}")]
+TEXT = st.text(alphabet=st.sampled_from(list("aZ 9<>&;/\\\"'*_#[]()-\u00e9\u00df\u2014\u4e2d\t")), min_size=1,
+               max_size=60) | st.sampled_from(["W" * 10_000, "<b>", "&amp;", "**x**", "{{ 1 }}", "<br>", " "])
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(where=st.sampled_from(TEXT_KEYS), text=TEXT)
+def test_any_text_in_data_builds_or_is_cleanly_refused(scratch, tmp_path_factory, where, text):
+    """Text from data reaches every renderer: it prints, or the build stops with a clean message."""
+    import json
+    file, old, new = where
+    path = scratch / file
+    original = path.read_text()
+    try:
+        path.write_text(original.replace(old, new.format(json.dumps(text)), 1))
+        out = tmp_path_factory.mktemp("fuzz-build")
+        status, err = run(["build", "--data", str(scratch), "--out", str(out), "--paper", "a4", "--quiet"])
+        assert status in (0, 2), err
+        assert (status == 0) == (out / "kit-a4.pdf").exists()
+        if status == 2:
+            assert err.startswith("bailout: ") and "Traceback" not in err
+    finally:
+        path.write_text(original)
