@@ -152,6 +152,10 @@ def in_range(low, high):
     return check
 
 
+def nonblank(value):
+    return None if value.strip() else "must not be blank"
+
+
 def one_of(choices):
     def check(value):
         if value not in choices:

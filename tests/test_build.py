@@ -1,7 +1,6 @@
 """`bailout build`: the whole kit, reproducible, bookmarked, atomic."""
 
 import hashlib
-import io
 import os
 import shutil
 import subprocess

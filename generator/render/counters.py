@@ -265,7 +265,7 @@ def _calibration_front(c, ctx, paper, grid, rows, pages):
     c.drawString(left, paper.height - mm(22), TITLE)
     c.setFont(BOLD, 10)
     c.drawString(left, paper.height - mm(29), "Duplex calibration \u2013 print pages 1 and 2 first")
-    y = _paragraphs(c, left, paper.height - mm(36), width, [
+    _paragraphs(c, left, paper.height - mm(36), width, [
         "1. Print pages 1\u20132 double-sided, flipped on the LONG edge, at 100% / Actual size "
         "(never \u201cfit to page\u201d). The bars at the foot must measure 100 mm and 4 in.",
     ])

@@ -14,7 +14,7 @@ from reportlab.platypus import Flowable, Paragraph
 
 from ..errors import RenderError
 from ..layout import flowchart as geometry
-from .common import BOLD, FONT, ITALIC
+from .common import BOLD, ITALIC
 
 PAD = 4.0           # inside a box
 HEAD_GAP = 2.0      # between the title and the text

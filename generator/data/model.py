@@ -1,0 +1,211 @@
+"""The data model: frozen dataclasses for rule 871 and the nationalities.  No I/O here."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..schema import in_range
+
+FATES = ("unhurt", "wounded", "killed")
+WEAPON_TYPES = ("rifle", "smg")
+LEADER_ROLES = ("SL", "ASL")
+# The readings the code knows how to apply, per interpretation setting.
+READINGS = {
+    "voluntary_casualties": ("none", "draw"),
+    "hero_card": ("separate", "single"),
+    "pistol_ccv": ("net_unarmed", "plus_one"),
+    "weapons_for": ("survivors", "unhurt"),
+    "crew_size": ("floor", "no_floor"),
+    "no_smg": ("rifle", "pistol"),
+    "deck": ("uniform", "transcribed"),
+    "over_kill": ("no_bail_out", "check"),
+}
+MAX_COLUMN = 6   # an Up Front RPC row has columns 1..6
+YEAR = in_range(1900, 2100)
+
+
+@dataclass(frozen=True)
+class ColumnTable:
+    """Which result each value of one RPC column gives."""
+    column: int
+    results: tuple          # ((value, result), ...) for every value 1..column
+
+    def result(self, value):
+        return dict(self.results)[value]
+
+    def values_for(self, result):
+        return tuple(v for v, r in self.results if r == result)
+
+
+@dataclass(frozen=True)
+class Check:
+    rule: str
+    label: str
+    column: int
+    succeed: tuple
+
+
+@dataclass(frozen=True)
+class Crew:
+    rule: str
+    size: int
+    commander_casualty_rule: str
+    per_commander_casualty: int
+    minimum_size: int
+    morale_rule: str
+    morale_offset: int
+    max_leaders: int
+    leader_roles: tuple
+    takeover: str
+    leader_scope: str
+    aid_afv_morale: tuple
+    aid_crew_sizes: tuple
+
+
+@dataclass(frozen=True)
+class Fate:
+    rule: str
+    wounded_rule: str
+    wounded_except: str
+    table: ColumnTable
+
+
+@dataclass(frozen=True)
+class Hero:
+    fate_rule: str
+    fate_result: str
+    weapon_rule: str
+    weapon_choice: tuple
+    unpins: bool
+
+
+@dataclass(frozen=True)
+class Weapon:
+    rule: str
+    pistol_fp: int
+    pistol_relative_range: int
+    pistol_rule: str
+    smoke: bool
+    armed_column: int
+    armed_values: tuple
+    types: ColumnTable      # read from the same card as the armed column
+
+
+@dataclass(frozen=True)
+class After:
+    rule: str
+    pinned: bool
+    group: str
+    wreck_tem: int
+    wreck_terrain: str
+    wreck_until: str
+    infiltrators: str
+
+
+@dataclass(frozen=True)
+class CloseCombat:
+    rule: str
+    ccv_modifier: int
+    pistol_only_vs_unarmed: int
+    smoke: bool
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    name: str
+    note: int
+    reading: str
+    default: str
+    readings: tuple         # ((reading, sentence), ...)
+
+    @property
+    def sentence(self):
+        return dict(self.readings)[self.reading]
+
+
+@dataclass(frozen=True)
+class Rules:
+    number: str
+    title: str
+    game: str
+    credit: str
+    first_year: int
+    last_year: int
+    columns: tuple
+    deck_file: str | None
+    trigger_rule: str
+    exact_kill: str
+    voluntary: tuple
+    closed: Check
+    open: Check
+    crew: Crew
+    fate: Fate
+    hero: Hero
+    weapon: Weapon
+    after: After
+    close_combat: CloseCombat
+    interpretations: tuple  # Interpretation, in note order
+
+    def setting(self, name):
+        """The reading in force for interpretation setting `name`."""
+        return next(i.reading for i in self.interpretations if i.name == name)
+
+    def years(self):
+        return range(self.first_year, self.last_year + 1)
+
+
+@dataclass(frozen=True)
+class WeaponSpan:
+    first: int
+    last: int
+    model: str
+    source: str
+
+
+@dataclass(frozen=True)
+class RosterCard:
+    card_id: str
+    role: str               # "SL", "ASL" or "" for none
+    morale: int
+
+
+@dataclass(frozen=True)
+class Afv:
+    name: str
+    morale: int
+    open_topped: bool
+
+
+@dataclass(frozen=True)
+class Nationality:
+    key: str
+    name: str
+    adjective: str
+    colour: str
+    text_colour: str
+    rifles: tuple
+    smgs: tuple
+    roster: tuple
+    afvs: tuple
+
+    def rifle_in(self, year):
+        return _span_model(self.rifles, year)
+
+    def smg_in(self, year):
+        return _span_model(self.smgs, year)
+
+
+def _span_model(spans, year):
+    return next((s.model for s in spans if s.first <= year <= s.last), None)
+
+
+@dataclass(frozen=True)
+class KitData:
+    directory: Path
+    rules: Rules
+    nationalities: tuple    # sorted by key
+    deck_cards: tuple | None  # transcribed deck rows (tuples in `rules.columns` order), or None
+    hash: str               # sha256 of every data file, hex
+
+    @property
+    def short_hash(self):
+        return self.hash[:10]

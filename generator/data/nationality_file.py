@@ -1,0 +1,72 @@
+"""nationalities/*.toml -> Nationality: names, greyscale-safe colours, weapons by year."""
+
+from ..colour import grey_contrast
+from ..schema import Reader, in_range, nonblank, one_of
+from .model import LEADER_ROLES, YEAR, Afv, Nationality, RosterCard, WeaponSpan
+
+MIN_GREY_CONTRAST = 4.5     # WCAG AA for body text, applied to the greys a mono printer makes
+
+
+def _colour(value):
+    if len(value) == 7 and value[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in value[1:]):
+        return None
+    return f"{value!r} is not a colour like '#8a9aa6'"
+
+
+def read_nationality(problems, rel, key, table, rules):
+    r = Reader(problems, rel, table)
+    name = r.get("name", str, check=nonblank)
+    adjective = r.get("adjective", str, check=nonblank)
+    colour = r.get("colour", str, check=_colour)
+    text_colour = r.get("text_colour", str, check=_colour)
+    if colour and text_colour:
+        ratio = grey_contrast(colour, text_colour)
+        if ratio < MIN_GREY_CONTRAST:
+            r.report("text_colour", f"contrast with colour is {ratio:.1f}:1 in greyscale; needs at least {MIN_GREY_CONTRAST}:1")
+    rifles = _spans(r, "rifle", rules, need_every_year=True)
+    smgs = _spans(r, "smg", rules, need_every_year=False)
+    roster = []
+    for card in r.tables("roster", required=False):
+        roster.append(RosterCard(card.get("card", str, check=nonblank),
+                                 card.get("role", str, default="", check=one_of(("",) + LEADER_ROLES)),
+                                 card.get("morale", int, check=in_range(0, 10))))
+        card.finish()
+    if "roster" in r.table and not roster:
+        r.report("roster", "is empty; leave the section out if the cards are unknown")
+    ids = [c.card_id for c in roster]
+    for dup in sorted({i for i in ids if i and ids.count(i) > 1}):
+        r.report("roster", f"card {dup!r} is listed twice")
+    afvs = []
+    for afv in r.tables("afv", required=False):
+        afvs.append(Afv(afv.get("name", str, check=nonblank), afv.get("morale", int, check=in_range(0, 10)),
+                        afv.get("open_topped", bool)))
+        afv.finish()
+    if "afv" in r.table and not afvs:
+        r.report("afv", "is empty; leave the section out if the AFVs are unknown")
+    r.finish()
+    return Nationality(key, name, adjective, colour, text_colour, tuple(rifles), tuple(smgs),
+                       tuple(roster), tuple(afvs))
+
+
+def _spans(r, name, rules, need_every_year):
+    spans = []
+    for s in r.tables(name, required=need_every_year):
+        years = s.get_list("years", int, check_item=YEAR)
+        model = s.get("model", str, check=nonblank)
+        source = s.get("source", str, check=nonblank)
+        s.finish()
+        if years is None:
+            continue
+        if len(years) != 2 or years[0] > years[1]:
+            s.report("years", "expected [first, last] with first <= last")
+            continue
+        spans.append(WeaponSpan(years[0], years[1], model, source))
+    spans.sort(key=lambda s: s.first)
+    for a, b in zip(spans, spans[1:]):
+        if b.first <= a.last:
+            r.report(name, f"spans {a.first}-{a.last} and {b.first}-{b.last} overlap")
+    if need_every_year and rules and rules.first_year and rules.last_year and spans:
+        for year in range(rules.first_year, rules.last_year + 1):
+            if not any(s.first <= year <= s.last for s in spans):
+                r.report(name, f"no {name} for {year}")
+    return spans
