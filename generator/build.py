@@ -58,7 +58,9 @@ def render_all(kit, options, progress=None):
         for paper in options.papers:
             name = f"kit-{paper}.pdf"
             parts = [(title, outputs[f"{stem}-{paper}.pdf"]) for _, stem, title in PARTS.values()]
-            outputs[name] = merge(parts, PAPERS[paper], f"{kit.rules.title}: print kit ({PAPERS[paper].label})")
+            r = kit.rules
+            outputs[name] = merge(parts, PAPERS[paper], f"{r.number} {r.title}: print kit ({PAPERS[paper].label})",
+                                  f"{r.game} variant {r.number}: player aid, pre-rolled bail-out tables, crew counters")
             progress(name, outputs[name])
     outputs["MANIFEST.txt"] = manifest(kit, outputs)
     progress("MANIFEST.txt", outputs["MANIFEST.txt"])

@@ -14,9 +14,13 @@ from ..layout import counters as geo
 from ..layout.paper import mm
 from .common import BOLD, FONT, draw_footer, finish, new_canvas, register_fonts
 
-TITLE = "871 AFVs & Bail Out \u2013 crew counters"
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
+
+
+def title(ctx):
+    r = ctx.kit.rules
+    return f"{r.number} {r.title} \u2013 crew counters"
 
 
 def measure(text, style, size):
@@ -31,7 +35,7 @@ def render(ctx, paper):
     fits = _fit_faces(groups, grid, opts.counter_mm)
     sheets = geo.paginate([len(counters) for _, counters in groups], grid)
     pages = 2 + 2 * len(sheets)
-    c, buffer = new_canvas(paper, TITLE, f"Double-sided counters, {paper.label}, "
+    c, buffer = new_canvas(paper, title(ctx), f"Double-sided counters, {paper.label}, "
                            f"{float(opts.counter_mm):.2f} mm", duplex=True)
     _calibration_front(c, ctx, paper, grid, manifest(groups), pages)
     c.showPage()
@@ -262,7 +266,7 @@ def _calibration_front(c, ctx, paper, grid, rows, pages):
     width = paper.width - 2 * left
     c.setFillColor(black)
     c.setFont(BOLD, 13)
-    c.drawString(left, paper.height - mm(22), TITLE)
+    c.drawString(left, paper.height - mm(22), title(ctx))
     c.setFont(BOLD, 10)
     c.drawString(left, paper.height - mm(29), "Duplex calibration \u2013 print pages 1 and 2 first")
     _paragraphs(c, left, paper.height - mm(36), width, [

@@ -13,15 +13,14 @@ from pypdf.generic import ArrayObject, ByteStringObject, NameObject
 from .common import AUTHOR, CREATOR
 
 
-def merge(parts, paper, title):
+def merge(parts, paper, title, subject):
     """`parts` is [(bookmark title, pdf bytes)]; return the merged PDF's bytes."""
     writer = PdfWriter()
     for name, content in parts:
         if len(writer.pages) % 2:
             writer.add_blank_page(paper.width, paper.height)
         writer.append(PdfReader(io.BytesIO(content)), outline_item=name)
-    writer.add_metadata({"/Title": title, "/Subject": "Up Front variant 871: player aid, pre-rolled "
-                         "bail-out tables and crew counters", "/Author": AUTHOR,
+    writer.add_metadata({"/Title": title, "/Subject": subject, "/Author": AUTHOR,
                          "/Creator": CREATOR, "/Producer": CREATOR})
     prefs = writer.create_viewer_preferences()
     prefs.print_scaling = NameObject("/None")
