@@ -61,6 +61,16 @@ def parser():
     data_opt(o)
     o.add_argument("--json", action="store_true", help="exact fractions as JSON strings")
 
+    w = sub.add_parser("crew", help="871.2: the crew's target Morale, and crews from your personality cards")
+    data_opt(w)
+    w.add_argument("nationality", help="a nationality file's name, e.g. german")
+    which = w.add_mutually_exclusive_group(required=True)
+    which.add_argument("--afv", metavar="NAME", help="an AFV listed in the nationality file")
+    which.add_argument("--afv-morale", type=_seed, metavar="M", help="the AFV's Morale")
+    w.add_argument("--casualties", type=_seed, default=0, metavar="K", help="commander casualties (28.431)")
+    w.add_argument("--in-use", default="", metavar="IDS", help="comma list of card ids already in play")
+    w.add_argument("--most", type=_positive, default=20, metavar="N", help="list at most N crews (default 20)")
+
     s = sub.add_parser("simulate", help="draw cards N times and compare with the exact odds")
     data_opt(s)
     s.add_argument("n", type=_positive, metavar="N", help="number of bail-outs to simulate")
@@ -121,12 +131,17 @@ def cmd_simulate(args):
     print(f"largest |z| = {worst:.2f}")
 
 
+def cmd_crew(args):
+    from .crew_report import crew_lines
+    print("\n".join(crew_lines(_load(args), args)))
+
+
 def cmd_build(args):
     from .build import build
     build(args)
 
 
-_COMMANDS = {"build": cmd_build, "check": cmd_check, "odds": cmd_odds, "simulate": cmd_simulate}
+_COMMANDS = {"build": cmd_build, "check": cmd_check, "crew": cmd_crew, "odds": cmd_odds, "simulate": cmd_simulate}
 
 
 if __name__ == "__main__":

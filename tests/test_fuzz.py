@@ -83,7 +83,8 @@ def test_mutated_data_is_accepted_or_cleanly_refused(scratch, changes):
             path.write_text(text)
 
 
-TOKENS = ["build", "check", "odds", "simulate", "--json", "--data", "--seed", "--paper", "--only", "--rows",
+TOKENS = ["build", "check", "odds", "simulate", "crew", "german", "Soviet", "--afv", "--afv-morale", "--casualties",
+          "--in-use", "--most", "--json", "--data", "--seed", "--paper", "--only", "--rows",
           "--mode", "--counter-size", "--back-offset", "--sets", "--bw", "--quiet", "--out", "a4", "letter",
           "both", "aid", "aid,counters", "maps", "balanced", "independent", "3/4in", "5/8in", "1in", "16mm",
           "0mm", "1,2", "x,y", "99,0", "0", "1", "-3", "7", "abc", "", "--", "-h", "--version", "\x00"]

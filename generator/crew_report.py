@@ -1,0 +1,45 @@
+"""`bailout crew`: the 871.2 target for an AFV, and the crews a roster allows, as text lines."""
+
+from .crews import find_crews
+from .errors import UsageError
+
+
+
+def crew_lines(kit, args):
+    rules = kit.rules
+    nat = next((n for n in kit.nationalities if n.key == args.nationality.lower()), None)
+    if nat is None:
+        raise UsageError(f"crew: no nationality {args.nationality!r}; the data has "
+                         f"{', '.join(n.key for n in kit.nationalities)}")
+    where = f"{kit.directory}/nationalities/{nat.key}.toml"
+    if args.afv is not None:
+        afv = next((a for a in nat.afvs if a.name.lower() == args.afv.lower()), None)
+        if afv is None:
+            known = ", ".join(a.name for a in nat.afvs) or "none (add [[afv]] tables)"
+            raise UsageError(f"crew: {where}: afv: no AFV named {args.afv!r}; listed: {known}")
+        morale, label = afv.morale, f"{afv.name} (Morale {afv.morale})"
+    else:
+        morale, label = args.afv_morale, f"an AFV of Morale {args.afv_morale}"
+    if args.casualties < 0:
+        raise UsageError("crew: --casualties cannot be negative")
+    in_use = [i.strip() for i in args.in_use.split(",") if i.strip()]
+    unknown = sorted(set(in_use) - {c.card_id for c in nat.roster})
+    if nat.roster and unknown:
+        raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}")
+    c = rules.crew
+    search = find_crews(rules, nat.roster, morale, args.casualties, in_use)
+    lines = [f"{nat.name} crew for {label}, {c.morale_rule}: {search.size} men "
+             f"(crew of {c.size}, {args.casualties} commander casualties, {c.commander_casualty_rule}); "
+             f"average Morale {search.average}, so their Morale totals {search.total}; "
+             f"at most {c.max_leaders} of {'/'.join(c.leader_roles)}."]
+    if not nat.roster:
+        lines.append(f"No personality cards are listed in {where} (key: roster); add [[roster]] tables "
+                     f"(card, role, morale) to search for crews.")
+        return lines
+    lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(in_use)} unused cards.")
+    for crew in search.crews[:args.most]:
+        lines.append("  " + ", ".join(f"{card.card_id}{' ' + card.role if card.role else ''} "
+                                      f"(M{card.morale})" for card in crew))
+    if len(search.crews) > args.most:
+        lines.append(f"  ... and {len(search.crews) - args.most} more (--most N lists more)")
+    return lines

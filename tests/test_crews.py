@@ -1,0 +1,61 @@
+"""871.2: crews from a roster.  Expected crews are worked out by hand in the comments."""
+
+from generator.crews import find_crews
+from generator.data import load
+from conftest import run_cli
+
+ROSTER = [("G1", "SL", 4), ("G2", "ASL", 3), ("G3", "", 3), ("G4", "", 3), ("G5", "", 2), ("G6", "", 4),
+          ("G7", "", 2)]
+
+
+def add_roster(data, afv_morale=5):
+    text = "".join(f'\n[[roster]]\ncard = "{c}"\n' + (f'role = "{r}"\n' if r else "") + f"morale = {m}\n"
+                   for c, r, m in ROSTER)
+    text += f'\n[[afv]]\nname = "Test AFV"\nmorale = {afv_morale}\nopen_topped = false\n'
+    with open(data / "nationalities" / "german.toml", "a") as handle:
+        handle.write(text)
+
+
+def ids(search):
+    return {frozenset(card.card_id for card in crew) for crew in search.crews}
+
+
+def test_crews_meet_the_average_and_the_one_leader_limit(data_copy):
+    # AFV Morale 5, offset -2: average 3, five men total 15.  The seven cards total 21, so the two
+    # left out total 6: G1+G5, G1+G7, G6+G5, G6+G7, G2+G3, G2+G4, G3+G4.  Keeping both G1 (SL) and
+    # G2 (ASL) breaks the one-leader limit, which rules out G6+G5, G6+G7 and G3+G4.
+    add_roster(data_copy)
+    kit = load(data_copy)
+    german = next(n for n in kit.nationalities if n.key == "german")
+    search = find_crews(kit.rules, german.roster, 5)
+    assert (search.size, search.average, search.total) == (5, 3, 15)
+    every = {f"G{i}" for i in range(1, 8)}
+    assert ids(search) == {frozenset(every - {a, b}) for a, b in
+                           (("G1", "G5"), ("G1", "G7"), ("G2", "G3"), ("G2", "G4"))}
+
+
+def test_commander_casualty_and_cards_in_use(data_copy):
+    # One casualty: 4 men totalling 12, from G2..G7 (G1 in use): drop two totalling 17 - 12 = 5,
+    # i.e. a 3 and a 2: G2/G3/G4 with G5/G7, six crews, each with at most the one ASL.
+    add_roster(data_copy)
+    kit = load(data_copy)
+    german = next(n for n in kit.nationalities if n.key == "german")
+    search = find_crews(kit.rules, german.roster, 5, commander_casualties=1, in_use=["G1"])
+    assert (search.size, search.total) == (4, 12)
+    rest = {f"G{i}" for i in range(2, 8)}
+    assert ids(search) == {frozenset(rest - {a, b}) for a in ("G2", "G3", "G4") for b in ("G5", "G7")}
+
+
+def test_crew_command(data_copy):
+    add_roster(data_copy)
+    status, out, err = run_cli("crew", "german", "--afv", "test afv", "--data", data_copy)
+    assert status == 0, err
+    assert "average Morale 3" in out and "totals 15" in out and "4 crews" in out
+    status, out, _ = run_cli("crew", "american", "--afv-morale", "6", "--data", data_copy)
+    assert status == 0 and "average Morale 4" in out and "key: roster" in out
+    for args, words in ((["martian", "--afv-morale", "5"], "no nationality"),
+                        (["german", "--afv", "Tiger"], "no AFV named"),
+                        (["german", "--afv-morale", "5", "--in-use", "G99"], "G99"),
+                        (["german"], "required")):
+        status, _, err = run_cli("crew", *args, "--data", data_copy)
+        assert status == 2 and words in err and "Traceback" not in err, (args, err)
