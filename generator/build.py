@@ -40,6 +40,8 @@ def render_all(kit, options, progress=None):
     With every part asked for, the per-paper kits and MANIFEST.txt are added.
     """
     from .render.common import BuildContext
+    from .render.glyphs import check_printable
+    check_printable(kit)        # before any part: no PDF may print an empty box for a name
     ctx = BuildContext(kit, compute(kit), options)
     progress = progress or (lambda name, content: None)
     outputs = {}

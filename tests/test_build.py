@@ -170,3 +170,12 @@ def test_every_font_embedded(kit_dir):
 def test_outputs_are_readable_by_others(kit_dir):
     for path in kit_dir.iterdir():
         assert path.stat().st_mode & 0o044, f"{path.name} is not group/world readable"
+
+
+@pytest.mark.parametrize("only", ["aid", "prerolled", "counters"])
+def test_text_the_font_cannot_draw_is_refused_by_every_part(only, data_copy, tmp_path):
+    edit(data_copy / "nationalities" / "soviet.toml", 'model = "PPS-43"', 'model = "PPS-43 \\u4e2d"')
+    status, _, err = run(["build", "--only", only, "--data", str(data_copy), "--out", str(tmp_path / "out")])
+    assert status == 2 and "Traceback" not in err
+    assert "soviet.toml: smg[3].model" in err and "U+4E2D" in err
+    assert not (tmp_path / "out").exists()

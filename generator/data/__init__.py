@@ -9,12 +9,17 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..schema import Problems
-from .model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, Afv, After, Check,  # noqa: F401
-                    CloseCombat, ColumnTable, Crew, Fate, Hero, Interpretation, KitData, Nationality,
-                    RosterCard, Rules, Weapon, WeaponSpan)
+from .model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, Afv, After, Check, CloseCombat,
+                    ColumnTable, Crew, Fate, Hero, Interpretation, KitData, Nationality, RosterCard, Rules,
+                    Weapon, WeaponSpan)
 from .nationality_file import read_nationality
 from .rules_file import read_deck, read_rules
 from .toml_file import read_toml
+
+# The package is the data API: the model's names are re-exported beside `load`.
+__all__ = ["load", "FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "Afv", "After", "Check", "CloseCombat",
+           "ColumnTable", "Crew", "Fate", "Hero", "Interpretation", "KitData", "Nationality", "RosterCard",
+           "Rules", "Weapon", "WeaponSpan"]
 
 
 def load(data_dir):

@@ -8,14 +8,12 @@ title and the flowchart across the page, then two columns; page 2 likewise (the 
 past that is a RenderError, never a third page.
 """
 
-import dataclasses
 import io
 from pathlib import Path
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib import colors
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, PageBreak, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import LayoutError
@@ -27,6 +25,7 @@ from ..errors import RenderError
 from ..odds import man_code, percent
 from . import flowchart
 from .common import AUTHOR, CREATOR, FONT, draw_footer, register_fonts, set_metadata
+from .glyphs import check_printable
 from .markdown_flow import Converter, make_styles
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -104,9 +103,7 @@ def template_vars(ctx, paper):
     if missing:
         raise RenderError(f"{kit.directory / 'rules.toml'}: crew.aid_crew_sizes lists {missing}, larger than "
                           f"crew.size = {r.crew.size}")
-    undrawable = list(_undrawable_text(kit))
-    if undrawable:
-        raise RenderError(undrawable)
+    check_printable(kit)
     return {
         "rules": r, "odds": odds, "version": __version__, "data_hash": kit.short_hash, "paper": paper.label,
         "fates": FATES,
@@ -121,51 +118,6 @@ def template_vars(ctx, paper):
         "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
         "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,
     }
-
-
-# Rules fields whose TOML key differs (the rest match: crew.takeover is [crew] takeover).
-_TOML_KEYS = {"number": "variant.number", "title": "variant.title", "game": "variant.game",
-              "credit": "variant.credit", "trigger_rule": "triggers.rule", "exact_kill": "triggers.exact_kill",
-              "voluntary": "triggers.voluntary", "closed": "bail_out.closed", "open": "bail_out.open",
-              "deck_file": "deck.file"}
-
-
-def _undrawable_text(kit):
-    """One problem line per data string the aid prints that holds a character Vera cannot draw."""
-    cmap = pdfmetrics.getFont(FONT).face.charToGlyph
-
-    def check(file, key, text):
-        lacking = sorted({ch for ch in str(text) if ord(ch) not in cmap and not ch.isspace()})
-        if lacking:
-            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
-            return f"{kit.directory / file}: {key}: the aid's font (Bitstream Vera) cannot print {shown}"
-
-    def walk(value, key):
-        if isinstance(value, str):
-            yield key, value
-        elif dataclasses.is_dataclass(value):
-            for field in dataclasses.fields(value):
-                if field.name not in ("readings", "results", "interpretations"):
-                    name = field.name if key else _TOML_KEYS.get(field.name, field.name)
-                    yield from walk(getattr(value, field.name), f"{key}.{name}".lstrip("."))
-        elif isinstance(value, tuple):
-            for i, item in enumerate(value):
-                yield from walk(item, f"{key}[{i}]")
-
-    rules = kit.rules
-    strings = list(walk(rules, ""))
-    strings += [(f"interpretation.{i.name}.readings.{i.reading}", i.sentence) for i in rules.interpretations]
-    for key, text in strings:
-        problem = check("rules.toml", key, text)
-        if problem:
-            yield problem
-    for n in kit.nationalities:
-        for key, text in [("name", n.name)] + [(f"{kind}[{i}].model", span.model)
-                                                for kind, spans in (("rifle", n.rifles), ("smg", n.smgs))
-                                                for i, span in enumerate(spans)]:
-            problem = check(f"nationalities/{n.key}.toml", key, text)
-            if problem:
-                yield problem
 
 
 def weapon_rows(nationality, rules):
