@@ -99,10 +99,15 @@ def _load(args):
 
 def cmd_check(args):
     kit = _load(args)
+    # Text the font cannot draw or fit is found only by rendering: render (not write) it all.
+    from .build import render_all
+    from .options import BuildOptions
+    render_all(kit, BuildOptions())
     r = kit.rules
     print(f"{args.data}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
           f"deck of RPC columns {', '.join(map(str, r.columns))}"
-          f"{' (transcribed: ' + r.deck_file + ')' if r.deck_file else ' (ideal)'}, data hash {kit.short_hash}")
+          f"{' (transcribed: ' + r.deck_file + ')' if r.deck_file else ' (ideal)'}, data hash {kit.short_hash}; "
+          f"every part renders with the default options")
 
 
 def cmd_odds(args):

@@ -68,8 +68,8 @@ def counters_for(kit, nat, sets):
     result = [crew] * (sets * rules.crew.size)
 
     for kind, spans in (("rifle", nat.rifles), ("smg", nat.smgs)):
-        for span in spans:
-            key = f"{kind} ({span.first}-{span.last}).model"
+        for i, span in enumerate(spans):
+            key = f"{kind}[{i}].model"
             face = (Line(KIND_LABELS[kind], "title"), Line(span.model, "body", ((nat_file, key),)),
                     Line(years(span), "body"), name)
             # Both faces alike: the marker reads whichever way up it lands on the card.

@@ -39,6 +39,9 @@ CASES = {
     "afv missing morale": (G, 'text_colour = "#000000"', 'text_colour = "#000000"\n[[afv]]\nname = "PzKw IV"\nopen_topped = false', [G, "afv[0].morale", "missing"]),
     "years not a pair": (G, 'years = [1939, 1939]', 'years = [1939]', [G, "smg[0].years", "first, last"]),
     "string where array": (R, 'leader_roles = ["SL", "ASL"]', 'leader_roles = "SL"', [R, "crew.leader_roles", "expected an array"]),
+    "note number twice": (R, 'note = 2', 'note = 1', [R, "note: 1 is already the number of interpretation."]),
+    "deck outside data": (R, '# file = "decks/my-deck.toml"', 'file = "/etc/passwd"', [R, "deck.file", "inside the data folder"]),
+    "deck climbing out": (R, '# file = "decks/my-deck.toml"', 'file = "../rules.toml"', [R, "deck.file", "inside the data folder"]),
     "unknown leader role": (R, 'leader_roles = ["SL", "ASL"]', 'leader_roles = ["SL", "CO"]', [R, "crew.leader_roles[1]", "not one of"]),
 }
 
@@ -64,6 +67,13 @@ def test_cli_reports_every_problem_at_once_and_exits_2(data_copy):
     assert "rules.toml: crew.size" in err
     assert "nationalities/german.toml: colour" in err
     assert "nationalities/broken.toml" in err and "not valid TOML" in err
+
+
+def test_two_nationalities_with_one_name(data_copy):
+    nat = data_copy / "nationalities"
+    (nat / "german2.toml").write_text((nat / "german.toml").read_text())
+    status, _, err = run_cli("check", "--data", data_copy)
+    assert status == 2 and "german2.toml: name" in err and "also the name" in err
 
 
 def test_missing_data_folder(tmp_path):

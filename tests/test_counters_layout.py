@@ -226,4 +226,4 @@ def test_faces_say_what_the_rule_says():
     assert text_of(wreck.back).startswith("Bailed out: crew pinned")
     assert wreck.back[-1].style == "blank" and "Group" in wreck.back[-1].text
     model = weapons[2].front[1]
-    assert model.source == (("nationalities/german.toml", "smg (1940-1945).model"),)
+    assert model.source == (("nationalities/german.toml", "smg[1].model"),)

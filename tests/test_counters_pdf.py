@@ -255,7 +255,7 @@ def test_long_model_name_is_named_in_the_error(data_copy):
     edit(data_copy / "nationalities" / "german.toml", 'model = "MP 40"', f'model = "{"M" * 10_000}"')
     with pytest.raises(RenderError) as error:
         build(data_copy)
-    assert "nationalities/german.toml: smg (1940-1945).model" in str(error.value)
+    assert "nationalities/german.toml: smg[1].model" in str(error.value)
 
 
 def test_a_counter_too_small_for_its_text_says_so():

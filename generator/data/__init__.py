@@ -43,6 +43,13 @@ def load(data_dir):
         table = read_toml(problems, data_dir, rel)
         if table is not None:
             nationalities.append(read_nationality(problems, rel, path.stem, table, rules))
+    seen = {}
+    for nat in nationalities:
+        if nat.name and nat.name.casefold() in seen:
+            problems.add(f"nationalities/{nat.key}.toml", "name",
+                         f"{nat.name!r} is also the name in nationalities/{seen[nat.name.casefold()]}.toml")
+        elif nat.name:
+            seen[nat.name.casefold()] = nat.key
     if problems:
         raise DataError(problems.lines)
     return KitData(data_dir, rules, tuple(nationalities), deck_cards, _hash(data_dir))

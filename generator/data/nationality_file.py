@@ -61,8 +61,8 @@ def _spans(r, name, rules, need_every_year):
             s.report("years", "expected [first, last] with first <= last")
             continue
         spans.append(WeaponSpan(years[0], years[1], model, source))
-    spans.sort(key=lambda s: s.first)
-    for a, b in zip(spans, spans[1:]):
+    ordered = sorted(spans, key=lambda s: s.first)     # spans keep file order: keys stay [i]
+    for a, b in zip(ordered, ordered[1:]):
         if b.first <= a.last:
             r.report(name, f"spans {a.first}-{a.last} and {b.first}-{b.last} overlap")
     if need_every_year and rules and rules.first_year and rules.last_year and spans:

@@ -17,7 +17,7 @@ def read_rules(problems, table):
         deck.report("columns", "lists a column twice")
         columns = None
     columns = tuple(sorted(columns)) if columns else None
-    deck_file = deck and deck.get("file", str, default=None)
+    deck_file = deck and deck.get("file", str, default=None, check=_inside_data)
 
     def column(reader, name):
         """A column rule reads: must be a column of the deck."""
@@ -162,7 +162,7 @@ def _interpretations(top, deck_file):
     section = top.section("interpretation")
     if section is None:
         return ()
-    result = []
+    result, notes = [], {}
     for name in section.names():
         if name not in READINGS:
             section.report(name, f"unknown setting; expected one of {', '.join(READINGS)}")
@@ -185,6 +185,10 @@ def _interpretations(top, deck_file):
             if value is not None and readings_r and value not in readings:
                 s.report(key, f"reading {value!r} has no sentence under {s.key('readings')}")
         note = s.get("note", int, check=in_range(1, 99))
+        if note is not None and note in notes:
+            s.report("note", f"{note} is already the number of interpretation.{notes[note]}")
+        elif note is not None:
+            notes[note] = name
         s.finish()
         if reading in readings and readings[reading]:
             result.append(Interpretation(name, note, reading, default, tuple(sorted(readings.items()))))
@@ -199,6 +203,14 @@ def _interpretations(top, deck_file):
         if deck_file and not transcribed:
             section.report("deck.reading", f"is {by_name['deck'].reading!r} but deck.file names a transcribed deck")
     return tuple(sorted(result, key=lambda i: (i.note or 0, i.name)))
+
+
+def _inside_data(path):
+    """A deck named by a relative path that stays in the data folder (data is shared)."""
+    parts = path.replace("\\", "/").split("/")
+    if path.startswith(("/", "\\")) or ":" in parts[0] or ".." in parts or not path.strip():
+        return f"{path!r} must be a path inside the data folder, like 'decks/my-deck.toml'"
+    return None
 
 
 def read_deck(problems, data_dir, rel, columns):

@@ -32,7 +32,7 @@ def render(ctx, paper):
     kit, opts = ctx.kit, ctx.options
     grid = geo.make_grid(paper.width, paper.height, opts.counter_mm, opts.back_offset_mm)
     groups = all_counters(kit, opts.sets)
-    fits = _fit_faces(groups, grid, opts.counter_mm)
+    fits = _fit_faces(groups, grid, opts.counter_mm, kit.directory)
     sheets = geo.paginate([len(counters) for _, counters in groups], grid)
     pages = 2 + 2 * len(sheets)
     c, buffer = new_canvas(paper, title(ctx), f"Double-sided counters, {paper.label}, "
@@ -63,7 +63,7 @@ def _short(text, limit):
     return text if len(text) <= limit else text[:limit - 1] + "\u2026"
 
 
-def _fit_faces(groups, grid, counter_mm):
+def _fit_faces(groups, grid, counter_mm, directory):
     """{face lines: (size, placed)} for every distinct face; RenderError naming the data if any
     face cannot fit at 5 pt."""
     inset, start = grid.safe_inset(), geo.max_text_pt(grid.size)
@@ -75,12 +75,12 @@ def _fit_faces(groups, grid, counter_mm):
                     continue
                 fit = geo.fit_face(lines, grid.size, inset, measure, start)
                 if fit is None:
-                    raise RenderError(_no_fit(lines, grid, inset, counter_mm, nat, counter.kind))
+                    raise RenderError(_no_fit(lines, grid, inset, counter_mm, nat, counter.kind, directory))
                 fits[lines] = fit
     return fits
 
 
-def _no_fit(lines, grid, inset, counter_mm, nat, kind):
+def _no_fit(lines, grid, inset, counter_mm, nat, kind, directory):
     """One message per data value too long for the counter; if every value fits alone, the
     counter itself is too small for the face."""
     size = f"{float(counter_mm):.2f} mm"
@@ -95,7 +95,7 @@ def _no_fit(lines, grid, inset, counter_mm, nat, kind):
         for file, key in line.source:
             files.setdefault(file, []).append(key)
         for file, keys in files.items():
-            problems.append(f"{file}: {', '.join(keys)}: {_short(line.text, SHOWN_CHARS)!r} cannot fit on a "
+            problems.append(f"{directory}/{file}: {', '.join(keys)}: {_short(line.text, SHOWN_CHARS)!r} cannot fit on a "
                             f"{size} counter even at {geo.MIN_TEXT_PT} pt; shorten it or choose a larger "
                             "--counter-size")
     return problems
