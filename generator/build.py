@@ -41,6 +41,7 @@ def render_all(kit, options, progress=None):
     """
     from .render.common import BuildContext
     from .render.glyphs import check_printable
+    _check_epoch()
     check_printable(kit)        # before any part: no PDF may print an empty box for a name
     ctx = BuildContext(kit, compute(kit), options)
     progress = progress or (lambda name, content: None)
@@ -67,6 +68,13 @@ def render_all(kit, options, progress=None):
     outputs["MANIFEST.txt"] = manifest(kit, outputs)
     progress("MANIFEST.txt", outputs["MANIFEST.txt"])
     return outputs
+
+
+def _check_epoch():
+    """reportlab reads SOURCE_DATE_EPOCH for the embedded dates; a bad one would crash it."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch and not epoch.isdigit():
+        raise UsageError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got {epoch!r}")
 
 
 def manifest(kit, outputs):

@@ -1,6 +1,7 @@
 """`bailout crew`: the 871.2 target for an AFV, and the crews a roster allows, as text lines."""
 
 from .crews import find_crews
+from .data.model import MORALE_RANGE
 from .errors import UsageError
 
 
@@ -20,6 +21,8 @@ def crew_lines(kit, args):
         morale, label = afv.morale, f"{afv.name} (Morale {afv.morale})"
     else:
         morale, label = args.afv_morale, f"an AFV of Morale {args.afv_morale}"
+    if not MORALE_RANGE[0] <= morale <= MORALE_RANGE[1]:
+        raise UsageError(f"crew: --afv-morale must be {MORALE_RANGE[0]} to {MORALE_RANGE[1]}, got {morale}")
     if args.casualties < 0:
         raise UsageError("crew: --casualties cannot be negative")
     in_use = [i.strip() for i in args.in_use.split(",") if i.strip()]
@@ -28,8 +31,9 @@ def crew_lines(kit, args):
         raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}")
     c = rules.crew
     search = find_crews(rules, nat.roster, morale, args.casualties, in_use)
-    lines = [f"{nat.name} crew for {label}, {c.morale_rule}: {search.size} men "
-             f"(crew of {c.size}, {args.casualties} commander casualties, {c.commander_casualty_rule}); "
+    lines = [f"{nat.name} crew for {label}, {c.morale_rule}: {_count(search.size, 'man', 'men')} "
+             f"(crew of {c.size}, {_count(args.casualties, 'commander casualty', 'commander casualties')}, "
+             f"{c.commander_casualty_rule}); "
              f"average Morale {search.average}, so their Morale totals {search.total}; "
              f"at most {c.max_leaders} of {'/'.join(c.leader_roles)}."]
     if not nat.roster:
@@ -43,3 +47,7 @@ def crew_lines(kit, args):
     if len(search.crews) > args.most:
         lines.append(f"  ... and {len(search.crews) - args.most} more (--most N lists more)")
     return lines
+
+
+def _count(n, one, many):
+    return f"{n} {one if n == 1 else many}"

@@ -179,3 +179,11 @@ def test_text_the_font_cannot_draw_is_refused_by_every_part(only, data_copy, tmp
     assert status == 2 and "Traceback" not in err
     assert "soviet.toml: smg[3].model" in err and "U+4E2D" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_bad_source_date_epoch_is_a_clean_error(tmp_path):
+    env = dict(os.environ, SOURCE_DATE_EPOCH="abc")
+    done = subprocess.run([sys.executable, "-m", "generator.cli", "build", "--out", str(tmp_path / "o")],
+                          capture_output=True, text=True, env=env, cwd=ROOT)
+    assert done.returncode == 2 and "SOURCE_DATE_EPOCH" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "o").exists()

@@ -53,9 +53,12 @@ def test_crew_command(data_copy):
     assert "average Morale 3" in out and "totals 15" in out and "4 crews" in out
     status, out, _ = run_cli("crew", "american", "--afv-morale", "6", "--data", data_copy)
     assert status == 0 and "average Morale 4" in out and "key: roster" in out
+    status, out, _ = run_cli("crew", "american", "--afv-morale", "6", "--casualties", "4", "--data", data_copy)
+    assert status == 0 and "1 man (" in out and "4 commander casualties" in out
     for args, words in ((["martian", "--afv-morale", "5"], "no nationality"),
                         (["german", "--afv", "Tiger"], "no AFV named"),
                         (["german", "--afv-morale", "5", "--in-use", "G99"], "G99"),
-                        (["german"], "required")):
+                        (["german"], "required"),
+                        (["german", "--afv-morale", "99"], "--afv-morale must be")):
         status, _, err = run_cli("crew", *args, "--data", data_copy)
         assert status == 2 and words in err and "Traceback" not in err, (args, err)

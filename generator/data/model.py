@@ -21,6 +21,7 @@ READINGS = {
 }
 MAX_COLUMN = 6   # an Up Front RPC row has columns 1..6
 YEAR = in_range(1900, 2100)
+MORALE_RANGE = (0, 10)     # a sanity bound on Morale values, not a rule of 871
 
 
 @dataclass(frozen=True)

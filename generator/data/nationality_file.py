@@ -2,7 +2,7 @@
 
 from ..colour import grey_contrast
 from ..schema import Reader, in_range, nonblank, one_of
-from .model import LEADER_ROLES, YEAR, Afv, Nationality, RosterCard, WeaponSpan
+from .model import LEADER_ROLES, MORALE_RANGE, YEAR, Afv, Nationality, RosterCard, WeaponSpan
 
 MIN_GREY_CONTRAST = 4.5     # WCAG AA for body text, applied to the greys a mono printer makes
 
@@ -29,7 +29,7 @@ def read_nationality(problems, rel, key, table, rules):
     for card in r.tables("roster", required=False):
         roster.append(RosterCard(card.get("card", str, check=nonblank),
                                  card.get("role", str, default="", check=one_of(("",) + LEADER_ROLES)),
-                                 card.get("morale", int, check=in_range(0, 10))))
+                                 card.get("morale", int, check=in_range(*MORALE_RANGE))))
         card.finish()
     if "roster" in r.table and not roster:
         r.report("roster", "is empty; leave the section out if the cards are unknown")
@@ -38,7 +38,7 @@ def read_nationality(problems, rel, key, table, rules):
         r.report("roster", f"card {dup!r} is listed twice")
     afvs = []
     for afv in r.tables("afv", required=False):
-        afvs.append(Afv(afv.get("name", str, check=nonblank), afv.get("morale", int, check=in_range(0, 10)),
+        afvs.append(Afv(afv.get("name", str, check=nonblank), afv.get("morale", int, check=in_range(*MORALE_RANGE)),
                         afv.get("open_topped", bool)))
         afv.finish()
     if "afv" in r.table and not afvs:
