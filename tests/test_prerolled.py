@@ -419,3 +419,13 @@ def test_legend_follows_the_voluntary_reading_in_force(data_copy):
     flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["letter"]))).pages[0].extract_text().split())
     assert sentence in flat and "read each man as printed" in flat
     assert "read only each man's weapon" not in flat
+
+
+def test_legend_owns_up_to_a_part_block(tmp_path):
+    # 36 rows to a block with the shipped rules (lcm of 3, 2 and 36): 40 rows = one block + 4.
+    for rows, words in ((40, "Rows 37-40 are only the start of a block"), (10, "shorter than one block (10 of 36")):
+        status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--rows", rows,
+                                 "--out", tmp_path / str(rows))
+        assert status == 0, err
+        text = " ".join(PdfReader(tmp_path / str(rows) / "prerolled-a4.pdf").pages[0].extract_text().split())
+        assert words in text

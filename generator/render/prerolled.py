@@ -107,6 +107,13 @@ def legend_sentences(ctx, table):
     mode = (f"Balanced: rows 1-{table.block}, {table.block + 1}-{2 * table.block} and so on each hold exactly "
             f"the rule's chances in every column, in shuffled order."
             if table.mode == "balanced" else "Independent: every cell drawn on its own with the rule's exact chances.")
+    rest = len(table.rows) % table.block
+    if table.mode == "balanced" and rest:
+        whole = len(table.rows) - rest
+        mode += (f" Rows {whole + 1}-{len(table.rows)} are only the start of a block, so their proportions "
+                 f"are not exact." if whole else
+                 f" This table is shorter than one block ({len(table.rows)} of {table.block} rows), so its "
+                 f"proportions are not exact.")
     return [
         ("Use", f"Take the next unticked row and tick its box. Closed: {closed.label} ({closed.rule}); "
                 f"Open: {open_.label} ({open_.rule}). Y: the crew may bail out, read the men; N: it may not."),
