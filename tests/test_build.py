@@ -51,6 +51,8 @@ def test_kit_merges_every_part_with_bookmarks(kit_dir):
         prefs = kit.trailer["/Root"]["/ViewerPreferences"]
         assert prefs["/PrintScaling"] == "/None" and prefs["/Duplex"] == "/DuplexFlipLongEdge"
         assert kit.metadata.title and kit.metadata.creator
+        aid = PdfReader(kit_dir / f"player-aid-{paper}.pdf")
+        assert kit.metadata["/CreationDate"] == aid.metadata["/CreationDate"]
 
 
 def test_manifest_lists_each_file_hash_and_pages(kit_dir):

@@ -16,12 +16,16 @@ from .common import AUTHOR, CREATOR
 def merge(parts, paper, title, subject):
     """`parts` is [(bookmark title, pdf bytes)]; return the merged PDF's bytes."""
     writer = PdfWriter()
-    for name, content in parts:
+    readers = [(name, PdfReader(io.BytesIO(content))) for name, content in parts]
+    for name, reader in readers:
         if len(writer.pages) % 2:
             writer.add_blank_page(paper.width, paper.height)
-        writer.append(PdfReader(io.BytesIO(content)), outline_item=name)
+        writer.append(reader, outline_item=name)
+    # The parts' dates (fixed, or SOURCE_DATE_EPOCH) are the kit's: no clock is read here.
+    first = readers[0][1].metadata or {}
+    dates = {key: first[key] for key in ("/CreationDate", "/ModDate") if key in first}
     writer.add_metadata({"/Title": title, "/Subject": subject, "/Author": AUTHOR,
-                         "/Creator": CREATOR, "/Producer": CREATOR})
+                         "/Creator": CREATOR, "/Producer": CREATOR, **dates})
     prefs = writer.create_viewer_preferences()
     prefs.print_scaling = NameObject("/None")
     prefs.duplex = NameObject("/DuplexFlipLongEdge")
