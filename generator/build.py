@@ -29,15 +29,28 @@ PARTS = {
 def build(args):
     options = BuildOptions.from_args(args)
     kit = load(args.data)
-    outputs = render_all(kit, options, progress=None if args.quiet else _progress)
-    write_all(Path(args.out), outputs)
+    out = Path(args.out)
+    earlier = sorted(name for name in kit_file_names() if (out / name).is_file())
+    outputs = render_all(kit, options, progress=None if args.quiet else _progress, earlier=earlier)
+    write_all(out, outputs)
+    stale = [name for name in earlier if name not in outputs]
+    if stale and not args.quiet:
+        print(f"note: {out} still holds files this build did not make (see MANIFEST.txt): "
+              f"{', '.join(stale)}", file=sys.stderr)
     return outputs
 
 
-def render_all(kit, options, progress=None):
+def kit_file_names():
+    """Every file name a build can write (MANIFEST.txt aside)."""
+    names = [f"{stem}-{paper}.pdf" for _, stem, _ in PARTS.values() for paper in PAPERS]
+    return names + [f"kit-{paper}.pdf" for paper in PAPERS] + ["prerolled.csv"]
+
+
+def render_all(kit, options, progress=None, earlier=()):
     """{file name: bytes} for every output the options ask for, in a fixed order.
 
-    With every part asked for, the per-paper kits and MANIFEST.txt are added.
+    With every part asked for, the per-paper kits are added; MANIFEST.txt always, naming any of
+    the `earlier` files (already in the output folder) that this build leaves as they were.
     """
     from .render.common import BuildContext
     from .render.glyphs import check_printable
@@ -65,7 +78,7 @@ def render_all(kit, options, progress=None):
             outputs[name] = merge(parts, PAPERS[paper], f"{r.number} {r.title}: print kit ({PAPERS[paper].label})",
                                   f"{r.game} variant {r.number}: player aid, pre-rolled bail-out tables, crew counters")
             progress(name, outputs[name])
-    outputs["MANIFEST.txt"] = manifest(kit, outputs)
+    outputs["MANIFEST.txt"] = manifest(kit, outputs, options, [n for n in earlier if n not in outputs])
     progress("MANIFEST.txt", outputs["MANIFEST.txt"])
     return outputs
 
@@ -77,15 +90,19 @@ def _check_epoch():
         raise UsageError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got {epoch!r}")
 
 
-def manifest(kit, outputs):
+def manifest(kit, outputs, options, not_rebuilt=()):
     """Each file of this build with its SHA-256 and page count, the data hash and kit version."""
     from . import __version__
-    lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}", "",
+    lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
+             f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}", "",
              f"{'file':24} {'pages':>5}  sha256"]
     for name in sorted(outputs):
         content = outputs[name]
         pages = _page_count(content) if name.endswith(".pdf") else "-"
         lines.append(f"{name:24} {pages:>5}  {hashlib.sha256(content).hexdigest()}")
+    if not_rebuilt:
+        lines += ["", "Not made by this build (left from an earlier one, maybe from other data or options):"]
+        lines += [f"  {name}" for name in not_rebuilt]
     return ("\n".join(lines) + "\n").encode()
 
 

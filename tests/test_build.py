@@ -189,3 +189,14 @@ def test_bad_source_date_epoch_is_a_clean_error(tmp_path):
                           capture_output=True, text=True, env=env, cwd=ROOT)
     assert done.returncode == 2 and "SOURCE_DATE_EPOCH" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_partial_build_names_the_files_it_did_not_make(tmp_path):
+    out = tmp_path / "out"
+    assert main(["build", "--out", str(out), "--quiet", "--paper", "a4"]) == 0
+    status, _, err = run(["build", "--out", str(out), "--only", "aid", "--paper", "a4"])
+    assert status == 0 and "counters-a4.pdf" in err and "kit-a4.pdf" in err
+    text = (out / "MANIFEST.txt").read_text()
+    listed, left = text.split("Not made by this build", 1)
+    assert "player-aid-a4.pdf" in listed and "counters-a4.pdf" not in listed
+    assert {"counters-a4.pdf", "kit-a4.pdf", "prerolled-a4.pdf", "prerolled.csv"} == set(left.split()[-4:])
