@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 from .errors import KitError
+from .paths import kit_folder
 
-DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data"
+DEFAULT_DATA = kit_folder("data")
 
 
 class _Parser(argparse.ArgumentParser):

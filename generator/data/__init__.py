@@ -27,7 +27,7 @@ def load(data_dir):
     data_dir = Path(data_dir)
     problems = Problems(str(data_dir))
     if not data_dir.is_dir():
-        raise DataError(f"{data_dir}: no such data folder")
+        raise DataError(f"{data_dir}: no such data folder (give the kit's data/ folder with --data DIR)")
     rules_table = read_toml(problems, data_dir, "rules.toml")
     rules = read_rules(problems, rules_table) if rules_table is not None else None
     deck_cards = None

@@ -27,8 +27,9 @@ from . import flowchart
 from .common import AUTHOR, CREATOR, FONT, draw_footer, register_fonts, set_metadata
 from .glyphs import check_printable
 from .markdown_flow import Converter, make_styles
+from ..paths import kit_folder
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = kit_folder("templates")
 TEMPLATE = "aid.md.j2"
 TEMPLATE_FILE = TEMPLATES / TEMPLATE
 MAX_PAGES = 2
