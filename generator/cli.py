@@ -62,13 +62,13 @@ def parser():
     data_opt(o)
     o.add_argument("--json", action="store_true", help="exact fractions as JSON strings")
 
-    w = sub.add_parser("crew", help="871.2: the crew's target Morale, and crews from your personality cards")
+    w = sub.add_parser("crew", help="the crew's target Morale, and crews from your personality cards")
     data_opt(w)
     w.add_argument("nationality", help="a nationality file's name, e.g. german")
     which = w.add_mutually_exclusive_group(required=True)
     which.add_argument("--afv", metavar="NAME", help="an AFV listed in the nationality file")
     which.add_argument("--afv-morale", type=_seed, metavar="M", help="the AFV's Morale")
-    w.add_argument("--casualties", type=_seed, default=0, metavar="K", help="commander casualties (28.431)")
+    w.add_argument("--casualties", type=_seed, default=0, metavar="K", help="commander casualties before the bail-out")
     w.add_argument("--in-use", default="", metavar="IDS", help="comma list of card ids already in play")
     w.add_argument("--most", type=_positive, default=20, metavar="N", help="list at most N crews (default 20)")
 

@@ -26,10 +26,6 @@ class Odds:
     expected_survivors: dict  # {size: {hero: Fraction}}
     deck_size: int
 
-    def unit_chances(self):
-        """The one-card and one-man chances (what a pre-rolled row samples)."""
-        return [self.bail_out_closed, self.bail_out_open, *self.man.values()]
-
 
 def compute(kit, deck=None):
     rules = kit.rules

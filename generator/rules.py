@@ -86,17 +86,6 @@ def resolve_man(rules, draw, *, voluntary=False, hero=False, hero_weapon=None):
     return Man(result, PISTOL, hero)
 
 
-def resolve(rules, draw, *, open_topped, size=None, voluntary=False, hero_man=None):
-    """A whole bail-out: None if the crew may not bail out, else the tuple of Men.
-
-    `hero_man` is the index of the man a Hero card saves in 871.3, or None.
-    """
-    if not voluntary and not bail_out(rules, draw(), open_topped):
-        return None
-    size = crew_size(rules) if size is None else size
-    return tuple(resolve_man(rules, draw, voluntary=voluntary, hero=(i == hero_man)) for i in range(size))
-
-
 def crew_morale(rules, afv_morale, size):
     """871.2: the crew's target average Morale and the total their cards must reach."""
     average = afv_morale + rules.crew.morale_offset

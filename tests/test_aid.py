@@ -337,3 +337,16 @@ def test_text_the_font_cannot_print_is_a_clean_error(data_copy):
                              "--out", data_copy.parent / "out")
     assert status == 2 and "Traceback" not in err
     assert "japanese.toml: name:" in err and "U+65E5" in err
+
+
+@pytest.mark.parametrize("reading", ["rifle", "pistol"])
+def test_years_without_an_smg_say_what_the_man_takes(reading, data_copy):
+    # British 1939 has no SMG in the data; interpretation 6 decides what a man who draws one carries.
+    rules = data_copy / "rules.toml"
+    if reading == "pistol":
+        edit(rules, 'reading = "rifle"\ndefault = "rifle"', 'reading = "pistol"\ndefault = "rifle"')
+    british = tomllib.loads((data_copy / "nationalities" / "british.toml").read_text())
+    rifle_1939 = next(s["model"] for s in british["rifle"] if s["years"][0] <= 1939 <= s["years"][1])
+    text = flat(text_of(readers(build(data_copy, papers=("a4",)))["a4"]))
+    expected = rifle_1939 if reading == "rifle" else "pistol only"
+    assert f"1939: none, so {expected}" in text

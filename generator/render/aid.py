@@ -122,10 +122,16 @@ def template_vars(ctx, paper):
 
 
 def weapon_rows(nationality, rules):
-    """{name, rifle: [(years, model)], smg: [(years, model or None)]} over the kit's period."""
+    """{name, rifle: [(years, model)], smg: [(years, (model or None, what a man takes instead))]}.
+
+    In a year with no SMG in service, interpretation 6 says what a man who draws one carries.
+    """
+    def smg(year):
+        model = nationality.smg_in(year)
+        return model, None if model else R.weapon_model(rules, nationality, year, "smg")
     return {"name": nationality.name,
             "rifle": _runs(nationality.rifle_in, rules.years()),
-            "smg": _runs(nationality.smg_in, rules.years())}
+            "smg": _runs(smg, rules.years())}
 
 
 def _runs(model_in, years):
