@@ -136,9 +136,12 @@ class FitTable(Flowable):
         self.width, self.height = self._table.wrap(availWidth, availHeight)
         return self.width, self.height
 
+    def splits(self):
+        return len(self.rows) > KEEP_ROWS       # a short table moves whole to the next column
+
     def split(self, availWidth, availHeight):
-        if len(self.rows) <= KEEP_ROWS:
-            return []           # a short table moves whole to the next column
+        if not self.splits():
+            return []
         if self._built_for != availWidth:
             self._table, self._built_for = self._build(availWidth), availWidth
         return self._table.split(availWidth, availHeight)
