@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import markdown
 from markdown import util
+from markdown.extensions.md_in_html import MarkdownInHtmlExtension
+from markdown.extensions.tables import TableExtension
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT, TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
@@ -199,7 +201,8 @@ class Converter:
         self.styles = styles
         self.handlers = handlers or {}
         self.prefix = prefix
-        self._md = markdown.Markdown(extensions=["tables", "md_in_html"])
+        # Instances, not names: a name is looked up among installed entry points (slow to import).
+        self._md = markdown.Markdown(extensions=[TableExtension(), MarkdownInHtmlExtension()])
         self._headings = 0
 
     def convert(self, text):
