@@ -34,6 +34,13 @@ def test_fate_and_weapon_are_the_rule_text(odds):
     assert WEAPON == {"pistol": F(3, 4), "rifle": F(1, 12), "smg": F(1, 6)}
 
 
+def test_armed_men_split_as_the_rule_states(odds):
+    # 871.4 in its own terms: column 4 reads 1 for "25%"; of those men, rifle "33%", SMG "66%".
+    assert odds.armed_chance == ARMED
+    assert odds.armed_split == {"rifle": F(1, 3), "smg": F(2, 3)}
+    assert sum(odds.armed_split.values()) == 1
+
+
 def test_joint_man_outcome(odds):
     survive = 1 - FATE["killed"]
     assert sum(odds.man.values()) == 1
