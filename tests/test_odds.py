@@ -100,7 +100,19 @@ def test_transcribed_deck_with_a_skewed_column(data_copy):
     assert odds.fate == {"unhurt": F(3, 6), "wounded": F(2, 6), "killed": F(1, 6)}
     # armed when column 4 = 1 (cards 1 and 2); both have column 3 = 1: rifles, no SMG
     assert odds.weapon == {"pistol": F(4, 6), "rifle": F(2, 6), "smg": F(0)}
+    assert odds.armed_chance == F(2, 6) and odds.armed_split == {"rifle": F(1), "smg": F(0)}
     assert odds.expected_survivors[5][False] == 5 * F(5, 6)
+
+
+def test_a_deck_that_never_arms_a_man_splits_nothing(data_copy):
+    # Column 4 never reads 1: no man gets a rifle or SMG, so there is no share among armed men.
+    (data_copy / "decks").mkdir(exist_ok=True)
+    (data_copy / "decks" / "unarmed.toml").write_text("columns = [2, 3, 4]\ncards = [[1, 1, 2], [2, 3, 4]]\n")
+    rules = data_copy / "rules.toml"
+    edit(rules, '# file = "decks/my-deck.toml"', 'file = "decks/unarmed.toml"')
+    edit(rules, 'reading = "uniform"', 'reading = "transcribed"')
+    odds = compute(load(data_copy))
+    assert odds.armed_chance == 0 and odds.armed_split == {"rifle": 0, "smg": 0}
 
 
 def test_joint_columns_of_one_card_are_kept():
