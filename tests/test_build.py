@@ -30,7 +30,7 @@ def kit_dir(tmp_path_factory):
 
 def test_default_build_writes_every_file(kit_dir):
     expected = {f"{part}-{paper}.pdf" for part in PARTS + ("kit",) for paper in PAPERS}
-    expected |= {"prerolled.csv", "MANIFEST.txt"}
+    expected |= {"prerolled.csv", "player-aid.html", "MANIFEST.txt"}
     assert {p.name for p in kit_dir.iterdir()} == expected
 
 
