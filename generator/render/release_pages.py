@@ -23,7 +23,7 @@ OTHERS = (
     ("player-aid.html", "The player aid as a web page, to read on a phone at the table or post to a forum."),
     ("prerolled.csv", "The pre-rolled rows as CSV, for digital play."),
     ("README.txt", "What each file is and how to print it."),
-    ("MANIFEST.txt", "Every file with its SHA-256 and page count, the data hash and the kit version."),
+    ("MANIFEST.txt", "Every file with its SHA-256 and page count (this page's too), the data hash and the kit version."),
 )
 
 
@@ -112,9 +112,9 @@ def index_html(kit, options, files):
                 f"{_facts(content, _pages(content))}</div></li>")
     others = []
     for name, what in OTHERS:
-        if name in files:
-            others.append(f'<li><h3><a href="{_e(name)}">{_e(name)}</a></h3><p>{_e(what)}</p>'
-                          f"{_facts(files[name])}</li>")
+        # MANIFEST.txt is made last (it holds this page's hash), so it has no figures here.
+        facts = _facts(files[name]) if name in files else ""
+        others.append(f'<li><h3><a href="{_e(name)}">{_e(name)}</a></h3><p>{_e(what)}</p>{facts}</li>')
     # Each counter's front, then its back: 'faces/german-crew-front.png' sorts by 'german-crew', 0.
     faces = sorted((n for n in files if n.startswith("faces/")),
                    key=lambda n: (n.rsplit("-", 1)[0], n.endswith("-back.png")))
