@@ -109,7 +109,8 @@ def test_failure_mid_build_leaves_earlier_outputs_untouched(tmp_path, monkeypatc
 
 def test_only_and_paper_limit_the_build(tmp_path):
     assert main(["build", "--out", str(tmp_path), "--quiet", "--only", "aid,counters", "--paper", "letter"]) == 0
-    assert {p.name for p in tmp_path.iterdir()} == {"player-aid-letter.pdf", "counters-letter.pdf", "MANIFEST.txt"}
+    assert {p.name for p in tmp_path.iterdir()} == {"player-aid-letter.pdf", "player-aid.html", "counters-letter.pdf",
+                                                    "MANIFEST.txt"}
 
 
 @pytest.mark.parametrize("args, words", [

@@ -11,16 +11,12 @@ import stat
 import tomllib
 import zipfile
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from conftest import DATA, run_cli
 from generator import __version__
-from generator.data import load
-from generator.options import BuildOptions
-from generator.release import make_release
 
 PARTS = ("kit", "player-aid", "prerolled", "counters")
 PAPERS = ("a4", "letter")
@@ -31,8 +27,8 @@ def nationalities():
 
 
 @pytest.fixture(scope="module")
-def release():
-    name, content = make_release(load(DATA), BuildOptions())
+def release(release_zip):
+    name, content = release_zip
     archive = zipfile.ZipFile(io.BytesIO(content))
     folder = name[:-len(".zip")]
     files = {info.filename[len(folder) + 1:]: archive.read(info) for info in archive.infolist()}
