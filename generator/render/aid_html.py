@@ -365,11 +365,11 @@ footer {{ margin-top: 2.5rem; padding-bottom: 2rem; font-size: 0.875rem; color: 
   :root {{ --paper: #ffffff; --ink: #000000; }}
   body {{ font-size: 10pt; line-height: 1.35; }}
   main, footer {{ max-width: none; padding: 0; }}
-  h2 {{ break-after: avoid; page-break-after: avoid; }}
+  h2, h2 + p, p:has(+ .table-wrap) {{ break-after: avoid; page-break-after: avoid; }}
   .chart {{ display: block; break-inside: avoid; }}
   .steps {{ grid-template-columns: repeat(2, 1fr); gap: 0.8rem; }}
   .steps > li, tr, .table-wrap {{ break-inside: avoid; page-break-inside: avoid; }}
   .table-wrap {{ overflow: visible; }}
-  footer {{ border: none; }}
+  footer {{ border: none; margin-top: 0.5rem; padding-bottom: 0; }}
 }}
 """
