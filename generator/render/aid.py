@@ -24,7 +24,7 @@ from ..data import FATES
 from ..errors import RenderError
 from ..odds import man_code, percent
 from . import flowchart
-from .common import AUTHOR, CREATOR, FONT, draw_footer, register_fonts, set_metadata
+from .common import AUTHOR, CREATOR, FONT, INK, draw_footer, register_fonts, set_metadata
 from .glyphs import check_printable
 from .markdown_flow import Converter, make_styles
 from ..paths import kit_folder
@@ -188,7 +188,7 @@ def fit(text, limit):
 
 def _styles(ctx, size):
     bw = ctx.options.bw
-    return make_styles(size, accent=colors.black if bw else ACCENT, head_fill=None if bw else HEAD_FILL,
+    return make_styles(size, accent=INK if bw else ACCENT, head_fill=None if bw else HEAD_FILL,
                        table_size=size - 1)
 
 

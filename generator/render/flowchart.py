@@ -14,7 +14,7 @@ from reportlab.platypus import Flowable, Paragraph
 
 from ..errors import RenderError
 from ..layout import flowchart as geometry
-from .common import BOLD, ITALIC
+from .common import BOLD, INK, ITALIC
 
 PAD = 4.0           # inside a box
 HEAD_GAP = 2.0      # between the title and the text
@@ -30,7 +30,7 @@ class Box:
 
 
 class Flowchart(Flowable):
-    def __init__(self, boxes, styles, *, per_row=4, bypass=None, bypass_label="", accent=colors.black,
+    def __init__(self, boxes, styles, *, per_row=4, bypass=None, bypass_label="", accent=INK,
                  fill=None, head_fill=None):
         super().__init__()
         self.boxes, self.styles = boxes, styles
@@ -111,7 +111,7 @@ class Flowchart(Flowable):
         c.setFillColor(colors.white)
         w = stringWidth(self.bypass_label, ITALIC, size) + 4
         c.rect(x - w / 2, y - 1, w, size + 1, stroke=0, fill=1)
-        c.setFillColor(colors.black)
+        c.setFillColor(INK)
         c.setFont(ITALIC, size)
         c.drawCentredString(x, y + 0.5, self.bypass_label)
 
