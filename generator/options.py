@@ -84,6 +84,8 @@ def add_build_options(p):
                    metavar="X,Y", help="shift the backs by X,Y mm to match your printer")
     g.add_argument("--sets", type=_count(1, 20), default=2,
                    help="sets of 5 crew markers per nationality (default 2)")
+    g.add_argument("--no-fill", action="store_true",
+                   help="leave the last sheet's spare cells empty (default: more crews and markers)")
 
 
 @dataclass(frozen=True)
@@ -98,9 +100,10 @@ class BuildOptions:
     counter_mm: Fraction = NAMED_SIZES["3/4in"] * MM_PER_INCH
     back_offset_mm: tuple = (Fraction(0), Fraction(0))
     sets: int = 2
+    fill: bool = True       # spare cells of the last counter sheet take more crews and markers
 
     @classmethod
     def from_args(cls, args):
         papers = PAPERS if args.paper == "both" else (args.paper,)
         return cls(papers, args.only, args.bw, args.rows, args.seed, args.mode, args.counter_size,
-                   args.back_offset, args.sets)
+                   args.back_offset, args.sets, not args.no_fill)
