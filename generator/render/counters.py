@@ -177,7 +177,7 @@ def _counter(c, x, y, zone, face, nat, fits, bw):
         c.rect(x - b, y + zone.band_bottom, s + 2 * b, s - zone.band_bottom + b, fill=1, stroke=0)
         text = ground
         ex, ey, e, _ = zone.emblem
-        pad = zone.inset / 3
+        pad = max(0.0, min(zone.inset / 3, zone.inset - mm(1)))    # the patch too keeps 1 mm off the cut
         c.setFillColor(ground)
         c.rect(x + ex - pad, y + ey - pad, e + 2 * pad, e + 2 * pad, fill=1, stroke=0)
     ex, ey, e, _ = zone.emblem
