@@ -251,3 +251,24 @@ def test_spare_cells_take_crews_and_markers_by_nationality_order():
     assert more[keys[0]] == (size, 1) and more[keys[1]] == (size, 1) and more[keys[2]] == (3, 0)
     assert all(more[k] == (0, 0) for k in keys[3:])
     assert sum(a + b for a, b in more.values()) == spare
+
+
+@pytest.mark.parametrize("old,new,key,words", [
+    ('shape = "cross"\ncolour = "#ffffff"', 'shape = "hexagon"\ncolour = "#ffffff"', "emblem[0].shape", "not one of"),
+    ('size = 86\nwidth = 30', 'size = 86\nwidth = 30\npoints = 5', "emblem[1].points", "does not take"),
+    ('size = 86\nwidth = 30', 'size = 160\nwidth = 30', "emblem[1].size", "out of range"),
+    ('colour = "#000000"\nsize = 86', 'colour = "black"\nsize = 86', "emblem[1].colour", "not a colour"),
+])
+def test_bad_emblem_data_is_one_line_naming_file_and_key(data_copy, old, new, key, words):
+    from conftest import edit, run_cli
+    edit(data_copy / "nationalities" / "german.toml", old, new)
+    status, _, err = run_cli("check", "--data", data_copy)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert status == 2 and "Traceback" not in err and len(lines) == 1
+    assert "nationalities/german.toml" in lines[0] and key in lines[0] and words in lines[0]
+
+
+def test_every_nationality_has_an_emblem_of_its_own_shapes():
+    kit = load(DATA)
+    signatures = {tuple(s.shape for s in nat.emblem) + tuple(s.size for s in nat.emblem) for nat in kit.nationalities}
+    assert all(nat.emblem for nat in kit.nationalities) and len(signatures) == len(kit.nationalities)
