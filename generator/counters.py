@@ -1,18 +1,21 @@
-"""Which counters the kit prints, per nationality, and what each face says.
+"""Which counters the kit prints, per nationality, and what each face carries.
 
-Pure: text comes from the kit data (rule numbers, FP, relative range, CCV, TEM, terrain, weapon
-models); nothing here measures or draws.  Each line keeps the data file and key it came from so
-a renderer that cannot fit it can name them.
+Pure: every figure comes from the kit data (FP, relative range, CCV, TEM, terrain, rule numbers,
+weapon models and years); nothing here measures or draws.  A face is laid out the way wargame
+counters are: the nationality emblem top left, a pictogram or the kind top right, a few words in
+the middle and the factors as big numerals along the bottom.  Each piece of text keeps the data
+file and key it came from, so a renderer that cannot fit it can name them.
 """
 
 from dataclasses import dataclass
 
-from .text import signed, year_span
+from .text import signed
 
-KINDS = ("crew", "rifle", "smg", "wreck")
-KIND_LABELS = {"crew": "Crew", "rifle": "Rifle", "smg": "SMG", "wreck": "Wreck"}
+KINDS = ("crew", "rifle", "smg", "marker")
+KIND_LABELS = {"crew": "Crew", "rifle": "Rifle", "smg": "SMG", "marker": "Bailed-out AFV"}
 RULES_FILE = "rules.toml"
 NBSP = "\u00a0"          # joins a phrase so a narrow counter wraps between phrases, not inside
+EN_DASH = "\u2013"
 
 
 def phrase(text):
@@ -21,71 +24,123 @@ def phrase(text):
 
 @dataclass(frozen=True)
 class Line:
-    """One paragraph of a counter face.  style: 'title' (bold), 'body', or 'blank' (a write-in box)."""
+    """One paragraph of a face's text.  style: 'title' (bold) or 'body'."""
     text: str
     style: str = "body"
     source: tuple = ()      # ((file, key), ...) the text was built from
 
 
 @dataclass(frozen=True)
+class Numeral:
+    """A factor printed big and bold along the foot of the face, at a fixed place."""
+    text: str
+    place: str              # 'left', 'centre' or 'right'
+    source: tuple = ()
+
+
+@dataclass(frozen=True)
+class Face:
+    corner: object          # top right: a pictogram name ('pistol', 'afv') or a Line
+    lines: tuple            # Line, ... in the middle
+    numerals: tuple         # Numeral, ...
+    pictogram: str = ""     # a weapon pictogram across the middle, above the lines
+    band: bool = False      # reversed colours (ink ground, colour text) over all but the foot
+    no_smoke: bool = False  # the crossed-out S between the numerals
+    write_in: str = ""      # a write-in box at the foot's right, with this label
+
+
+@dataclass(frozen=True)
 class Counter:
     nationality: str        # Nationality.key
     kind: str               # one of KINDS
-    front: tuple            # Line, ...
-    back: tuple
+    front: Face
+    back: Face
 
 
 def nationality_file(nat):
     return f"nationalities/{nat.key}.toml"
 
 
-def years(span):
-    return year_span(span.first, span.last)
+def short_years(span):
+    """'\u201939' or '\u201942\u2013\u201945': a span as big numerals short enough for a counter."""
+    first, last = f"\u2019{span.first % 100:02d}", f"\u2019{span.last % 100:02d}"
+    return first if span.first == span.last else f"{first}{EN_DASH}{last}"
 
 
-def counters_for(kit, nat, sets):
-    """Every counter of one nationality, in print order: crew, rifles, SMGs, wrecks."""
+def crew_counter(kit, nat):
+    """Front healthy, back wounded; both keep the pistol, the CCV modifier and no Smoke."""
     rules = kit.rules
-    nat_file = nationality_file(nat)
-    name = Line(nat.name, "body", ((nat_file, "name"),))
-    w, cc, fate, after = rules.weapon, rules.close_combat, rules.fate, rules.after
-    pistol = Line(f"{phrase(f'Pistol {w.pistol_fp} FP')} {phrase(f'at RR {w.pistol_relative_range}')}", "body",
-                  ((RULES_FILE, "weapon.pistol_fp"), (RULES_FILE, "weapon.pistol_relative_range")))
-    ccv = phrase(f"CCV {signed(cc.ccv_modifier)}")
-    if not (w.smoke or cc.smoke):
-        ccv += ", " + phrase("no Smoke")     # 871.4: crew members never have Smoke
-    ccv_line = Line(ccv, "body", ((RULES_FILE, "close_combat.ccv_modifier"),))
-    title = Line("AFV crew", "title")
-    wounded = Line("Wounded", "title")
-    rule33 = phrase(f"Rule {fate.wounded_rule} applies")
+    w, cc, fate = rules.weapon, rules.close_combat, rules.fate
+    pistol = Numeral(f"{w.pistol_fp}{EN_DASH}{w.pistol_relative_range}", "left",
+                     ((RULES_FILE, "weapon.pistol_fp"), (RULES_FILE, "weapon.pistol_relative_range")))
+    ccv = Numeral(signed(cc.ccv_modifier), "right", ((RULES_FILE, "close_combat.ccv_modifier"),))
+    no_smoke = not (w.smoke or cc.smoke)        # 871.4: crew members never have Smoke
+    healthy = Face("pistol", (Line("AFV CREW", "title"),), (pistol, ccv), no_smoke=no_smoke)
+    ref = [Line(phrase(f"Rule {fate.wounded_rule}"), "body", ((RULES_FILE, "fate.wounded_rule"),))]
     if fate.wounded_except:
-        rule33 += " " + phrase(f"except {fate.wounded_except}")
-    rule33_line = Line(rule33, "body", ((RULES_FILE, "fate.wounded_rule"), (RULES_FILE, "fate.wounded_except")))
-    crew = Counter(nat.key, "crew", (title, name, pistol, ccv_line), (wounded, name, rule33_line, pistol))
-    result = [crew] * (sets * rules.crew.size)
+        ref.append(Line(phrase(f"except {fate.wounded_except}"), "body", ((RULES_FILE, "fate.wounded_except"),)))
+    wounded = Face("pistol", (Line("WOUNDED", "title"), *ref), (pistol, ccv), band=True, no_smoke=no_smoke)
+    return Counter(nat.key, "crew", healthy, wounded)
 
+
+def weapon_counters(nat):
+    nat_file = nationality_file(nat)
+    result = []
     for kind, spans in (("rifle", nat.rifles), ("smg", nat.smgs)):
         for i, span in enumerate(spans):
-            key = f"{kind}[{i}].model"
-            face = (Line(KIND_LABELS[kind], "title"), Line(span.model, "body", ((nat_file, key),)),
-                    Line(years(span), "body"), name)
+            face = Face(Line(KIND_LABELS[kind].upper(), "title"),
+                        (Line(span.model, "body", ((nat_file, f"{kind}[{i}].model"),)),),
+                        (Numeral(short_years(span), "centre", ((nat_file, f"{kind}[{i}].years"),)),),
+                        pictogram=kind)
             # Both faces alike: the marker reads whichever way up it lands on the card.
             result.append(Counter(nat.key, kind, face, face))
-
-    terrain = ((RULES_FILE, "after.wreck_terrain"), (RULES_FILE, "after.wreck_tem"))
-    wreck_front = (Line("Wreck", "title"), name,
-                   Line(f"{after.wreck_terrain} {phrase(f'{signed(after.wreck_tem)} TEM')}", "body", terrain),
-                   Line(f"{phrase('until the')} {phrase('crew moves')}", "body"))
-    back_title = phrase("Bailed out:") + " " + phrase("crew pinned") if after.pinned else phrase("Bailed out")
-    wreck_back = (Line(back_title, "title"), Line("Group", "blank"))
-    # One wreck marker per AFV whose crew the sets cover.
-    result += [Counter(nat.key, "wreck", wreck_front, wreck_back)] * sets
-    return tuple(result)
+    return result
 
 
-def all_counters(kit, sets):
-    """((nationality, counters), ...) for every nationality, sorted as the data is."""
-    return tuple((nat, counters_for(kit, nat, sets)) for nat in kit.nationalities)
+def marker_counter(kit, nat):
+    """The bailed-out AFV marker: fits a wreck and an AFV left Immobilized, Bogged Down or with
+    its Ordnance out alike.  It gives the crew the AFV's TEM and goes when the crew moves."""
+    after = kit.rules.after
+    tem = Numeral(signed(after.wreck_tem), "left", ((RULES_FILE, "after.wreck_tem"),))
+    front = Face("afv", (Line(phrase("BAILED-OUT") + " AFV", "title"),
+                         Line(phrase(f"TEM as {after.wreck_terrain}"), "body", ((RULES_FILE, "after.wreck_terrain"),))),
+                 (tem,), write_in="Group")
+    title = "PINNED" if after.pinned else "BAILED OUT"     # the crew, on bailing out
+    back = Face("afv", (Line(title, "title"), Line(f"{phrase('until crew')} moves")), (tem,), band=True)
+    return Counter(nat.key, "marker", front, back)
+
+
+def counters_for(kit, nat, sets, extra_crew=0, extra_markers=0):
+    """Every counter of one nationality, in print order: crew, rifles, SMGs, markers."""
+    crew = [crew_counter(kit, nat)] * (sets * kit.rules.crew.size + extra_crew)
+    markers = [marker_counter(kit, nat)] * (sets + extra_markers)    # one per AFV the sets cover
+    return tuple(crew + weapon_counters(nat) + markers)
+
+
+def extras(kit, spare):
+    """{nationality key: (extra crew, extra markers)} filling `spare` cells: a set (a crew and
+    its marker) per nationality in turn, in nationality order; the last set as far as it fits."""
+    nats = kit.nationalities
+    added = {nat.key: [0, 0] for nat in nats}
+    size = kit.rules.crew.size
+    turn = 0
+    while spare > 0 and nats:
+        counts = added[nats[turn % len(nats)].key]
+        crew = min(size, spare)
+        counts[0] += crew
+        spare -= crew
+        if spare:
+            counts[1] += 1
+            spare -= 1
+        turn += 1
+    return {key: tuple(v) for key, v in added.items()}
+
+
+def all_counters(kit, sets, spare=0):
+    """((nationality, counters), ...) for every nationality, sorted as the data is; `spare`
+    cells are filled with extra crews and markers (see `extras`)."""
+    more = extras(kit, spare)
+    return tuple((nat, counters_for(kit, nat, sets, *more[nat.key])) for nat in kit.nationalities)
 
 
 def manifest(groups):

@@ -89,6 +89,8 @@ def add_build_options(p, *, release=False):
                    metavar="X,Y", help="shift the backs by X,Y mm to match your printer")
     g.add_argument("--sets", type=_count(1, 20), default=2,
                    help="sets of crew markers per nationality, one marker per crew member (default 2)")
+    g.add_argument("--no-fill", action="store_true",
+                   help="leave the last sheet's spare cells empty (default: more crews and markers)")
 
 
 @dataclass(frozen=True)
@@ -103,10 +105,11 @@ class BuildOptions:
     counter_mm: Fraction = NAMED_SIZES["3/4in"] * MM_PER_INCH
     back_offset_mm: tuple = (Fraction(0), Fraction(0))
     sets: int = 2
+    fill: bool = True       # spare cells of the last counter sheet take more crews and markers
 
     @classmethod
     def from_args(cls, args):
-        paper = getattr(args, "paper", "both")
+        paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
         papers = PAPERS if paper == "both" else (paper,)
         return cls(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode, args.counter_size,
-                   args.back_offset, args.sets)
+                   args.back_offset, args.sets, not args.no_fill)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import __version__
 from .build import manifest, render_all, write_all
+from .counters import KIND_LABELS
 from .data import load
 from .errors import UsageError
 from .layout.paper import PAPERS
@@ -98,12 +99,9 @@ def face_images(kit, options, counters_pdf):
     code the renderer draws with (grid, pagination, page order, mirrored backs).
     """
     import pypdfium2 as pdfium
-    from .counters import all_counters
     from .layout import counters as geo
     paper = PAPERS[FACE_PAPER]
-    grid = geo.make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm)
-    groups = all_counters(kit, options.sets)
-    sheets = geo.paginate([len(counters) for _, counters in groups], grid)
+    grid, groups, sheets = geo.sheet_plan(kit, options, paper)
     px = round(float(options.counter_mm) / 25.4 * DPI)
     scale = px / grid.size
     names = face_names(groups)
@@ -142,7 +140,7 @@ def face_names(groups):
         for kind, distinct in by_kind.items():
             spans = {"rifle": nat.rifles, "smg": nat.smgs}.get(kind, ())
             for i, counter in enumerate(distinct):
-                name = f"{nat.key}-{kind}"
+                name = f"{nat.key}-{KIND_LABELS[kind].lower().replace(' ', '-')}"    # 'german-bailed-out-afv'
                 if len(distinct) > 1:
                     if len(spans) == len(distinct):
                         span = spans[i]

@@ -33,21 +33,26 @@ def test_grid_is_exact_centred_and_inside_the_margins(paper, size, grid):
     assert abs(grid.x0 + grid.width / 2 - paper.width / 2) < TOL
     assert abs(grid.y0 + grid.height / 2 - paper.height / 2) < TOL
     assert grid.x0 >= geo.MARGIN_SIDE_MM * MM - TOL and grid.y0 >= geo.MARGIN_END_MM * MM - TOL
-    # the largest grid: one more column or row would break the margins
-    assert grid.width + grid.size > paper.width - 2 * geo.MARGIN_SIDE_MM * MM
-    assert grid.height + grid.size > paper.height - 2 * geo.MARGIN_END_MM * MM
+    # the largest grid: one more column or row (and its gutter) would break the margins
+    gutter = 2 * 1.5 * MM
+    assert grid.width + gutter + grid.size > paper.width - 2 * geo.MARGIN_SIDE_MM * MM
+    assert grid.height + gutter + grid.size > paper.height - 2 * geo.MARGIN_END_MM * MM
 
 
-def test_cells_share_edges_with_no_gutter():
+def test_a_gutter_of_twice_the_bleed_between_counters_so_no_two_share_a_cut_line():
     grid = geo.make_grid(PAPERS["a4"].width, PAPERS["a4"].height, SIZES_MM[1])
+    gutter = 2 * 1.5 * MM               # the bleed: a cut 1 mm off must still land in colour
     for row in range(grid.rows):
         for col in range(grid.cols - 1):
             x, y = grid.front(col, row)
             nx, ny = grid.front(col + 1, row)
-            assert abs(nx - (x + grid.size)) < TOL and ny == y
+            assert abs(nx - (x + grid.size + gutter)) < TOL and ny == y
     top = grid.front(0, 0)
     below = grid.front(0, 1)
-    assert abs(top[1] - (below[1] + grid.size)) < TOL
+    assert abs(top[1] - (below[1] + grid.size + gutter)) < TOL
+    x, y = grid.front(2, 3)
+    bx, by, bw, bh = geo.bleed_rect(x, y, grid.size)
+    assert abs(x - bx - 1.5 * MM) < TOL and abs(bw - grid.size - 3 * MM) < TOL and abs(bh - bw) < TOL
 
 
 @pytest.mark.parametrize("paper,size,grid", list(grids()), ids=lambda v: str(getattr(v, "key", "")))
@@ -66,9 +71,9 @@ def test_backs_mirror_for_a_long_edge_flip_plus_offset(paper, size, grid):
 @pytest.mark.parametrize("paper,size,grid", list(grids()), ids=lambda v: str(getattr(v, "key", "")))
 def test_a_cut_tick_in_the_margin_at_every_grid_line(paper, size, grid):
     ticks = geo.cut_ticks(grid)
-    assert len(ticks) == 2 * (grid.cols + 1) + 2 * (grid.rows + 1)
-    lines_x = [grid.x0 + i * grid.size for i in range(grid.cols + 1)]
-    lines_y = [grid.y0 + j * grid.size for j in range(grid.rows + 1)]
+    assert len(ticks) == 2 * 2 * grid.cols + 2 * 2 * grid.rows      # both edges of every counter
+    lines_x = [grid.front(c, 0)[0] + d for c in range(grid.cols) for d in (0, grid.size)]
+    lines_y = [grid.front(0, r)[1] + d for r in range(grid.rows) for d in (0, grid.size)]
     right, top = grid.x0 + grid.width, grid.y0 + grid.height
     vertical = [t for t in ticks if t[0][0] == t[1][0]]
     horizontal = [t for t in ticks if t[0][1] == t[1][1]]
@@ -82,7 +87,9 @@ def test_a_cut_tick_in_the_margin_at_every_grid_line(paper, size, grid):
         inside_x = grid.x0 < (x1 + x2) / 2 < right
         inside_y = grid.y0 < (y1 + y2) / 2 < top
         assert not (inside_x and inside_y)
-        assert 0 < min(x1, x2) and max(x1, x2) < paper.width and 0 < min(y1, y2) and max(y1, y2) < paper.height
+        edge = 5 * MM       # nothing within 5 mm of the paper's edge
+        assert edge < min(x1, x2) and max(x1, x2) < paper.width - edge
+        assert edge < min(y1, y2) and max(y1, y2) < paper.height - edge
         # clear of the bleed, so a tick never prints on a counter's colour
         for v, lo, hi in ((y1, grid.y0, top), (y2, grid.y0, top)):
             if x1 == x2:
@@ -103,32 +110,20 @@ def test_bars_are_100_mm_and_4_in_and_clear_of_ticks_and_footer(paper, size, gri
     assert b.label_y + 7 < a.y                      # stacked, not overlapping
 
 
-def test_bleed_runs_past_outer_edges_only():
-    grid = geo.make_grid(PAPERS["letter"].width, PAPERS["letter"].height, SIZES_MM[1])
-    used = {(c, r) for c in range(grid.cols) for r in range(2)} | {(0, 2), (1, 2)}
-    b = float(geo.BLEED_MM) * MM
-    inner = geo.bleed(*grid.front(3, 0), grid.size, 3, 0, grid.cols, grid.rows, lambda c, r: (c, r) in used)
-    assert inner == [(grid.front(3, 0)[0], grid.front(3, 0)[1] + grid.size, grid.size, b)]  # top edge only
-    x, y = grid.front(1, 2)     # last of a short row: right and bottom edges and their corner
-    rects = geo.bleed(x, y, grid.size, 1, 2, grid.cols, grid.rows, lambda c, r: (c, r) in used)
-    assert (x + grid.size, y, b, grid.size) in rects and (x, y - b, grid.size, b) in rects
-    assert (x + grid.size, y - b, b, b) in rects and len(rects) == 3
-
-
-def test_paginate_places_every_counter_once_each_group_from_a_new_row():
+def test_paginate_places_every_counter_once_and_groups_share_rows():
     grid = geo.make_grid(PAPERS["a4"].width, PAPERS["a4"].height, SIZES_MM[1])
     sizes = [17, 3, grid.capacity + 5, 1]
     pages = geo.paginate(sizes, grid)
     seen = [(s.group, s.item) for page in pages for s in page]
     assert seen == [(g, i) for g, n in enumerate(sizes) for i in range(n)]
+    for page in pages[:-1]:
+        assert len(page) == grid.capacity       # no cell left empty before the last sheet
     for page in pages:
         cells = [(s.col, s.row) for s in page]
         assert len(cells) == len(set(cells))
         assert all(0 <= c < grid.cols and 0 <= r < grid.rows for c, r in cells)
-        for s in page:
-            if s.item == 0:
-                assert s.col == 0
-    assert len(pages) >= 2
+    assert pages[0][17].col == 17 % grid.cols   # the second group starts beside the first
+    assert geo.spare_cells(sum(sizes), grid) == len(pages) * grid.capacity - sum(sizes)
 
 
 def test_calibration_cross_mirrors_with_the_offset():
@@ -147,39 +142,51 @@ def fake_measure(text, style, size):
     return len(text) * size * (0.7 if style == "title" else 0.6)
 
 
-def test_fit_face_keeps_text_inside_the_safe_area_and_at_least_5_pt():
-    lines = (content.Line("AFV crew", "title"), content.Line("German"),
-             content.Line("Pistol\u00a01\u00a0FP at\u00a0RR\u00a05"), content.Line("Group", "blank"))
-    for size_mm in SIZES_MM:
-        if size_mm < 15:
-            continue        # too small for four lines of this width: see the next test
+def test_fit_box_keeps_text_inside_its_box_and_at_least_5_pt():
+    lines = (content.Line("WOUNDED", "title"), content.Line("Rule\u00a033"), content.Line("except\u00a033.11"))
+    for size_mm in SIZES_MM[:3]:
         size = float(size_mm) * MM
-        inset = max(MM, size * 0.07)
-        fit = geo.fit_face(lines, size, inset, fake_measure, geo.max_text_pt(size))
+        zone = geo.zones(size, max(MM, size * 0.06))
+        fit = geo.fit_box(lines, zone.middle, fake_measure, zone.text_pt)
         assert fit is not None
         pt, placed = fit
-        assert pt >= 5
+        x, y, w, h = zone.middle
+        assert pt >= 5 and all(item.size >= 5 for item in placed)
         for item in placed:
-            assert item.size >= 5
-            if item.kind == "text":
-                half = fake_measure(item.text, item.style, item.size) / 2
-                assert inset - 1e-6 <= item.x - half and item.x + half <= size - inset + 1e-6
-                assert inset - 1e-6 <= item.y <= size - inset
-            else:
-                assert inset - 1e-6 <= item.x and item.x + item.w <= size - inset + 1e-6
-        # a no-break space keeps "Pistol 1 FP" together when it fits on a line
-        texts = [i.text for i in placed if i.kind == "text"]
-        assert not any(t in ("Pistol", "FP") for t in texts)
+            half = fake_measure(item.text, item.style, item.size) / 2
+            assert x - 1e-6 <= item.x - half and item.x + half <= x + w + 1e-6
+            assert y - 1e-6 <= item.y <= y + h
+        # a no-break space keeps "Rule 33" together
+        assert "Rule 33" in [i.text.replace("\u00a0", " ") for i in placed]
+        # the zones stack: emblem over the middle over the numerals, all inside the inset
+        ex, ey, e, _ = zone.emblem
+        assert ey >= y + h - 1e-6 and ey + e <= size - zone.inset + 1e-6
+        assert y >= zone.inset + 0.73 * zone.numeral_pt
+
+
+def test_numerals_are_10_pt_at_three_quarter_inch_scaled_and_never_under_5():
+    # the print brief: factors >= 10 pt on a 3/4 in counter, scaled with the size, >= 5 pt at 5/8 in
+    at = {mm: geo.zones(float(mm) * MM, 1).numeral_pt for mm in SIZES_MM}
+    assert at[SIZES_MM[1]] >= 10
+    assert at[SIZES_MM[0]] >= 5 and at[SIZES_MM[0]] < at[SIZES_MM[1]] < at[SIZES_MM[2]]
 
 
 def test_text_that_cannot_fit_at_5_pt_is_reported_not_shrunk_further():
-    size = 16 * MM
+    box = (0, 0, 14 * MM, 10 * MM)
     long = content.Line("x" * 10_000, "body", (("nationalities/german.toml", "name"),))
-    lines = (content.Line("AFV crew", "title"), long)
-    assert geo.fit_face(lines, size, MM, fake_measure, 7) is None
-    assert geo.culprits(lines, size, MM, fake_measure) == [long]
+    lines = (content.Line("CREW", "title"), long)
+    assert geo.fit_box(lines, box, fake_measure, 7) is None
+    assert geo.culprits(lines, box, fake_measure) == [long]
     many = content.Line("word " * 400)
-    assert geo.fit_face((many,), size, MM, fake_measure, 7) is None
+    assert geo.fit_box((many,), box, fake_measure, 7) is None
+
+
+def test_pictograms_are_path_data_inside_their_box():
+    for name in ("rifle", "smg", "pistol", "afv"):
+        polygons = geo.pictogram(name, (10, 20, 40, 12))
+        points = [p for poly in polygons for p in poly]
+        assert len(points) >= 4
+        assert all(10 - 1e-6 <= x <= 50 + 1e-6 and 20 - 1e-6 <= y <= 32 + 1e-6 for x, y in points)
 
 
 # ---- what is on the counters, from the data files --------------------------------------------
@@ -199,31 +206,69 @@ def test_counters_and_manifest_follow_the_data_files():
         for key, counts in rows.items():
             nat = _toml(DATA / "nationalities" / f"{key}.toml")
             assert counts == {"crew": sets * rules["crew"]["size"], "rifle": len(nat["rifle"]),
-                              "smg": len(nat.get("smg", [])), "wreck": sets}
+                              "smg": len(nat.get("smg", [])), "marker": sets}
     assert rules["crew"]["size"] == 5      # "a crew of five regardless of type or nationality"
 
 
 def text_of(face):
-    return " ".join(line.text for line in face).replace("\u00a0", " ")
+    words = [face.corner.text] if isinstance(face.corner, content.Line) else []
+    words += [line.text for line in face.lines] + [n.text for n in face.numerals]
+    return " ".join(words).replace("\u00a0", " ")
 
 
 def test_faces_say_what_the_rule_says():
     kit = load(DATA)
+    rules = _toml(DATA / "rules.toml")
     german = next(n for n in kit.nationalities if n.key == "german")
     counters = content.counters_for(kit, german, 1)
     crew = next(c for c in counters if c.kind == "crew")
-    front = text_of(crew.front)
     # 871.4: pistol 1 FP at Relative Range 5, never Smoke; 871.5: final CCV reduced by 1
-    assert "AFV crew" in front and "German" in front and "Pistol 1 FP at RR 5" in front
-    assert "CCV \u22121" in front and "no Smoke" in front
-    back = text_of(crew.back)
-    assert "Wounded" in back and "Rule 33 applies except 33.11" in back and "German" in back
+    for face in (crew.front, crew.back):
+        assert [n.text for n in face.numerals] == ["1\u20135", "\u22121"]
+        assert [n.place for n in face.numerals] == ["left", "right"] and face.no_smoke
+        assert face.corner == "pistol"
+    assert not crew.front.band and crew.back.band
+    assert text_of(crew.back) == "WOUNDED Rule 33 except 33.11 1\u20135 \u22121"
     weapons = [c for c in counters if c.kind in ("rifle", "smg")]
     assert [text_of(c.front) for c in weapons] == [
-        "Rifle Kar98k 1939\u201345 German", "SMG MP 38 1939 German", "SMG MP 40 1940\u201345 German"]
-    wreck = next(c for c in counters if c.kind == "wreck")
-    assert text_of(wreck.front) == "Wreck German Wall \u22121 TEM until the crew moves"
-    assert text_of(wreck.back).startswith("Bailed out: crew pinned")
-    assert wreck.back[-1].style == "blank" and "Group" in wreck.back[-1].text
-    model = weapons[2].front[1]
+        "RIFLE Kar98k \u201939\u2013\u201945", "SMG MP 38 \u201939", "SMG MP 40 \u201940\u2013\u201945"]
+    assert [c.front.pictogram for c in weapons] == ["rifle", "smg", "smg"]
+    marker = next(c for c in counters if c.kind == "marker")
+    tem = f"\u2212{-rules['after']['wreck_tem']}"
+    assert text_of(marker.front) == f"BAILED-OUT AFV TEM as {rules['after']['wreck_terrain']} {tem}"
+    assert text_of(marker.back) == f"PINNED until crew moves {tem}"
+    assert "wreck" not in text_of(marker.front).lower() + text_of(marker.back).lower()
+    model = weapons[2].front.lines[0]
     assert model.source == (("nationalities/german.toml", "smg[1].model"),)
+
+
+def test_spare_cells_take_crews_and_markers_by_nationality_order():
+    kit = load(DATA)
+    size = _toml(DATA / "rules.toml")["crew"]["size"]
+    keys = sorted(p.stem for p in (DATA / "nationalities").glob("*.toml"))
+    spare = 2 * (size + 1) + 3
+    more = content.extras(kit, spare)
+    assert more[keys[0]] == (size, 1) and more[keys[1]] == (size, 1) and more[keys[2]] == (3, 0)
+    assert all(more[k] == (0, 0) for k in keys[3:])
+    assert sum(a + b for a, b in more.values()) == spare
+
+
+@pytest.mark.parametrize("old,new,key,words", [
+    ('shape = "cross"\ncolour = "#ffffff"', 'shape = "hexagon"\ncolour = "#ffffff"', "emblem[0].shape", "not one of"),
+    ('size = 86\nwidth = 30', 'size = 86\nwidth = 30\npoints = 5', "emblem[1].points", "does not take"),
+    ('size = 86\nwidth = 30', 'size = 160\nwidth = 30', "emblem[1].size", "out of range"),
+    ('colour = "#000000"\nsize = 86', 'colour = "black"\nsize = 86', "emblem[1].colour", "not a colour"),
+])
+def test_bad_emblem_data_is_one_line_naming_file_and_key(data_copy, old, new, key, words):
+    from conftest import edit, run_cli
+    edit(data_copy / "nationalities" / "german.toml", old, new)
+    status, _, err = run_cli("check", "--data", data_copy)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert status == 2 and "Traceback" not in err and len(lines) == 1
+    assert "nationalities/german.toml" in lines[0] and key in lines[0] and words in lines[0]
+
+
+def test_every_nationality_has_an_emblem_of_its_own_shapes():
+    kit = load(DATA)
+    signatures = {tuple(s.shape for s in nat.emblem) + tuple(s.size for s in nat.emblem) for nat in kit.nationalities}
+    assert all(nat.emblem for nat in kit.nationalities) and len(signatures) == len(kit.nationalities)

@@ -82,7 +82,7 @@ def test_faces_one_per_distinct_face_at_cut_size(release):
     faces = {n for n in files if n.startswith("faces/")}
     expected = set()
     for key, nat in nationalities().items():
-        for kind in ("crew", "wreck"):
+        for kind in ("crew", "bailed-out-afv"):
             expected |= {f"faces/{key}-{kind}-{side}.png" for side in ("front", "back")}
         for kind in ("rifle", "smg"):
             spans = nat.get(kind, [])
@@ -97,15 +97,21 @@ def test_faces_one_per_distinct_face_at_cut_size(release):
 
 
 def test_faces_are_cropped_from_their_own_counter(release):
-    """A face's corner shows its nationality's colour (text keeps off the cut): the crop is the
-    counter, not a neighbour, the margin or a mirrored position."""
+    """A healthy face's corners show its nationality's colour; a wounded face is reversed (the
+    text colour as its ground) over a band of the nationality's colour along its foot.  So the
+    crop is the counter, not a neighbour, the margin or a mirrored position."""
     _, _, _, files = release
     for key, nat in nationalities().items():
         colour = tuple(int(nat["colour"][i:i + 2], 16) for i in (1, 3, 5))
-        for side in ("front", "back"):
+        ink = tuple(int(nat["text_colour"][i:i + 2], 16) for i in (1, 3, 5))
+        for side, top, foot in (("front", colour, colour), ("back", ink, colour)):
             image = Image.open(io.BytesIO(files[f"faces/{key}-crew-{side}.png"])).convert("RGB")
-            for corner in ((3, 3), (221, 3), (3, 221), (221, 221)):
-                assert all(abs(a - b) <= 2 for a, b in zip(image.getpixel(corner), colour)), (key, side, corner)
+            for corner, want in (((3, 3), top), ((221, 3), top), ((3, 221), foot), ((221, 221), foot)):
+                got = image.getpixel(corner)
+                if want == ink:     # pdfium shows the K-only ink as a warm near-black: compare as grey
+                    assert abs(sum(got) / 3 - sum(want) / 3) <= 40, (key, side, corner)
+                else:
+                    assert all(abs(a - b) <= 2 for a, b in zip(got, want)), (key, side, corner)
     front = Image.open(io.BytesIO(files["faces/german-crew-front.png"])).convert("L")
     back = Image.open(io.BytesIO(files["faces/german-crew-back.png"])).convert("L")
     assert front.tobytes() != back.tobytes(), "the wounded side differs"

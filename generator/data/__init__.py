@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..schema import Problems
-from .model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, Afv, After, Check, CloseCombat,
+from .model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, Afv, After, Check, CloseCombat, EmblemShape,
                     ColumnTable, Crew, Fate, Hero, Interpretation, KitData, Nationality, RosterCard, Rules,
                     Weapon, WeaponSpan)
 from .nationality_file import read_nationality
@@ -17,7 +17,7 @@ from .rules_file import read_deck, read_rules
 from .toml_file import read_toml
 
 # The package is the data API: the model's names are re-exported beside `load`.
-__all__ = ["load", "FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "Afv", "After", "Check", "CloseCombat",
+__all__ = ["load", "FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "Afv", "After", "Check", "CloseCombat", "EmblemShape",
            "ColumnTable", "Crew", "Fate", "Hero", "Interpretation", "KitData", "Nationality", "RosterCard",
            "Rules", "Weapon", "WeaponSpan"]
 

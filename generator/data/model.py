@@ -22,6 +22,17 @@ READINGS = {
 MAX_COLUMN = 6   # an Up Front RPC row has columns 1..6
 YEAR = in_range(1900, 2100)
 MORALE_RANGE = (0, 10)     # a sanity bound on Morale values, not a rule of 871
+# The emblem vocabulary: the shapes a nationality file may draw its emblem with, and the keys
+# each takes besides `shape` and its colour(s).  Sizes are whole percentages (exact, no floats).
+EMBLEM_SHAPES = {
+    "disc": ("colour", "size", "x", "y"),
+    "ring": ("colour", "size", "width", "x", "y"),
+    "square": ("colour", "size", "x", "y"),
+    "star": ("colour", "size", "points", "inner", "x", "y"),
+    "cross": ("colour", "size", "width", "x", "y"),
+    "bars": ("colours", "size", "direction", "x", "y"),
+}
+BAR_DIRECTIONS = ("vertical", "horizontal")
 
 
 @dataclass(frozen=True)
@@ -178,6 +189,22 @@ class Afv:
 
 
 @dataclass(frozen=True)
+class EmblemShape:
+    """One shape of a nationality's emblem, on a square whose centre is (0, 0) and whose edges are
+    at -100 and +100 (x right, y up).  `size` is the radius (disc, ring, star) or half-side (square,
+    cross, bars); `width` a ring's thickness or a cross's arm width, as a percentage of `size`."""
+    shape: str
+    colours: tuple          # one '#rrggbb' (bars: one per bar)
+    size: int = 100
+    width: int = 30
+    points: int = 5
+    inner: int = 40         # a star's inner radius, percent of its outer radius
+    direction: str = "vertical"
+    x: int = 0
+    y: int = 0
+
+
+@dataclass(frozen=True)
 class Nationality:
     key: str
     name: str
@@ -188,6 +215,7 @@ class Nationality:
     smgs: tuple
     roster: tuple
     afvs: tuple
+    emblem: tuple = ()      # EmblemShape, drawn in order
 
     def rifle_in(self, year):
         return _span_model(self.rifles, year)

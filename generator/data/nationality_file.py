@@ -2,7 +2,8 @@
 
 from ..colour import grey_contrast
 from ..schema import Reader, in_range, nonblank, one_of
-from .model import LEADER_ROLES, MORALE_RANGE, YEAR, Afv, Nationality, RosterCard, WeaponSpan
+from .model import (BAR_DIRECTIONS, EMBLEM_SHAPES, LEADER_ROLES, MORALE_RANGE, YEAR, Afv, EmblemShape, Nationality,
+                    RosterCard, WeaponSpan)
 
 MIN_GREY_CONTRAST = 4.5     # WCAG AA for body text, applied to the greys a mono printer makes
 
@@ -43,9 +44,50 @@ def read_nationality(problems, rel, key, table, rules):
         afv.finish()
     if "afv" in r.table and not afvs:
         r.report("afv", "is empty; leave the section out if the AFVs are unknown")
+    emblem = _emblem(r)
     r.finish()
     return Nationality(key, name, adjective, colour, text_colour, tuple(rifles), tuple(smgs),
-                       tuple(roster), tuple(afvs))
+                       tuple(roster), tuple(afvs), emblem)
+
+
+# Bounds that keep every shape inside its square and drawable; percentages, see EmblemShape.
+_EMBLEM_INTS = {"size": in_range(5, 100), "width": in_range(5, 100), "points": in_range(3, 12),
+                "inner": in_range(10, 95), "x": in_range(-95, 95), "y": in_range(-95, 95)}
+
+
+def _emblem(r):
+    """[[emblem]] tables -> EmblemShapes: the counters draw them, in order, as the nationality's
+    emblem.  Keys a shape does not take are named, not silently ignored."""
+    shapes = []
+    for s in r.tables("emblem"):
+        shape = s.get("shape", str, check=one_of(tuple(EMBLEM_SHAPES)))
+        if shape is None:
+            s.names()       # the shape is already reported; its other keys would only add noise
+            continue
+        takes = EMBLEM_SHAPES[shape]
+        extras = sorted(set(s.table) - set(takes) - {"shape"}, key=str)
+        for extra in extras:
+            s.report(extra, f"a {shape} does not take {extra!r}; it takes {', '.join(takes)}")
+        if extras:
+            s.names()       # reported above; not again as unknown keys
+        if "colours" in takes:
+            colours = s.get_list("colours", str, check_item=_colour)
+            if colours is not None and len(colours) < 2:
+                s.report("colours", "needs at least two colours, one per bar")
+                colours = None
+            if colours is not None:
+                colours = tuple(colours)
+        else:
+            colour = s.get("colour", str, check=_colour)
+            colours = (colour,) if colour else None
+        values = {k: s.get(k, int, default=EmblemShape.__dataclass_fields__[k].default, check=check)
+                  for k, check in _EMBLEM_INTS.items() if k in takes}
+        if "direction" in takes:
+            values["direction"] = s.get("direction", str, default="vertical", check=one_of(BAR_DIRECTIONS))
+        s.finish()
+        if colours is not None and None not in values.values():
+            shapes.append(EmblemShape(shape, colours, **values))
+    return tuple(shapes)
 
 
 def _spans(r, name, rules, need_every_year):

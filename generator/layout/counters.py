@@ -1,33 +1,44 @@
-"""Counter-sheet geometry in PDF points: the gang-cut grid, cut ticks, duplex mirroring,
-calibration bars and marks, pagination, and fitting text on a face.  No reportlab here, so all
-of it is testable without a PDF; text width comes in as a `measure(text, style, size)` callable.
+"""Counter-sheet geometry in PDF points: the grid with its gutters, cut ticks, bleed, duplex
+mirroring, calibration bars and marks, pagination, and where things go on a face.  No reportlab
+here, so all of it is testable without a PDF; text width comes in as a `measure(text, style,
+size)` callable.
 
-The grid has no gutters: neighbours share an edge and each cell is filled to its edges, so a
-cut that wanders lands in colour, not in white.  Backs are mirrored for a long-edge flip:
-a portrait sheet turned over its long edge keeps y and mirrors x.
+Counters stand apart, a gutter between every two: each counter's colour bleeds BLEED_MM past
+its own cut lines into the gutter, so a cut that wanders by up to that much lands in the
+counter's own colour, and no two counters (or faces of different colour) share a cut line.
+Backs are mirrored for a long-edge flip: a portrait sheet turned over its long edge keeps y and
+mirrors x.
 """
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..counters import all_counters
 from .paper import mm
 
 MARGIN_SIDE_MM = 12     # room for bleed + cut ticks at left and right
 MARGIN_END_MM = 26      # top: ticks + heading; bottom: ticks + two bars + footer
-BLEED_MM = Fraction(3, 2)   # edge counters' colour runs this far past the outer cut lines
+BLEED_MM = Fraction(3, 2)   # every counter's colour runs this far past its cut lines
+GUTTER_MM = 2 * BLEED_MM    # between two counters: their bleeds meet midway, far from either cut
 TICK_GAP_MM = 1         # gap between the bleed and a cut tick
 TICK_MM = 4
 BAR_MM = 100
 BAR_IN = 4
 BAR_HEIGHT_MM = Fraction(3, 2)
-SAFE_FRACTION = Fraction(7, 100)   # text keeps off the cut by this share of the counter (>= 1 mm)
 MIN_TEXT_PT = 5
 STEP_PT = Fraction(1, 4)
 TITLE_SCALE = Fraction(23, 20)     # titles print this much larger than body text
-LINE_PITCH = Fraction(112, 100)    # line spacing as a multiple of the font size
+LINE_PITCH = Fraction(11, 10)      # line spacing as a multiple of the font size
 ASCENT = Fraction(76, 100)         # baseline sits this far below a line's top (Vera caps ~0.73)
-BLANK_PITCH = 2                    # a write-in box is this many font sizes tall
+CAP = 0.73                         # Vera's cap and figure height, as a share of the font size
 CAL_SCALE_MM = 10                  # the calibration scale reads -10..+10 mm
+# A face, as shares of the counter's side (the 3/4 in counter is the reference, 54 pt):
+INSET = Fraction(6, 100)           # text and art keep off the cut by this (never under 1 mm)
+EMBLEM = Fraction(30, 100)         # the emblem's square, top left
+NUMERAL_PT_AT_54 = Fraction(21, 2)  # factor numerals: 10.5 pt on a 3/4 in counter, scaled
+TEXT_PT_AT_54 = 6                  # the largest body text on a 3/4 in counter, scaled
+GAP = Fraction(25, 1000)           # between the zones of a face
 
 
 @dataclass(frozen=True)
@@ -40,78 +51,80 @@ class Grid:
     x0: float               # front grid's lower-left corner
     y0: float
     offset: tuple           # back offset (x, y), points
+    gutter: float = 0.0     # between two counters, points
 
     @property
     def capacity(self):
         return self.cols * self.rows
 
     @property
+    def pitch(self):
+        return self.size + self.gutter
+
+    @property
     def width(self):
-        return self.cols * self.size
+        return self.cols * self.pitch - self.gutter
 
     @property
     def height(self):
-        return self.rows * self.size
+        return self.rows * self.pitch - self.gutter
 
     def front(self, col, row):
         """Lower-left corner of the front cell; row 0 is the top row."""
-        return self.x0 + col * self.size, self.y0 + (self.rows - 1 - row) * self.size
+        return self.x0 + col * self.pitch, self.y0 + (self.rows - 1 - row) * self.pitch
 
     def back(self, col, row):
         """The same counter's back, mirrored for a long-edge flip, plus the printer offset."""
         x, y = self.front(col, row)
-        return self.page_w - x - self.size + self.offset[0], y + self.offset[1]
+        return self.mirror_x(x, self.size), y + self.offset[1]
+
+    def mirror_x(self, x, width=0.0):
+        """Where a shape at `x`, `width` wide, on a front lands on the back (offset included)."""
+        return self.page_w - x - width + self.offset[0]
 
     def safe_inset(self):
-        return max(mm(1), self.size * float(SAFE_FRACTION))
+        return max(mm(1), self.size * float(INSET))
 
 
 def make_grid(page_w, page_h, counter_mm, offset_mm=(0, 0)):
-    """The largest whole grid of `counter_mm` counters that keeps the margins, centred on the page."""
-    size = mm(counter_mm)
-    cols = int((page_w - 2 * mm(MARGIN_SIDE_MM)) // size)
-    rows = int((page_h - 2 * mm(MARGIN_END_MM)) // size)
+    """The largest grid of `counter_mm` counters and gutters that keeps the margins, centred."""
+    size, gutter = mm(counter_mm), mm(GUTTER_MM)
+    cols = int((page_w - 2 * mm(MARGIN_SIDE_MM) + gutter) // (size + gutter))
+    rows = int((page_h - 2 * mm(MARGIN_END_MM) + gutter) // (size + gutter))
     if cols < 1 or rows < 1:
         raise ValueError(f"a {counter_mm} mm counter does not fit the page")
-    x0 = (page_w - cols * size) / 2
-    y0 = (page_h - rows * size) / 2
-    return Grid(page_w, page_h, size, cols, rows, x0, y0, (mm(offset_mm[0]), mm(offset_mm[1])))
+    width, height = cols * (size + gutter) - gutter, rows * (size + gutter) - gutter
+    return Grid(page_w, page_h, size, cols, rows, (page_w - width) / 2, (page_h - height) / 2,
+                (mm(offset_mm[0]), mm(offset_mm[1])), gutter)
+
+
+def cut_lines(grid):
+    """(xs, ys): every cut line of the front sheet, two per column and two per row."""
+    xs = sorted(x for col in range(grid.cols) for x in (grid.front(col, 0)[0], grid.front(col, 0)[0] + grid.size))
+    ys = sorted(y for row in range(grid.rows) for y in (grid.front(0, row)[1], grid.front(0, row)[1] + grid.size))
+    return xs, ys
 
 
 def cut_ticks(grid):
-    """((x1, y1), (x2, y2)) segments in the margin at every grid line, beyond the bleed."""
+    """((x1, y1), (x2, y2)) segments in the margin at every cut line, beyond the bleed."""
     start = mm(BLEED_MM) + mm(TICK_GAP_MM)
     end = start + mm(TICK_MM)
     top, right = grid.y0 + grid.height, grid.x0 + grid.width
+    xs, ys = cut_lines(grid)
     ticks = []
-    for i in range(grid.cols + 1):
-        x = grid.x0 + i * grid.size
+    for x in xs:
         ticks.append(((x, grid.y0 - end), (x, grid.y0 - start)))
         ticks.append(((x, top + start), (x, top + end)))
-    for j in range(grid.rows + 1):
-        y = grid.y0 + j * grid.size
+    for y in ys:
         ticks.append(((grid.x0 - end, y), (grid.x0 - start, y)))
         ticks.append(((right + start, y), (right + end, y)))
     return ticks
 
 
-def bleed(x, y, size, col, row, cols, rows, used):
-    """Rectangles (x, y, w, h) extending an outer cell's colour past the cut, so a cut that
-    strays outwards still lands in colour.  `used(col, row)` says whether a cell holds a counter:
-    an edge next to an empty cell bleeds too, and so does the corner between two bled edges."""
+def bleed_rect(x, y, size):
+    """The counter at (x, y) with its colour run BLEED_MM past every cut line: (x, y, w, h)."""
     b = mm(BLEED_MM)
-
-    def free(c, r):
-        return not (0 <= c < cols and 0 <= r < rows and used(c, r))
-
-    left, right, top, bottom = free(col - 1, row), free(col + 1, row), free(col, row - 1), free(col, row + 1)
-    rects = [r for ok, r in ((left, (x - b, y, b, size)), (right, (x + size, y, b, size)),
-                             (top, (x, y + size, size, b)), (bottom, (x, y - b, size, b))) if ok]
-    for hor, ver, dc, dr, cx, cy in ((left, top, -1, -1, x - b, y + size), (right, top, 1, -1, x + size, y + size),
-                                     (left, bottom, -1, 1, x - b, y - b), (right, bottom, 1, 1, x + size, y - b)):
-        if hor and ver and free(col + dc, row + dr):
-            rects.append((cx, cy, b, b))
-    return rects
+    return x - b, y - b, size + 2 * b, size + 2 * b
 
 
 @dataclass(frozen=True)
@@ -132,7 +145,7 @@ def bars(grid):
     for k, (length, step, label) in enumerate((
             (mm(BAR_MM), mm(10), f"{BAR_MM} mm \u2013 print at 100% / Actual size"),
             (BAR_IN * 72.0, 36.0, f"{BAR_IN} in \u2013 print at 100% / Actual size"))):
-        top = below_ticks - mm(Fraction(9, 2)) - k * mm(6)
+        top = below_ticks - mm(4) - k * mm(Fraction(11, 2))
         x = (grid.page_w - length) / 2
         n = round(length / step)
         result.append(Bar(x, top - mm(BAR_HEIGHT_MM), length, mm(BAR_HEIGHT_MM),
@@ -149,20 +162,15 @@ class Slot:
 
 
 def paginate(group_sizes, grid):
-    """Place counters row by row; each group starts a new row.  Returns pages of Slots."""
-    pages, page, row = [], [], 0
+    """Place counters row by row, group after group (nationalities share rows).  Pages of Slots."""
+    pages, page = [], []
     for g, count in enumerate(group_sizes):
-        col = 0
         for item in range(count):
-            if row >= grid.rows:
+            if len(page) == grid.capacity:
                 pages.append(page)
-                page, row = [], 0
-            page.append(Slot(g, item, col, row))
-            col += 1
-            if col == grid.cols:
-                col, row = 0, row + 1
-        if col:
-            row += 1
+                page = []
+            cell = len(page)
+            page.append(Slot(g, item, cell % grid.cols, cell // grid.cols))
     if page:
         pages.append(page)
     return pages
@@ -180,6 +188,9 @@ def sheet_page(n, side):
 def face_origin(grid, slot, side):
     """Lower-left corner of a slot's front or back (mirrored, offset) on its page."""
     return grid.front(slot.col, slot.row) if side == "front" else grid.back(slot.col, slot.row)
+def spare_cells(total, grid):
+    """Cells left empty on the last sheet when `total` counters are placed."""
+    return -total % grid.capacity
 
 
 @dataclass(frozen=True)
@@ -198,19 +209,58 @@ def calibration(grid):
                        mm(CAL_SCALE_MM), mm(1))
 
 
-# ---- text on a face -------------------------------------------------------------------------
+# ---- a face -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Zones:
+    """Where things go on a face of a `size` counter, relative to its lower-left corner.
+    Boxes are (x, y, w, h)."""
+    size: float
+    inset: float
+    emblem: tuple           # the nationality emblem's square, top left
+    corner: tuple           # top right, beside the emblem: pictogram or kind
+    middle: tuple           # words (and a weapon's pictogram) between the emblem and the foot
+    numeral_pt: float       # the factors' size, bold, baseline at `inset`
+    text_pt: float          # the largest size for words
+    band_bottom: float      # a reversed band covers the face from here up (and bleeds)
+    icon: tuple             # (cx, cy, diameter): the crossed-out S, between the numerals
+
+
+def zones(size, inset):
+    k = size / 54
+    numeral_pt = max(MIN_TEXT_PT, k * float(NUMERAL_PT_AT_54))
+    e, g = size * float(EMBLEM), max(1.0, size * float(GAP))
+    top = size - inset
+    foot = inset + CAP * numeral_pt
+    band_bottom = foot + g
+    middle_y = band_bottom + g
+    return Zones(size, inset, (inset, top - e, e, e), (inset + e + g, top - e, size - 2 * inset - e - g, e),
+                 (inset, middle_y, size - 2 * inset, top - e - g - middle_y), numeral_pt,
+                 max(MIN_TEXT_PT, k * TEXT_PT_AT_54), band_bottom,
+                 (size / 2, inset + CAP * numeral_pt / 2, CAP * numeral_pt * 1.1))
+
+
+def icon_between(zone, left_end, right_start):
+    """(cx, cy, diameter) of the crossed-out S in the gap between the foot's two numerals."""
+    cx, cy, d = zone.icon
+    room = right_start - left_end - 2 * max(1.0, zone.size * float(GAP))
+    return (left_end + right_start) / 2, cy, max(0.0, min(d, room))
+
+
+def numeral_x(place, zone, width):
+    """Left edge of a numeral `width` wide at `place` ('left', 'centre', 'right') on the foot."""
+    left, right = zone.inset, zone.size - zone.inset
+    return {"left": left, "centre": (left + right - width) / 2, "right": right - width}[place]
+
 
 @dataclass(frozen=True)
 class Placed:
-    """One line of text (centred on x) or a write-in box, relative to the counter's lower-left."""
-    kind: str               # 'text' or 'box'
+    """One line of text, centred on x at baseline y, relative to the counter's lower-left."""
     text: str
     style: str
     size: float
-    x: float                # text: centre; box: left
-    y: float                # text: baseline; box: bottom
-    w: float = 0
-    h: float = 0
+    x: float
+    y: float
 
 
 def wrap(text, width, measure, style, size):
@@ -238,68 +288,130 @@ def wrap(text, width, measure, style, size):
     return lines
 
 
-def _font_size(style, size):
-    return size * float(TITLE_SCALE) if style == "title" else size
-
-
-def _lay_out(lines, box, measure, size):
-    """Placed items for `lines` at body size `size` in box (x, y, w, h), or None if they overflow."""
+def _lay_out(lines, box, measure, size, title_scale=TITLE_SCALE):
+    """Placed lines at body size `size`, centred in box (x, y, w, h), or None if they overflow."""
     bx, by, bw, bh = box
-    rows = []               # (height, items builder)
+    rows = []
     for line in lines:
-        fs = _font_size(line.style, size)
-        if line.style == "blank":
-            label_w = measure(line.text, "body", fs)
-            if label_w + fs * 2 > bw:
-                return None
-            rows.append((fs * BLANK_PITCH, ("blank", line.text, fs, label_w)))
-            continue
+        fs = size * float(title_scale) if line.style == "title" else size
         wrapped = wrap(line.text, bw, measure, line.style, fs)
         if wrapped is None:
             return None
-        for text in wrapped:
-            rows.append((fs * float(LINE_PITCH), ("text", text, fs, line.style)))
-    total = sum(h for h, _ in rows)
-    if total > bh:
+        rows += [(fs, text, line.style) for text in wrapped]
+    pitches = [fs * float(LINE_PITCH) for fs, _, _ in rows]
+    # the last line needs only its cap height: its leading would be empty space
+    total = sum(pitches) - (pitches[-1] - rows[-1][0] * CAP if rows else 0)
+    if total > bh + 1e-9:
         return None
     top = by + bh - (bh - total) / 2
     placed = []
-    for h, spec in rows:
-        if spec[0] == "text":
-            _, text, fs, style = spec
-            placed.append(Placed("text", text, style, fs, bx + bw / 2, top - fs * float(ASCENT) - (h - fs) / 2))
-        else:
-            _, text, fs, label_w = spec
-            gap = fs / 3
-            width = min(bw - label_w - gap, fs * 6)    # a box for a group letter, not a form field
-            left = bx + (bw - (label_w + gap + width)) / 2
-            box_h = h * 0.8
-            bottom = top - h + (h - box_h) / 2
-            placed.append(Placed("text", text, "body", fs, left + label_w / 2, bottom + (box_h - fs * 0.7) / 2))
-            placed.append(Placed("box", "", "blank", fs, left + label_w + gap, bottom, width, box_h))
-        top -= h
+    for (fs, text, style), pitch in zip(rows, pitches):
+        placed.append(Placed(text, style, fs, bx + bw / 2, top - fs * CAP))
+        top -= pitch
     return placed
 
 
-def fit_face(lines, size, inset, measure, max_pt):
+def fit_box(lines, box, measure, max_pt):
     """The largest body size from `max_pt` down to the 5 pt floor (in quarter points) at which
-    every line fits inside the counter less `inset`; returns (size, placed) or None."""
-    box = (inset, inset, size - 2 * inset, size - 2 * inset)
-    pt = Fraction(max_pt).limit_denominator(4)
-    pt -= pt % STEP_PT
-    while pt >= MIN_TEXT_PT:
-        placed = _lay_out(lines, box, measure, float(pt))
-        if placed is not None:
-            return float(pt), placed
-        pt -= STEP_PT
+    every line fits `box`, titles a size larger if they can be; returns (size, placed) or None."""
+    for title_scale in (TITLE_SCALE, 1):
+        pt = Fraction(max_pt).limit_denominator(4)
+        pt -= pt % STEP_PT
+        while pt >= MIN_TEXT_PT:
+            placed = _lay_out(lines, box, measure, float(pt), title_scale)
+            if placed is not None:
+                return float(pt), placed
+            pt -= STEP_PT
     return None
 
 
-def culprits(lines, size, inset, measure):
+def culprits(lines, box, measure):
     """The lines that cannot fit even alone at 5 pt: the ones to blame in an error."""
-    return [line for line in lines if fit_face((line,), size, inset, measure, MIN_TEXT_PT) is None]
+    return [line for line in lines if fit_box((line,), box, measure, MIN_TEXT_PT) is None]
 
 
-def max_text_pt(size):
-    """Body text size to start from: grows with the counter (about 7 pt on a 3/4 in counter)."""
-    return max(MIN_TEXT_PT, size * 0.13)
+# ---- pictograms: vector path data, (x, y) in a box 100 units wide, y up ------------------------
+
+PICTOGRAMS = {
+    # (height in units, [polygon, ...])
+    "rifle": (17, [[(0, 2), (0, 12), (5, 13), (22, 10), (34, 11), (34, 12), (100, 12), (100, 10), (58, 10),
+                    (58, 8), (44, 7), (40, 3), (37, 3), (36, 7), (25, 7), (6, 2)]]),
+    "smg": (34, [[(0, 14), (0, 24), (12, 24), (16, 26), (78, 26), (78, 30), (100, 30), (100, 26), (100, 23),
+                  (58, 23), (58, 21), (50, 21), (50, 0), (42, 0), (42, 21), (34, 21), (30, 10), (23, 10),
+                  (22, 21), (14, 20), (4, 14)]]),
+    "pistol": (72, [[(0, 72), (100, 72), (100, 50), (46, 50), (44, 40), (34, 40), (38, 0), (10, 0), (16, 50),
+                     (0, 50)]]),
+    "afv": (52, [[(4, 0), (86, 0), (100, 14), (100, 22), (0, 22), (0, 8)],
+                 [(14, 22), (20, 40), (60, 40), (66, 22)],
+                 [(60, 30), (100, 30), (100, 35), (60, 35)]]),
+}
+
+
+def pictogram(name, box):
+    """`name`'s polygons scaled to fit box (x, y, w, h), centred: [[(x, y), ...], ...]."""
+    height, polygons = PICTOGRAMS[name]
+    bx, by, bw, bh = box
+    scale = min(bw / 100, bh / height)
+    ox, oy = bx + (bw - 100 * scale) / 2, by + (bh - height * scale) / 2
+    return [[(ox + x * scale, oy + y * scale) for x, y in poly] for poly in polygons]
+
+
+# ---- emblems: the nationality file's shapes, on a square from -100 to 100 -----------------------
+
+@dataclass(frozen=True)
+class Shape:
+    """One filled shape of an emblem, in page units: 'circle' (cx, cy, r), 'ring' (cx, cy, r, r_in)
+    or 'polygon' ((x, y), ...), and its '#rrggbb' colour."""
+    kind: str
+    data: tuple
+    colour: str
+
+
+def emblem(shapes, box):
+    """The EmblemShapes of a nationality drawn into the square box (x, y, side, side)."""
+    bx, by, side, _ = box
+    unit = side / 200
+    result = []
+    for s in shapes:
+        cx, cy, r = bx + side / 2 + s.x * unit, by + side / 2 + s.y * unit, s.size * unit
+        if s.shape == "disc":
+            result.append(Shape("circle", (cx, cy, r), s.colours[0]))
+        elif s.shape == "ring":
+            result.append(Shape("ring", (cx, cy, r, r * (1 - s.width / 100)), s.colours[0]))
+        elif s.shape == "square":
+            result.append(Shape("polygon", ((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)),
+                                s.colours[0]))
+        elif s.shape == "cross":
+            a = r * s.width / 100       # half the arm's width
+            result.append(Shape("polygon", ((cx - a, cy - r), (cx + a, cy - r), (cx + a, cy - a), (cx + r, cy - a),
+                                            (cx + r, cy + a), (cx + a, cy + a), (cx + a, cy + r), (cx - a, cy + r),
+                                            (cx - a, cy + a), (cx - r, cy + a), (cx - r, cy - a), (cx - a, cy - a)),
+                                s.colours[0]))
+        elif s.shape == "star":
+            n, inner = s.points, r * s.inner / 100
+            points = []
+            for k in range(2 * n):      # point up, as stars are drawn on insignia
+                angle = math.pi / 2 + k * math.pi / n
+                radius = r if k % 2 == 0 else inner
+                points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+            result.append(Shape("polygon", tuple(points), s.colours[0]))
+        elif s.shape == "bars":
+            n = len(s.colours)
+            step = 2 * r / n
+            for k, colour in enumerate(s.colours):
+                if s.direction == "vertical":
+                    x0, y0, x1, y1 = cx - r + k * step, cy - r, cx - r + (k + 1) * step, cy + r
+                else:           # first colour on top, as flags are read
+                    x0, y0, x1, y1 = cx - r, cy + r - (k + 1) * step, cx + r, cy + r - k * step
+                result.append(Shape("polygon", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), colour))
+    return result
+
+
+def sheet_plan(kit, options, paper):
+    """(grid, groups, sheets) for one paper: which counters print (with the last sheet's spare
+    cells filled unless options.fill is off) and on which sheet and cell.  The renderer and the
+    release's face images both place counters by this."""
+    grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm)
+    total = sum(len(counters) for _, counters in all_counters(kit, options.sets))
+    groups = all_counters(kit, options.sets, spare_cells(total, grid) if options.fill else 0)
+    return grid, groups, paginate([len(counters) for _, counters in groups], grid)

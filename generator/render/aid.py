@@ -17,7 +17,7 @@ from reportlab.platypus.doctemplate import LayoutError
 from ..aid_content import TEMPLATE_FILE, markdown_text
 from ..errors import RenderError
 from . import flowchart
-from .common import AUTHOR, CREATOR, FONT, draw_footer, register_fonts, set_metadata
+from .common import AUTHOR, CREATOR, FONT, INK, draw_footer, register_fonts, set_metadata
 from .glyphs import check_printable
 from .markdown_flow import Converter, FitTable, make_styles
 
@@ -55,7 +55,7 @@ class _TooLong(Exception):
 
 def _styles(ctx, size):
     bw = ctx.options.bw
-    return make_styles(size, accent=colors.black if bw else ACCENT, head_fill=None if bw else HEAD_FILL,
+    return make_styles(size, accent=INK if bw else ACCENT, head_fill=None if bw else HEAD_FILL,
                        table_size=size - 1)
 
 

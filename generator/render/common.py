@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import reportlab
 from reportlab import rl_config
+from reportlab.lib.colors import CMYKColor, HexColor
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -23,6 +24,25 @@ BOLD = "Vera-Bold"
 ITALIC = "Vera-Italic"
 BOLD_ITALIC = "Vera-BoldItalic"
 _FILES = {FONT: "Vera.ttf", BOLD: "VeraBd.ttf", ITALIC: "VeraIt.ttf", BOLD_ITALIC: "VeraBI.ttf"}
+EDGE_MM = 5            # nothing is drawn nearer a page edge than this (many printers' margin)
+MM = 72 / 25.4
+
+
+def grey(level):
+    """Grey of `level` (0 black .. 1 white) as pure K: a print shop's CMYK conversion keeps it
+    on the black plate alone, where RGB grey would spread small text over four plates."""
+    return CMYKColor(0, 0, 0, round(1 - level, 4))
+
+
+INK = grey(0)           # every black the kit prints (white may stay RGB 1 1 1: it lays no ink)
+
+
+def colour(hex_colour):
+    """A data colour ('#rrggbb') for reportlab: neutral ones (r = g = b) as pure K, others as given."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return grey(r / 255) if r == g == b else HexColor(hex_colour)
+
+
 CREATOR = f"bailout-kit {__version__} (871 AFVs & Bail Out print kit)"
 AUTHOR = "bailout-kit, from the 871 variant by Tom Cundiff"
 
@@ -86,11 +106,17 @@ def finish(c, buffer):
     return buffer.getvalue()
 
 
+def footer_baseline(size=7):
+    """The footer's baseline: its descenders stay EDGE_MM clear of the paper's edge."""
+    return EDGE_MM * MM + size * 0.3
+
+
 def draw_footer(c, ctx, paper, page=None, pages=None, margin=18, size=7):
+    """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM."""
     c.saveState()
     c.setFont(FONT, size)
-    c.setFillGray(0.25)
-    c.drawCentredString(paper.width / 2, margin * 0.6, ctx.footer(paper, page, pages))
+    c.setFillGray(0.25)         # DeviceGray: pure K
+    c.drawCentredString(paper.width / 2, max(margin * 0.6, footer_baseline(size)), ctx.footer(paper, page, pages))
     c.restoreState()
 
 

@@ -1,21 +1,25 @@
 """Crew counters: a duplex calibration pair, then each sheet's fronts followed by its backs.
 
 Geometry is all in layout/counters.py; this module only draws it.  Each counter's fill is one
-rectangle exactly the counter's size (tests find counters that way); bleed strips, cut ticks and
-bars are separate shapes of other sizes.
+rectangle exactly the counter's size (tests find counters that way); its bleed, a reversed band,
+cut ticks and bars are separate shapes of other sizes.  Every black and grey is pure K.
 """
 
-from reportlab.lib.colors import HexColor, black, white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from ..counters import KINDS, KIND_LABELS, all_counters, manifest
+from ..colour import grey as luma
+from ..counters import KINDS, KIND_LABELS, Line, manifest
+from ..text import signed
 from ..errors import RenderError
 from ..layout import counters as geo
 from ..layout.paper import mm
-from .common import BOLD, FONT, draw_footer, finish, new_canvas, register_fonts
+from .common import BOLD, FONT, INK, colour, draw_footer, finish, grey, new_canvas, register_fonts
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
+WHITE = "#ffffff"
+HEADING_NAMES = {"crew": "crew", "rifle": "rifle", "smg": "SMG", "marker": "bailed-out AFV"}
+MANIFEST_HEADERS = {"crew": "Crew", "rifle": "Rifle", "smg": "SMG", "marker": "Markers"}
 
 
 def title(ctx):
@@ -30,10 +34,9 @@ def measure(text, style, size):
 def render(ctx, paper):
     register_fonts()    # text is measured before the canvas exists
     kit, opts = ctx.kit, ctx.options
-    grid = geo.make_grid(paper.width, paper.height, opts.counter_mm, opts.back_offset_mm)
-    groups = all_counters(kit, opts.sets)
-    fits = _fit_faces(groups, grid, opts.counter_mm, kit.directory)
-    sheets = geo.paginate([len(counters) for _, counters in groups], grid)
+    grid, groups, sheets = geo.sheet_plan(kit, opts, paper)
+    zone = geo.zones(grid.size, grid.safe_inset())
+    fits = _fit_faces(groups, zone, opts.counter_mm, kit.directory)
     pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
     c, buffer = new_canvas(paper, title(ctx), f"Double-sided counters, {paper.label}, "
                            f"{float(opts.counter_mm):.2f} mm", duplex=True)
@@ -53,7 +56,7 @@ def render(ctx, paper):
                     nat = groups[g][0]
                     c.bookmarkPage(f"{key}-{nat.key}")
                     c.addOutlineEntry(_short(nat.name, 60), f"{key}-{nat.key}", 1)
-            _sheet(c, ctx, paper, grid, groups, fits, slots, side, n, len(sheets), page, pages)
+            _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, len(sheets), page, pages)
             c.showPage()
     return finish(c, buffer)
 
@@ -63,28 +66,55 @@ def _short(text, limit):
     return text if len(text) <= limit else text[:limit - 1] + "\u2026"
 
 
-def _fit_faces(groups, grid, counter_mm, directory):
-    """{face lines: (size, placed)} for every distinct face; RenderError naming the data if any
-    face cannot fit at 5 pt."""
-    inset, start = grid.safe_inset(), geo.max_text_pt(grid.size)
+PICTOGRAM_SHARES = (0.22, 0.19, 0.16, 0.13, 0.1)     # of the side: tried largest first
+
+
+def _middle_fit(face, zone):
+    """(pictogram height, (size, placed)) for the middle of `face`: the largest weapon pictogram
+    that leaves its words near full size, else the largest that leaves them room at all."""
+    x, y, w, h = zone.middle
+    if not face.pictogram:
+        return 0.0, geo.fit_box(face.lines, zone.middle, measure, zone.text_pt)
+    fallback = None
+    for share in PICTOGRAM_SHARES:
+        ph = min(zone.size * share, h / 2)
+        fit = geo.fit_box(face.lines, (x, y, w, h - ph), measure, zone.text_pt)
+        if fit and fit[0] >= 0.85 * zone.text_pt:
+            return ph, fit
+        fallback = fallback or (fit and (ph, fit))
+    return fallback or (0.0, None)
+
+
+def _fit_faces(groups, zone, counter_mm, directory):
+    """{(face, 'corner'|'middle'): (size, placed)} for every distinct face; RenderError naming
+    the data if any face's words cannot fit at 5 pt."""
     fits = {}
     for nat, counters in groups:
         for counter in counters:
-            for lines in (counter.front, counter.back):
-                if lines in fits:
+            for face in (counter.front, counter.back):
+                if (face, "middle") in fits:
                     continue
-                fit = geo.fit_face(lines, grid.size, inset, measure, start)
+                ph, fit = _middle_fit(face, zone)
                 if fit is None:
-                    raise RenderError(_no_fit(lines, grid, inset, counter_mm, nat, counter.kind, directory))
-                fits[lines] = fit
+                    x, y, w, h = zone.middle
+                    box = (x, y, w, h - zone.size * PICTOGRAM_SHARES[-1] if face.pictogram else h)
+                    raise RenderError(_no_fit(face.lines, box, counter_mm, nat, counter.kind, directory))
+                fits[face, "middle"] = fit
+                fits[face, "pictogram"] = ph
+                if isinstance(face.corner, Line):
+                    fit = geo.fit_box((face.corner,), zone.corner, measure, zone.text_pt * 1.2)
+                    if fit is None:
+                        raise RenderError(_no_fit((face.corner,), zone.corner, counter_mm, nat, counter.kind,
+                                                  directory))
+                    fits[face, "corner"] = fit
     return fits
 
 
-def _no_fit(lines, grid, inset, counter_mm, nat, kind, directory):
+def _no_fit(lines, box, counter_mm, nat, kind, directory):
     """One message per data value too long for the counter; if every value fits alone, the
     counter itself is too small for the face."""
     size = f"{float(counter_mm):.2f} mm"
-    blamed = [line for line in geo.culprits(lines, grid.size, inset, measure) if line.source]
+    blamed = [line for line in geo.culprits(lines, box, measure) if line.source]
     if not blamed:
         face = " / ".join(_short(line.text, 30) for line in lines)
         return [f"--counter-size {size}: the {_short(nat.name, SHOWN_CHARS)} {KIND_LABELS[kind].lower()} "
@@ -103,58 +133,126 @@ def _no_fit(lines, grid, inset, counter_mm, nat, kind, directory):
 
 # ---- counter sheets -------------------------------------------------------------------------
 
-def _sheet(c, ctx, paper, grid, groups, fits, slots, side, n, sheets, page, pages):
+def _paint(nat, bw):
+    """(ground, ink, emblem colour function) of a nationality's counters; --bw: white, black and
+    the emblem in K greys (the shapes tell nationalities apart)."""
+    if bw:
+        return colour(WHITE), INK, lambda hex_colour: grey(round(luma(hex_colour), 3))
+    return colour(nat.colour), colour(nat.text_colour), colour
+
+
+def _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, sheets, page, pages):
     bw = ctx.options.bw
-    used = {(s.col, s.row) for s in slots}
     for slot in slots:
         nat, counters = groups[slot.group]
         counter = counters[slot.item]
-        x, y = grid.front(slot.col, slot.row)
-        fill = white if bw else HexColor(nat.colour)
-        ink = black if bw else HexColor(nat.text_colour)
-        if not bw:
-            c.setFillColor(fill)
-            for bx, by, bwid, bh in geo.bleed(x, y, grid.size, slot.col, slot.row, grid.cols, grid.rows,
-                                              lambda col, row: (col, row) in used):
-                if side == "back":
-                    bx, by = grid.page_w - bx - bwid + grid.offset[0], by + grid.offset[1]
-                c.rect(bx, by, bwid, bh, fill=1, stroke=0)
         x, y = geo.face_origin(grid, slot, side)
-        _counter(c, x, y, grid.size, fills=fill, ink=ink, bw=bw,
-                 fit=fits[counter.front if side == "front" else counter.back])
-    if side == "front":
-        _ticks(c, grid)
+        _counter(c, x, y, zone, counter.front if side == "front" else counter.back, nat, fits, bw)
+    _ticks(c, grid, side)
     _bars(c, grid)
     _heading(c, paper, grid, groups, slots, side, n, sheets, page)
     draw_footer(c, ctx, paper, page, pages)
 
 
-def _counter(c, x, y, size, fills, ink, bw, fit):
+def _counter(c, x, y, zone, face, nat, fits, bw):
+    ground, ink, emblem_colour = _paint(nat, bw)
+    s, b = zone.size, mm(geo.BLEED_MM)
     c.saveState()
-    c.setFillColor(fills)
+    c.setFillColor(ground)
+    c.rect(*geo.bleed_rect(x, y, s), fill=1, stroke=0)
     if bw:      # ink-saving: the outline is the cut line
-        c.setStrokeColor(black)
+        c.setStrokeColor(INK)
         c.setLineWidth(HAIRLINE)
-    c.rect(x, y, size, size, fill=1, stroke=1 if bw else 0)
-    _, placed = fit
-    for item in placed:
-        if item.kind == "box":
-            c.setFillColor(white)
-            c.setStrokeColor(ink)
-            c.setLineWidth(HAIRLINE)
-            c.rect(x + item.x, y + item.y, item.w, item.h, fill=1, stroke=1)
-        else:
-            c.setFillColor(ink)
-            c.setFont(BOLD if item.style == "title" else FONT, item.size)
-            c.drawCentredString(x + item.x, y + item.y, item.text)
+    c.rect(x, y, s, s, fill=1, stroke=1 if bw else 0)
+    text = ink
+    if face.band:   # reversed: ink ground over all but the foot, bleeding past three cut lines
+        c.setFillColor(ink)
+        c.rect(x - b, y + zone.band_bottom, s + 2 * b, s - zone.band_bottom + b, fill=1, stroke=0)
+        text = ground
+        ex, ey, e, _ = zone.emblem
+        pad = max(0.0, min(zone.inset / 3, zone.inset - mm(1)))    # the patch too keeps 1 mm off the cut
+        c.setFillColor(ground)
+        c.rect(x + ex - pad, y + ey - pad, e + 2 * pad, e + 2 * pad, fill=1, stroke=0)
+    ex, ey, e, _ = zone.emblem
+    for shape in geo.emblem(nat.emblem, (x + ex, y + ey, e, e)):
+        _shape(c, shape, emblem_colour(shape.colour))
+    c.setFillColor(text)
+    if isinstance(face.corner, Line):
+        _text(c, x, y, fits[face, "corner"][1])
+    else:
+        cx, cy, cw, ch = zone.corner
+        _polygons(c, geo.pictogram(face.corner, (x + cx, y + cy + ch * 0.1, cw, ch * 0.8)))
+    if face.pictogram:
+        mx, my, mw, mh = zone.middle
+        ph = fits[face, "pictogram"]
+        _polygons(c, geo.pictogram(face.pictogram, (x + mx, y + my + mh - ph, mw, ph)))
+    _text(c, x, y, fits[face, "middle"][1])
+    c.setFillColor(ink)
+    c.setFont(BOLD, zone.numeral_pt)
+    spans = []
+    for numeral in face.numerals:
+        width = stringWidth(numeral.text, BOLD, zone.numeral_pt)
+        left = geo.numeral_x(numeral.place, zone, width)
+        c.drawString(x + left, y + zone.inset, numeral.text)
+        spans.append((left, left + width))
+    if face.no_smoke:
+        _no_smoke(c, x, y, geo.icon_between(zone, min(e for _, e in spans), max(b for b, _ in spans)), ink)
     c.restoreState()
 
 
-def _ticks(c, grid):
+def _text(c, x, y, placed):
+    for item in placed:
+        c.setFont(BOLD if item.style == "title" else FONT, item.size)
+        c.drawCentredString(x + item.x, y + item.y, item.text)
+
+
+def _polygons(c, polygons):
+    for points in polygons:
+        path = c.beginPath()
+        path.moveTo(*points[0])
+        for point in points[1:]:
+            path.lineTo(*point)
+        path.close()
+        c.drawPath(path, fill=1, stroke=0)
+
+
+def _shape(c, shape, fill):
+    c.setFillColor(fill)
+    if shape.kind == "circle":
+        c.circle(*shape.data, fill=1, stroke=0)
+    elif shape.kind == "ring":
+        cx, cy, r, r_in = shape.data
+        path = c.beginPath()
+        path.circle(cx, cy, r)
+        path.circle(cx, cy, r_in)
+        c.drawPath(path, fill=1, stroke=0, fillMode=0)     # even-odd: the hole stays open
+    else:
+        _polygons(c, [shape.data])
+
+
+def _no_smoke(c, x, y, icon, ink):
+    """No Smoke capability (871.4): an S in a struck-through circle, between the numerals."""
+    cx, cy, d = icon
+    r = d / 2
+    c.setStrokeColor(ink)
+    c.setLineWidth(max(0.5, d * 0.1))
+    c.circle(x + cx, y + cy, r, fill=0, stroke=1)
+    size = d * 0.8
+    c.setFont(BOLD, size)
+    c.drawCentredString(x + cx, y + cy - size * geo.CAP / 2, "S")
+    k = r * 0.7071
+    c.line(x + cx - k, y + cy + k, x + cx + k, y + cy - k)
+
+
+def _ticks(c, grid, side):
+    """Ticks at every cut line; on a back, where the front's cut lines land after the flip."""
     c.saveState()
-    c.setStrokeColor(black)
+    c.setStrokeColor(INK)
     c.setLineWidth(HAIRLINE)
     for (x1, y1), (x2, y2) in geo.cut_ticks(grid):
+        if side == "back":
+            x1, x2 = grid.mirror_x(x1), grid.mirror_x(x2)
+            y1, y2 = y1 + grid.offset[1], y2 + grid.offset[1]
         c.line(x1, y1, x2, y2)
     c.restoreState()
 
@@ -162,9 +260,9 @@ def _ticks(c, grid):
 def _bars(c, grid):
     c.saveState()
     for bar in geo.bars(grid):
-        c.setFillColor(black)
+        c.setFillColor(INK)
         c.rect(bar.x, bar.y, bar.length, bar.height, fill=1, stroke=0)
-        c.setStrokeColor(black)
+        c.setStrokeColor(INK)
         c.setLineWidth(HAIRLINE)
         for x in bar.ticks:     # graduations stand above the bar, so its ends are plain to see
             c.line(x, bar.y + bar.height, x, bar.y + bar.height + mm(1))
@@ -175,7 +273,7 @@ def _bars(c, grid):
 
 def _heading(c, paper, grid, groups, slots, side, n, sheets, page):
     c.saveState()
-    c.setFillColor(black)
+    c.setFillColor(INK)
     top = paper.height - mm(10)
     c.setFont(BOLD, 9)
     if side == "front":
@@ -188,7 +286,7 @@ def _heading(c, paper, grid, groups, slots, side, n, sheets, page):
         counts.setdefault(s.group, {k: 0 for k in KINDS})[groups[s.group][1][s.item].kind] += 1
     parts = []
     for g in sorted(counts):
-        listed = ", ".join(f"{counts[g][k]} {KIND_LABELS[k].lower() if k != 'smg' else 'SMG'}"
+        listed = ", ".join(f"{counts[g][k]} {HEADING_NAMES[k]}"
                            for k in KINDS if counts[g][k])
         parts.append(f"{_short(groups[g][0].name, 40)}: {listed}")
     width = paper.width - 2 * mm(geo.MARGIN_SIDE_MM)
@@ -220,13 +318,13 @@ def _cross(c, point, cal, numbers):
     """A cross through `point` with a mm scale along both arms, labelled every 5 mm."""
     x, y = point
     c.saveState()
-    c.setStrokeColor(black)
+    c.setStrokeColor(INK)
     c.setLineWidth(0.3)
     reach = cal.scale + mm(4)
     c.line(x - reach, y, x + reach, y)
     c.line(x, y - reach, x, y + reach)
     c.setFont(FONT, 5.5)
-    c.setFillColor(black)
+    c.setFillColor(INK)
     for i in range(-geo.CAL_SCALE_MM, geo.CAL_SCALE_MM + 1):
         if i == 0:
             continue
@@ -263,7 +361,7 @@ def _calibration_front(c, ctx, paper, grid, rows, pages):
     ox, oy = (float(v) for v in ctx.options.back_offset_mm)
     left = mm(geo.MARGIN_SIDE_MM + 6)
     width = paper.width - 2 * left
-    c.setFillColor(black)
+    c.setFillColor(INK)
     c.setFont(BOLD, 13)
     c.drawString(left, paper.height - mm(22), title(ctx))
     c.setFont(BOLD, 10)
@@ -296,7 +394,7 @@ def _calibration_back(c, ctx, paper, grid, pages):
     c.addOutlineEntry("Duplex calibration, back", "counters-calibration-back", 1)
     cal = geo.calibration(grid)
     _cross(c, cal.back, cal, numbers=True)
-    c.setFillColor(black)
+    c.setFillColor(INK)
     left = mm(geo.MARGIN_SIDE_MM + 6)
     c.setFont(BOLD, 10)
     c.drawString(left, paper.height - mm(22), "Duplex calibration, back: read the offset here")
@@ -312,17 +410,26 @@ def _calibration_back(c, ctx, paper, grid, pages):
 
 
 def _manifest(c, ctx, left, top, width, rows, floor):
-    c.setFillColor(black)
+    c.setFillColor(INK)
     c.setFont(BOLD, 10)
     c.drawString(left, top, "Manifest")
-    sets, size = ctx.options.sets, ctx.kit.rules.crew.size
+    r = ctx.kit.rules
+    sets, size = ctx.options.sets, r.crew.size
+    fill = ctx.options.fill
     y = _paragraphs(c, left, top - 13, width, [
-        f"Crew markers: {sets} set(s) of {size} per nationality (--sets); front healthy, back "
-        "wounded. Weapon markers: one per span of years in which the model differs, alike on "
-        "both faces. Wreck markers: one per set; back \u201cBailed out\u201d with a box for the "
-        "group ID.",
+        f"Crew counters: {sets} set(s) of {size} per nationality (--sets); front healthy, back wounded "
+        "(reversed colours). Bottom left: the pistol's FP and relative range "
+        f"({r.weapon.pistol_fp}\u2013{r.weapon.pistol_relative_range}); bottom right: the CCV modifier "
+        f"({signed(r.close_combat.ccv_modifier)}); the crossed-out S: no Smoke. "
+        "Weapon markers: one per span of years in which the model differs, the years at the foot, alike "
+        "on both faces. Bailed-out AFV markers (for a wreck, or an AFV Immobilized, Bogged Down or with "
+        f"its Ordnance out): the AFV's TEM as a {r.after.wreck_terrain} "
+        f"({signed(r.after.wreck_tem)}) until the crew moves to another range chit; one per set."
+        + (" Spare cells of the last sheet hold more crews and markers, by nationality order (--no-fill "
+           "leaves them empty)." if fill else ""),
+        "Each nationality's emblem stands top left on every counter:",
     ], size=8, leading=10)
-    headers = ["Nationality"] + [KIND_LABELS[k] for k in KINDS] + ["Total"]
+    headers = ["Nationality"] + [MANIFEST_HEADERS[k] for k in KINDS] + ["Total"]
     col_w = mm(18)
     name_w = width - col_w * (len(headers) - 1)
     totals = {k: sum(counts[k] for _, counts in rows) for k in KINDS}
@@ -337,8 +444,12 @@ def _manifest(c, ctx, left, top, width, rows, floor):
     _row(c, left, y, name_w, col_w, headers, BOLD, size)
     for nat, counts in shown:
         y -= pitch
-        _row(c, left, y, name_w, col_w, [nat.name] + [counts[k] for k in KINDS] + [sum(counts.values())],
-             FONT, size)
+        side = size * 1.1       # the emblem, as a legend, before the name
+        for shape in geo.emblem(nat.emblem, (left, y - size * 0.2, side, side)):
+            _shape(c, shape, _paint(nat, ctx.options.bw)[2](shape.colour))
+        c.setFillColor(INK)
+        _row(c, left + side * 1.4, y, name_w - side * 1.4, col_w,
+             [nat.name] + [counts[k] for k in KINDS] + [sum(counts.values())], FONT, size)
     if len(shown) < len(rows):
         y -= pitch
         _row(c, left, y, name_w, col_w, [f"\u2026 {len(rows) - len(shown)} more: see each sheet's heading"],

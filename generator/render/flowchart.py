@@ -16,7 +16,7 @@ from reportlab.platypus import Flowable, Paragraph
 from ..aid_content import flowchart_settings
 from ..errors import RenderError
 from ..layout import flowchart as geometry
-from .common import BOLD, ITALIC
+from .common import BOLD, INK, ITALIC
 
 PAD = 4.0           # inside a box
 HEAD_GAP = 2.0      # between the title and the text
@@ -32,7 +32,7 @@ class Box:
 
 
 class Flowchart(Flowable):
-    def __init__(self, boxes, styles, *, per_row=4, bypasses=(), bypass_labels=(), accent=colors.black,
+    def __init__(self, boxes, styles, *, per_row=4, bypasses=(), bypass_labels=(), accent=INK,
                  fill=None, head_fill=None):
         super().__init__()
         self.boxes, self.styles = boxes, styles
@@ -113,7 +113,7 @@ class Flowchart(Flowable):
         left = x - w / 2 if arrow.label_anchor == "centre" else x - w
         c.setFillColor(colors.white)
         c.rect(left, y - 1, w, size + 1, stroke=0, fill=1)
-        c.setFillColor(colors.black)
+        c.setFillColor(INK)
         c.setFont(ITALIC, size)
         c.drawString(left + 2, y + 0.5, label)
 

@@ -17,14 +17,13 @@ import markdown
 from markdown import util
 from markdown.extensions.md_in_html import MarkdownInHtmlExtension
 from markdown.extensions.tables import TableExtension
-from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT, TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table,
                                 TableStyle)
 
-from .common import BOLD, FONT, escape, register_fonts
+from .common import BOLD, FONT, INK, escape, grey, register_fonts
 
 _STASH = re.compile(re.escape(util.STX) + r"wzxhzdk:(\d+)" + re.escape(util.ETX))
 _BREAKS = {"<br>", "<br/>", "<br />"}
@@ -42,18 +41,18 @@ class Styles:
     h3: ParagraphStyle
     cell: ParagraphStyle
     head_cell: ParagraphStyle
-    rule_colour: object = colors.black      # heading rules and table lines
+    rule_colour: object = INK      # heading rules and table lines
     head_fill: object = None                # table header background; None for ink-saving
-    grid_colour: object = colors.Color(0.55, 0.55, 0.55)
+    grid_colour: object = grey(0.55)
 
 
-def make_styles(size, *, accent=colors.black, head_fill=None, table_size=None):
+def make_styles(size, *, accent=INK, head_fill=None, table_size=None):
     """Styles for body text of `size` pt (tables at `table_size`, default one point less)."""
     register_fonts()        # the styles name Vera and its bold/italic mapping
     table_size = table_size or size - 1
     lead = round(size * 1.2, 2)
     body = ParagraphStyle("body", fontName=FONT, fontSize=size, leading=lead, spaceAfter=size * 0.4,
-                          textColor=colors.black, splitLongWords=1)
+                          textColor=INK, splitLongWords=1)
     h1 = ParagraphStyle("h1", body, fontName=BOLD, fontSize=size * 2, leading=size * 2.3, spaceAfter=1,
                         textColor=accent)
     h2 = ParagraphStyle("h2", body, fontName=BOLD, fontSize=size + 2.5, leading=size + 4, spaceBefore=size * 0.6,
@@ -81,7 +80,7 @@ class Heading(Paragraph):
 class RuledHeading(Heading):
     """A section heading with a thin rule under it, in the accent colour."""
 
-    def __init__(self, *args, colour=colors.black):
+    def __init__(self, *args, colour=INK):
         super().__init__(*args)
         self.colour = colour
 
@@ -118,7 +117,7 @@ class FitTable(Flowable):
         cells = [[Paragraph(_cell_markup(text), _aligned(style, self.aligns[i] if i < len(self.aligns) else None))
                   for i, (text, style) in enumerate(row)] + [""] * (ncol - len(row)) for row in self.rows]
         s = self.styles
-        commands = [("VALIGN", (0, 0), (-1, -1), "TOP"),
+        commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
                     ("FONT", (0, 0), (-1, -1), FONT, s.cell.fontSize),
                     ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
                     ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
@@ -279,7 +278,7 @@ class Converter:
             items.append(ListItem(content or [Spacer(0, 0)]))
         ordered = el.tag == "ol"
         return ListFlowable(items, bulletType="1" if ordered else "bullet", start=el.get("start", "1") if ordered
-                            else "\u2022", bulletFontName=FONT, bulletFontSize=style.fontSize,
+                            else "\u2022", bulletFontName=FONT, bulletColor=INK, bulletFontSize=style.fontSize,
                             leftIndent=style.fontSize * 1.3, bulletDedent=style.fontSize * 1.1,
                             spaceAfter=style.spaceAfter, bulletFormat="%s." if ordered else None)
 
