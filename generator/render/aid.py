@@ -27,9 +27,9 @@ from . import flowchart
 from .common import AUTHOR, CREATOR, FONT, draw_footer, register_fonts, set_metadata
 from .glyphs import check_printable
 from .markdown_flow import Converter, make_styles
-from ..paths import kit_folder
+from ..paths import template_folder
 
-TEMPLATES = kit_folder("templates")
+TEMPLATES = template_folder()
 TEMPLATE = "aid.md.j2"
 TEMPLATE_FILE = TEMPLATES / TEMPLATE
 MAX_PAGES = 2
