@@ -43,23 +43,33 @@ def files_under(folder):
 
 # --- what the wheel and sdist carry --------------------------------------------------------------
 
-def test_every_code_folder_is_a_listed_package():
-    code = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "generator").rglob("__init__.py")}
-    listed = set(SETUPTOOLS["packages"]) - set(SETUPTOOLS["package-dir"])
-    assert listed == code
+def _package_folders():
+    """{package name: its folder} for every package pyproject.toml lists (package-dir maps some)."""
+    mapped = SETUPTOOLS["package-dir"]
+    folders = {}
+    for package in SETUPTOOLS["packages"]:
+        parent = max((m for m in mapped if package == m or package.startswith(m + ".")), key=len, default=None)
+        rest = package[len(parent) + 1:] if parent else package
+        folders[package] = ROOT.joinpath(mapped[parent] if parent else "", *filter(None, rest.split(".")))
+    return folders
+
+
+def test_every_folder_of_code_data_and_templates_is_a_listed_package():
+    assert SETUPTOOLS["package-dir"] == {"generator.shipped.data": "data", "generator.shipped.templates": "templates"}
+    code = {p.parent for p in (ROOT / "generator").rglob("__init__.py")}
+    shipped = {p for root in (DATA, TEMPLATES) for p in [root, *root.rglob("*")]
+               if p.is_dir() and p.name != "__pycache__"}
+    assert set(_package_folders().values()) == code | shipped, "list each new folder in pyproject.toml [tool.setuptools] packages"
 
 
 def test_package_data_carries_every_file_of_data_and_templates():
-    mapped = SETUPTOOLS["package-dir"]
-    assert mapped == {"generator.shipped.data": "data", "generator.shipped.templates": "templates"}
-    for package, folder in mapped.items():
-        assert package in SETUPTOOLS["packages"]
-        root = ROOT / folder
-        # setuptools expands package-data globs the way pathlib does ("**/" is any depth)
-        shipped = {p.relative_to(root).as_posix() for pattern in SETUPTOOLS["package-data"][package]
-                   for p in root.glob(pattern) if p.is_file()}
-        assert shipped == files_under(root), folder
-    assert "rules.toml" in files_under(DATA) and "aid.md.j2" in files_under(TEMPLATES)
+    carried = set()
+    for package, folder in _package_folders().items():
+        for pattern in SETUPTOOLS["package-data"].get(package, ()):
+            carried |= {p for p in folder.glob(pattern) if p.is_file()}
+    present = {p for root in (DATA, TEMPLATES) for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert carried == present
+    assert DATA / "rules.toml" in carried and TEMPLATES / "aid.md.j2" in carried
 
 
 # --- lookup order: --data, ./data, shipped -------------------------------------------------------
