@@ -76,7 +76,7 @@ def seed(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}, got {text!r}") from None
     if not 0 <= value <= MAX_SEED:
-        why = f" ({-value} gives the same draws)" if value < 0 else ""
+        why = f" (it would draw the same as {-value})" if value < 0 else ""
         raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}, got {value}{why}")
     return value
 

@@ -83,7 +83,7 @@ def test_both_commands_take_the_same_seeds_and_say_which(command, capsys):
     for good in ("0", "871", str(top)):
         assert parser().parse_args(command + ["--seed", good]).seed == int(good)
     err = _refusal(command + ["--seed", "-5"], capsys)
-    assert f"0 to {top}," in err and "5 gives the same draws" in err
+    assert f"0 to {top}," in err and "draw the same as 5" in err
     assert f"0 to {top}," in _refusal(command + ["--seed", str(top + 1)], capsys)
     assert f"0 to {top}," in _refusal(command + ["--seed", "x"], capsys)
 

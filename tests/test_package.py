@@ -210,7 +210,7 @@ def test_python_m_generator_version_is_the_package_metadata_version():
 
 # --- a closed pipe ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args", [["odds", "--json"], ["odds"], ["simulate", "20000"]])
+@pytest.mark.parametrize("args", [["odds", "--json"], ["odds"], ["simulate", "2000"]])
 def test_a_closed_pipe_ends_quietly(args):
     """`bailout odds --json | true`: the reader is gone before the first write."""
     read, write = os.pipe()
