@@ -17,10 +17,10 @@ from . import rules as R
 from .data import FATES
 from .errors import RenderError
 from .odds import man_code, percent
-from .paths import kit_folder
+from .paths import template_folder
 from .text import fraction_text, signed, truncate, year_span
 
-TEMPLATES = kit_folder("templates")
+TEMPLATES = template_folder()
 TEMPLATE = "aid.md.j2"
 TEMPLATE_FILE = TEMPLATES / TEMPLATE
 NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells

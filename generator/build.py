@@ -7,6 +7,7 @@ they were.
 
 import hashlib
 import os
+import platform
 import sys
 import tempfile
 from pathlib import Path
@@ -68,11 +69,17 @@ def _check_epoch():
         raise UsageError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got {epoch!r}")
 
 
+# What else decides the bytes: same data, options and these versions give the same files.
+LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
+
+
 def manifest(kit, outputs, options, not_rebuilt=()):
-    """Each file of this build with its SHA-256 and page count, the data hash and kit version."""
+    """Each file of this build with its SHA-256 and page count, the data hash, the kit version and
+    the versions of Python and of each library that shapes the output."""
     from . import __version__
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
-             f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}", "",
+             f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
+             *(f"{name} {version}" for name, version in library_versions()), "",
              f"{'file':24} {'pages':>5}  sha256"]
     for name in sorted(outputs):
         content = outputs[name]
@@ -82,6 +89,18 @@ def manifest(kit, outputs, options, not_rebuilt=()):
         lines += ["", "Not made by this build (left from an earlier one, maybe from other data or options):"]
         lines += [f"  {name}" for name in not_rebuilt]
     return ("\n".join(lines) + "\n").encode()
+
+
+def library_versions():
+    """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(name):
+        try:
+            return version(name)
+        except PackageNotFoundError:    # imported from somewhere pip does not know
+            return "unknown"
+    return [("Python", platform.python_version())] + [(name, installed(name)) for name in LIBRARIES]
 
 
 def _page_count(content):

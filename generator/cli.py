@@ -1,4 +1,4 @@
-"""`bailout build | release | check | odds | crew | simulate`.
+"""`bailout build | release | check | odds | crew | simulate | init`.
 
 Imports stay lazy so `bailout --help` answers at once: reportlab loads only to build.
 Every user-fixable problem ends as a message on stderr and exit status 2, never a traceback.
@@ -6,13 +6,12 @@ Every user-fixable problem ends as a message on stderr and exit status 2, never 
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from .errors import KitError
-from .paths import kit_folder
-
-DEFAULT_DATA = kit_folder("data")
+from .options import seed
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,7 +31,7 @@ def _positive(text):
     return value
 
 
-def _seed(text):
+def _whole(text):
     try:
         return int(text)
     except ValueError:
@@ -47,8 +46,8 @@ def parser():
     sub.required = True
 
     def data_opt(q):
-        q.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
-                       help="the data folder (default: the kit's data/)")
+        q.add_argument("--data", type=Path, default=None, metavar="DIR",
+                       help="the data folder (default: ./data when it holds rules.toml, else the kit's own)")
 
     b = sub.add_parser("build", help="write the print kit (PDFs, CSV, manifest)")
     data_opt(b)
@@ -71,33 +70,43 @@ def parser():
     w.add_argument("nationality", help="a nationality file's name, e.g. german")
     which = w.add_mutually_exclusive_group(required=True)
     which.add_argument("--afv", metavar="NAME", help="an AFV listed in the nationality file")
-    which.add_argument("--afv-morale", type=_seed, metavar="M", help="the AFV's Morale")
-    w.add_argument("--casualties", type=_seed, default=0, metavar="K", help="commander casualties before the bail-out")
+    which.add_argument("--afv-morale", type=_whole, metavar="M", help="the AFV's Morale")
+    w.add_argument("--casualties", type=_whole, default=0, metavar="K", help="commander casualties before the bail-out")
     w.add_argument("--in-use", default="", metavar="IDS", help="comma list of card ids already in play")
     w.add_argument("--most", type=_positive, default=20, metavar="N", help="list at most N crews (default 20)")
 
     s = sub.add_parser("simulate", help="draw cards N times and compare with the exact odds")
     data_opt(s)
     s.add_argument("n", type=_positive, metavar="N", help="number of bail-outs to simulate")
-    s.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    s.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    i = sub.add_parser("init", help="copy the kit's data/ and templates/ into a folder, to edit them")
+    i.add_argument("folder", nargs="?", default=".", type=Path, metavar="DIR", help="where (default: here)")
     return p
 
 
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
-        return _COMMANDS[args.command](args) or 0
+        if "data" in args:
+            from .paths import data_folder
+            args.data = data_folder(args.data)
+        status = _COMMANDS[args.command](args) or 0
+        sys.stdout.flush()      # a closed pipe shows here, not at exit
+        return status
     except KitError as error:
         for line in error.problems:
             print(f"bailout: {line}", file=sys.stderr)
         return 2
-    except BrokenPipeError:         # output piped into `head`: stop quietly
-        sys.stderr.close()
-        return 1
     except KeyboardInterrupt:
         print("bailout: interrupted; earlier outputs are untouched", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader left (`bailout odds | head -1`): stop quietly, as cat does on SIGPIPE.
+        # Point stdout at /dev/null so the interpreter's last flush has nowhere to fail.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13
 
 
 def _load(args):
@@ -165,7 +174,15 @@ def cmd_release(args):
     release(args)
 
 
-_COMMANDS = {"release": cmd_release, "build": cmd_build, "check": cmd_check, "crew": cmd_crew, "odds": cmd_odds, "simulate": cmd_simulate}
+def cmd_init(args):
+    from .paths import init
+    made = init(args.folder)
+    print(f"copied the kit's {' and '.join(p.name + '/' for p in made)} into {args.folder}; edit them there, "
+          f"then run bailout check and bailout build in that folder (they use ./data and ./templates)")
+
+
+_COMMANDS = {"build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew, "init": cmd_init,
+             "odds": cmd_odds, "simulate": cmd_simulate}
 
 
 if __name__ == "__main__":

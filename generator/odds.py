@@ -99,11 +99,19 @@ def _ordered(dist, names):
 
 
 def percent(p, places=1):
-    """A chance as a percentage string, rounded half up on the exact value ('66.7%')."""
-    scaled = p * 100 * 10 ** places
-    whole = int(scaled + Fraction(1, 2)) if scaled >= 0 else -int(-scaled + Fraction(1, 2))
-    text = f"{whole / 10 ** places:.{places}f}" if places else str(whole)
-    return f"{text}%"
+    """A chance as a percentage, rounded half up on the exact value: `places` decimals ('66.7%'), more
+    where that would leave fewer than two significant figures, so a rare chance never prints as
+    0.0% (1/7776 is '0.013%')."""
+    value = Fraction(p) * 100
+    while True:
+        scaled = abs(value) * 10 ** places
+        whole = int(scaled + Fraction(1, 2))
+        if whole >= 10 or not value:
+            break
+        places += 1
+    digits = str(whole).rjust(places + 1, "0")
+    text = f"{digits[:-places]}.{digits[-places:]}" if places else digits
+    return f"{'-' if value < 0 and whole else ''}{text}%"
 
 
 def as_json(odds):

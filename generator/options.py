@@ -10,21 +10,25 @@ PAPERS = ("a4", "letter")
 MM_PER_INCH = Fraction(254, 10)
 NAMED_SIZES = {"5/8in": Fraction(5, 8), "3/4in": Fraction(3, 4), "1in": Fraction(1)}
 MIN_COUNTER_MM, MAX_COUNTER_MM = 10, 40
+SIZES_HELP = f"Use 5/8in, 3/4in, 1in, or {MIN_COUNTER_MM} to {MAX_COUNTER_MM} millimetres like 19mm."
 
 
 def counter_size_mm(text):
-    """'5/8in', '3/4in', '1in' or a size in mm ('16mm', '16') -> millimetres as a Fraction."""
-    t = text.strip().lower()
-    if t in NAMED_SIZES:
-        return NAMED_SIZES[t] * MM_PER_INCH
-    number = t[:-2] if t.endswith("mm") else t
+    """A size in inches ('5/8in', '3/4in', '1in') or millimetres ('16mm', '16') -> mm as a Fraction."""
+    t = "".join(text.split()).lower()
+    unit = t[-2:] if t[-2:] in ("in", "mm") else ""
+    number = t[:len(t) - len(unit)]
     try:
-        mm = Fraction(number)
+        size = Fraction(number)
     except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a counter size; use 5/8in, 3/4in, 1in or millimetres like 19mm") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a counter size. {SIZES_HELP}") from None
+    mm = size * MM_PER_INCH if unit == "in" else size
     if not MIN_COUNTER_MM <= mm <= MAX_COUNTER_MM:
-        raise argparse.ArgumentTypeError(f"{text!r}: counters must be {MIN_COUNTER_MM} to {MAX_COUNTER_MM} mm")
+        # A bare number meant as inches ('3/4') is tiny in mm: name the size that would work.
+        meant = not unit and MIN_COUNTER_MM <= size * MM_PER_INCH <= MAX_COUNTER_MM
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is {float(mm):g} mm, too {'small' if mm < MIN_COUNTER_MM else 'large'} for a counter."
+            f"{f' Did you mean {number}in?' if meant else ''} {SIZES_HELP}")
     return mm
 
 
@@ -63,6 +67,19 @@ def _count(low, high):
 
 
 DEFAULT_SEED = 871
+MAX_SEED = 2 ** 63 - 1
+
+
+def seed(text):
+    """A random seed, 0 to 2**63 - 1: Python's Random draws the same for -n as for n, so no negatives."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}, got {text!r}") from None
+    if not 0 <= value <= MAX_SEED:
+        why = f" (it would draw the same as {-value})" if value < 0 else ""
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}, got {value}{why}")
+    return value
 
 
 def add_build_options(p, *, release=False):
@@ -70,7 +87,8 @@ def add_build_options(p, *, release=False):
     if release:
         p.add_argument("--out", default="dist", metavar="DIR", help="where the zip lands (default dist/)")
     else:
-        p.add_argument("--paper", choices=PAPERS + ("both",), default="both")
+        p.add_argument("--paper", type=str.lower, choices=PAPERS + ("both",), default="both",
+                       help="a4, letter or both (default)")
         p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
         p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",
                        help="comma list of aid,prerolled,counters (default: all)")
@@ -79,7 +97,7 @@ def add_build_options(p, *, release=False):
     g = p.add_argument_group("pre-rolled tables")
     g.add_argument("--rows", type=_count(1, 1_000_000), default=None,
                    help="rows to print (default: whole blocks, about 200)")
-    g.add_argument("--seed", type=_count(0, 2 ** 63), default=DEFAULT_SEED,
+    g.add_argument("--seed", type=seed, default=DEFAULT_SEED,
                    help=f"random seed (default {DEFAULT_SEED})")
     g.add_argument("--mode", choices=("balanced", "independent"), default="balanced")
     g = p.add_argument_group("counters")

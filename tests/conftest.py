@@ -35,6 +35,6 @@ def edit(path, old, new, count=1):
 
 def run_cli(*args):
     """Run `bailout` in a subprocess: (exit status, stdout, stderr)."""
-    done = subprocess.run([sys.executable, "-m", "generator.cli", *map(str, args)],
+    done = subprocess.run([sys.executable, "-m", "generator", *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT)
     return done.returncode, done.stdout, done.stderr

@@ -59,12 +59,18 @@ def rules_toml(folder=DATA):
 
 
 def rounded(p):
-    """A chance as the aid prints it: percent, one place, half up on the exact value."""
+    """A chance as the aid prints it: percent, half up on the exact value, one place or more, so
+    that at least two significant figures show (1/243 is 0.41%, not 0.4%)."""
     value = Decimal(p.numerator) * 100 / Decimal(p.denominator)
-    return f"{value.quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}%"
+    places = 1
+    while True:
+        shown = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        if not value or shown.scaleb(places) >= 10:
+            return f"{shown}%"
+        places += 1
 
 
-PAIR = re.compile(r"(\d+(?:/\d+)?)\s*\(?\s*(\d+\.\d)%")
+PAIR = re.compile(r"(\d+(?:/\d+)?)\s*\(?\s*(\d+\.\d+)%")
 
 
 def test_two_pages_exact_size(pdfs):

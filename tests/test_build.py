@@ -1,7 +1,9 @@
 """`bailout build`: the whole kit, reproducible, bookmarked, atomic."""
 
 import hashlib
+import importlib.metadata
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -66,6 +68,13 @@ def test_manifest_lists_each_file_hash_and_pages(kit_dir):
         assert digest in line
         if name.endswith(".pdf"):
             assert int(line.split()[1]) == len(PdfReader(kit_dir / name).pages)
+
+
+def test_manifest_names_python_and_each_library_that_shapes_the_bytes(kit_dir):
+    lines = (kit_dir / "MANIFEST.txt").read_text().splitlines()
+    assert f"Python {platform.python_version()}" in lines
+    for name in ("reportlab", "pypdf", "Jinja2", "Markdown"):
+        assert f"{name} {importlib.metadata.version(name)}" in lines
 
 
 def test_two_builds_are_byte_identical(kit_dir, tmp_path):

@@ -1,6 +1,8 @@
 import json
 from fractions import Fraction as F
 
+import pytest
+
 from conftest import run_cli
 
 
@@ -60,3 +62,48 @@ def test_bad_arguments_exit_2_without_traceback():
         status, _, err = run_cli(*args)
         assert status == 2, args
         assert "Traceback" not in err and "error" in err
+
+
+def _refusal(argv, capsys):
+    """The message argparse gives for `argv` (which must be refused with status 2)."""
+    from generator.cli import parser
+    with pytest.raises(SystemExit) as exit_:
+        parser().parse_args(argv)
+    assert exit_.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_paper_is_case_blind():
+    from generator.cli import parser
+    for text, paper in (("A4", "a4"), ("Letter", "letter"), ("BOTH", "both")):
+        assert parser().parse_args(["build", "--paper", text]).paper == paper
+
+
+def test_a_bare_inch_size_suggests_its_unit(capsys):
+    assert "Did you mean 3/4in?" in _refusal(["build", "--counter-size", "3/4"], capsys)
+    assert "Did you mean" not in _refusal(["build", "--counter-size", "50"], capsys)
+
+
+@pytest.mark.parametrize("command", [["build"], ["simulate", "10"]])
+def test_both_commands_take_the_same_seeds_and_say_which(command, capsys):
+    from generator.cli import parser
+    top = 2 ** 63 - 1
+    for good in ("0", "871", str(top)):
+        assert parser().parse_args(command + ["--seed", good]).seed == int(good)
+    err = _refusal(command + ["--seed", "-5"], capsys)
+    assert f"0 to {top}," in err and "draw the same as 5" in err
+    assert f"0 to {top}," in _refusal(command + ["--seed", str(top + 1)], capsys)
+    assert f"0 to {top}," in _refusal(command + ["--seed", "x"], capsys)
+
+
+def test_odds_never_print_a_chance_as_zero():
+    """Rare chances keep two significant figures: a crew of 5 all killed (871.3) is 1/243, not 0.4%."""
+    status, out, _ = run_cli("odds")
+    assert status == 0
+    rows = [l.split() for l in out.splitlines() if l.endswith("%")]
+    assert len(rows) > 30
+    for row in rows:
+        p, shown = F(row[-2]), row[-1]
+        assert p == 0 or shown.rstrip("%").strip("0.") != "", row
+        if 0 < p < F(1, 10):
+            assert len(shown.rstrip("%").replace(".", "").lstrip("0")) >= 2, row

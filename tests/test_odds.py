@@ -128,6 +128,8 @@ def test_joint_columns_of_one_card_are_kept():
 
 
 @pytest.mark.parametrize("p, text", [(F(1, 3), "33.3%"), (F(2, 3), "66.7%"), (F(1, 12), "8.3%"),
-                                     (F(1, 6), "16.7%"), (F(1, 8), "12.5%"), (F(1), "100.0%"), (F(0), "0.0%")])
+                                     (F(1, 6), "16.7%"), (F(1, 8), "12.5%"), (F(1), "100.0%"), (F(0), "0.0%"),
+                                     # two significant figures at least: (1/3)**5, (1/6)**5
+                                     (F(1, 243), "0.41%"), (F(1, 7776), "0.013%")])
 def test_percent_rounds_half_up(p, text):
     assert percent(p) == text

@@ -2,20 +2,34 @@ import re
 
 from conftest import ROOT
 
+VENV = "python3 -m venv .venv && . .venv/bin/activate"
+
+
+def _readme():
+    return (ROOT / "README.md").read_text()
+
 
 def _commands():
-    text = (ROOT / "README.md").read_text()
-    setup = text.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    setup = _readme().split("## Set up", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     return re.findall(r"```sh\n(.+?)\n```", setup)
 
 
-def test_readme_has_exactly_two_setup_commands():
-    build, test = _commands()
+def test_readme_makes_a_venv_then_has_exactly_two_setup_commands():
+    venv, build, test = _commands()
+    assert venv == VENV
     assert "bailout build" in build
     assert "pytest" in test
 
 
-def test_ci_runs_the_readme_test_command():
-    _, test = _commands()
-    ci = (ROOT / ".ci" / "run").read_text()
-    assert test in ci.splitlines()
+def test_ci_runs_the_readme_venv_and_test_commands_in_order():
+    venv, _, test = _commands()
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert venv in ci and test in ci
+    assert ci.index(venv) < ci.index(test)
+
+
+def test_readme_lists_every_command():
+    from generator.cli import _COMMANDS
+    table = _readme().split("## Commands", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\| `bailout (\w+)", table, re.M))
+    assert listed == set(_COMMANDS)

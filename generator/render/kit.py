@@ -4,11 +4,10 @@ Each part starts on a fresh sheet (a blank page pads a part with an odd page cou
 counter fronts and backs still fall on the two sides of one sheet when the kit prints duplex.
 """
 
-import hashlib
 import io
 
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, ByteStringObject, NameObject
+from pypdf.generic import NameObject
 
 from .common import AUTHOR, CREATOR
 
@@ -37,9 +36,8 @@ def merge(parts, paper, title, subject):
     prefs.print_scaling = NameObject("/None")
     prefs.duplex = NameObject("/DuplexFlipLongEdge")
     writer.page_mode = "/UseOutlines"
-    # A file ID from the content, not from chance: same parts, same bytes.
-    digest = hashlib.md5(b"".join(content for _, content in parts)).digest()
-    writer._ID = ArrayObject((ByteStringObject(digest), ByteStringObject(digest)))
+    # No file /ID (optional in an unencrypted PDF): pypdf's only public way to make one draws it at
+    # random, and same parts must give the same bytes.
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -25,7 +25,9 @@ from reportlab.platypus import (Flowable, FrameBreak, ListFlowable, ListItem, Pa
 
 from .common import BOLD, FONT, INK, escape, grey, register_fonts
 
-_STASH = re.compile(re.escape(util.STX) + r"wzxhzdk:(\d+)" + re.escape(util.ETX))
+# Markdown's documented placeholder for stashed raw HTML (markdown.util reference); group 1 indexes
+# md.htmlStash.rawHtmlBlocks.
+_STASH = util.HTML_PLACEHOLDER_RE
 _BREAKS = {"<br>", "<br/>", "<br />"}
 MAX_STRETCH = 1.5
 KEEP_ROWS = 12      # tables this short are never split across columns
