@@ -9,8 +9,8 @@ import json
 import sys
 from pathlib import Path
 
-from .errors import KitError
-from .paths import kit_folder
+from .errors import KitError, UsageError, one_line
+from .paths import PathProblem, kit_folder, probe
 
 DEFAULT_DATA = kit_folder("data")
 
@@ -18,7 +18,7 @@ DEFAULT_DATA = kit_folder("data")
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.print_usage(sys.stderr)
-        print(f"bailout: error: {message}", file=sys.stderr)
+        print(f"bailout: error: {one_line(message)}", file=sys.stderr)    # argparse echoes arguments raw
         raise SystemExit(2)
 
 
@@ -99,6 +99,8 @@ def _load(args):
 
 
 def cmd_check(args):
+    from .options import check_source_date_epoch
+    check_source_date_epoch()       # check renders every part, as a build would
     kit = _load(args)
     # Text the font cannot draw or fit is found only by rendering: render (not write) it all.
     from .build import render_all
@@ -144,7 +146,20 @@ def cmd_crew(args):
 
 def cmd_build(args):
     from .build import build
+    from .options import check_source_date_epoch
+    check_source_date_epoch()
+    _check_out(args.out)
     build(args)
+
+
+def _check_out(out):
+    """--out must be a folder or not exist yet, and be a path this system can look at."""
+    try:
+        kind = probe(out)
+    except PathProblem as why:
+        raise UsageError(f"--out {out}: {why}") from None
+    if kind == "file":
+        raise UsageError(f"--out {out}: is a file, not a folder")
 
 
 _COMMANDS = {"build": cmd_build, "check": cmd_check, "crew": cmd_crew, "odds": cmd_odds, "simulate": cmd_simulate}
