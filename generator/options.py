@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import UsageError
+from .outputs import PARTS
 
-PARTS = ("aid", "prerolled", "counters")
 PAPERS = ("a4", "letter")
 MM_PER_INCH = Fraction(254, 10)
 NAMED_SIZES = {"5/8in": Fraction(5, 8), "3/4in": Fraction(3, 4), "1in": Fraction(1)}
