@@ -26,16 +26,15 @@ TEMPLATE_FILE = TEMPLATES / TEMPLATE
 NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
 
 
-def markdown_text(ctx, paper=None, template_dir=None):
-    """The aid's Markdown for `paper` (a Paper, or None for the paper-free web edition).
-
-    A template that will not render is a RenderError naming the template file and line.
+def markdown_text(ctx, template_dir=None):
+    """The aid's Markdown, the same for every paper and the web edition (the PDF's footer names
+    the paper).  A template that will not render is a RenderError naming the template file and line.
     """
     folder = Path(template_dir or TEMPLATES)
     path = folder / TEMPLATE
     try:
         template = _environment(str(folder)).get_template(TEMPLATE)
-        return template.render(**template_vars(ctx, paper))
+        return template.render(**template_vars(ctx))
     except RenderError:
         raise
     except jinja2.TemplateSyntaxError as error:
@@ -67,7 +66,7 @@ def _template_line(tb, filename):
     return line
 
 
-def template_vars(ctx, paper=None):
+def template_vars(ctx):
     """Everything the template may read: the rules, the odds and the tables derived from them."""
     kit, odds = ctx.kit, ctx.odds
     r = kit.rules
@@ -78,7 +77,6 @@ def template_vars(ctx, paper=None):
                           f"crew.size = {r.crew.size}")
     return {
         "rules": r, "odds": odds, "version": __version__, "data_hash": kit.short_hash,
-        "paper": paper.label if paper else None,
         "fates": FATES,
         "notes": {i.name: i for i in r.interpretations},
         "crew_sizes": sizes,

@@ -264,13 +264,13 @@ def test_template_error_names_file_and_line(tmp_path):
     kit = load(DATA)
     ctx = BuildContext(kit, compute(kit), BuildOptions())
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:4\b"):
-        aid.markdown_text(ctx, PAPERS["a4"], template_dir=tmp_path)
+        aid.markdown_text(ctx, template_dir=tmp_path)
     (tmp_path / aid.TEMPLATE).write_text("# Aid\n{% for x in %}\n")
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:2\b"):
-        aid.markdown_text(ctx, PAPERS["a4"], template_dir=tmp_path)
+        aid.markdown_text(ctx, template_dir=tmp_path)
     (tmp_path / aid.TEMPLATE).write_text("{{ rules.__class__.__mro__ }}\n")
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:1\b"):
-        aid.markdown_text(ctx, PAPERS["a4"], template_dir=tmp_path)
+        aid.markdown_text(ctx, template_dir=tmp_path)
 
 
 def test_template_types_no_rule_number():

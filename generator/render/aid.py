@@ -33,23 +33,22 @@ BOX_FILL = colors.HexColor("#f7f5ed")
 def render(ctx, paper):
     register_fonts()
     check_printable(ctx.kit)
-    text = markdown_text(ctx, paper)
+    if "aid" not in ctx.memo:       # the text is the same for every paper: make and parse it once
+        converter = _converter(ctx)
+        ctx.memo["aid"] = converter, converter.parse(markdown_text(ctx))
+    converter, root = ctx.memo["aid"]
     for size in BODY_SIZES:
-        try:    # the footer's "of N" guesses a full sheet; a shorter aid is built once more
-            pdf, pages = _build(ctx, paper, text, size, total=MAX_PAGES)
+        try:
+            return _build(ctx, paper, converter.restyled(root, _styles(ctx, size)))
         except _TooLong:
             continue
-        if pages == MAX_PAGES:
-            return pdf
-        if pages < MAX_PAGES:
-            return _build(ctx, paper, text, size, total=pages)[0]
     raise RenderError(f"{TEMPLATE_FILE}: the player aid does not fit {MAX_PAGES} pages of {paper.label} "
                       f"even at {BODY_SIZES[-1]} pt; shorten the template's text or the long sentences in "
                       f"{ctx.kit.directory / 'rules.toml'} (or a long name in {ctx.kit.directory / 'nationalities'})")
 
 
 class _TooLong(Exception):
-    """A full-width part does not fit its page at this size."""
+    """The aid does not fit its pages at this size."""
 
 
 # -- the pages ------------------------------------------------------------------------------
@@ -60,34 +59,38 @@ def _styles(ctx, size):
                        table_size=size - 1)
 
 
-def _flowables(ctx, text, size):
-    styles = _styles(ctx, size)
+def _converter(ctx):
+    """A Markdown walker for the aid; its styles are set per size tried (see _build)."""
     bw = ctx.options.bw
 
     def chart(el, converter):
-        return flowchart.from_element(el, converter, accent=styles.rule_colour, fill=None if bw else BOX_FILL,
-                                      head_fill=None if bw else HEAD_FILL, source=TEMPLATE_FILE)
-    return Converter(styles, {"flowchart": chart}, prefix="aid").convert(text)
+        return flowchart.from_element(el, converter, accent=converter.styles.rule_colour,
+                                      fill=None if bw else BOX_FILL, head_fill=None if bw else HEAD_FILL,
+                                      source=TEMPLATE_FILE)
+    return Converter(None, {"flowchart": chart}, prefix="aid")
 
 
-def _build(ctx, paper, text, size, total):
-    """(pdf bytes, page count) for body text of `size` pt; `total` goes in the footer.
+def _build(ctx, paper, story):
+    """The PDF's bytes for the aid's flowables `story` (at one body size), or _TooLong.
 
     The template's `---` rules cut the story into: page 1 across the page | page 1 in two
-    columns | page 2 across the page | page 2 in two columns.
+    columns | page 2 across the page | page 2 in two columns.  A size is laid out once: it is
+    refused before drawing when the columns' text alone is taller than all the columns (a
+    split never makes text shorter), and while drawing as soon as a page past the last begins.
     """
-    story = _flowables(ctx, text, size)
     cuts = [i for i, f in enumerate(story) if isinstance(f, type(FrameBreak))]
     if len(cuts) != 3:
         raise RenderError(f"{TEMPLATE_FILE}: needs exactly three '---' lines (page 1 head | columns | "
                           f"page 2 head | columns); found {len(cuts)}")
-    story[cuts[1]] = PageBreak()
+    page_one_done = _Mark()      # drawn when page 1's text has all found room on page 1
+    story[cuts[1]:cuts[1] + 1] = [page_one_done, PageBreak()]
+    cuts[2] += 1
     width = paper.width - 2 * MARGIN
     height = paper.height - MARGIN - FOOTER
     top = paper.height - MARGIN
     col_w = (width - COLUMN_GAP) / 2
     templates = []
-    for page, (start, end) in enumerate(((0, cuts[0]), (cuts[1] + 1, cuts[2])), 1):
+    for page, (start, end) in enumerate(((0, cuts[0]), (cuts[1] + 2, cuts[2])), 1):
         head_h = _stack_height(story[start:end], width, height)
         if head_h > height:
             raise _TooLong()
@@ -99,12 +102,16 @@ def _build(ctx, paper, text, size, total):
             frames += [Frame(MARGIN + i * (col_w + COLUMN_GAP), FOOTER, col_w, col_top - FOOTER,
                              id=f"p{page}col{i}", **NO_PAD) for i in (0, 1)]
         templates.append(frames)
+    total = MAX_PAGES if any(not isinstance(f, Spacer) for f in story[cuts[1] + 2:]) else 1
     title = _title(ctx)
 
     def on_page(canvas, doc):
-        if canvas.getPageNumber() == 1:
+        page = canvas.getPageNumber()
+        if page > total or (page == 2 and not page_one_done.drawn):
+            raise _TooLong()
+        if page == 1:
             set_metadata(canvas, title, _subject(ctx))
-        draw_footer(canvas, ctx, paper, canvas.getPageNumber(), total, margin=24)
+        draw_footer(canvas, ctx, paper, page, total, margin=24)
 
     buffer = io.BytesIO()
     doc = BaseDocTemplate(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
@@ -113,14 +120,25 @@ def _build(ctx, paper, text, size, total):
                           bottomMargin=FOOTER)
     doc.addPageTemplates([
         PageTemplate("page1", templates[0], onPage=on_page, autoNextPageTemplate="page2"),
-        # Anything past page 2 (only while trying a size) reuses page 2's frames.
+        # A page past the last (only while trying a size) reuses page 2's frames, then stops.
         PageTemplate("page2", templates[1], onPage=on_page, autoNextPageTemplate="page2"),
     ])
     try:
         doc.build(story)
     except LayoutError as error:
         raise RenderError(f"{TEMPLATE_FILE}: cannot lay out the player aid on {paper.label}: {error}") from None
-    return buffer.getvalue(), doc.page
+    return buffer.getvalue()
+
+
+class _Mark(Spacer):
+    """A zero-size flowable that remembers being drawn."""
+
+    def __init__(self):
+        super().__init__(0, 0)
+        self.drawn = False
+
+    def draw(self):
+        self.drawn = True
 
 
 NO_PAD = {"leftPadding": 0, "rightPadding": 0, "topPadding": 0, "bottomPadding": 0}

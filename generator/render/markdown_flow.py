@@ -98,7 +98,7 @@ class FitTable(Flowable):
     def __init__(self, rows, aligns, styles, header_rows=1):
         super().__init__()
         self.rows, self.aligns, self.styles, self.header_rows = rows, aligns, styles, header_rows
-        self._table = None
+        self._table, self._built_for = None, None
         self.spaceBefore, self.spaceAfter = 1, styles.body.spaceAfter + 2
 
     def _build(self, width):
@@ -131,14 +131,16 @@ class FitTable(Flowable):
                      hAlign="LEFT")
 
     def wrap(self, availWidth, availHeight):
-        self._table = self._build(availWidth)
+        if self._built_for != availWidth:      # layout asks again and again at one width: build once
+            self._table, self._built_for = self._build(availWidth), availWidth
         self.width, self.height = self._table.wrap(availWidth, availHeight)
         return self.width, self.height
 
     def split(self, availWidth, availHeight):
         if len(self.rows) <= KEEP_ROWS:
             return []           # a short table moves whole to the next column
-        self._table = self._table or self._build(availWidth)
+        if self._built_for != availWidth:
+            self._table, self._built_for = self._build(availWidth), availWidth
         return self._table.split(availWidth, availHeight)
 
     def draw(self):
@@ -198,6 +200,10 @@ class Converter:
         self._headings = 0
 
     def convert(self, text):
+        return self.blocks(self.parse(text))
+
+    def parse(self, text):
+        """Markdown `text` -> its element tree (kept by this converter: raw HTML stays in its stash)."""
         lines = text.split("\n")
         for pre in self._md.preprocessors:
             lines = pre.run(lines)
@@ -205,6 +211,11 @@ class Converter:
         for tree in self._md.treeprocessors:
             new = tree.run(root)
             root = root if new is None else new
+        return root
+
+    def restyled(self, root, styles):
+        """Flowables for an already parsed `root` in other styles: one parse serves every size tried."""
+        self.styles, self._headings = styles, 0
         return self.blocks(root)
 
     # -- block elements -------------------------------------------------------------------
