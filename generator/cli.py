@@ -88,9 +88,9 @@ def main(argv=None):
         for line in error.problems:
             print(f"bailout: {line}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("bailout: interrupted; earlier outputs are untouched", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as interrupt:     # Ctrl-C, or SIGTERM during a build
+        print(f"bailout: interrupted; {interrupt or 'earlier outputs are untouched'}", file=sys.stderr)
+        return getattr(interrupt, "status", 130)
 
 
 def _load(args):
