@@ -89,7 +89,7 @@ def main(argv=None):
             print(f"bailout: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as interrupt:     # Ctrl-C, or SIGTERM during a build
-        print(f"bailout: interrupted; {interrupt or 'earlier outputs are untouched'}", file=sys.stderr)
+        print(f"bailout: interrupted; {str(interrupt) or 'earlier outputs are untouched'}", file=sys.stderr)
         return getattr(interrupt, "status", 130)
 
 
