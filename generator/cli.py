@@ -6,6 +6,8 @@ Every user-fixable problem ends as a message on stderr and exit status 2, never 
 
 import argparse
 import json
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -88,6 +90,10 @@ def main(argv=None):
         for line in error.problems:
             print(f"bailout: {line}", file=sys.stderr)
         return 2
+    except BrokenPipeError:     # `bailout odds | head`: the reader has what it wanted
+        # Python would report the pipe again when it flushes stdout at exit: point it at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     except KeyboardInterrupt as interrupt:     # Ctrl-C, or SIGTERM during a build
         print(f"bailout: interrupted; {str(interrupt) or 'earlier outputs are untouched'}", file=sys.stderr)
         return getattr(interrupt, "status", 130)
@@ -107,7 +113,7 @@ def cmd_check(args):
     from .options import BuildOptions
     render_all(kit, BuildOptions())
     r = kit.rules
-    print(f"{args.data}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
+    print(f"{one_line(args.data)}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
           f"deck of RPC columns {', '.join(map(str, r.columns))}"
           f"{' (transcribed: ' + r.deck_file + ')' if r.deck_file else ' (ideal)'}, data hash {kit.short_hash}; "
           f"every part renders with the default options")

@@ -234,3 +234,22 @@ def test_an_argument_with_a_newline_stays_on_one_line():
     assert status == 2 and "Traceback" not in err
     assert [line for line in err.splitlines() if line.startswith("bailout:")] == [
         r"bailout: error: unrecognized arguments: x\nbailout: forged"]
+
+
+def test_a_roster_too_large_to_search_is_one_line(data_copy):
+    from generator.crew_report import MAX_COMBINATIONS
+    german = data_copy / "nationalities" / "german.toml"
+    german.write_text(german.read_text() + "".join(f'\n[[roster]]\ncard = "G{i}"\nmorale = 3\n' for i in range(60)))
+    started = time.monotonic()
+    status, _, err = bailout("crew", "german", "--afv-morale", "5", "--data", data_copy)
+    assert time.monotonic() - started < 30
+    # 60 cards, crews of 5 (rules.toml: crew.size): 5,461,512 combinations, over the limit
+    one_line(status, err, str(german), "5,461,512 crews of 5", f"at most {MAX_COMBINATIONS:,}")
+
+
+def test_output_cut_short_by_a_closed_pipe_is_quiet():
+    reader = subprocess.Popen([sys.executable, "-m", "generator.cli", "odds"], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.close()       # as `| head -0` would
+    err = reader.stderr.read().decode()
+    assert reader.wait(timeout=60) in (0, 141) and "Traceback" not in err
