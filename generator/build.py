@@ -56,15 +56,39 @@ def build(args):
     kit = load(args.data)
     out = Path(args.out)
     progress = None if args.quiet else _progress
+    earlier = []
+
+    def make(folder):
+        earlier.extend(name for name in all_file_names(PAPERS.values()) if _is_file(out / name))
+        return render_files(folder, kit, options, progress=progress, earlier=earlier,
+                            notice=None if args.quiet else _notice)
+    made = _transaction(out, make)
+    stale = [name for name in earlier if name not in made]
+    if stale and not args.quiet:
+        print(f"note: {out} still holds files this build did not make (see {MANIFEST}): "
+              f"{', '.join(stale)}", file=sys.stderr)
+    return made
+
+
+def write_all(out, outputs):
+    """Write {name: bytes} into `out` as a build does: under its lock, all or nothing."""
+    def make(folder):
+        folder.mkdir()
+        for name, content in outputs.items():
+            _write(folder, name, content)
+        return list(outputs)
+    _transaction(out, make)
+
+
+def _transaction(out, make):
+    """Lock `out`, let make(staging folder) fill a new folder and return the names, then commit."""
     committed = False
     try:
         with _terminate_as_interrupt(), _Lock(out):
             staging = _fresh_staging(out)
             try:
-                earlier = sorted(name for name in all_file_names(PAPERS.values()) if _is_file(out / name))
-                made = render_files(staging / "new", kit, options, progress=progress, earlier=earlier,
-                                    notice=None if args.quiet else _notice)
-                _commit(out, staging, made)
+                names = make(staging / "new")
+                _commit(out, staging, names)
                 committed = True
             finally:
                 _remove(staging)
@@ -72,11 +96,15 @@ def build(args):
         if committed:       # too late to stop: say so, rather than that nothing changed
             raise type(interrupt)("the build had finished; the new outputs are in place") from None
         raise
-    stale = [name for name in earlier if name not in made]
-    if stale and not args.quiet:
-        print(f"note: {out} still holds files this build did not make (see {MANIFEST}): "
-              f"{', '.join(stale)}", file=sys.stderr)
-    return made
+    return names
+
+
+def _write(folder, name, content):
+    if Path(name).name != name:     # names are ours, but never let one escape the folder
+        raise UsageError(f"refusing to write {name!r} outside {folder}")
+    with open(folder / name, "xb") as handle:
+        handle.write(content)
+    os.chmod(folder / name, 0o666 & ~_UMASK)    # outputs are for sharing
 
 
 # -- rendering -------------------------------------------------------------------------------
@@ -97,11 +125,7 @@ def render_files(folder, kit, options, progress=None, earlier=(), notice=None):
     names = []
 
     def write(name, content):
-        if Path(name).name != name:     # names are ours, but never let one escape the folder
-            raise UsageError(f"refusing to write {name!r} outside {folder}")
-        with open(folder / name, "xb") as handle:
-            handle.write(content)
-        os.chmod(folder / name, 0o666 & ~_UMASK)    # outputs are for sharing
+        _write(folder, name, content)
         names.append(name)
     _render(kit, options, write, lambda name: open(folder / name, "rb"), progress, earlier, notice)
     return names
@@ -141,7 +165,7 @@ def _render(kit, options, sink, opener, progress=None, earlier=(), notice=None):
             made.append(name)
             progress(name, content)
             del content             # a 200,000-row table is some 18 MB a paper: not kept
-    content = manifest(kit, made, opener, options, [n for n in earlier if n not in made])
+    content = manifest(kit, made, options, [n for n in earlier if n not in made], opener)
     sink(MANIFEST, content)
     progress(MANIFEST, content)
 
@@ -158,11 +182,14 @@ def _notice(ctx, papers):
           file=sys.stderr)
 
 
-def manifest(kit, names, opener, options, not_rebuilt=()):
+def manifest(kit, names, options, not_rebuilt=(), opener=None):
     """Each file of this build with its SHA-256 and page count, the data hash and kit version.
 
-    Files are read back through `opener`, in chunks: no PDF is held in memory whole.
+    `names` is {name: bytes}, or names whose files `opener(name)` opens: a build reads its
+    staged files back in chunks, so no PDF is held in memory whole.
     """
+    if opener is None:
+        opener = lambda name: io.BytesIO(names[name])   # noqa: E731
     from . import __version__
     from pypdf import PdfReader
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",

@@ -1,4 +1,4 @@
-"""`bailout build | check | odds | simulate`.
+"""`bailout build | release | check | odds | crew | simulate`.
 
 Imports stay lazy so `bailout --help` answers at once: reportlab loads only to build.
 Every user-fixable problem ends as a message on stderr and exit status 2, never a traceback.
@@ -56,6 +56,10 @@ def parser():
     data_opt(b)
     from .options import add_build_options
     add_build_options(b)
+
+    z = sub.add_parser("release", help="write the whole kit as one zip to share (PDFs, HTML aid, CSV, face images)")
+    data_opt(z)
+    add_build_options(z, release=True)
 
     c = sub.add_parser("check", help="validate the data folder and report every problem")
     data_opt(c)
@@ -131,13 +135,19 @@ def cmd_odds(args):
 
 
 def cmd_simulate(args):
+    from . import rules as R
     from .simulate import simulate
-    figures = simulate(_load(args), args.n, args.seed)
+    kit = _load(args)
+    figures = simulate(kit, args.n, args.seed)
     if args.json:
         print(json.dumps([{"name": f.name, "exact": str(f.exact), "observed": f.observed, "se": f.se,
                            "z": f.z, "trials": f.trials} for f in figures], indent=2))
         return
-    print(f"{args.n} simulated bail-outs, seed {args.seed}")
+    r = kit.rules
+    note = next(i.note for i in r.interpretations if i.name == "hero_card")
+    print(f"{args.n} simulated bail-outs, seed {args.seed}: each reads one kill card for both checks "
+          f"({r.closed.rule}, {r.open.rule}), then resolves a crew of {R.crew_size(r)} of a destroyed AFV twice, "
+          f"without and with a Hero card in {r.hero.fate_rule} (note {note})")
     print(f"{'figure':32} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
     for f in figures:
         print(f"{f.name:32} {str(f.exact):>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
@@ -158,6 +168,14 @@ def cmd_build(args):
     build(args)
 
 
+def cmd_release(args):
+    from .options import check_source_date_epoch
+    from .release import release
+    check_source_date_epoch()
+    _check_out(args.out)
+    release(args)
+
+
 def _check_out(out):
     """--out must be a folder or not exist yet, and be a path this system can look at."""
     try:
@@ -168,7 +186,7 @@ def _check_out(out):
         raise UsageError(f"--out {out}: is a file, not a folder")
 
 
-_COMMANDS = {"build": cmd_build, "check": cmd_check, "crew": cmd_crew, "odds": cmd_odds, "simulate": cmd_simulate}
+_COMMANDS = {"release": cmd_release, "build": cmd_build, "check": cmd_check, "crew": cmd_crew, "odds": cmd_odds, "simulate": cmd_simulate}
 
 
 if __name__ == "__main__":

@@ -87,11 +87,15 @@ def check_source_date_epoch(environ=os.environ):
                          f"(9999-12-31), got {shown!r}")
 
 
-def add_build_options(p):
-    p.add_argument("--paper", choices=PAPERS + ("both",), default="both")
-    p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
-    p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",
-                   help="comma list of aid,prerolled,counters (default: all)")
+def add_build_options(p, *, release=False):
+    """The build options; a release always holds every part for both papers and lands in dist/."""
+    if release:
+        p.add_argument("--out", default="dist", metavar="DIR", help="where the zip lands (default dist/)")
+    else:
+        p.add_argument("--paper", choices=PAPERS + ("both",), default="both")
+        p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
+        p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",
+                       help="comma list of aid,prerolled,counters (default: all)")
     p.add_argument("--bw", action="store_true", help="ink-saving black-and-white version")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     g = p.add_argument_group("pre-rolled tables")
@@ -106,7 +110,7 @@ def add_build_options(p):
     g.add_argument("--back-offset", type=back_offset_mm, default=(Fraction(0), Fraction(0)),
                    metavar="X,Y", help="shift the backs by X,Y mm to match your printer")
     g.add_argument("--sets", type=_count(1, 20), default=2,
-                   help="sets of 5 crew markers per nationality (default 2)")
+                   help="sets of crew markers per nationality, one marker per crew member (default 2)")
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,7 @@ class BuildOptions:
 
     @classmethod
     def from_args(cls, args):
-        papers = PAPERS if args.paper == "both" else (args.paper,)
-        return cls(papers, args.only, args.bw, args.rows, args.seed, args.mode, args.counter_size,
+        paper = getattr(args, "paper", "both")
+        papers = PAPERS if paper == "both" else (paper,)
+        return cls(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode, args.counter_size,
                    args.back_offset, args.sets)

@@ -19,7 +19,7 @@ from ..errors import RenderError
 from . import flowchart
 from .common import AUTHOR, CREATOR, FONT, draw_footer, register_fonts, set_metadata
 from .glyphs import check_printable
-from .markdown_flow import Converter, make_styles
+from .markdown_flow import Converter, FitTable, make_styles
 
 MAX_PAGES = 2
 BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
@@ -70,13 +70,14 @@ def _converter(ctx):
     return Converter(None, {"flowchart": chart}, prefix="aid")
 
 
-def _build(ctx, paper, story):
+def _build(ctx, paper, story, precheck=True):
     """The PDF's bytes for the aid's flowables `story` (at one body size), or _TooLong.
 
     The template's `---` rules cut the story into: page 1 across the page | page 1 in two
-    columns | page 2 across the page | page 2 in two columns.  A size is laid out once: it is
-    refused before drawing when the columns' text alone is taller than all the columns (a
-    split never makes text shorter), and while drawing as soon as a page past the last begins.
+    columns | page 2 across the page | page 2 in two columns.  A size that cannot fit is refused
+    as early as can be: before drawing when a full-width part is taller than its page or the
+    columns' text cannot fit its columns even packed without gaps (`_may_fit`), and while
+    drawing when page 2 begins with page 1's text still to place, or a page past the last begins.
     """
     cuts = [i for i, f in enumerate(story) if isinstance(f, type(FrameBreak))]
     if len(cuts) != 3:
@@ -90,7 +91,7 @@ def _build(ctx, paper, story):
     top = paper.height - MARGIN
     col_w = (width - COLUMN_GAP) / 2
     templates = []
-    for page, (start, end) in enumerate(((0, cuts[0]), (cuts[1] + 2, cuts[2])), 1):
+    for page, (start, end, stop) in enumerate(((0, cuts[0], cuts[1]), (cuts[1] + 2, cuts[2], len(story))), 1):
         head_h = _stack_height(story[start:end], width, height)
         if head_h > height:
             raise _TooLong()
@@ -98,9 +99,11 @@ def _build(ctx, paper, story):
         if not head_h:
             story[end] = Spacer(0, 0)       # no full-width part: the columns start at the top
         col_top = top - head_h - (COLUMN_GAP / 2 if head_h else 0)
-        if col_top - FOOTER > MIN_COLUMN:
-            frames += [Frame(MARGIN + i * (col_w + COLUMN_GAP), FOOTER, col_w, col_top - FOOTER,
-                             id=f"p{page}col{i}", **NO_PAD) for i in (0, 1)]
+        columns = 2 if col_top - FOOTER > MIN_COLUMN else 0
+        frames += [Frame(MARGIN + i * (col_w + COLUMN_GAP), FOOTER, col_w, col_top - FOOTER,
+                         id=f"p{page}col{i}", **NO_PAD) for i in range(columns)]
+        if precheck and not _may_fit(story[end + 1:stop], col_w, col_top - FOOTER, columns):
+            raise _TooLong()
         templates.append(frames)
     total = MAX_PAGES if any(not isinstance(f, Spacer) for f in story[cuts[1] + 2:]) else 1
     title = _title(ctx)
@@ -142,6 +145,28 @@ class _Mark(Spacer):
 
 
 NO_PAD = {"leftPadding": 0, "rightPadding": 0, "topPadding": 0, "bottomPadding": 0}
+
+
+def _may_fit(flowables, width, height, columns):
+    """False when `flowables` surely overflow `columns` frames of width x height.
+
+    A lower bound on the room they need: no gaps between them, and every flowable that can
+    split (all but a short table, which moves whole) split exactly at the frame's foot.  The
+    real layout needs at least this much, so False is never wrong; True only allows a try.
+    """
+    canvas = Canvas(io.BytesIO())
+    column, room = 1, height
+    for f in flowables:
+        _, h = f.wrapOn(canvas, width, height)
+        if h <= room:
+            room -= h
+        elif isinstance(f, FitTable) and not f.splits():
+            column, room = column + 1, height - h
+        else:
+            column, room = column + 1 + int((h - room) // height), height - (h - room) % height
+        if column > columns or room < 0:
+            return not flowables if columns == 0 else False
+    return True
 
 
 def _stack_height(flowables, width, height):

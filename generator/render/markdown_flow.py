@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import markdown
 from markdown import util
+from markdown.extensions.md_in_html import MarkdownInHtmlExtension
+from markdown.extensions.tables import TableExtension
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT, TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
@@ -136,9 +138,12 @@ class FitTable(Flowable):
         self.width, self.height = self._table.wrap(availWidth, availHeight)
         return self.width, self.height
 
+    def splits(self):
+        return len(self.rows) > KEEP_ROWS       # a short table moves whole to the next column
+
     def split(self, availWidth, availHeight):
-        if len(self.rows) <= KEEP_ROWS:
-            return []           # a short table moves whole to the next column
+        if not self.splits():
+            return []
         if self._built_for != availWidth:
             self._table, self._built_for = self._build(availWidth), availWidth
         return self._table.split(availWidth, availHeight)
@@ -196,7 +201,8 @@ class Converter:
         self.styles = styles
         self.handlers = handlers or {}
         self.prefix = prefix
-        self._md = markdown.Markdown(extensions=["tables", "md_in_html"])
+        # Instances, not names: a name is looked up among installed entry points (slow to import).
+        self._md = markdown.Markdown(extensions=[TableExtension(), MarkdownInHtmlExtension()])
         self._headings = 0
 
     def convert(self, text):
