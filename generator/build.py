@@ -1,90 +1,214 @@
-"""`bailout build`: render every output in memory, then write them all atomically.
+"""`bailout build`: all or nothing, one build at a time per output folder, in bounded memory.
 
-Nothing touches the output folder until every file has rendered; then each is written under a
-temporary name and all are renamed at the end, so a failed build leaves earlier outputs as
-they were.
+1. Lock: an advisory lock (flock) on LOCK_NAME in --out.  A second build into the same folder
+   stops at once with a message naming the folder (it does not wait: a build of a million rows
+   takes minutes, and a silent wait looks like a hang).
+2. Render: every output goes to its own file in the staging folder STAGING inside --out (one
+   filesystem, so the final moves are renames), one at a time; nothing is kept in memory once
+   written.  MANIFEST.txt is made last, by streaming the staged files.
+3. Commit: a plan naming every file is written, then for each file the earlier one (if any) is
+   moved into the staging folder and the new one renamed into place.  Any failure, Ctrl-C or
+   SIGTERM before the last rename puts every earlier file back; after the last rename a `done`
+   mark is written.  The staging folder is then removed.
+After a SIGKILL the staging folder stays; the next build (holding the lock, so nothing else is
+using it) finishes what the plan says, rolling back an unfinished commit, and removes it.
 """
 
+import errno
+import fcntl
 import hashlib
+import io
 import os
 import platform
+import re
+import shutil
+import signal
+import stat
 import sys
-import tempfile
+import time
 from pathlib import Path
 
 from .data import load
 from .errors import UsageError
 from .odds import compute
-from .options import BuildOptions
+from .options import BuildOptions, check_source_date_epoch
 from .layout.paper import PAPERS
 from .outputs import all_file_names, part_pdf, selected
+
+LOCK_NAME = ".bailout.lock"
+STAGING = ".bailout-staging"        # new/ (rendered files), old/ (the files replaced), plan, done
+MANIFEST = "MANIFEST.txt"
+# Test hook, read only in the commit phase: seconds to sleep before each rename, so a test can
+# interrupt a build or start another one while it is renaming.  Never set it otherwise.
+SLOW_COMMIT = "BAILOUT_TEST_SLOW_COMMIT"
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a build: unwinds like Ctrl-C, so the same clean-up runs."""
+
+    status = 128 + signal.SIGTERM
 
 
 def build(args):
     options = BuildOptions.from_args(args)
     kit = load(args.data)
     out = Path(args.out)
-    earlier = sorted(name for name in all_file_names(PAPERS.values()) if (out / name).is_file())
-    outputs = render_all(kit, options, progress=None if args.quiet else _progress, earlier=earlier)
-    write_all(out, outputs)
-    stale = [name for name in earlier if name not in outputs]
+    progress = None if args.quiet else _progress
+    earlier = []
+
+    def make(folder):
+        earlier.extend(name for name in all_file_names(PAPERS.values()) if _is_file(out / name))
+        return render_files(folder, kit, options, progress=progress, earlier=earlier,
+                            notice=None if args.quiet else _notice)
+    made = _transaction(out, make)
+    stale = [name for name in earlier if name not in made]
     if stale and not args.quiet:
-        print(f"note: {out} still holds files this build did not make (see MANIFEST.txt): "
+        print(f"note: {out} still holds files this build did not make (see {MANIFEST}): "
               f"{', '.join(stale)}", file=sys.stderr)
+    return made
+
+
+def write_all(out, outputs):
+    """Write {name: bytes} into `out` as a build does: under its lock, all or nothing."""
+    def make(folder):
+        folder.mkdir()
+        for name, content in outputs.items():
+            _write(folder, name, content)
+        return list(outputs)
+    _transaction(out, make)
+
+
+def _transaction(out, make):
+    """Lock `out`, let make(staging folder) fill a new folder and return the names, then commit."""
+    committed = False
+    try:
+        with _terminate_as_interrupt(), _Lock(out):
+            staging = _fresh_staging(out)
+            try:
+                names = make(staging / "new")
+                _commit(out, staging, names)
+                committed = True
+            finally:
+                _remove(staging)
+    except KeyboardInterrupt as interrupt:
+        if committed:       # too late to stop: say so, rather than that nothing changed
+            raise type(interrupt)("the build had finished; the new outputs are in place") from None
+        raise
+    return names
+
+
+def _write(folder, name, content):
+    if Path(name).name != name:     # names are ours, but never let one escape the folder
+        raise UsageError(f"refusing to write {name!r} outside {folder}")
+    with open(folder / name, "xb") as handle:
+        handle.write(content)
+    os.chmod(folder / name, 0o666 & ~_UMASK)    # outputs are for sharing
+
+
+# -- rendering -------------------------------------------------------------------------------
+
+def render_all(kit, options, progress=None, earlier=()):
+    """{file name: bytes} for every output the options ask for, in memory (for checks and tests)."""
+    outputs = {}
+
+    def keep(name, content):
+        outputs[name] = content
+    _render(kit, options, keep, lambda name: io.BytesIO(outputs[name]), progress, earlier)
     return outputs
 
 
-def render_all(kit, options, progress=None, earlier=()):
-    """{file name: bytes} for every output the options ask for, in a fixed order.
+def render_files(folder, kit, options, progress=None, earlier=(), notice=None):
+    """Render every output into `folder` (made here), one file at a time; return the names."""
+    folder.mkdir()
+    names = []
 
-    Outputs come from the registry (generator/outputs.py); MANIFEST.txt always, naming any of
-    the `earlier` files (already in the output folder) that this build leaves as they were.
+    def write(name, content):
+        _write(folder, name, content)
+        names.append(name)
+    _render(kit, options, write, lambda name: open(folder / name, "rb"), progress, earlier, notice)
+    return names
+
+
+def _render(kit, options, sink, opener, progress=None, earlier=(), notice=None):
+    """Each output to `sink(name, bytes)` in a fixed order; `opener(name)` reopens one made.
+
+    With every part asked for, the per-paper kits are added (their parts reopened, not kept);
+    MANIFEST.txt always, naming any of the `earlier` files (already in the output folder) that
+    this build leaves as they were.
     """
     from .render.common import BuildContext
     from .render.glyphs import check_printable
-    _check_epoch()
+    check_source_date_epoch()
     check_printable(kit)        # before any part: no PDF may print an empty box for a name
     ctx = BuildContext(kit, compute(kit), options)
+    papers = [PAPERS[p] for p in options.papers]
+    if notice and "prerolled" in options.parts:
+        notice(ctx, papers)
     progress = progress or (lambda name, content: None)
-    outputs = {}
+    made = []
     for output in selected(options.parts):
         render = output.load()
-        for paper in ([PAPERS[p] for p in options.papers] if output.per_paper else [None]):
+        for paper in (papers if output.per_paper else [None]):
             name = output.file_name(paper)
             if output.merges:
-                sources = [(o.title, outputs[o.file_name(paper)]) for o in map(part_pdf, output.merges)]
-                outputs[name] = render(ctx, paper, sources)
+                sources = [(o.title, opener(o.file_name(paper))) for o in map(part_pdf, output.merges)]
+                try:
+                    content = render(ctx, paper, sources)
+                finally:
+                    for _, source in sources:
+                        source.close()
             else:
-                outputs[name] = render(ctx, paper)
-            progress(name, outputs[name])
-    outputs["MANIFEST.txt"] = manifest(kit, outputs, options, [n for n in earlier if n not in outputs])
-    progress("MANIFEST.txt", outputs["MANIFEST.txt"])
-    return outputs
+                content = render(ctx, paper)
+            sink(name, content)
+            made.append(name)
+            progress(name, content)
+            del content             # a 200,000-row table is some 18 MB a paper: not kept
+    content = manifest(kit, made, options, [n for n in earlier if n not in made], opener)
+    sink(MANIFEST, content)
+    progress(MANIFEST, content)
 
 
-def _check_epoch():
-    """reportlab reads SOURCE_DATE_EPOCH for the embedded dates; a bad one would crash it."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch and not epoch.isdigit():
-        raise UsageError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got {epoch!r}")
+ROWS_NOTICE = 20_000        # --rows above this says how many pages it will make before it starts
+
+
+def _notice(ctx, papers):
+    if (ctx.options.rows or 0) <= ROWS_NOTICE:
+        return
+    from .render.prerolled import page_count
+    pages = ", ".join(f"{page_count(ctx, paper):,} pages on {paper.label}" for paper in papers)
+    print(f"note: --rows {ctx.options.rows:,} makes pre-rolled tables of {pages}; this takes a while",
+          file=sys.stderr)
 
 
 # What else decides the bytes: same data, options and these versions give the same files.
 LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
 
 
-def manifest(kit, outputs, options, not_rebuilt=()):
+def manifest(kit, names, options, not_rebuilt=(), opener=None):
     """Each file of this build with its SHA-256 and page count, the data hash, the kit version and
-    the versions of Python and of each library that shapes the output."""
+    the versions of Python and of each library that shapes the output.
+
+    `names` is {name: bytes}, or names whose files `opener(name)` opens: a build reads its
+    staged files back in chunks, so no PDF is held in memory whole.
+    """
+    if opener is None:
+        opener = lambda name: io.BytesIO(names[name])   # noqa: E731
     from . import __version__
+    from pypdf import PdfReader
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
              *(f"{name} {version}" for name, version in library_versions()), "",
              f"{'file':24} {'pages':>5}  sha256"]
-    for name in sorted(outputs):
-        content = outputs[name]
-        pages = _page_count(content) if name.endswith(".pdf") else "-"
-        lines.append(f"{name:24} {pages:>5}  {hashlib.sha256(content).hexdigest()}")
+    for name in sorted(names):
+        with opener(name) as handle:
+            digest = hashlib.sha256()
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+            pages = len(PdfReader(handle).pages) if name.endswith(".pdf") else "-"
+        lines.append(f"{name:24} {pages:>5}  {digest.hexdigest()}")
     if not_rebuilt:
         lines += ["", "Not made by this build (left from an earlier one, maybe from other data or options):"]
         lines += [f"  {name}" for name in not_rebuilt]
@@ -103,43 +227,179 @@ def library_versions():
     return [("Python", platform.python_version())] + [(name, installed(name)) for name in LIBRARIES]
 
 
-def _page_count(content):
-    import io
-    from pypdf import PdfReader
-    return len(PdfReader(io.BytesIO(content)).pages)
-
-
-_UMASK = os.umask(0)
-os.umask(_UMASK)
-
-
-def write_all(out, outputs):
-    """Write each output under a temporary name in `out`, then rename them all into place."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"--out {out}: cannot create the folder ({error.strerror})") from None
-    temps = []
-    try:
-        for name, content in outputs.items():
-            if Path(name).name != name:     # names are ours, but never let one escape --out
-                raise UsageError(f"refusing to write {name!r} outside {out}")
-            fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out)
-            temps.append((temp, out / name))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(content)
-            os.chmod(temp, 0o666 & ~_UMASK)     # mkstemp makes 0600; outputs are for sharing
-        for temp, final in temps:
-            os.replace(temp, final)
-    except OSError as error:
-        raise UsageError(f"--out {out}: cannot write ({error.strerror})") from None
-    finally:
-        for temp, _ in temps:
-            if os.path.exists(temp):
-                os.unlink(temp)
-
-
 def _progress(name, content):
     if sys.stderr.isatty():     # a line per file on a terminal; logs and pipes stay quiet
         print(f"  {name}  {len(content):>9,} bytes  sha256 {hashlib.sha256(content).hexdigest()[:12]}",
               file=sys.stderr)
+
+
+# -- one build per folder --------------------------------------------------------------------
+
+class _Lock:
+    """flock(LOCK_EX | LOCK_NB) on --out/LOCK_NAME, held for the whole build.
+
+    The lock file stays (removing it would let a build lock a file another has just unlinked).
+    """
+
+    def __init__(self, out):
+        self.out = out
+        self.fd = None
+        self.made = []          # folders this build made, deepest last: removed again on failure
+
+    def __enter__(self):
+        out = self.out
+        try:
+            missing = out
+            while not os.path.lexists(missing) and missing != missing.parent:
+                self.made.insert(0, missing)
+                missing = missing.parent
+            out.mkdir(parents=True, exist_ok=True)
+            self.fd = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                              0o666 & ~_UMASK)
+        except OSError as error:
+            raise UsageError(f"--out {out}: cannot create the folder or {LOCK_NAME} in it "
+                             f"({error.strerror})") from None
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(self.fd)
+            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise UsageError(f"--out {out}: another build is writing this folder now ({LOCK_NAME} is "
+                                 f"locked); run again when it has finished, or choose another --out") from None
+            raise UsageError(f"--out {out}: cannot lock {LOCK_NAME} ({error.strerror})") from None
+        return self
+
+    def __exit__(self, failed, *exc):
+        if failed and self.made:    # a build that made --out and failed leaves no --out behind
+            _remove(self.out / LOCK_NAME)
+            for folder in reversed(self.made):
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break
+        os.close(self.fd)       # closing the only descriptor releases the lock
+
+
+def _is_file(path):
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as error:
+        if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+            return False
+        raise UsageError(f"--out {path.parent}: cannot look at {path.name} ({error.strerror})") from None
+
+
+# -- staging, commit, roll back --------------------------------------------------------------
+
+def _fresh_staging(out):
+    """An empty staging folder, after finishing whatever a killed build left (we hold the lock)."""
+    staging = out / STAGING
+    try:
+        if os.path.lexists(staging):
+            if os.path.isdir(staging) and not os.path.islink(staging) and (staging / "plan").exists() \
+                    and not (staging / "done").exists():
+                _roll_back(out, staging)
+            _remove(staging, strict=True)
+        _remove_old_temporaries(out)
+        staging.mkdir()
+    except OSError as error:
+        raise UsageError(f"--out {out}: cannot prepare {STAGING} ({error.strerror})") from None
+    return staging
+
+
+_OLD_TEMP = re.compile(r"\.(.+)\.[a-z0-9_]{8}\.tmp")
+
+
+def _remove_old_temporaries(out):
+    """The `.NAME.xxxxxxxx.tmp` files an interrupted build of an earlier version left behind."""
+    ours = set(all_file_names(PAPERS.values())) | {MANIFEST}
+    for entry in os.scandir(out):
+        match = _OLD_TEMP.fullmatch(entry.name)
+        if match and match.group(1) in ours and entry.is_file(follow_symlinks=False):
+            os.unlink(entry.path)
+
+
+def _commit(out, staging, names):
+    """Rename every staged file into `out`, keeping the files replaced until the last rename."""
+    new, old = staging / "new", staging / "old"
+    old.mkdir()
+    plan = []
+    for name in names:
+        if os.path.lexists(out / name) and os.path.isdir(out / name) and not os.path.islink(out / name):
+            plan.append((name, "folder"))       # found again in the loop below, after renames
+        else:
+            plan.append((name, "had" if os.path.lexists(out / name) else "new"))
+    (staging / "plan").write_text("".join(f"{how} {name}\n" for name, how in plan))
+    delay = float(os.environ.get(SLOW_COMMIT, "0") or 0)
+    try:
+        for name, how in plan:
+            if delay:
+                time.sleep(delay)
+            if how == "folder":
+                raise UsageError(f"--out {out}: {name} is a folder; move it away and build again")
+            if how == "had":
+                os.rename(out / name, old / name)
+            os.rename(new / name, out / name)
+        (staging / "done").touch()
+    except BaseException as failure:
+        with _signals_held():
+            _roll_back(out, staging)
+        if isinstance(failure, OSError):
+            raise UsageError(f"--out {out}: cannot write ({failure.strerror}); earlier outputs restored") \
+                from None
+        raise
+
+
+def _roll_back(out, staging):
+    """Undo a commit by its plan: every earlier file back in place, every new one gone."""
+    new, old = staging / "new", staging / "old"
+    for line in (staging / "plan").read_text().splitlines():
+        how, name = line.split(" ", 1)
+        if how == "had" and os.path.lexists(old / name):
+            os.replace(old / name, out / name)
+        elif how == "new" and not os.path.lexists(new / name) and os.path.lexists(out / name):
+            os.unlink(out / name)       # ours: renamed there by this commit
+
+
+def _remove(path, strict=False):
+    try:
+        if os.path.islink(path) or (os.path.lexists(path) and not os.path.isdir(path)):
+            os.unlink(path)
+        elif os.path.lexists(path):
+            shutil.rmtree(path)
+    except OSError:
+        if strict:
+            raise               # a build leaves it for the next one; preparing must not
+
+
+# -- signals ---------------------------------------------------------------------------------
+
+class _terminate_as_interrupt:
+    """SIGTERM raises Terminated during the build (main thread only; restored after)."""
+
+    def __enter__(self):
+        self.previous = None
+        try:
+            self.previous = signal.signal(signal.SIGTERM, self._raise)
+        except ValueError:      # not the main thread: signals cannot be handled here anyway
+            pass
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise Terminated()
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+
+
+class _signals_held:
+    """SIGINT and SIGTERM wait while earlier files are put back, so a second Ctrl-C cannot stop
+    a rollback half done."""
+
+    def __enter__(self):
+        self.held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
+    def __exit__(self, *exc):
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.held)

@@ -7,17 +7,19 @@ Every user-fixable problem ends as a message on stderr and exit status 2, never 
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
-from .errors import KitError
+from .errors import KitError, UsageError, one_line
 from .options import seed
+from .paths import PathProblem, probe
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.print_usage(sys.stderr)
-        print(f"bailout: error: {message}", file=sys.stderr)
+        print(f"bailout: error: {one_line(message)}", file=sys.stderr)    # argparse echoes arguments raw
         raise SystemExit(2)
 
 
@@ -99,14 +101,13 @@ def main(argv=None):
         for line in error.problems:
             print(f"bailout: {line}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("bailout: interrupted; earlier outputs are untouched", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # The reader left (`bailout odds | head -1`): stop quietly, as cat does on SIGPIPE.
-        # Point stdout at /dev/null so the interpreter's last flush has nowhere to fail.
+    except BrokenPipeError:     # `bailout odds | head`: the reader has what it wanted
+        # Python would report the pipe again when it flushes stdout at exit: point it at nothing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 128 + 13
+        return 128 + signal.SIGPIPE
+    except KeyboardInterrupt as interrupt:     # Ctrl-C, or SIGTERM during a build
+        print(f"bailout: interrupted; {str(interrupt) or 'earlier outputs are untouched'}", file=sys.stderr)
+        return getattr(interrupt, "status", 130)
 
 
 def _load(args):
@@ -115,13 +116,15 @@ def _load(args):
 
 
 def cmd_check(args):
+    from .options import check_source_date_epoch
+    check_source_date_epoch()       # check renders every part, as a build would
     kit = _load(args)
     # Text the font cannot draw or fit is found only by rendering: render (not write) it all.
     from .build import render_all
     from .options import BuildOptions
     render_all(kit, BuildOptions())
     r = kit.rules
-    print(f"{args.data}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
+    print(f"{one_line(args.data)}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
           f"deck of RPC columns {', '.join(map(str, r.columns))}"
           f"{' (transcribed: ' + r.deck_file + ')' if r.deck_file else ' (ideal)'}, data hash {kit.short_hash}; "
           f"every part renders with the default options")
@@ -166,11 +169,17 @@ def cmd_crew(args):
 
 def cmd_build(args):
     from .build import build
+    from .options import check_source_date_epoch
+    check_source_date_epoch()
+    _check_out(args.out)
     build(args)
 
 
 def cmd_release(args):
+    from .options import check_source_date_epoch
     from .release import release
+    check_source_date_epoch()
+    _check_out(args.out)
     release(args)
 
 
@@ -179,6 +188,16 @@ def cmd_init(args):
     made = init(args.folder)
     print(f"copied the kit's {' and '.join(p.name + '/' for p in made)} into {args.folder}; edit them there, "
           f"then run bailout check and bailout build in that folder (they use ./data and ./templates)")
+
+
+def _check_out(out):
+    """--out must be a folder or not exist yet, and be a path this system can look at."""
+    try:
+        kind = probe(out)
+    except PathProblem as why:
+        raise UsageError(f"--out {out}: {why}") from None
+    if kind == "file":
+        raise UsageError(f"--out {out}: is a file, not a folder")
 
 
 _COMMANDS = {"build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew, "init": cmd_init,

@@ -1,9 +1,13 @@
 """`bailout crew`: the 871.2 target for an AFV, and the crews a roster allows, as text lines."""
 
+import math
+
 from .crews import find_crews
+from .rules import crew_size
 from .data.model import MORALE_RANGE
 from .errors import UsageError
 
+MAX_COMBINATIONS = 2_000_000    # some seconds of search; a real roster (a few dozen cards) is far below
 
 
 def crew_lines(kit, args):
@@ -30,6 +34,12 @@ def crew_lines(kit, args):
     if nat.roster and unknown:
         raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}")
     c = rules.crew
+    size = crew_size(rules, args.casualties)
+    free = len(nat.roster) - len(set(in_use))
+    if math.comb(max(free, 0), size) > MAX_COMBINATIONS:   # every combination is tried: keep it finite
+        raise UsageError(f"crew: {where}: roster: {free:,} unused cards make {math.comb(free, size):,} crews of "
+                         f"{size} to try (at most {MAX_COMBINATIONS:,}); list fewer cards, or set some aside "
+                         f"with --in-use")
     search = find_crews(rules, nat.roster, morale, args.casualties, in_use)
     lines = [f"{nat.name} crew for {label}, {c.morale_rule}: {_count(search.size, 'man', 'men')} "
              f"(crew of {c.size}, {_count(args.casualties, 'commander casualty', 'commander casualties')}, "

@@ -1,9 +1,11 @@
 """Build options: declared once for the CLI, parsed into plain values any layer may read."""
 
 import argparse
+import os
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .errors import UsageError
 from .outputs import PARTS
 
 PAPERS = ("a4", "letter")
@@ -80,6 +82,26 @@ def seed(text):
         why = f" (it would draw the same as {-value})" if value < 0 else ""
         raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}, got {value}{why}")
     return value
+# The last second a PDF date (D:YYYYMMDDHHmmSS, four-digit year) can hold: 9999-12-31 23:59:59 UTC.
+MAX_EPOCH = 253_402_300_799
+
+
+def check_source_date_epoch(environ=os.environ):
+    """reportlab reads SOURCE_DATE_EPOCH for the embedded dates; a bad one would crash it there.
+
+    Whole seconds in ASCII digits only ('²' passes str.isdigit, int() refuses it), checked by
+    length before int() (5,000 digits exceed Python's int-from-text limit) and within what a
+    PDF date can say (time.gmtime overflows far sooner than 20 digits).
+    """
+    raw = environ.get("SOURCE_DATE_EPOCH", "")
+    epoch = raw.strip()
+    if not epoch:
+        return
+    digits = epoch.lstrip("0")
+    if not (epoch.isascii() and epoch.isdigit()) or len(digits) > len(str(MAX_EPOCH)) or int(digits or 0) > MAX_EPOCH:
+        shown = raw if len(raw) <= 40 else raw[:40] + "..."
+        raise UsageError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, 0 to {MAX_EPOCH} "
+                         f"(9999-12-31), got {shown!r}")
 
 
 def add_build_options(p, *, release=False):

@@ -10,7 +10,10 @@ files its editors change.  Nothing else is guessed (never a stray site-packages/
 """
 
 import atexit
+import errno
+import os
 import shutil
+import stat
 import tempfile
 import tomllib
 from importlib import resources
@@ -112,3 +115,26 @@ def init(folder):
             shutil.rmtree(target, ignore_errors=True)
         raise UsageError(f"init: cannot write into {folder} ({error.strerror})") from None
     return made
+
+
+class PathProblem(Exception):
+    """A path that cannot even be looked at; the message is a few words, without the path."""
+
+
+def probe(path):
+    """'folder', 'file' (anything not a folder) or 'missing' for `path`.
+
+    Path.is_dir() raises on a name longer than PATH_MAX or a parent folder without search
+    permission; here any such failure is a PathProblem saying why, for a one-line message.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "missing"
+    except OSError as error:
+        if error.errno == errno.ENAMETOOLONG:
+            raise PathProblem("the path is too long for this system") from None
+        raise PathProblem(f"cannot be looked at ({error.strerror})") from None
+    except ValueError:          # a NUL in the name (only possible from Python, not argv)
+        raise PathProblem("is not a usable path") from None
+    return "folder" if stat.S_ISDIR(mode) else "file"

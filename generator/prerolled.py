@@ -16,6 +16,7 @@ Pure: no reportlab.  Same (data, rows, seed, mode) -> same rows.
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -40,7 +41,39 @@ class Table:
     block: int              # lcm of every chance's denominator
     mode: str
     seed: int
-    rows: tuple             # one tuple of codes per row, in column order (row number = index + 1)
+    rows: "Rows"            # one tuple of codes per row, in column order (row number = index + 1)
+
+
+class Rows(Sequence):
+    """The rows of a table, stored as one byte per cell (its index among the column's codes).
+
+    Why: a million rows as tuples of strings take over 100 MB; as bytes, 7 MB.  Reading a row
+    gives the same tuple of codes.
+    """
+
+    def __init__(self, columns, cells):
+        self._codes = tuple(tuple(code for code, _ in col.outcomes) for col in columns)
+        self._cells = tuple(bytes(map({code: i for i, code in enumerate(codes)}.__getitem__, column))
+                            for codes, column in zip(self._codes, cells))
+        self._length = len(self._cells[0]) if self._cells else 0
+
+    def __len__(self):
+        return self._length
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        return tuple(codes[cells[index]] for codes, cells in zip(self._codes, self._cells))
+
+    def __eq__(self, other):
+        return isinstance(other, Rows) and (self._codes, self._cells) == (other._codes, other._cells)
+
+    def __hash__(self):
+        return hash((self._codes, self._cells))
 
 
 def columns(kit, odds):
@@ -84,7 +117,7 @@ def generate(kit, odds, rows=None, seed=0, mode="balanced"):
     fill = _balanced if mode == "balanced" else _independent
     # Column by column, so each column's shuffle (or draws) is its own stream of the generator.
     cells = [fill(rng, col, block, rows) for col in cols]
-    return Table(cols, block, mode, seed, tuple(zip(*cells)))
+    return Table(cols, block, mode, seed, Rows(cols, cells))
 
 
 def _balanced(rng, col, block, rows):
@@ -120,6 +153,12 @@ def header(table):
 
 def csv_text(table):
     """The rows as CSV (LF line ends): header `row,closed,open,man1,...`, then one line a row."""
-    lines = [",".join(header(table))]
-    lines += [f"{i},{','.join(row)}" for i, row in enumerate(table.rows, 1)]
-    return "\n".join(lines) + "\n"
+    return "".join(csv_chunks(table))
+
+
+def csv_chunks(table, lines=10_000):
+    """csv_text() in pieces of some `lines` lines, so a long table is never one list of lines."""
+    yield ",".join(header(table)) + "\n"
+    rows = table.rows
+    for start in range(0, len(rows), lines):
+        yield "".join(f"{i},{','.join(rows[i - 1])}\n" for i in range(start + 1, min(start + lines, len(rows)) + 1))

@@ -19,9 +19,8 @@ from . import __version__
 from .build import manifest, render_all, write_all
 from .counters import KIND_LABELS
 from .data import load
-from .errors import UsageError
 from .layout.paper import PAPERS
-from .options import PAPERS as PAPER_KEYS, BuildOptions
+from .options import PAPERS as PAPER_KEYS, BuildOptions, check_source_date_epoch
 from .outputs import PARTS
 from .render.release_pages import index_html, readme_text
 
@@ -82,11 +81,10 @@ def zip_bytes(folder, files):
 
 
 def _zip_date():
+    check_source_date_epoch()
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if not epoch:
         return FIXED_DATE
-    if not epoch.isdigit():
-        raise UsageError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got {epoch!r}")
     return max(time.gmtime(int(epoch))[:6], (1980, 1, 1, 0, 0, 0))     # zip dates start in 1980
 
 

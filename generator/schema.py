@@ -29,11 +29,15 @@ class Problems:
 
     root: str = ""          # the data folder, printed before each file name
     lines: list = field(default_factory=list)
+    _said: set = field(default_factory=set, repr=False)
 
     def add(self, file, path, message):
         file = f"{self.root.rstrip('/')}/{file}" if self.root else file
         where = f"{file}: {path}" if path else f"{file}"
-        self.lines.append(f"{where}: {message}")
+        line = f"{where}: {message}"
+        if line not in self._said:      # the same file found unreadable twice is one problem
+            self._said.add(line)
+            self.lines.append(line)
 
     def __bool__(self):
         return bool(self.lines)

@@ -32,7 +32,7 @@ def kit_dir(tmp_path_factory):
 
 def test_default_build_writes_every_file(kit_dir):
     expected = {f"{part}-{paper}.pdf" for part in PARTS + ("kit",) for paper in PAPERS}
-    expected |= {"prerolled.csv", "player-aid.html", "MANIFEST.txt"}
+    expected |= {"prerolled.csv", "player-aid.html", "MANIFEST.txt", B.LOCK_NAME}     # the lock file stays: see build.py
     assert {p.name for p in kit_dir.iterdir()} == expected
 
 
@@ -62,7 +62,7 @@ def test_manifest_lists_each_file_hash_and_pages(kit_dir):
     from generator.data import load
     assert f"data {load(ROOT / 'data').hash}" in text
     for name, digest in hashes(kit_dir).items():
-        if name == "MANIFEST.txt":
+        if name in ("MANIFEST.txt", B.LOCK_NAME):
             continue
         line = next(l for l in text.splitlines() if l.startswith(name + " "))
         assert digest in line
@@ -113,13 +113,14 @@ def test_failure_mid_build_leaves_earlier_outputs_untouched(tmp_path, monkeypatc
     monkeypatch.setattr(counters, "render", explode)
     assert main(["build", "--out", str(out), "--quiet", "--paper", "a4", "--seed", "5"]) == 130
     assert hashes(out) == before
-    assert not [p for p in out.iterdir() if p.name.startswith(".")], "no temporary files left"
+    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name != B.LOCK_NAME], \
+        "no temporary files left"
 
 
 def test_only_and_paper_limit_the_build(tmp_path):
     assert main(["build", "--out", str(tmp_path), "--quiet", "--only", "aid,counters", "--paper", "letter"]) == 0
     assert {p.name for p in tmp_path.iterdir()} == {"player-aid-letter.pdf", "player-aid.html", "counters-letter.pdf",
-                                                    "MANIFEST.txt"}
+                                                    "MANIFEST.txt", B.LOCK_NAME}
 
 
 @pytest.mark.parametrize("args, words", [
@@ -139,11 +140,13 @@ def test_out_that_is_a_file_is_a_clean_error(tmp_path):
     assert status == 2 and "--out" in err and "Traceback" not in err
 
 
-def test_write_all_refuses_names_outside_out(tmp_path):
-    from generator.errors import UsageError
-    with pytest.raises(UsageError):
-        B.write_all(tmp_path, {"../escape.pdf": b"x"})
-    assert not (tmp_path.parent / "escape.pdf").exists()
+def test_a_build_refuses_names_outside_out(tmp_path, monkeypatch, capsys):
+    from generator import outputs
+    escape = outputs.Output("aid", "../escape-{paper}.pdf", "aid:render")
+    monkeypatch.setattr(outputs, "OUTPUTS", (escape,))
+    assert main(["build", "--out", str(tmp_path / "out"), "--only", "aid", "--paper", "a4"]) == 2
+    assert "refusing to write '../escape-a4.pdf'" in capsys.readouterr().err
+    assert not list(tmp_path.rglob("escape*"))
 
 
 def test_help_does_not_import_reportlab():

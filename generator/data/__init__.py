@@ -5,16 +5,18 @@ and key path.  Nothing here knows a rule number: they are all read from rules.to
 """
 
 import hashlib
+import os
 from pathlib import Path
 
 from ..errors import DataError
+from ..paths import PathProblem, probe
 from ..schema import Problems
 from .model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, Afv, After, Check, CloseCombat, EmblemShape,
                     ColumnTable, Crew, Fate, Hero, Interpretation, KitData, Nationality, RosterCard, Rules,
                     Weapon, WeaponSpan)
 from .nationality_file import read_nationality
 from .rules_file import read_deck, read_rules
-from .toml_file import read_toml
+from .toml_file import NOT_REGULAR, Unreadable, read_limited, read_toml
 
 # The package is the data API: the model's names are re-exported beside `load`.
 __all__ = ["load", "FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "Afv", "After", "Check", "CloseCombat", "EmblemShape",
@@ -22,27 +24,35 @@ __all__ = ["load", "FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "Afv", "
            "Rules", "Weapon", "WeaponSpan"]
 
 
+# The most nationality files a build takes: the two-page player aid lists each nationality's
+# weapons, and holds 26 of them at most (each with one rifle span and no SMG; with histories
+# like the shipped files, 13).  Past this, refuse before reading any.
+MAX_NATIONALITIES = 26
+
+
 def load(data_dir):
     """Read and validate `data_dir`; raise DataError with every problem found."""
     data_dir = Path(data_dir)
     problems = Problems(str(data_dir))
-    if not data_dir.is_dir():
-        raise DataError(f"{data_dir}: no such data folder (give the kit's data/ folder with --data DIR)")
+    try:
+        if probe(data_dir) != "folder":
+            raise DataError(f"{data_dir}: no such data folder (give the kit's data/ folder with --data DIR)")
+    except PathProblem as why:
+        raise DataError(f"{data_dir}: {why} (give the kit's data/ folder with --data DIR)") from None
     rules_table = read_toml(problems, data_dir, "rules.toml")
     rules = read_rules(problems, rules_table) if rules_table is not None else None
     deck_cards = None
     if rules and rules.deck_file:
         deck_cards = read_deck(problems, data_dir, rules.deck_file, rules.columns)
-    nat_dir = data_dir / "nationalities"
-    nat_files = sorted(nat_dir.glob("*.toml")) if nat_dir.is_dir() else []
+    nat_files = _nationality_files(data_dir)
     if not nat_files:
         problems.add("nationalities/", "", "no nationality files (*.toml) found")
     nationalities = []
-    for path in nat_files:
-        rel = f"nationalities/{path.name}"
+    for name in nat_files:
+        rel = f"nationalities/{name}"
         table = read_toml(problems, data_dir, rel)
         if table is not None:
-            nationalities.append(read_nationality(problems, rel, path.stem, table, rules))
+            nationalities.append(read_nationality(problems, rel, name[:-len(".toml")], table, rules))
     seen = {}
     for nat in nationalities:
         if nat.name and nat.name.casefold() in seen:
@@ -50,14 +60,49 @@ def load(data_dir):
                          f"{nat.name!r} is also the name in nationalities/{seen[nat.name.casefold()]}.toml")
         elif nat.name:
             seen[nat.name.casefold()] = nat.key
+    digest = _hash(problems, data_dir)
     if problems:
         raise DataError(problems.lines)
-    return KitData(data_dir, rules, tuple(nationalities), deck_cards, _hash(data_dir))
+    return KitData(data_dir, rules, tuple(nationalities), deck_cards, digest)
 
 
-def _hash(data_dir):
+def _nationality_files(data_dir):
+    """The *.toml names in data_dir/nationalities, sorted; a DataError if there are too many."""
+    nat_dir = data_dir / "nationalities"
+    try:
+        if probe(nat_dir) != "folder":
+            return []
+        with os.scandir(nat_dir) as entries:
+            names = []
+            for entry in entries:
+                if entry.name.endswith(".toml"):
+                    names.append(entry.name)
+                    if len(names) > MAX_NATIONALITIES:
+                        raise DataError(f"{nat_dir}: more than {MAX_NATIONALITIES} nationality files "
+                                        f"(*.toml); the player aid holds at most {MAX_NATIONALITIES}")
+    except PathProblem as why:
+        raise DataError(f"{nat_dir}: {why}") from None
+    except OSError as error:
+        raise DataError(f"{nat_dir}: cannot be listed ({error.strerror})") from None
+    return sorted(names)
+
+
+def _hash(problems, data_dir):
+    """sha256 over every regular *.toml file in the data folder, path and bytes, in path order."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in data_dir.rglob("*.toml") if p.is_file()):
-        digest.update(path.relative_to(data_dir).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+    try:
+        paths = sorted(data_dir.rglob("*.toml"))
+    except OSError as error:
+        problems.add("", "", f"cannot be listed ({error.strerror})")
+        return None
+    for path in paths:
+        rel = path.relative_to(data_dir).as_posix()
+        try:
+            content = read_limited(path)
+        except Unreadable as error:
+            if str(error) != NOT_REGULAR:       # a FIFO or device is no data file: not hashed
+                problems.add(rel, "", str(error))
+            continue
+        digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(content + b"\0")
     return digest.hexdigest()

@@ -1,5 +1,7 @@
 """nationalities/*.toml -> Nationality: names, greyscale-safe colours, weapons by year."""
 
+from collections import Counter
+
 from ..colour import grey_contrast
 from ..schema import Reader, in_range, nonblank, one_of
 from .model import (BAR_DIRECTIONS, EMBLEM_SHAPES, LEADER_ROLES, MORALE_RANGE, YEAR, Afv, EmblemShape, Nationality,
@@ -34,8 +36,7 @@ def read_nationality(problems, rel, key, table, rules):
         card.finish()
     if "roster" in r.table and not roster:
         r.report("roster", "is empty; leave the section out if the cards are unknown")
-    ids = [c.card_id for c in roster]
-    for dup in sorted({i for i in ids if i and ids.count(i) > 1}):
+    for dup in sorted(card for card, n in Counter(c.card_id for c in roster).items() if card and n > 1):
         r.report("roster", f"card {dup!r} is listed twice")
     afvs = []
     for afv in r.tables("afv", required=False):
@@ -108,7 +109,10 @@ def _spans(r, name, rules, need_every_year):
         if b.first <= a.last:
             r.report(name, f"spans {a.first}-{a.last} and {b.first}-{b.last} overlap")
     if need_every_year and rules and rules.first_year and rules.last_year and spans:
+        covered = set()     # years are 1900..2100, so this stays small however many spans
+        for s in spans:
+            covered.update(range(max(s.first, rules.first_year), min(s.last, rules.last_year) + 1))
         for year in range(rules.first_year, rules.last_year + 1):
-            if not any(s.first <= year <= s.last for s in spans):
+            if year not in covered:
                 r.report(name, f"no {name} for {year}")
     return spans

@@ -1,5 +1,7 @@
 """rules.toml (and a transcribed deck it names) -> Rules, every problem collected."""
 
+import unicodedata
+
 from ..schema import Reader, in_range, nonblank, one_of
 from .model import (FATES, LEADER_ROLES, MAX_COLUMN, READINGS, WEAPON_TYPES, YEAR, After, Check, CloseCombat,
                     ColumnTable, Crew, Fate, Hero, Interpretation, Rules, Weapon)
@@ -209,6 +211,8 @@ def _interpretations(top, deck_file):
 def _inside_data(path):
     """A deck named by a relative path that stays in the data folder (data is shared)."""
     parts = path.replace("\\", "/").split("/")
+    if any(unicodedata.category(ch).startswith("C") for ch in path):   # a NUL is never part of a name
+        return f"{path!r} holds a control character; a deck file is named like 'decks/my-deck.toml'"
     if path.startswith(("/", "\\")) or ":" in parts[0] or ".." in parts or not path.strip():
         return f"{path!r} must be a path inside the data folder, like 'decks/my-deck.toml'"
     return None

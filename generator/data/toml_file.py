@@ -1,17 +1,90 @@
-"""Reading one TOML file of the data folder, turning every failure into a problem line."""
+"""Reading one file of the data folder safely, turning every failure into a problem line.
 
+Data folders are shared and may be hostile: a data file must be a regular file (a FIFO would
+block the read forever, /dev/zero would fill memory) of at most MAX_FILE_BYTES, and its TOML may
+nest tables and arrays at most MAX_DEPTH deep (deeper, the parser itself would overflow).
+"""
+
+import os
+import stat
 import tomllib
+
+MAX_FILE_BYTES = 8 * 1024 * 1024    # 100,000 [[roster]] tables take about 5 MB
+MAX_DEPTH = 32                      # the shipped data nests 4 deep
+_CHUNK = 1 << 20
+NOT_REGULAR = "is not a regular file"
+
+
+class Unreadable(Exception):
+    """A data file that is missing, not a regular file, too large or unreadable (one line)."""
+
+
+def read_limited(path, limit=MAX_FILE_BYTES):
+    """The bytes of regular file `path`, or Unreadable (never blocks, never reads past `limit`)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):     # look before opening: no device is opened
+            raise Unreadable(NOT_REGULAR)
+        # O_NONBLOCK: should the path become a FIFO after the stat, the open still returns at once.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise Unreadable("file not found") from None
+    except OSError as error:
+        raise Unreadable(f"cannot be read ({error.strerror})") from None
+    except ValueError:                                  # a NUL in the name
+        raise Unreadable("is not a usable file name") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable(NOT_REGULAR)
+        if info.st_size > limit:
+            raise Unreadable(f"is {info.st_size:,} bytes; a data file may hold at most {limit:,}")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:                                # it grew while being read
+            raise Unreadable(f"is over {limit:,} bytes; a data file may hold at most {limit:,}")
+        return b"".join(chunks)
+    except OSError as error:
+        raise Unreadable(f"cannot be read ({error.strerror})") from None
+    finally:
+        os.close(fd)
 
 
 def read_toml(problems, data_dir, rel):
-    path = data_dir / rel
+    """The table in data_dir/rel, or None with the problem added (naming the file)."""
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        problems.add(rel, "", "file not found")
+        text = read_limited(data_dir / rel).decode("utf-8")
+        table = tomllib.loads(text)
+    except Unreadable as error:
+        problems.add(rel, "", str(error))
+        return None
+    except UnicodeDecodeError as error:
+        problems.add(rel, "", f"cannot be read: not UTF-8 ({error.reason} at byte {error.start})")
+        return None
     except tomllib.TOMLDecodeError as error:
         problems.add(rel, "", f"not valid TOML: {error}")
-    except (OSError, UnicodeDecodeError) as error:
-        problems.add(rel, "", f"cannot be read: {error}")
-    return None
+        return None
+    except RecursionError:
+        problems.add(rel, "", f"tables or arrays nest too deep (at most {MAX_DEPTH} levels)")
+        return None
+    if _depth(table) > MAX_DEPTH:
+        problems.add(rel, "", f"tables or arrays nest too deep (at most {MAX_DEPTH} levels)")
+        return None
+    return table
+
+
+def _depth(value):
+    """How deep tables and arrays nest in `value` (walked without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_DEPTH:
+            break
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return deepest

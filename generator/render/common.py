@@ -13,6 +13,7 @@ import reportlab
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, HexColor
 from reportlab.lib.fonts import addMapping
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
@@ -77,14 +78,37 @@ class BuildContext:
         return text
 
 
-def new_canvas(paper, title, subject, *, duplex=False):
-    """A canvas writing into memory; return (canvas, buffer).  Call `finish()` for the bytes."""
+def new_canvas(paper, title, subject, *, duplex=False, binary=False):
+    """A canvas writing into memory; return (canvas, buffer).  Call `finish()` for the bytes.
+
+    `binary`: each page's stream is deflated as the page ends (Flate only, no ASCII85), so a
+    long document holds compressed pages; finish it with rl_config.useA85 off to match.
+    """
     register_fonts()
     buffer = io.BytesIO()
     c = rl_canvas.Canvas(buffer, pagesize=(paper.width, paper.height), invariant=1,
                          initialFontName=FONT, initialFontSize=9, pageCompression=1)
     set_metadata(c, title, subject, duplex=duplex)
+    if binary:
+        c.setPageCallBack(lambda number: _compress_last_page(c))
     return c, buffer
+
+
+def _compress_last_page(c):
+    """Deflate the page just ended now, not at save(): memory then grows by a page's compressed
+    bytes, not its operator text (a 200,000-row table is some 300 MB of operators, 18 MB deflated).
+
+    The stream is what reportlab itself would write at save() with ASCII85 off: the same
+    bytes, only made sooner.  It reaches into reportlab's
+    document (`_doc`) because the canvas offers no hook for a page's stream.
+    """
+    page = c._doc.Pages.pages[-1]
+    if page.Contents or not page.stream or not page.compression:     # not a page reportlab deflates
+        return
+    stream = pdfdoc.PDFStream(content=pdfdoc.PDFZCompress.encode(page.stream))
+    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
+    stream.__Comment__ = "page stream"
+    page.Contents, page.stream = stream, None
 
 
 def set_metadata(c, title, subject, *, duplex=False):

@@ -13,16 +13,20 @@ from .common import AUTHOR, CREATOR
 
 
 def render(ctx, paper, parts):
-    """The kit for one paper: `parts` is [(bookmark title, pdf bytes)] in kit order."""
+    """The kit for one paper: `parts` is [(bookmark title, PDF)] in kit order.
+
+    Each PDF is its bytes or a binary file open for reading (a build passes its staged files,
+    so no part need be held in memory whole)."""
     r = ctx.kit.rules
     return merge(parts, paper, f"{r.number} {r.title}: print kit ({paper.label})",
                  f"{r.game} variant {r.number}: player aid, pre-rolled bail-out tables, crew counters")
 
 
 def merge(parts, paper, title, subject):
-    """`parts` is [(bookmark title, pdf bytes)]; return the merged PDF's bytes."""
+    """`parts` is [(bookmark title, PDF bytes or binary file)]; return the merged PDF's bytes."""
     writer = PdfWriter()
-    readers = [(name, PdfReader(io.BytesIO(content))) for name, content in parts]
+    readers = [(name, PdfReader(content if hasattr(content, "read") else io.BytesIO(content)))
+               for name, content in parts]
     for name, reader in readers:
         if len(writer.pages) % 2:
             writer.add_blank_page(paper.width, paper.height)

@@ -6,6 +6,7 @@ papers and the CSV.  Text from data (labels, rule numbers, sentences) is drawn a
 strings, never parsed as markup, and is wrapped and ellipsised to fit.
 """
 
+import io
 import re
 import weakref
 
@@ -60,7 +61,10 @@ def table_for(ctx):
 
 def render_csv(ctx, paper=None):
     """prerolled.csv: the same rows as the PDFs, for digital play (one file for every paper)."""
-    return prerolled.csv_text(table_for(ctx)).encode("utf-8")
+    out = io.BytesIO()
+    for chunk in prerolled.csv_chunks(table_for(ctx)):
+        out.write(chunk.encode("utf-8"))
+    return out.getvalue()
 
 
 def man_labels(odds):
@@ -187,6 +191,13 @@ def _geometry(ctx, paper, table):
         return geo, legend, labels
 
 
+def page_count(ctx, paper):
+    """How many pages the table for ctx.options makes on `paper` (laid out, not drawn)."""
+    register_fonts()
+    table = table_for(ctx)
+    return _geometry(ctx, paper, table)[0].pages(len(table.rows))
+
+
 def render(ctx, paper):
     register_fonts()        # measuring text needs Vera before the canvas exists
     table = table_for(ctx)
@@ -203,7 +214,7 @@ def _document(ctx, paper, table, geo, legend, labels, fast):
     o = ctx.options
     c, buffer = new_canvas(paper, f"{TITLE} ({paper.label})",
                            f"{ctx.kit.rules.number} bail-out rows: seed {o.seed}, {table.mode}, {rows} rows, "
-                           f"data {ctx.kit.short_hash}")
+                           f"data {ctx.kit.short_hash}", binary=True)
     cells = _FastCells(c, geo, labels) if fast else _PlainCells(c, geo, labels)
     groups = {g[3]: g for g in geo.bookmark_groups(rows)}
     for page in range(1, pages + 1):

@@ -1,0 +1,196 @@
+"""A build is all or nothing, one at a time per --out, and bounded in memory.
+
+Signals need a real process: these tests run `bailout build` in subprocesses and use the test
+hook BAILOUT_TEST_SLOW_COMMIT (build.py) to hold a build in its rename phase.  Builds are of
+the pre-rolled tables only, the fastest part, so the whole file stays quick.
+"""
+
+import hashlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from generator import build as B
+from conftest import ROOT
+
+FAST = ("--only", "prerolled", "--quiet")
+
+
+def start(out, *args, slow=None):
+    env = dict(os.environ, **({B.SLOW_COMMIT: str(slow)} if slow else {}))
+    return subprocess.Popen([sys.executable, "-m", "generator.cli", "build", "--out", str(out), *FAST, *args],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def build(out, *args):
+    done = start(out, *args)
+    _, err = done.communicate(timeout=120)
+    return done.returncode, err
+
+
+def files(out):
+    """{name: sha256} of every file in `out`, the lock file aside."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir())
+            if p.name != B.LOCK_NAME and p.is_file()}
+
+
+def only_kit_files(out):
+    """Nothing in `out` but outputs, MANIFEST.txt and the lock file."""
+    return {p.name for p in out.iterdir()} <= {*B.all_file_names(B.PAPERS.values()), B.MANIFEST, B.LOCK_NAME}
+
+
+def wait_for(predicate, what, timeout=60):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def manifest_matches(out):
+    lines = (out / B.MANIFEST).read_text().splitlines()
+    listed = {m.group(1): m.group(2) for m in (re.match(r"(\S+)\s+\S+\s+([0-9a-f]{64})$", l) for l in lines) if m}
+    return listed == {name: digest for name, digest in files(out).items() if name != B.MANIFEST}
+
+
+@pytest.fixture
+def earlier(tmp_path):
+    """An output folder holding a good build (a4), and the hashes of its files."""
+    out = tmp_path / "out"
+    status, err = build(out, "--paper", "a4")
+    assert status == 0, err
+    return out, files(out)
+
+
+def test_a_folder_in_the_way_leaves_every_earlier_file_as_it_was(earlier):
+    out, before = earlier
+    (out / "prerolled-letter.pdf").mkdir()          # renamed after prerolled-a4.pdf: that one is undone
+    (out / "prerolled-letter.pdf" / "keep").write_text("mine")
+    status, err = build(out, "--paper", "both", "--seed", "5")
+    assert status == 2 and "Traceback" not in err and len(err.splitlines()) == 1
+    assert "prerolled-letter.pdf is a folder" in err
+    assert files(out) == before
+    assert (out / "prerolled-letter.pdf" / "keep").read_text() == "mine"
+    assert {p.name for p in out.iterdir()} == {*before, "prerolled-letter.pdf", B.LOCK_NAME}
+
+
+@pytest.mark.parametrize("sig, status", [(signal.SIGTERM, 128 + signal.SIGTERM), (signal.SIGINT, 130)])
+def test_a_signal_while_renaming_puts_every_earlier_file_back(sig, status, earlier):
+    out, before = earlier
+    staging = out / B.STAGING
+    build_ = start(out, "--paper", "a4", "--seed", "5", slow=0.3)
+    wait_for(lambda: any((staging / "old").glob("*")), "the first earlier file to be moved aside")
+    build_.send_signal(sig)
+    _, err = build_.communicate(timeout=60)
+    assert build_.returncode == status and "Traceback" not in err
+    assert err.strip() == "bailout: interrupted; earlier outputs are untouched"
+    assert files(out) == before and only_kit_files(out)
+
+
+def test_sigterm_while_rendering_leaves_no_stray_files(earlier):
+    out, before = earlier
+    build_ = start(out, "--paper", "a4", "--rows", "20000")
+    wait_for(lambda: (out / B.STAGING / "new").is_dir(), "rendering to start")
+    time.sleep(0.3)
+    build_.send_signal(signal.SIGTERM)
+    _, err = build_.communicate(timeout=60)
+    assert build_.returncode == 128 + signal.SIGTERM and "Traceback" not in err
+    assert files(out) == before and only_kit_files(out)
+
+
+def test_after_sigkill_while_rendering_the_next_build_cleans_up(earlier):
+    out, before = earlier
+    build_ = start(out, "--paper", "a4", "--rows", "20000")
+    wait_for(lambda: (out / B.STAGING / "new").is_dir(), "rendering to start")
+    time.sleep(0.3)
+    build_.kill()
+    build_.communicate(timeout=60)
+    assert files(out) == before and (out / B.STAGING).is_dir()
+    (out / ".kit-a4.pdf.k2j4_x9q.tmp").write_bytes(b"what an older version left when killed")
+    status, err = build(out, "--paper", "a4", "--seed", "5")
+    assert status == 0, err
+    assert only_kit_files(out) and manifest_matches(out)
+
+
+def test_after_sigkill_while_renaming_the_next_build_undoes_the_commit_first(earlier):
+    out, before = earlier
+    staging = out / B.STAGING
+    build_ = start(out, "--paper", "a4", "--seed", "5", slow=0.3)
+    wait_for(lambda: any((staging / "old").glob("*")), "the first earlier file to be moved aside")
+    build_.kill()
+    build_.communicate(timeout=60)
+    assert files(out) != before                 # a rename was cut short: the plan is the way back
+    with B._Lock(out):
+        B._remove(B._fresh_staging(out))        # what the next build does first, under the lock
+    assert files(out) == before and only_kit_files(out)
+
+
+def test_a_second_build_into_the_same_folder_stops_and_the_manifest_holds(earlier):
+    out, _ = earlier
+    first = start(out, "--paper", "a4", "--seed", "5", slow=0.3)
+    wait_for(lambda: (out / B.STAGING / "plan").exists(), "the first build to start renaming")
+    status, err = build(out, "--paper", "a4", "--seed", "6")
+    assert status == 2 and "Traceback" not in err and len(err.splitlines()) == 1
+    assert f"--out {out}: another build is writing this folder now" in err
+    _, err = first.communicate(timeout=60)
+    assert first.returncode == 0, err
+    assert manifest_matches(out) and only_kit_files(out)
+    from pypdf import PdfReader
+    assert "seed 5," in PdfReader(out / "prerolled-a4.pdf").metadata["/Subject"]
+
+
+def test_many_rows_say_how_many_pages_first(capsys):
+    import io
+    from pypdf import PdfReader
+    from generator.data import load
+    from generator.odds import compute
+    from generator.options import BuildOptions
+    from generator.render import prerolled
+    from generator.render.common import BuildContext
+    kit = load(ROOT / "data")
+    a4 = B.PAPERS["a4"]
+    for rows in (B.ROWS_NOTICE, B.ROWS_NOTICE + 1):
+        ctx = BuildContext(kit, compute(kit), BuildOptions(rows=rows))
+        B._notice(ctx, [a4])
+    said = capsys.readouterr().err
+    pages = len(PdfReader(io.BytesIO(prerolled.render(ctx, a4))).pages)
+    assert said == (f"note: --rows {B.ROWS_NOTICE + 1:,} makes pre-rolled tables of {pages:,} pages on A4; "
+                    f"this takes a while\n")
+
+
+# -- bounded memory (slow: CI runs these, with BAILOUT_SLOW_TESTS=1 from .ci/run) -------------
+
+slow = pytest.mark.skipif(os.environ.get("BAILOUT_SLOW_TESTS") != "1",
+                          reason="slow (a minute or more); set BAILOUT_SLOW_TESTS=1, as .ci/run does")
+
+MEASURE = ("import resource, subprocess, sys\n"
+           "subprocess.run(sys.argv[1:], check=True)\n"
+           "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")     # KiB on Linux
+
+
+def peak_kib(*args):
+    done = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "generator.cli", "build",
+                           *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout.split()[-1])
+
+
+@slow
+def test_two_hundred_thousand_rows_peak_under_200_mib(tmp_path):
+    assert peak_kib("--out", tmp_path / "o", "--rows", "200000", "--quiet") < 200 * 1024
+
+
+@slow
+def test_memory_grows_by_a_small_constant_per_page(tmp_path):
+    from pypdf import PdfReader
+    peak, pages = {}, {}
+    for rows in (5_000, 100_000):
+        out = tmp_path / str(rows)
+        peak[rows] = peak_kib("--out", out, "--only", "prerolled", "--paper", "a4", "--rows", rows, "--quiet")
+        pages[rows] = len(PdfReader(out / "prerolled-a4.pdf").pages)
+    per_page = (peak[100_000] - peak[5_000]) / (pages[100_000] - pages[5_000])
+    assert per_page < 40, f"{per_page:.1f} KiB a page"

@@ -1,0 +1,256 @@
+"""Hostile input: whatever a user, a file or the environment supplies ends in one clean line.
+
+Each case here once ended in a traceback, a hang or runaway cost: a FIFO or /dev/zero as a data
+file, TOML nested hundreds deep, a NUL in a path, paths past PATH_MAX or under a folder without
+search permission, a SOURCE_DATE_EPOCH reportlab cannot take, keys that forge a second message.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from generator.data import MAX_NATIONALITIES, load
+from generator.data.toml_file import MAX_DEPTH, MAX_FILE_BYTES
+from generator.errors import DataError
+from conftest import ROOT, edit
+
+PATH_MAX = os.pathconf("/", "PC_PATH_MAX")
+
+
+def bailout(*args, env=None, timeout=60, prefix=()):
+    """Run `bailout` in a subprocess with a time limit: (status, stdout, stderr)."""
+    done = subprocess.run([*prefix, sys.executable, "-m", "generator.cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=timeout,
+                          env=dict(os.environ, **(env or {})))
+    return done.returncode, done.stdout, done.stderr
+
+
+def one_line(status, err, *words):
+    """Exit 2 and exactly one `bailout:` line on stderr, holding every word."""
+    assert status == 2, err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bailout: "), err
+    for word in words:
+        assert word in lines[0], f"{word!r} not in {lines[0]!r}"
+
+
+# -- data files that are not files ------------------------------------------------------------
+
+def test_fifo_named_rules_toml_returns_at_once(data_copy):
+    rules = data_copy / "rules.toml"
+    rules.unlink()
+    os.mkfifo(rules)        # nobody writes to it: an open() without O_NONBLOCK would wait forever
+    started = time.monotonic()
+    status, _, err = bailout("odds", "--data", data_copy, timeout=30)
+    assert time.monotonic() - started < 10
+    one_line(status, err, str(rules), "not a regular file")
+
+
+def test_data_file_linked_to_dev_zero_is_refused(data_copy):
+    german = data_copy / "nationalities" / "german.toml"
+    german.unlink()
+    german.symlink_to("/dev/zero")
+    status, _, err = bailout("odds", "--data", data_copy, timeout=30)
+    one_line(status, err, str(german), "not a regular file")
+
+
+def test_data_file_over_the_size_limit_is_refused_unread(data_copy):
+    german = data_copy / "nationalities" / "german.toml"
+    with open(german, "r+b") as handle:     # sparse: no disk, and a reader must not read it
+        handle.truncate(MAX_FILE_BYTES + 1)
+    with pytest.raises(DataError) as raised:
+        load(data_copy)
+    assert raised.value.problems == [f"{german}: is {MAX_FILE_BYTES + 1:,} bytes; a data file may hold at most "
+                                     f"{MAX_FILE_BYTES:,}"]
+
+
+# -- TOML that nests too deep ---------------------------------------------------------------
+
+@pytest.mark.parametrize("nested", [
+    "x = " + "[" * 500 + "]" * 500,                  # the parser itself recurses: RecursionError
+    "x = " + "{a = " * 500 + "1" + "}" * 500,
+    ".".join(["a"] * (MAX_DEPTH + 1)) + " = 1",      # dotted keys nest without recursing
+])
+def test_toml_nested_beyond_the_limit_is_a_data_error(nested, data_copy):
+    german = data_copy / "nationalities" / "german.toml"
+    german.write_text(nested + "\n" + german.read_text())
+    status, _, err = bailout("odds", "--data", data_copy)
+    one_line(status, err, str(german), f"at most {MAX_DEPTH} levels")
+
+
+def test_nesting_up_to_the_limit_is_read(data_copy):
+    german = data_copy / "nationalities" / "german.toml"
+    # At the top: the file's own table is level 1, so a key of MAX_DEPTH parts nests MAX_DEPTH tables.
+    german.write_text(".".join(["a"] * MAX_DEPTH) + " = 1\n" + german.read_text())
+    with pytest.raises(DataError) as raised:
+        load(data_copy)
+    assert raised.value.problems == [f"{german}: a: unknown key"]    # read, then found not to belong
+
+
+def test_nul_in_the_deck_path_is_a_data_error(data_copy):
+    edit(data_copy / "rules.toml", '# file = "decks/my-deck.toml"', 'file = "decks/a\\u0000b.toml"')
+    status, _, err = bailout("odds", "--data", data_copy)
+    one_line(status, err, "rules.toml: deck.file", r"\x00")
+
+
+# -- loaders stay linear; nationalities stay printable ----------------------------------------
+
+def test_forty_thousand_roster_tables_load_in_under_two_seconds(data_copy):
+    german = data_copy / "nationalities" / "german.toml"
+    german.write_text(german.read_text() + "".join(
+        f'\n[[roster]]\ncard = "G{i}"\nrole = "{("SL", "ASL", "")[i % 3]}"\nmorale = {i % 5 + 1}\n'
+        for i in range(40_000)))
+    started = time.process_time()      # this process's CPU: other jobs on the machine do not count
+    kit = load(data_copy)
+    assert time.process_time() - started < 2
+    assert len(next(n for n in kit.nationalities if n.key == "german").roster) == 40_000
+
+
+def test_a_card_listed_twice_is_still_found(data_copy):
+    german = data_copy / "nationalities" / "german.toml"
+    german.write_text(german.read_text() + "".join(
+        f'\n[[roster]]\ncard = "G{i % 999}"\nmorale = 3\n' for i in range(1000)))
+    with pytest.raises(DataError) as raised:
+        load(data_copy)
+    assert raised.value.problems == [f"{german}: roster: card 'G0' is listed twice"]
+
+
+def minimal_nationalities(data, count):
+    """`count` nationality files, each as short as the aid can print: one rifle for the period."""
+    folder = data / "nationalities"
+    shutil.rmtree(folder)
+    folder.mkdir()
+    for i in range(count):
+        (folder / f"n{i:03}.toml").write_text(
+            f'name = "N{i}"\nadjective = "N{i}"\ncolour = "#ffffff"\ntext_colour = "#000000"\n'
+            f'[[rifle]]\nyears = [1939, 1945]\nmodel = "R"\nsource = "s"\n'
+            f'[[emblem]]\nshape = "disc"\ncolour = "#000000"\n')
+    return folder
+
+
+def test_more_nationalities_than_the_aid_holds_are_refused_before_reading(data_copy):
+    folder = minimal_nationalities(data_copy, MAX_NATIONALITIES + 1)
+    (folder / "n000.toml").unlink()
+    os.mkfifo(folder / "n000.toml")         # never opened: the count comes first
+    status, _, err = bailout("odds", "--data", data_copy, timeout=30)
+    one_line(status, err, str(folder), f"more than {MAX_NATIONALITIES} nationality files")
+
+
+def test_the_aid_really_prints_the_most_nationalities_allowed(data_copy):
+    from generator.odds import compute
+    from generator.options import BuildOptions
+    from generator.layout.paper import PAPERS
+    from generator.render import aid
+    from generator.render.common import BuildContext
+    from pypdf import PdfReader
+    import io
+    minimal_nationalities(data_copy, MAX_NATIONALITIES)
+    kit = load(data_copy)
+    ctx = BuildContext(kit, compute(kit), BuildOptions())
+    for paper in PAPERS.values():
+        pdf = aid.render(ctx, paper)
+        text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+        assert f"N{MAX_NATIONALITIES - 1}" in text, paper.label
+
+
+# -- paths the system cannot look at ---------------------------------------------------------
+
+def long_path(tmp_path):
+    return f"{tmp_path}/" + ("x" * 200 + "/") * (PATH_MAX // 200 + 1)
+
+
+@pytest.mark.parametrize("option", ["--out", "--data"])
+def test_path_longer_than_path_max_is_one_line(option, tmp_path):
+    status, _, err = bailout("build", option, long_path(tmp_path), "--only", "aid", "--paper", "a4")
+    one_line(status, err, f"{long_path(tmp_path)[:60]}", "too long")
+
+
+def _without_search_permission():
+    """A command prefix under which a folder's permission bits hold (root ignores them)."""
+    if os.geteuid() != 0:
+        return ()
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: root passes any permission check")
+    return ("setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search")
+
+
+@pytest.mark.parametrize("option", ["--out", "--data"])
+def test_path_under_a_folder_without_search_permission_is_one_line(option, tmp_path, data_copy):
+    prefix = _without_search_permission()
+    locked = tmp_path / "locked"
+    shutil.copytree(data_copy, locked / "data")
+    locked.chmod(0o600)         # readable, but its entries cannot be looked up
+    try:
+        target = locked / ("data" if option == "--data" else "out")
+        status, _, err = bailout("build", option, target, "--only", "aid", "--paper", "a4", prefix=prefix)
+    finally:
+        locked.chmod(0o700)
+    one_line(status, err, str(target), "Permission denied")
+
+
+# -- the environment -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("epoch", ["\u00b2", "99999999999999999999", "9" * 5000, "253402300800", "-1"])
+def test_source_date_epoch_reportlab_cannot_take_is_one_line(epoch, tmp_path):
+    status, _, err = bailout("build", "--out", tmp_path / "o", env={"SOURCE_DATE_EPOCH": epoch})
+    one_line(status, err, "SOURCE_DATE_EPOCH")
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_last_source_date_epoch_a_pdf_can_date(tmp_path):
+    from pypdf import PdfReader
+    status, _, err = bailout("build", "--out", tmp_path / "o", "--only", "aid", "--paper", "a4",
+                             env={"SOURCE_DATE_EPOCH": "253402300799"})
+    assert status == 0, err
+    assert PdfReader(tmp_path / "o" / "player-aid-a4.pdf").metadata["/CreationDate"].startswith("D:99991231235959")
+
+
+# -- one problem, one line -------------------------------------------------------------------
+
+@pytest.mark.parametrize("key, shown", [
+    ('"x\\nbailout: forged problem"', r"x\nbailout: forged problem"),
+    ('"x\\u001b[2J"', r"x\x1b[2J"),
+    ('"x\\u202ey"', r"x\u202ey"),
+])
+def test_a_key_with_control_characters_stays_on_one_line(key, shown, data_copy):
+    german = data_copy / "nationalities" / "german.toml"
+    edit(german, 'name = "German"', f'name = "German"\n{key} = 1')
+    status, _, err = bailout("odds", "--data", data_copy)
+    one_line(status, err, f"{german}: {shown}: unknown key")
+    assert "\x1b" not in err and "\u202e" not in err
+
+
+def test_a_data_folder_name_with_a_newline_stays_on_one_line(tmp_path):
+    status, _, err = bailout("odds", "--data", tmp_path / "a\nbailout: forged")
+    one_line(status, err, r"a\nbailout: forged", "no such data folder")
+
+
+def test_an_argument_with_a_newline_stays_on_one_line():
+    status, _, err = bailout("odds", "x\nbailout: forged")
+    assert status == 2 and "Traceback" not in err
+    assert [line for line in err.splitlines() if line.startswith("bailout:")] == [
+        r"bailout: error: unrecognized arguments: x\nbailout: forged"]
+
+
+def test_a_roster_too_large_to_search_is_one_line(data_copy):
+    from generator.crew_report import MAX_COMBINATIONS
+    german = data_copy / "nationalities" / "german.toml"
+    german.write_text(german.read_text() + "".join(f'\n[[roster]]\ncard = "G{i}"\nmorale = 3\n' for i in range(60)))
+    started = time.monotonic()
+    status, _, err = bailout("crew", "german", "--afv-morale", "5", "--data", data_copy)
+    assert time.monotonic() - started < 30
+    # 60 cards, crews of 5 (rules.toml: crew.size): 5,461,512 combinations, over the limit
+    one_line(status, err, str(german), "5,461,512 crews of 5", f"at most {MAX_COMBINATIONS:,}")
+
+
+def test_output_cut_short_by_a_closed_pipe_is_quiet():
+    reader = subprocess.Popen([sys.executable, "-m", "generator.cli", "odds"], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.close()       # as `| head -0` would
+    err = reader.stderr.read().decode()
+    assert reader.wait(timeout=60) in (0, 141) and "Traceback" not in err
