@@ -100,7 +100,7 @@ def percent(p, places=1):
 
 def as_json(odds):
     """The odds as JSON-ready data: every chance an exact fraction in a string ("1/3")."""
-    f = _fraction_text
+    f = fraction_text
     by_size = lambda table, fmt: {str(size): {("hero" if hero else "no_hero"): fmt(v) for hero, v in row.items()}
                                   for size, row in table.items()}
     dist = lambda d: {str(k): f(p) for k, p in d.items()}
@@ -124,6 +124,6 @@ def man_code(fate, weapon):
     return fate[0].upper() + {"pistol": "P", "rifle": "R", "smg": "S"}[weapon]
 
 
-def _fraction_text(p):
+def fraction_text(p):
     p = Fraction(p)
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
