@@ -30,7 +30,7 @@ def build_once(kit, odds, rows, paper, mode):
     from generator.render.common import BuildContext
     ctx = BuildContext(kit, odds, BuildOptions(papers=(paper,), parts=("prerolled",), rows=rows, mode=mode))
     pdf = prerolled.render(ctx, PAPERS[paper])
-    csv = prerolled.extra_files(ctx)["prerolled.csv"]
+    csv = prerolled.render_csv(ctx)
     return len(pdf), len(csv)
 
 

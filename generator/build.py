@@ -6,7 +6,6 @@ they were.
 """
 
 import hashlib
-import importlib
 import os
 import sys
 import tempfile
@@ -17,20 +16,14 @@ from .errors import UsageError
 from .odds import compute
 from .options import BuildOptions
 from .layout.paper import PAPERS
-
-# part -> (module under generator.render, file stem, title in the kit's bookmarks)
-PARTS = {
-    "aid": ("aid", "player-aid", "Player aid"),
-    "prerolled": ("prerolled", "prerolled", "Pre-rolled bail-out tables"),
-    "counters": ("counters", "counters", "Crew counters"),
-}
+from .outputs import all_file_names, part_pdf, selected
 
 
 def build(args):
     options = BuildOptions.from_args(args)
     kit = load(args.data)
     out = Path(args.out)
-    earlier = sorted(name for name in kit_file_names() if (out / name).is_file())
+    earlier = sorted(name for name in all_file_names(PAPERS.values()) if (out / name).is_file())
     outputs = render_all(kit, options, progress=None if args.quiet else _progress, earlier=earlier)
     write_all(out, outputs)
     stale = [name for name in earlier if name not in outputs]
@@ -40,16 +33,10 @@ def build(args):
     return outputs
 
 
-def kit_file_names():
-    """Every file name a build can write (MANIFEST.txt aside)."""
-    names = [f"{stem}-{paper}.pdf" for _, stem, _ in PARTS.values() for paper in PAPERS]
-    return names + [f"kit-{paper}.pdf" for paper in PAPERS] + ["prerolled.csv"]
-
-
 def render_all(kit, options, progress=None, earlier=()):
     """{file name: bytes} for every output the options ask for, in a fixed order.
 
-    With every part asked for, the per-paper kits are added; MANIFEST.txt always, naming any of
+    Outputs come from the registry (generator/outputs.py); MANIFEST.txt always, naming any of
     the `earlier` files (already in the output folder) that this build leaves as they were.
     """
     from .render.common import BuildContext
@@ -59,24 +46,15 @@ def render_all(kit, options, progress=None, earlier=()):
     ctx = BuildContext(kit, compute(kit), options)
     progress = progress or (lambda name, content: None)
     outputs = {}
-    for part in options.parts:
-        module_name, stem, _ = PARTS[part]
-        module = importlib.import_module(f".render.{module_name}", __package__)
-        for paper in options.papers:
-            name = f"{stem}-{paper}.pdf"
-            outputs[name] = module.render(ctx, PAPERS[paper])
-            progress(name, outputs[name])
-        for name, content in getattr(module, "extra_files", lambda ctx: {})(ctx).items():
-            outputs[name] = content
-            progress(name, content)
-    if set(options.parts) == set(PARTS):
-        from .render.kit import merge
-        for paper in options.papers:
-            name = f"kit-{paper}.pdf"
-            parts = [(title, outputs[f"{stem}-{paper}.pdf"]) for _, stem, title in PARTS.values()]
-            r = kit.rules
-            outputs[name] = merge(parts, PAPERS[paper], f"{r.number} {r.title}: print kit ({PAPERS[paper].label})",
-                                  f"{r.game} variant {r.number}: player aid, pre-rolled bail-out tables, crew counters")
+    for output in selected(options.parts):
+        render = output.load()
+        for paper in ([PAPERS[p] for p in options.papers] if output.per_paper else [None]):
+            name = output.file_name(paper)
+            if output.merges:
+                sources = [(o.title, outputs[o.file_name(paper)]) for o in map(part_pdf, output.merges)]
+                outputs[name] = render(ctx, paper, sources)
+            else:
+                outputs[name] = render(ctx, paper)
             progress(name, outputs[name])
     outputs["MANIFEST.txt"] = manifest(kit, outputs, options, [n for n in earlier if n not in outputs])
     progress("MANIFEST.txt", outputs["MANIFEST.txt"])

@@ -17,7 +17,9 @@ from . import counters as C
 from . import prerolled as P
 from . import rules as R
 from .data import FATES
-from .odds import WEAPONS, fraction_text, man_code, percent
+from .aid_content import weapon_rows
+from .odds import WEAPONS, man_code, percent
+from .text import fraction_text, signed, year_span
 
 KINDS = ("chance", "mean", "number", "modifier", "text")
 HERO_KEY = {False: "no_hero", True: "hero"}
@@ -67,7 +69,7 @@ def print_items(kit, odds, sets=2):
     add("variant.title", r.number, "variant title", f"{r.number} {r.title}")
     add("variant.game", r.number, "game", r.game)
     add("variant.credit", r.number, "credit", r.credit)
-    add("period", r.number, "years tabulated", C.years(_Span(r.first_year, r.last_year)))
+    add("period", r.number, "years tabulated", year_span(r.first_year, r.last_year))
     add("deck", r.number, "deck", f"transcribed ({r.deck_file})" if r.deck_file else "ideal")
     add("deck.columns", r.number, "RPC columns read", r.columns)
     add("deck.size", r.number, "cards in the deck", odds.deck_size, "number")
@@ -142,7 +144,7 @@ def print_items(kit, odds, sets=2):
     a = r.after
     add("after.pinned", a.rule, "crew pinned on bailing out", a.pinned)
     add("after.group", a.rule, "new group", a.group)
-    add("after.wreck", a.rule, "wreck", f"{C.signed(a.wreck_tem)} TEM as a {a.wreck_terrain}")
+    add("after.wreck", a.rule, "wreck", f"{signed(a.wreck_tem)} TEM as a {a.wreck_terrain}")
     add("after.wreck_until", a.rule, "wreck stays", a.wreck_until)
     add("after.infiltrators", a.rule, "infiltrators", a.infiltrators)
 
@@ -166,24 +168,6 @@ def print_items(kit, odds, sets=2):
     return out.items
 
 
-@dataclass(frozen=True)
-class _Span:
-    first: int
-    last: int
-
-
-def year_runs(model_in, years):
-    """Consecutive years giving the same value, as [(span text, value)]: the aid's weapon rows."""
-    runs = []
-    for year in years:
-        value = model_in(year)
-        if runs and runs[-1][2] == value and runs[-1][1] == year - 1:
-            runs[-1][1] = year
-        else:
-            runs.append([year, year, value])
-    return [(C.years(_Span(a, b)), value) for a, b, value in runs]
-
-
 def add_weapons(out, kit):
     r = kit.rules
     for nat in kit.nationalities:
@@ -191,13 +175,15 @@ def add_weapons(out, kit):
         out.add(f"nationality.{nat.key}.colour", r.number, f"{nat.name}: colours",
                 f"{nat.colour} on {nat.text_colour}" if nat.text_colour else nat.colour)
 
-        def smg(year, nat=nat):
-            model = nat.smg_in(year)
-            return model or f"none, so {R.weapon_model(r, nat, year, 'smg') or WEAPON_WORD[R.PISTOL]}"
-        for kind, model_in in (("rifle", nat.rifle_in), ("smg", smg)):
-            runs = year_runs(model_in, r.years())
+        rows = weapon_rows(nat, r)      # the aid's rows: (years, model), SMG gaps as (None, instead)
+        for kind in ("rifle", "smg"):
+            runs = [(span, model if kind == "rifle" else _smg_text(*model)) for span, model in rows[kind]]
             out.add(f"weapons.{nat.key}.{kind}", r.weapon.rule, f"{nat.name} {WEAPON_WORD[kind]}",
                     "; ".join(f"{span}: {model or 'none'}" for span, model in runs))
+
+
+def _smg_text(model, instead):
+    return model or f"none, so {instead or WEAPON_WORD[R.PISTOL]}"
 
 
 def add_prerolled(out, kit, odds):
@@ -276,7 +262,7 @@ def show(kind, value):
     if kind == "mean":
         return f"{fraction_text(value)} (= {float(value):.2f})"
     if kind == "modifier":
-        return C.signed(value)
+        return signed(value)
     return str(value)
 
 

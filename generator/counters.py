@@ -7,6 +7,8 @@ a renderer that cannot fit it can name them.
 
 from dataclasses import dataclass
 
+from .text import signed, year_span
+
 KINDS = ("crew", "rifle", "smg", "wreck")
 KIND_LABELS = {"crew": "Crew", "rifle": "Rifle", "smg": "SMG", "wreck": "Wreck"}
 RULES_FILE = "rules.toml"
@@ -37,13 +39,8 @@ def nationality_file(nat):
     return f"nationalities/{nat.key}.toml"
 
 
-def signed(value):
-    """-1 -> '\u22121', 1 -> '+1': modifiers read as modifiers (typographic minus, Vera has it)."""
-    return f"{value:+d}".replace("-", "\u2212")
-
-
 def years(span):
-    return str(span.first) if span.first == span.last else f"{span.first}\u2013{span.last}"
+    return year_span(span.first, span.last)
 
 
 def counters_for(kit, nat, sets):

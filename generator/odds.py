@@ -10,6 +10,7 @@ from fractions import Fraction
 from . import rules as R
 from .data import FATES
 from .deck import for_kit
+from .text import fraction_text
 
 WEAPONS = (R.PISTOL, "rifle", "smg")
 
@@ -122,8 +123,3 @@ def man_code(fate, weapon):
     if weapon is None:
         return fate[0].upper()
     return fate[0].upper() + {"pistol": "P", "rifle": "R", "smg": "S"}[weapon]
-
-
-def fraction_text(p):
-    p = Fraction(p)
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"

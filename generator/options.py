@@ -4,7 +4,8 @@ import argparse
 from dataclasses import dataclass
 from fractions import Fraction
 
-PARTS = ("aid", "prerolled", "counters")
+from .outputs import PARTS
+
 PAPERS = ("a4", "letter")
 MM_PER_INCH = Fraction(254, 10)
 NAMED_SIZES = {"5/8in": Fraction(5, 8), "3/4in": Fraction(3, 4), "1in": Fraction(1)}

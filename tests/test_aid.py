@@ -24,7 +24,7 @@ from generator.errors import RenderError
 from generator.layout.paper import PAPERS
 from generator.odds import compute
 from generator.options import BuildOptions
-from generator.render import aid
+from generator import aid_content as aid
 from generator.render.common import BuildContext
 
 SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}

@@ -220,7 +220,7 @@ def test_faces_say_what_the_rule_says():
     assert "Wounded" in back and "Rule 33 applies except 33.11" in back and "German" in back
     weapons = [c for c in counters if c.kind in ("rifle", "smg")]
     assert [text_of(c.front) for c in weapons] == [
-        "Rifle Kar98k 1939\u20131945 German", "SMG MP 38 1939 German", "SMG MP 40 1940\u20131945 German"]
+        "Rifle Kar98k 1939\u201345 German", "SMG MP 38 1939 German", "SMG MP 40 1940\u201345 German"]
     wreck = next(c for c in counters if c.kind == "wreck")
     assert text_of(wreck.front) == "Wreck German Wall \u22121 TEM until the crew moves"
     assert text_of(wreck.back).startswith("Bailed out: crew pinned")

@@ -118,9 +118,10 @@ def german_smg_span_and_model(data):
     german = data / "nationalities" / "german.toml"
     edit(german, 'years = [1939, 1939]\nmodel = "MP 38"', 'years = [1939, 1940]\nmodel = "MP 38/40"')
     edit(german, "years = [1940, 1945]", "years = [1941, 1945]")
-    return {"weapons.german.smg": ("1939: MP 38; 1940–1945: MP 40", "1939–1940: MP 38/40; 1941–1945: MP 40"),
-            "counters.german.smg.0": ("SMG / MP 38 / 1939 / German", "SMG / MP 38/40 / 1939–1940 / German"),
-            "counters.german.smg.1": ("SMG / MP 40 / 1940–1945 / German", "SMG / MP 40 / 1941–1945 / German")}
+    # Year spans print as the aid and counters print them: "1939", "1939–40".
+    return {"weapons.german.smg": ("1939: MP 38; 1940–45: MP 40", "1939–40: MP 38/40; 1941–45: MP 40"),
+            "counters.german.smg.0": ("SMG / MP 38 / 1939 / German", "SMG / MP 38/40 / 1939–40 / German"),
+            "counters.german.smg.1": ("SMG / MP 40 / 1940–45 / German", "SMG / MP 40 / 1941–45 / German")}
 
 
 def hungarian_added(data):
@@ -136,13 +137,14 @@ def hungarian_added(data):
     tem = f"{RULES['after']['wreck_tem']:+d}".replace("-", "\u2212")
     wreck = (f"Wreck / Hungarian / {RULES['after']['wreck_terrain']} {tem} TEM / until the crew moves"
              f" | back: Bailed out: crew pinned / Group")
-    years = f"{RULES['period']['first_year']}–{RULES['period']['last_year']}"
+    first, last = RULES["period"]["first_year"], RULES["period"]["last_year"]
+    years = f"{first}–{str(last)[2:]}"      # same century: "1939–45"
     added = {"nationality.hungarian": "Hungarian", "nationality.hungarian.colour": "#9a8f6a on #000000",
              "weapons.hungarian.rifle": f"{years}: 35M", "weapons.hungarian.smg": f"{years}: 39M",
              "counters.hungarian.crew.0": crew, "counters.hungarian.crew.0.count": SETS * RULES["crew"]["size"],
-             "counters.hungarian.rifle.0": "Rifle / 35M / 1939–1945 / Hungarian",
+             "counters.hungarian.rifle.0": "Rifle / 35M / 1939–45 / Hungarian",
              "counters.hungarian.rifle.0.count": 1,
-             "counters.hungarian.smg.0": "SMG / 39M / 1939–1945 / Hungarian", "counters.hungarian.smg.0.count": 1,
+             "counters.hungarian.smg.0": "SMG / 39M / 1939–45 / Hungarian", "counters.hungarian.smg.0.count": 1,
              "counters.hungarian.wreck.0": wreck, "counters.hungarian.wreck.0.count": SETS}
     return {key: (None, value) for key, value in added.items()}
 

@@ -54,7 +54,7 @@ def context(data=DATA, **options):
 
 
 def csv_rows(ctx):
-    text = render_mod.extra_files(ctx)["prerolled.csv"].decode()
+    text = render_mod.render_csv(ctx).decode()
     reader = list(csv.reader(io.StringIO(text)))
     return reader[0], reader[1:]
 
@@ -226,7 +226,7 @@ def test_same_seed_same_bytes_other_seed_other_rows():
     a, b = context(seed=11), context(seed=11)
     for paper in ("a4", "letter"):
         assert render_mod.render(a, PAPERS[paper]) == render_mod.render(b, PAPERS[paper])
-    assert render_mod.extra_files(a) == render_mod.extra_files(b)
+    assert render_mod.render_csv(a) == render_mod.render_csv(b)
     other = context(seed=12)
     assert csv_rows(other)[1] != csv_rows(a)[1]
     assert render_mod.render(other, PAPERS["a4"]) != render_mod.render(a, PAPERS["a4"])

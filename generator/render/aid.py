@@ -1,37 +1,26 @@
-"""The player-aid sheet: templates/aid.md.j2 -> Markdown -> flowables -> at most one duplex sheet.
+"""The player-aid sheet as a PDF: the aid's Markdown (generator/aid_content.py) -> flowables ->
+at most one duplex sheet.
 
-The template's text is Markdown with Jinja2 placeholders bound to the rules data and the exact
-odds; every `{{ }}` output is Markdown-escaped on the way out (Jinja `finalize`), so data text
-can never add structure, and the Markdown walk escapes it again for reportlab.  Page 1 puts the
+The Markdown walk escapes all text again for reportlab, so nothing in it is parsed as markup.  Page 1 puts the
 title and the flowchart across the page, then two columns; page 2 likewise (the template's
 `---` lines make the cuts).  Body text is the largest of 9, 8.5 and 8 pt that fits two pages;
 past that is a RenderError, never a third page.
 """
 
 import io
-from pathlib import Path
 
-import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, PageBreak, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import LayoutError
 
-from .. import __version__
-from .. import rules as R
-from ..data import FATES
+from ..aid_content import TEMPLATE_FILE, markdown_text
 from ..errors import RenderError
-from ..odds import man_code, percent
 from . import flowchart
 from .common import AUTHOR, CREATOR, FONT, draw_footer, register_fonts, set_metadata
 from .glyphs import check_printable
 from .markdown_flow import Converter, make_styles
-from ..paths import kit_folder
 
-TEMPLATES = kit_folder("templates")
-TEMPLATE = "aid.md.j2"
-TEMPLATE_FILE = TEMPLATES / TEMPLATE
 MAX_PAGES = 2
 BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
 MARGIN, COLUMN_GAP, FOOTER = 28.0, 16.0, 32.0    # FOOTER: the frames' bottom edge
@@ -39,11 +28,11 @@ MIN_COLUMN = 24.0                # shorter columns under a full-width part are l
 ACCENT = colors.HexColor("#3b4722")     # dark olive: near-black once printed grey
 HEAD_FILL = colors.HexColor("#e3dfca")
 BOX_FILL = colors.HexColor("#f7f5ed")
-NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
 
 
 def render(ctx, paper):
     register_fonts()
+    check_printable(ctx.kit)
     text = markdown_text(ctx, paper)
     for size in BODY_SIZES:
         try:    # the footer's "of N" guesses a full sheet; a shorter aid is built once more
@@ -61,127 +50,6 @@ def render(ctx, paper):
 
 class _TooLong(Exception):
     """A full-width part does not fit its page at this size."""
-
-
-# -- the text -------------------------------------------------------------------------------
-
-def markdown_text(ctx, paper, template_dir=None):
-    """The aid's Markdown: the template rendered with the data and odds (a RenderError on failure)."""
-    folder = Path(template_dir or TEMPLATES)
-    env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(str(folder)), undefined=jinja2.StrictUndefined,
-                               autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
-                               keep_trailing_newline=True)
-    env.filters.update(pct=percent, frac=fraction_text, signed=signed, fit=fit)
-    path = folder / TEMPLATE
-    values = template_vars(ctx, paper)
-    try:
-        return env.get_template(TEMPLATE).render(**values)
-    except jinja2.TemplateSyntaxError as error:
-        raise RenderError(f"{error.filename or path}:{error.lineno}: {error.message}") from None
-    except jinja2.TemplateNotFound:
-        raise RenderError(f"{path}: template not found") from None
-    except Exception as error:      # an undefined name, a bad filter argument, a sandbox refusal ...
-        line = _template_line(error.__traceback__, str(path))
-        where = f"{path}:{line}" if line else str(path)
-        raise RenderError(f"{where}: {type(error).__name__}: {error}") from None
-
-
-def _template_line(tb, filename):
-    """The template line a render error came from (Jinja maps its frames to the template file)."""
-    line = None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
-
-
-def template_vars(ctx, paper):
-    kit, odds = ctx.kit, ctx.odds
-    r = kit.rules
-    sizes = r.crew.aid_crew_sizes
-    missing = [s for s in sizes if s not in odds.survivors]
-    if missing:
-        raise RenderError(f"{kit.directory / 'rules.toml'}: crew.aid_crew_sizes lists {missing}, larger than "
-                          f"crew.size = {r.crew.size}")
-    check_printable(kit)
-    return {
-        "rules": r, "odds": odds, "version": __version__, "data_hash": kit.short_hash, "paper": paper.label,
-        "fates": FATES,
-        "notes": {i.name: i for i in r.interpretations},
-        "crew_sizes": sizes,
-        "survivor_counts": list(range(max(sizes) + 1)) if sizes else [],
-        "morale_rows": [(m, R.crew_morale(r, m, 1)[0], [R.crew_morale(r, m, s)[1] for s in sizes])
-                        for m in r.crew.aid_afv_morale],
-        "pistol_ccv": R.pistol_only_ccv(r),
-        "man_rows": [(man_code(fate, weapon), fate, weapon, p) for (fate, weapon), p in odds.man.items()],
-        "nationalities": [weapon_rows(n, r) for n in kit.nationalities],
-        "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
-        "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,
-    }
-
-
-def weapon_rows(nationality, rules):
-    """{name, rifle: [(years, model)], smg: [(years, (model or None, what a man takes instead))]}.
-
-    In a year with no SMG in service, interpretation 6 says what a man who draws one carries.
-    """
-    def smg(year):
-        model = nationality.smg_in(year)
-        return model, None if model else R.weapon_model(rules, nationality, year, "smg")
-    return {"name": nationality.name,
-            "rifle": _runs(nationality.rifle_in, rules.years()),
-            "smg": _runs(smg, rules.years())}
-
-
-def _runs(model_in, years):
-    """Consecutive years carrying the same model, as ('1939-41', model); None where there is none."""
-    runs = []
-    for year in years:
-        model = model_in(year)
-        if runs and runs[-1][2] == model and runs[-1][1] == year - 1:
-            runs[-1][1] = year
-        else:
-            runs.append([year, year, model])
-    return [(year_span(a, b), m) for a, b, m in runs]
-
-
-def year_span(first, last):
-    if first == last:
-        return str(first)
-    tail = str(last)[2:] if str(first)[:2] == str(last)[:2] else str(last)
-    return f"{first}\u2013{tail}"
-
-
-def md_escape(value):
-    """Every placeholder's output as literal Markdown text: no structure can come from data."""
-    if value is None:
-        return ""
-    text = " ".join(str(value).split())     # no newline may end a table row or start a block
-    out = []
-    for ch in text:
-        if ch == "&":
-            out.append("&amp;")
-        elif ch == "<":
-            out.append("&lt;")
-        elif ch in "\\`*_{}[]()#+-.!|>":
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def fraction_text(p):
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-
-
-def signed(n):
-    return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "\u00b10")
-
-
-def fit(text, limit):
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "\u2026"
 
 
 # -- the pages ------------------------------------------------------------------------------

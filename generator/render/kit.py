@@ -13,6 +13,13 @@ from pypdf.generic import ArrayObject, ByteStringObject, NameObject
 from .common import AUTHOR, CREATOR
 
 
+def render(ctx, paper, parts):
+    """The kit for one paper: `parts` is [(bookmark title, pdf bytes)] in kit order."""
+    r = ctx.kit.rules
+    return merge(parts, paper, f"{r.number} {r.title}: print kit ({paper.label})",
+                 f"{r.game} variant {r.number}: player aid, pre-rolled bail-out tables, crew counters")
+
+
 def merge(parts, paper, title, subject):
     """`parts` is [(bookmark title, pdf bytes)]; return the merged PDF's bytes."""
     writer = PdfWriter()

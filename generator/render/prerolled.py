@@ -58,8 +58,9 @@ def table_for(ctx):
     return table
 
 
-def extra_files(ctx):
-    return {"prerolled.csv": prerolled.csv_text(table_for(ctx)).encode("utf-8")}
+def render_csv(ctx, paper=None):
+    """prerolled.csv: the same rows as the PDFs, for digital play (one file for every paper)."""
+    return prerolled.csv_text(table_for(ctx)).encode("utf-8")
 
 
 def man_labels(odds):

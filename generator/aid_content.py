@@ -1,0 +1,136 @@
+"""The player aid's content: templates/aid.md.j2 rendered with the rules data and the exact odds.
+
+Reportlab-free on purpose: the PDF (render/aid.py) and the HTML edition are two renderers of
+the one Markdown text made here.  Every `{{ }}` output is Markdown-escaped on the way out
+(Jinja `finalize`), so data text can never add structure.  The template is compiled once per
+process and folder, not once per paper.
+"""
+
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from . import __version__
+from . import rules as R
+from .data import FATES
+from .errors import RenderError
+from .odds import man_code, percent
+from .paths import kit_folder
+from .text import fraction_text, signed, truncate, year_span
+
+TEMPLATES = kit_folder("templates")
+TEMPLATE = "aid.md.j2"
+TEMPLATE_FILE = TEMPLATES / TEMPLATE
+NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
+
+
+def markdown_text(ctx, paper=None, template_dir=None):
+    """The aid's Markdown for `paper` (a Paper, or None for the paper-free web edition).
+
+    A template that will not render is a RenderError naming the template file and line.
+    """
+    folder = Path(template_dir or TEMPLATES)
+    path = folder / TEMPLATE
+    try:
+        template = _environment(str(folder)).get_template(TEMPLATE)
+        return template.render(**template_vars(ctx, paper))
+    except RenderError:
+        raise
+    except jinja2.TemplateSyntaxError as error:
+        raise RenderError(f"{error.filename or path}:{error.lineno}: {error.message}") from None
+    except jinja2.TemplateNotFound:
+        raise RenderError(f"{path}: template not found") from None
+    except Exception as error:      # an undefined name, a bad filter argument, a sandbox refusal ...
+        line = _template_line(error.__traceback__, str(path))
+        where = f"{path}:{line}" if line else str(path)
+        raise RenderError(f"{where}: {type(error).__name__}: {error}") from None
+
+
+@lru_cache(maxsize=4)
+def _environment(folder):
+    env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
+                               autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
+                               keep_trailing_newline=True)
+    env.filters.update(pct=percent, frac=fraction_text, signed=signed, fit=truncate)
+    return env
+
+
+def _template_line(tb, filename):
+    """The template line a render error came from (Jinja maps its frames to the template file)."""
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def template_vars(ctx, paper=None):
+    """Everything the template may read: the rules, the odds and the tables derived from them."""
+    kit, odds = ctx.kit, ctx.odds
+    r = kit.rules
+    sizes = r.crew.aid_crew_sizes
+    missing = [s for s in sizes if s not in odds.survivors]
+    if missing:
+        raise RenderError(f"{kit.directory / 'rules.toml'}: crew.aid_crew_sizes lists {missing}, larger than "
+                          f"crew.size = {r.crew.size}")
+    return {
+        "rules": r, "odds": odds, "version": __version__, "data_hash": kit.short_hash,
+        "paper": paper.label if paper else None,
+        "fates": FATES,
+        "notes": {i.name: i for i in r.interpretations},
+        "crew_sizes": sizes,
+        "survivor_counts": list(range(max(sizes) + 1)) if sizes else [],
+        "morale_rows": [(m, R.crew_morale(r, m, 1)[0], [R.crew_morale(r, m, s)[1] for s in sizes])
+                        for m in r.crew.aid_afv_morale],
+        "pistol_ccv": R.pistol_only_ccv(r),
+        "man_rows": [(man_code(fate, weapon), fate, weapon, p) for (fate, weapon), p in odds.man.items()],
+        "nationalities": [weapon_rows(n, r) for n in kit.nationalities],
+        "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
+        "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,
+    }
+
+
+def weapon_rows(nationality, rules):
+    """{name, rifle: [(years, model)], smg: [(years, (model or None, what a man takes instead))]}.
+
+    In a year with no SMG in service, interpretation 6 says what a man who draws one carries.
+    """
+    def smg(year):
+        model = nationality.smg_in(year)
+        return model, None if model else R.weapon_model(rules, nationality, year, "smg")
+    return {"name": nationality.name,
+            "rifle": _runs(nationality.rifle_in, rules.years()),
+            "smg": _runs(smg, rules.years())}
+
+
+def _runs(model_in, years):
+    """Consecutive years carrying the same model, as ('1939-41', model); None where there is none."""
+    runs = []
+    for year in years:
+        model = model_in(year)
+        if runs and runs[-1][2] == model and runs[-1][1] == year - 1:
+            runs[-1][1] = year
+        else:
+            runs.append([year, year, model])
+    return [(year_span(a, b), m) for a, b, m in runs]
+
+
+def md_escape(value):
+    """Every placeholder's output as literal Markdown text: no structure can come from data."""
+    if value is None:
+        return ""
+    text = " ".join(str(value).split())     # no newline may end a table row or start a block
+    out = []
+    for ch in text:
+        if ch == "&":
+            out.append("&amp;")
+        elif ch == "<":
+            out.append("&lt;")
+        elif ch in "\\`*_{}[]()#+-.!|>":
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)

@@ -1,0 +1,35 @@
+"""Text helpers every output shares: signs, year spans, fractions, truncation.
+
+One place, one ellipsis: the aid, the counters, the pre-rolled tables and the CLI all print
+modifiers, spans and shortened names the same way.
+"""
+
+from fractions import Fraction
+
+ELLIPSIS = "\u2026"
+MINUS = "\u2212"        # a typographic minus: modifiers read as modifiers (Vera has the glyph)
+
+
+def signed(n):
+    """A modifier: '+1', '\u22122', '\u00b10'."""
+    return f"+{n}" if n > 0 else (f"{MINUS}{-n}" if n < 0 else "\u00b10")
+
+
+def year_span(first, last):
+    """'1942', '1939\u201345', '1999\u20132001'."""
+    if first == last:
+        return str(first)
+    tail = str(last)[2:] if str(first)[:2] == str(last)[:2] else str(last)
+    return f"{first}\u2013{tail}"
+
+
+def fraction_text(p):
+    """An exact chance as '1/3' (a whole number as '1')."""
+    p = Fraction(p)
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def truncate(text, limit):
+    """`text` on one line, at most `limit` characters, ending in an ellipsis when cut."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + ELLIPSIS
