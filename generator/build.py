@@ -44,6 +44,8 @@ def render_all(kit, options, progress=None, earlier=()):
     _check_epoch()
     check_printable(kit)        # before any part: no PDF may print an empty box for a name
     ctx = BuildContext(kit, compute(kit), options)
+    if options.since is not None:
+        ctx = BuildContext(kit, ctx.odds, options, since_base(kit, options))
     progress = progress or (lambda name, content: None)
     outputs = {}
     for output in selected(options.parts):
@@ -56,7 +58,8 @@ def render_all(kit, options, progress=None, earlier=()):
             else:
                 outputs[name] = render(ctx, paper)
             progress(name, outputs[name])
-    outputs["MANIFEST.txt"] = manifest(kit, outputs, options, [n for n in earlier if n not in outputs])
+    outputs["MANIFEST.txt"] = manifest(kit, outputs, options, [n for n in earlier if n not in outputs],
+                                       ctx.changes)
     progress("MANIFEST.txt", outputs["MANIFEST.txt"])
     return outputs
 
@@ -68,12 +71,28 @@ def _check_epoch():
         raise UsageError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, got {epoch!r}")
 
 
-def manifest(kit, outputs, options, not_rebuilt=()):
+def since_base(kit, options):
+    """aid_changes.Since for `--since OLD`: the old data loaded, diffed against `kit`."""
+    from .aid_changes import Since
+    from .render.common import BuildContext
+    from .revisions import since
+    compared = since(options.since, kit, options.sets)
+    old_kit = compared.old_kit
+    label = compared.old.label if compared.old.commit else f"data {old_kit.short_hash}"
+    return Since(options.since, label, compared.groups, BuildContext(old_kit, compute(old_kit), options),
+                 compared.old.commit, old_kit.hash)
+
+
+def manifest(kit, outputs, options, not_rebuilt=(), since=None):
     """Each file of this build with its SHA-256 and page count, the data hash and kit version."""
     from . import __version__
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
-             f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}", "",
-             f"{'file':24} {'pages':>5}  sha256"]
+             f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}"]
+    if since is not None:
+        count = sum(len(changes) for _, changes in since.groups)
+        lines.append(f"since {since.spec}: {f'commit {since.commit}, ' if since.commit else ''}data {since.data_hash}; "
+                     f"{count} printed change{'s' if count != 1 else ''} marked on the player aid")
+    lines += ["", f"{'file':24} {'pages':>5}  sha256"]
     for name in sorted(outputs):
         content = outputs[name]
         pages = _page_count(content) if name.endswith(".pdf") else "-"

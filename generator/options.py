@@ -72,6 +72,9 @@ def add_build_options(p):
                    help="comma list of aid,prerolled,counters (default: all)")
     p.add_argument("--bw", action="store_true", help="ink-saving black-and-white version")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--since", metavar="OLD", default=None,
+                   help="mark what changed since OLD (a data folder, or git:REV): a changes box and "
+                        "change bars on the player aid")
     g = p.add_argument_group("pre-rolled tables")
     g.add_argument("--rows", type=_count(1, 1_000_000), default=None,
                    help="rows to print (default: whole blocks, about 200)")
@@ -99,9 +102,10 @@ class BuildOptions:
     counter_mm: Fraction = NAMED_SIZES["3/4in"] * MM_PER_INCH
     back_offset_mm: tuple = (Fraction(0), Fraction(0))
     sets: int = 2
+    since: str | None = None    # build --since OLD: a data folder or git:REV
 
     @classmethod
     def from_args(cls, args):
         papers = PAPERS if args.paper == "both" else (args.paper,)
         return cls(papers, args.only, args.bw, args.rows, args.seed, args.mode, args.counter_size,
-                   args.back_offset, args.sets)
+                   args.back_offset, args.sets, getattr(args, "since", None))

@@ -11,9 +11,10 @@ import io
 
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, PageBreak, PageTemplate, Spacer
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, FrameBreak, PageBreak, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import LayoutError
 
+from ..aid_changes import CHANGED
 from ..aid_content import TEMPLATE_FILE, markdown_text
 from ..errors import RenderError
 from . import flowchart
@@ -60,14 +61,78 @@ def _styles(ctx, size):
                        table_size=size - 1)
 
 
-def _flowables(ctx, text, size):
+def _flowables(ctx, text, size, paper):
     styles = _styles(ctx, size)
     bw = ctx.options.bw
 
     def chart(el, converter):
         return flowchart.from_element(el, converter, accent=styles.rule_colour, fill=None if bw else BOX_FILL,
                                       head_fill=None if bw else HEAD_FILL, source=TEMPLATE_FILE)
-    return Converter(styles, {"flowchart": chart}, prefix="aid").convert(text)
+
+    def changes(el, converter):
+        return ChangesBox(converter.blocks(el), styles.rule_colour, None if bw else BOX_FILL)
+    if getattr(ctx, "changes", None) is None:      # the aid as it always was: no marks to look for
+        return Converter(styles, {"flowchart": chart}, prefix="aid").convert(text)
+    return Converter(styles, {"flowchart": chart, "changes": changes}, prefix="aid",
+                     bars=ChangeBars(paper.width)).convert(text)
+
+
+class ChangeBars:
+    """Change bars in the page margin, outside the text column: the left margin beside the left
+    column (and the full-width parts), the right margin beside the right column."""
+    marker = CHANGED
+    WIDTH, GAP = 2.5, 5.0       # the bar, and its distance from the text column
+
+    def __init__(self, page_width):
+        self.page_width = page_width
+
+    def draw(self, canv, y, height):
+        """A bar from `y` to `y + height` in the flowable's coordinates, beside its column."""
+        ax, _ = canv.absolutePosition(0, 0)
+        if ax < self.page_width / 2:
+            x = MARGIN - self.GAP - self.WIDTH
+        else:
+            x = self.page_width - MARGIN + self.GAP
+        canv.saveState()
+        canv.setFillGray(0)        # pure K: one plate
+        canv.rect(x - ax, y, self.WIDTH, height, stroke=0, fill=1)
+        canv.restoreState()
+
+
+class ChangesBox(Flowable):
+    """The "Changes since" box: its content inside a heavy rule, on a light fill."""
+    PAD = 5.0
+
+    def __init__(self, content, rule_colour, fill):
+        super().__init__()
+        self.content, self.rule_colour, self.fill = content, rule_colour, fill
+        self.spaceAfter = 8
+
+    def wrap(self, availWidth, availHeight):
+        inner = availWidth - 2 * self.PAD
+        self._sizes = [f.wrapOn(self.canv, inner, availHeight)[1] for f in self.content]
+        body = sum(self._sizes) + sum(f.getSpaceAfter() for f in self.content[:-1])
+        self.width, self.height = availWidth, body + 2 * self.PAD
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []           # the box moves whole to the next column
+
+    def draw(self):
+        c = self.canv
+        c.saveState()
+        if self.fill is not None:
+            c.setFillColor(self.fill)
+            c.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+        c.setStrokeColor(self.rule_colour)
+        c.setLineWidth(1.6)
+        c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+        c.restoreState()
+        y = self.height - self.PAD
+        for f, h in zip(self.content, self._sizes):
+            y -= h
+            f.drawOn(c, self.PAD, y)
+            y -= f.getSpaceAfter()
 
 
 def _build(ctx, paper, text, size, total):
@@ -76,7 +141,7 @@ def _build(ctx, paper, text, size, total):
     The template's `---` rules cut the story into: page 1 across the page | page 1 in two
     columns | page 2 across the page | page 2 in two columns.
     """
-    story = _flowables(ctx, text, size)
+    story = _flowables(ctx, text, size, paper)
     cuts = [i for i, f in enumerate(story) if isinstance(f, type(FrameBreak))]
     if len(cuts) != 3:
         raise RenderError(f"{TEMPLATE_FILE}: needs exactly three '---' lines (page 1 head | columns | "

@@ -47,6 +47,7 @@ class BuildContext:
     kit: object             # data.KitData
     odds: object            # odds.Odds
     options: object         # options.BuildOptions
+    changes: object = None  # aid_changes.Since when built --since OLD
 
     def footer(self, paper, page=None, pages=None):
         text = f"871 Bail-Out kit {__version__} \u00b7 data {self.kit.short_hash} \u00b7 {paper.label}"
