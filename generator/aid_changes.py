@@ -21,6 +21,7 @@ from .errors import RenderError
 
 CHANGED = "\ue000"          # marks a changed line in the aid's Markdown; never printed
 PER_RULE = 3                # changes shown per rule number in the box; the rest counted
+MAX_LINES = 24              # lines in the box before each rule is cut to one change
 _PREFIX = re.compile(r"^(\s*(?:[-*+]\s+|\d+\.\s+|#{1,6}\s+|\|\s*)?)")
 _SKIP = re.compile(r"^\s*(?:$|---\s*$|</?div\b|\|[\s:|-]*\|?\s*$)")
 
@@ -46,6 +47,8 @@ def marked_text(ctx, paper=None, template_dir=None):
     except RenderError as error:
         raise RenderError([f"--since {since.spec}: the old data's aid: {line}" for line in error.problems]) from None
     plain = render_text(ctx, paper, template_dir)
+    if not since.groups:
+        return plain        # nothing changed: the aid as built without --since, byte for byte
     final = render_text(ctx, paper, template_dir, extra={"since": box_vars(since)})
     plain_lines, final_lines = plain.split("\n"), final.split("\n")
     changed = changed_lines(old.split("\n"), plain_lines)
@@ -100,13 +103,21 @@ def box_vars(since):
 
     Each rule shows up to PER_RULE changes the aid prints (the rest counted), then one line for
     what changed off the aid (pre-rolled tables, counters): the full list is `bailout diff`.
+    Past MAX_LINES in all, each rule shows one change, so the sheet keeps to two pages.
     """
+    groups = _box_groups(since, PER_RULE)
+    if sum(len(lines) for _, lines in groups) > MAX_LINES:
+        groups = _box_groups(since, 1)
+    return {"label": since.label, "groups": groups, "count": sum(len(c) for _, c in since.groups)}
+
+
+def _box_groups(since, per_rule):
     groups = []
     for rule, changes in since.groups:
         on_aid = [c for c in changes if c.key.split(".")[0] not in OFF_AID]
-        lines = [box_line(c) for c in on_aid[:PER_RULE]]
-        if len(on_aid) > PER_RULE:
-            lines.append(f"and {len(on_aid) - PER_RULE} more figures marked below")
+        lines = [box_line(c) for c in on_aid[:per_rule]]
+        if len(on_aid) > per_rule:
+            lines.append(f"and {len(on_aid) - per_rule} more, marked on the sheet")
         off = {}
         for c in changes:
             where = OFF_AID.get(c.key.split(".")[0])
@@ -116,7 +127,7 @@ def box_vars(since):
             lines.append("Also " + " and ".join(f"{where} ({n} change{'s' if n != 1 else ''})"
                                                  for where, n in off.items()))
         groups.append((rule, lines))
-    return {"label": since.label, "groups": groups, "count": sum(len(c) for _, c in since.groups)}
+    return groups
 
 
 def box_line(change):

@@ -70,7 +70,7 @@ def _flowables(ctx, text, size, paper):
                                       head_fill=None if bw else HEAD_FILL, source=TEMPLATE_FILE)
 
     def changes(el, converter):
-        return ChangesBox(converter.blocks(el), styles.rule_colour, None if bw else BOX_FILL)
+        return ChangesBox(converter.blocks(el, styles.cell), styles.rule_colour, None if bw else BOX_FILL)
     if getattr(ctx, "changes", None) is None:      # the aid as it always was: no marks to look for
         return Converter(styles, {"flowchart": chart}, prefix="aid").convert(text)
     return Converter(styles, {"flowchart": chart, "changes": changes}, prefix="aid",
@@ -116,7 +116,19 @@ class ChangesBox(Flowable):
         return self.width, self.height
 
     def split(self, availWidth, availHeight):
-        return []           # the box moves whole to the next column
+        """Two boxes, the second continuing in the next column, cut between paragraphs."""
+        room = availHeight - 2 * self.PAD
+        used, cut = 0.0, 0
+        for f in self.content:
+            _, h = f.wrapOn(self.canv, availWidth - 2 * self.PAD, availHeight)
+            if used + h > room:
+                break
+            used += h + f.getSpaceAfter()
+            cut += 1
+        if cut < 2:         # not even the title and one rule: move the whole box on
+            return []
+        return [ChangesBox(self.content[:cut], self.rule_colour, self.fill),
+                ChangesBox(self.content[cut:], self.rule_colour, self.fill)]
 
     def draw(self):
         c = self.canv
