@@ -37,19 +37,19 @@ class Since:
     data_hash: str          # the old data's full hash
 
 
-def marked_text(ctx, paper=None, template_dir=None):
+def marked_text(ctx, template_dir=None):
     """The new aid's Markdown with the changes box, every changed line marked CHANGED."""
     from .aid_content import render_text
     since = ctx.changes
     same = {"data_hash": ctx.kit.short_hash}    # the stamp is not a rules change
     try:
-        old = render_text(since.old_ctx, paper, template_dir, extra=same)
+        old = render_text(since.old_ctx, template_dir, extra=same)
     except RenderError as error:
         raise RenderError([f"--since {since.spec}: the old data's aid: {line}" for line in error.problems]) from None
-    plain = render_text(ctx, paper, template_dir)
+    plain = render_text(ctx, template_dir)
     if not since.groups:
         return plain        # nothing changed: the aid as built without --since, byte for byte
-    final = render_text(ctx, paper, template_dir, extra={"since": box_vars(since)})
+    final = render_text(ctx, template_dir, extra={"since": box_vars(since)})
     plain_lines, final_lines = plain.split("\n"), final.split("\n")
     changed = changed_lines(old.split("\n"), plain_lines)
     # The box adds lines; every other line of the final text is a line of the plain one.

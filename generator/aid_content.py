@@ -26,26 +26,26 @@ TEMPLATE_FILE = TEMPLATES / TEMPLATE
 NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
 
 
-def markdown_text(ctx, paper=None, template_dir=None):
-    """The aid's Markdown for `paper` (a Paper, or None for the paper-free web edition).
+def markdown_text(ctx, template_dir=None):
+    """The aid's Markdown, the same for every paper and the web edition (the PDF's footer names
+    the paper).  A template that will not render is a RenderError naming the template file and line.
 
     Built `--since` OLD (ctx.changes set), it carries the "Changes since" box and a change mark
-    on every changed line (generator/aid_changes.py).  A template that will not render is a
-    RenderError naming the template file and line.
+    on every changed line (generator/aid_changes.py).
     """
     if getattr(ctx, "changes", None) is not None:
         from .aid_changes import marked_text
-        return marked_text(ctx, paper, template_dir)
-    return render_text(ctx, paper, template_dir)
+        return marked_text(ctx, template_dir)
+    return render_text(ctx, template_dir)
 
 
-def render_text(ctx, paper=None, template_dir=None, extra=None):
+def render_text(ctx, template_dir=None, extra=None):
     """The template rendered with `template_vars`, updated by `extra`."""
     folder = Path(template_dir or TEMPLATES)
     path = folder / TEMPLATE
     try:
         template = _environment(str(folder)).get_template(TEMPLATE)
-        return template.render(**{**template_vars(ctx, paper), **(extra or {})})
+        return template.render(**{**template_vars(ctx), **(extra or {})})
     except RenderError:
         raise
     except jinja2.TemplateSyntaxError as error:
@@ -77,7 +77,7 @@ def _template_line(tb, filename):
     return line
 
 
-def template_vars(ctx, paper=None):
+def template_vars(ctx):
     """Everything the template may read: the rules, the odds and the tables derived from them."""
     kit, odds = ctx.kit, ctx.odds
     r = kit.rules
@@ -88,7 +88,6 @@ def template_vars(ctx, paper=None):
                           f"crew.size = {r.crew.size}")
     return {
         "rules": r, "odds": odds, "version": __version__, "data_hash": kit.short_hash,
-        "paper": paper.label if paper else None,
         "fates": FATES,
         "notes": {i.name: i for i in r.interpretations},
         "crew_sizes": sizes,

@@ -45,7 +45,7 @@ def render_all(kit, options, progress=None, earlier=()):
     check_printable(kit)        # before any part: no PDF may print an empty box for a name
     ctx = BuildContext(kit, compute(kit), options)
     if options.since is not None:
-        ctx = BuildContext(kit, ctx.odds, options, since_base(kit, options))
+        ctx = BuildContext(kit, ctx.odds, options, changes=since_base(kit, options))
     progress = progress or (lambda name, content: None)
     outputs = {}
     for output in selected(options.parts):

@@ -264,13 +264,13 @@ def test_template_error_names_file_and_line(tmp_path):
     kit = load(DATA)
     ctx = BuildContext(kit, compute(kit), BuildOptions())
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:4\b"):
-        aid.markdown_text(ctx, PAPERS["a4"], template_dir=tmp_path)
+        aid.markdown_text(ctx, template_dir=tmp_path)
     (tmp_path / aid.TEMPLATE).write_text("# Aid\n{% for x in %}\n")
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:2\b"):
-        aid.markdown_text(ctx, PAPERS["a4"], template_dir=tmp_path)
+        aid.markdown_text(ctx, template_dir=tmp_path)
     (tmp_path / aid.TEMPLATE).write_text("{{ rules.__class__.__mro__ }}\n")
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:1\b"):
-        aid.markdown_text(ctx, PAPERS["a4"], template_dir=tmp_path)
+        aid.markdown_text(ctx, template_dir=tmp_path)
 
 
 def test_template_types_no_rule_number():
@@ -350,3 +350,25 @@ def test_years_without_an_smg_say_what_the_man_takes(reading, data_copy):
     text = flat(text_of(readers(build(data_copy, papers=("a4",)))["a4"]))
     expected = rifle_1939 if reading == "rifle" else "pistol only"
     assert f"1939: none, so {expected}" in text
+
+
+def test_early_refusal_of_a_size_never_refuses_one_that_fits():
+    # _may_fit may only refuse a body size that the full layout would refuse too.
+    from generator.render import aid as aid_pdf
+    kit = load(DATA)
+    ctx = BuildContext(kit, compute(kit), BuildOptions())
+    converter = aid_pdf._converter(ctx)
+    root = converter.parse(aid.markdown_text(ctx))
+    outcomes = []
+    for paper in PAPERS.values():
+        for size in aid_pdf.BODY_SIZES:
+            fits = {}
+            for precheck in (False, True):
+                try:
+                    aid_pdf._build(ctx, paper, converter.restyled(root, aid_pdf._styles(ctx, size)), precheck)
+                    fits[precheck] = True
+                except aid_pdf._TooLong:
+                    fits[precheck] = False
+            assert fits[True] == fits[False], (paper.key, size)
+            outcomes.append(fits[True])
+    assert True in outcomes     # the test saw sizes that fit (and, with today's text, ones that do not)

@@ -151,7 +151,7 @@ def test_box_lists_exactly_the_changed_rules(new_data):
     from generator.odds import compute
     from generator.render.common import BuildContext
     kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
-    text = markdown_text(BuildContext(kit, compute(kit), options, since_base(kit, options)))
+    text = markdown_text(BuildContext(kit, compute(kit), options, changes=since_base(kit, options)))
     box = text.split('<div class="changes"', 1)[1].split("</div>", 1)[0]
     rules = [line.split("**")[1].replace("\\", "") for line in box.splitlines() if line.startswith("**")]
     import tomllib
@@ -220,6 +220,6 @@ def test_since_a_git_revision(tmp_path, monkeypatch):
     monkeypatch.chdir(repo)
     kit, options = load(repo / "data"), BuildOptions(parts=("aid",), papers=("a4",), since="git:HEAD")
     since = since_base(kit, options)
-    text = markdown_text(BuildContext(kit, compute(kit), options, since))
+    text = markdown_text(BuildContext(kit, compute(kit), options, changes=since))
     assert f"### Changes since git:HEAD ({commit[:7]})" in text.replace("\\", "")
     assert f"since git:HEAD: commit {commit}" in manifest(kit, {}, options, (), since).decode()

@@ -20,7 +20,7 @@ from ..errors import RenderError
 from . import flowchart
 from .common import AUTHOR, CREATOR, FONT, draw_footer, register_fonts, set_metadata
 from .glyphs import check_printable
-from .markdown_flow import Converter, make_styles
+from .markdown_flow import Converter, FitTable, make_styles
 
 MAX_PAGES = 2
 BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
@@ -34,23 +34,22 @@ BOX_FILL = colors.HexColor("#f7f5ed")
 def render(ctx, paper):
     register_fonts()
     check_printable(ctx.kit)
-    text = markdown_text(ctx, paper)
+    if "aid" not in ctx.memo:       # the text is the same for every paper: make and parse it once
+        converter = _converter(ctx)
+        ctx.memo["aid"] = converter, converter.parse(markdown_text(ctx))
+    converter, root = ctx.memo["aid"]
     for size in BODY_SIZES:
-        try:    # the footer's "of N" guesses a full sheet; a shorter aid is built once more
-            pdf, pages = _build(ctx, paper, text, size, total=MAX_PAGES)
+        try:
+            return _build(ctx, paper, converter.restyled(root, _styles(ctx, size)))
         except _TooLong:
             continue
-        if pages == MAX_PAGES:
-            return pdf
-        if pages < MAX_PAGES:
-            return _build(ctx, paper, text, size, total=pages)[0]
     raise RenderError(f"{TEMPLATE_FILE}: the player aid does not fit {MAX_PAGES} pages of {paper.label} "
                       f"even at {BODY_SIZES[-1]} pt; shorten the template's text or the long sentences in "
                       f"{ctx.kit.directory / 'rules.toml'} (or a long name in {ctx.kit.directory / 'nationalities'})")
 
 
 class _TooLong(Exception):
-    """A full-width part does not fit its page at this size."""
+    """The aid does not fit its pages at this size."""
 
 
 # -- the pages ------------------------------------------------------------------------------
@@ -61,20 +60,21 @@ def _styles(ctx, size):
                        table_size=size - 1)
 
 
-def _flowables(ctx, text, size, paper):
-    styles = _styles(ctx, size)
+def _converter(ctx):
+    """A Markdown walker for the aid; its styles are set per size tried (see _build)."""
     bw = ctx.options.bw
 
     def chart(el, converter):
-        return flowchart.from_element(el, converter, accent=styles.rule_colour, fill=None if bw else BOX_FILL,
-                                      head_fill=None if bw else HEAD_FILL, source=TEMPLATE_FILE)
+        return flowchart.from_element(el, converter, accent=converter.styles.rule_colour,
+                                      fill=None if bw else BOX_FILL, head_fill=None if bw else HEAD_FILL,
+                                      source=TEMPLATE_FILE)
 
     def changes(el, converter):
-        return ChangesBox(converter.blocks(el, styles.cell), styles.rule_colour, None if bw else BOX_FILL)
+        return ChangesBox(converter.blocks(el, converter.styles.cell), converter.styles.rule_colour,
+                          None if bw else BOX_FILL)
     if getattr(ctx, "changes", None) is None:      # the aid as it always was: no marks to look for
-        return Converter(styles, {"flowchart": chart}, prefix="aid").convert(text)
-    return Converter(styles, {"flowchart": chart, "changes": changes}, prefix="aid",
-                     bars=ChangeBars(paper.width)).convert(text)
+        return Converter(None, {"flowchart": chart}, prefix="aid")
+    return Converter(None, {"flowchart": chart, "changes": changes}, prefix="aid", bars=ChangeBars())
 
 
 class ChangeBars:
@@ -83,16 +83,14 @@ class ChangeBars:
     marker = CHANGED
     WIDTH, GAP = 2.5, 5.0       # the bar, and its distance from the text column
 
-    def __init__(self, page_width):
-        self.page_width = page_width
-
     def draw(self, canv, y, height):
         """A bar from `y` to `y + height` in the flowable's coordinates, beside its column."""
         ax, _ = canv.absolutePosition(0, 0)
-        if ax < self.page_width / 2:
+        page_width = canv._pagesize[0]
+        if ax < page_width / 2:
             x = MARGIN - self.GAP - self.WIDTH
         else:
-            x = self.page_width - MARGIN + self.GAP
+            x = page_width - MARGIN + self.GAP
         canv.saveState()
         canv.setFillGray(0)        # pure K: one plate
         canv.rect(x - ax, y, self.WIDTH, height, stroke=0, fill=1)
@@ -147,24 +145,28 @@ class ChangesBox(Flowable):
             y -= f.getSpaceAfter()
 
 
-def _build(ctx, paper, text, size, total):
-    """(pdf bytes, page count) for body text of `size` pt; `total` goes in the footer.
+def _build(ctx, paper, story, precheck=True):
+    """The PDF's bytes for the aid's flowables `story` (at one body size), or _TooLong.
 
     The template's `---` rules cut the story into: page 1 across the page | page 1 in two
-    columns | page 2 across the page | page 2 in two columns.
+    columns | page 2 across the page | page 2 in two columns.  A size that cannot fit is refused
+    as early as can be: before drawing when a full-width part is taller than its page or the
+    columns' text cannot fit its columns even packed without gaps (`_may_fit`), and while
+    drawing when page 2 begins with page 1's text still to place, or a page past the last begins.
     """
-    story = _flowables(ctx, text, size, paper)
     cuts = [i for i, f in enumerate(story) if isinstance(f, type(FrameBreak))]
     if len(cuts) != 3:
         raise RenderError(f"{TEMPLATE_FILE}: needs exactly three '---' lines (page 1 head | columns | "
                           f"page 2 head | columns); found {len(cuts)}")
-    story[cuts[1]] = PageBreak()
+    page_one_done = _Mark()      # drawn when page 1's text has all found room on page 1
+    story[cuts[1]:cuts[1] + 1] = [page_one_done, PageBreak()]
+    cuts[2] += 1
     width = paper.width - 2 * MARGIN
     height = paper.height - MARGIN - FOOTER
     top = paper.height - MARGIN
     col_w = (width - COLUMN_GAP) / 2
     templates = []
-    for page, (start, end) in enumerate(((0, cuts[0]), (cuts[1] + 1, cuts[2])), 1):
+    for page, (start, end, stop) in enumerate(((0, cuts[0], cuts[1]), (cuts[1] + 2, cuts[2], len(story))), 1):
         head_h = _stack_height(story[start:end], width, height)
         if head_h > height:
             raise _TooLong()
@@ -172,16 +174,22 @@ def _build(ctx, paper, text, size, total):
         if not head_h:
             story[end] = Spacer(0, 0)       # no full-width part: the columns start at the top
         col_top = top - head_h - (COLUMN_GAP / 2 if head_h else 0)
-        if col_top - FOOTER > MIN_COLUMN:
-            frames += [Frame(MARGIN + i * (col_w + COLUMN_GAP), FOOTER, col_w, col_top - FOOTER,
-                             id=f"p{page}col{i}", **NO_PAD) for i in (0, 1)]
+        columns = 2 if col_top - FOOTER > MIN_COLUMN else 0
+        frames += [Frame(MARGIN + i * (col_w + COLUMN_GAP), FOOTER, col_w, col_top - FOOTER,
+                         id=f"p{page}col{i}", **NO_PAD) for i in range(columns)]
+        if precheck and not _may_fit(story[end + 1:stop], col_w, col_top - FOOTER, columns):
+            raise _TooLong()
         templates.append(frames)
+    total = MAX_PAGES if any(not isinstance(f, Spacer) for f in story[cuts[1] + 2:]) else 1
     title = _title(ctx)
 
     def on_page(canvas, doc):
-        if canvas.getPageNumber() == 1:
+        page = canvas.getPageNumber()
+        if page > total or (page == 2 and not page_one_done.drawn):
+            raise _TooLong()
+        if page == 1:
             set_metadata(canvas, title, _subject(ctx))
-        draw_footer(canvas, ctx, paper, canvas.getPageNumber(), total, margin=24)
+        draw_footer(canvas, ctx, paper, page, total, margin=24)
 
     buffer = io.BytesIO()
     doc = BaseDocTemplate(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
@@ -190,17 +198,50 @@ def _build(ctx, paper, text, size, total):
                           bottomMargin=FOOTER)
     doc.addPageTemplates([
         PageTemplate("page1", templates[0], onPage=on_page, autoNextPageTemplate="page2"),
-        # Anything past page 2 (only while trying a size) reuses page 2's frames.
+        # A page past the last (only while trying a size) reuses page 2's frames, then stops.
         PageTemplate("page2", templates[1], onPage=on_page, autoNextPageTemplate="page2"),
     ])
     try:
         doc.build(story)
     except LayoutError as error:
         raise RenderError(f"{TEMPLATE_FILE}: cannot lay out the player aid on {paper.label}: {error}") from None
-    return buffer.getvalue(), doc.page
+    return buffer.getvalue()
+
+
+class _Mark(Spacer):
+    """A zero-size flowable that remembers being drawn."""
+
+    def __init__(self):
+        super().__init__(0, 0)
+        self.drawn = False
+
+    def draw(self):
+        self.drawn = True
 
 
 NO_PAD = {"leftPadding": 0, "rightPadding": 0, "topPadding": 0, "bottomPadding": 0}
+
+
+def _may_fit(flowables, width, height, columns):
+    """False when `flowables` surely overflow `columns` frames of width x height.
+
+    A lower bound on the room they need: no gaps between them, and every flowable that can
+    split (all but a short table, which moves whole) split exactly at the frame's foot.  The
+    real layout needs at least this much, so False is never wrong; True only allows a try.
+    """
+    canvas = Canvas(io.BytesIO())
+    column, room = 1, height
+    for f in flowables:
+        _, h = f.wrapOn(canvas, width, height)
+        if h <= room:
+            room -= h
+        elif isinstance(f, FitTable) and not f.splits():
+            column, room = column + 1, height - h
+        else:
+            column, room = column + 1 + int((h - room) // height), height - (h - room) % height
+        if column > columns or room < 0:
+            return not flowables if columns == 0 else False
+    return True
 
 
 def _stack_height(flowables, width, height):

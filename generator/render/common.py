@@ -7,7 +7,7 @@ SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same input, same b
 
 import io
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import reportlab
 from reportlab import rl_config
@@ -47,6 +47,8 @@ class BuildContext:
     kit: object             # data.KitData
     odds: object            # odds.Odds
     options: object         # options.BuildOptions
+    # What one build works out once and every paper shares (e.g. the aid's parsed text).
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
     changes: object = None  # aid_changes.Since when built --since OLD
 
     def footer(self, paper, page=None, pages=None):

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import markdown
 from markdown import util
+from markdown.extensions.md_in_html import MarkdownInHtmlExtension
+from markdown.extensions.tables import TableExtension
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT, TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
@@ -161,7 +163,7 @@ class FitTable(Flowable):
         super().__init__()
         self.rows, self.aligns, self.styles, self.header_rows = rows, aligns, styles, header_rows
         self.marked, self.bars = set(marked), bars
-        self._table = None
+        self._table, self._built_for = None, None
         self.spaceBefore, self.spaceAfter = 1, styles.body.spaceAfter + 2
 
     def _build(self, width):
@@ -194,14 +196,19 @@ class FitTable(Flowable):
                      hAlign="LEFT")
 
     def wrap(self, availWidth, availHeight):
-        self._table = self._build(availWidth)
+        if self._built_for != availWidth:      # layout asks again and again at one width: build once
+            self._table, self._built_for = self._build(availWidth), availWidth
         self.width, self.height = self._table.wrap(availWidth, availHeight)
         return self.width, self.height
 
+    def splits(self):
+        return len(self.rows) > KEEP_ROWS       # a short table moves whole to the next column
+
     def split(self, availWidth, availHeight):
-        if len(self.rows) <= KEEP_ROWS:
-            return []           # a short table moves whole to the next column
-        self._table = self._table or self._build(availWidth)
+        if not self.splits():
+            return []
+        if self._built_for != availWidth:
+            self._table, self._built_for = self._build(availWidth), availWidth
         parts = self._table.split(availWidth, availHeight)
         return barred_parts(parts, self.marked, self.header_rows, self.bars) if self.marked and parts else parts
 
@@ -261,10 +268,15 @@ class Converter:
         self.handlers = handlers or {}
         self.prefix = prefix
         self.bars = bars        # with bars.marker in a line's text: bars.draw(canvas, y, height) beside it
-        self._md = markdown.Markdown(extensions=["tables", "md_in_html"])
+        # Instances, not names: a name is looked up among installed entry points (slow to import).
+        self._md = markdown.Markdown(extensions=[TableExtension(), MarkdownInHtmlExtension()])
         self._headings = 0
 
     def convert(self, text):
+        return self.blocks(self.parse(text))
+
+    def parse(self, text):
+        """Markdown `text` -> its element tree (kept by this converter: raw HTML stays in its stash)."""
         lines = text.split("\n")
         for pre in self._md.preprocessors:
             lines = pre.run(lines)
@@ -272,6 +284,11 @@ class Converter:
         for tree in self._md.treeprocessors:
             new = tree.run(root)
             root = root if new is None else new
+        return root
+
+    def restyled(self, root, styles):
+        """Flowables for an already parsed `root` in other styles: one parse serves every size tried."""
+        self.styles, self._headings = styles, 0
         return self.blocks(root)
 
     # -- block elements -------------------------------------------------------------------
