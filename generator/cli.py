@@ -96,6 +96,9 @@ def main(argv=None):
         for line in error.problems:
             print(f"bailout: {line}", file=sys.stderr)
         return 2
+    except BrokenPipeError:         # output piped into `head`: stop quietly
+        sys.stderr.close()
+        return 1
     except KeyboardInterrupt:
         print("bailout: interrupted; earlier outputs are untouched", file=sys.stderr)
         return 130
@@ -131,13 +134,19 @@ def cmd_odds(args):
 
 
 def cmd_simulate(args):
+    from . import rules as R
     from .simulate import simulate
-    figures = simulate(_load(args), args.n, args.seed)
+    kit = _load(args)
+    figures = simulate(kit, args.n, args.seed)
     if args.json:
         print(json.dumps([{"name": f.name, "exact": str(f.exact), "observed": f.observed, "se": f.se,
                            "z": f.z, "trials": f.trials} for f in figures], indent=2))
         return
-    print(f"{args.n} simulated bail-outs, seed {args.seed}")
+    r = kit.rules
+    note = next(i.note for i in r.interpretations if i.name == "hero_card")
+    print(f"{args.n} simulated bail-outs, seed {args.seed}: each reads one kill card for both checks "
+          f"({r.closed.rule}, {r.open.rule}), then resolves a crew of {R.crew_size(r)} of a destroyed AFV twice, "
+          f"without and with a Hero card in {r.hero.fate_rule} (note {note})")
     print(f"{'figure':32} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
     for f in figures:
         print(f"{f.name:32} {str(f.exact):>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")

@@ -35,12 +35,18 @@ def crew_lines(kit, args):
              f"(crew of {c.size}, {_count(args.casualties, 'commander casualty', 'commander casualties')}, "
              f"{c.commander_casualty_rule}); "
              f"average Morale {search.average}, so their Morale totals {search.total}; "
-             f"at most {c.max_leaders} of {'/'.join(c.leader_roles)}."]
+             f"at most {c.max_leaders} of them {' or '.join(c.leader_roles)}."]
+    if search.average < MORALE_RANGE[0]:
+        # The rule asks for an average no personality card can give; say so rather than print a target.
+        lines.append(f"{c.morale_rule} cannot be met as written: no personality card has a Morale below "
+                     f"{MORALE_RANGE[0]}, so no crew averages {search.average}. The rule does not say what to "
+                     f"do then (the kit's suggestion: agree on a crew with your opponent).")
     if not nat.roster:
         lines.append(f"No personality cards are listed in {where} (key: roster); add [[roster]] tables "
                      f"(card, role, morale) to search for crews.")
         return lines
-    lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(in_use)} unused cards.")
+    lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(in_use)} unused cards"
+                 f"{'' if search.crews else f': {c.morale_rule} cannot be met from these cards'}.")
     for crew in search.crews[:args.most]:
         lines.append("  " + ", ".join(f"{card.card_id}{' ' + card.role if card.role else ''} "
                                       f"(M{card.morale})" for card in crew))

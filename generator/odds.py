@@ -26,6 +26,10 @@ class Odds:
     armed: dict             # {size: {hero: {k: chance}}}: survivors with a rifle or SMG
     expected_survivors: dict  # {size: {hero: Fraction}}
     deck_size: int
+    # 871.4 in the rule's own terms: the chance a drawing man gets a rifle or SMG ("25%"), and
+    # the share of rifles and SMGs among the men who get one ("33%", "66%"); zero where none do.
+    armed_chance: Fraction
+    armed_split: dict       # {'rifle': share, 'smg': share} among armed men
 
 
 def compute(kit, deck=None):
@@ -36,6 +40,9 @@ def compute(kit, deck=None):
     fate = _ordered(deck.distribution(lambda c: R.fate(rules, c)), FATES)
     weapon = _ordered(deck.distribution(lambda c: R.weapon(rules, c)), WEAPONS)
     man = joint_man(rules, fate, weapon)
+    armed_chance = deck.probability(lambda c: R.weapon(rules, c) != R.PISTOL)
+    armed_split = {kind: (deck.probability(lambda c, k=kind: R.weapon(rules, c) == k) / armed_chance
+                          if armed_chance else Fraction(0)) for kind in WEAPONS[1:]}
     hero_man = joint_man(rules, {rules.hero.fate_result: Fraction(1)}, weapon, hero=True)
     survivors, armed, expected = {}, {}, {}
     for size in range(1, rules.crew.size + 1):
@@ -45,7 +52,7 @@ def compute(kit, deck=None):
             survivors[size][hero] = crew_count(first, man, size, lambda fate, _: R.survives(fate))
             armed[size][hero] = crew_count(first, man, size, _armed)
             expected[size][hero] = sum(k * p for k, p in survivors[size][hero].items())
-    return Odds(closed, open_, fate, weapon, man, survivors, armed, expected, len(deck))
+    return Odds(closed, open_, fate, weapon, man, survivors, armed, expected, len(deck), armed_chance, armed_split)
 
 
 def joint_man(rules, fate, weapon, hero=False):
@@ -111,6 +118,8 @@ def as_json(odds):
         "bail_out_open": f(odds.bail_out_open),
         "fate": {k: f(v) for k, v in odds.fate.items()},
         "weapon": {k: f(v) for k, v in odds.weapon.items()},
+        "armed_chance": f(odds.armed_chance),
+        "armed_split": {k: f(v) for k, v in odds.armed_split.items()},
         "man": {man_code(*k): f(v) for k, v in odds.man.items()},
         "survivors": by_size(odds.survivors, dist),
         "armed_survivors": by_size(odds.armed, dist),

@@ -87,7 +87,7 @@ def add_build_options(p):
     g.add_argument("--back-offset", type=back_offset_mm, default=(Fraction(0), Fraction(0)),
                    metavar="X,Y", help="shift the backs by X,Y mm to match your printer")
     g.add_argument("--sets", type=_count(1, 20), default=2,
-                   help="sets of 5 crew markers per nationality (default 2)")
+                   help="sets of crew markers per nationality, one marker per crew member (default 2)")
 
 
 @dataclass(frozen=True)

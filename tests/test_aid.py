@@ -127,6 +127,68 @@ def test_every_weapon_and_gap_appears(pdfs):
         assert gaps and text.count(": none") == gaps, paper
 
 
+def test_rifle_and_smg_shown_as_the_rule_states_them(pdfs):
+    # 871.4: column 4 reads 1 for a weapon ("25% Chance"); then column 3 reads 1 for a rifle ("33%
+    # Chance"), anything else an SMG ("66% Chance").  The aid shows the share of armed men beside
+    # the chance over all men who draw.
+    w = rules_toml()["weapon"]
+    armed = F(len(w["armed_values"]), w["armed_column"])
+    rifle = F(len(w["types"]["rifle"]), w["type_column"])
+    assert (armed, rifle, 1 - rifle) == (F(1, 4), F(1, 3), F(2, 3))
+    for paper, reader in readers(pdfs).items():
+        text = flat(text_of(reader))
+        assert f"{armed} ({rounded(armed)})" in text, paper
+        for kind, share in (("rifle", rifle), ("SMG", 1 - rifle)):
+            overall = armed * share
+            assert f"{kind}, {share} ({rounded(share)}) of armed men, {overall} ({rounded(overall)}) of all" in text, \
+                (paper, kind)
+            assert f"An armed man: {kind}" in text
+
+
+def test_rule_terms_on_the_aid(pdfs):
+    # The rule's own terms: "main Ordnance has malfunctioned permanently"; the AFV "remains in play"
+    # after a voluntary bail-out (not a wreck); an SL or ASL leads "members (all) of his own Group ID,
+    # regardless of the later composition"; 871.3 speaks only of a destroyed AFV.
+    for paper, reader in readers(pdfs).items():
+        text = flat(text_of(reader))
+        assert "main Ordnance has malfunctioned permanently" in text and "armament" not in text
+        assert "wreck" not in text.lower() and "bailed-out AFV marker" in text
+        assert "members (all) of his own Group ID, regardless of the later composition" in text
+        assert "A destroyed AFV only (note 1)" in text
+        assert "the kit's choice" in text and "of the appropriate type for the time period and nationality" in text
+        assert "2 × 3 × 4 = 24 cards" in text          # the ideal deck: every combination of columns 2, 3, 4
+
+
+def _flowchart(markdown):
+    """(box rule numbers in order, [(from, to), ...] bypasses) from the aid's Markdown."""
+    div = re.search(r'<div class="flowchart"([^>]*)>(.*?)</div>', markdown, re.S)
+    pairs = re.search(r'data-bypass="([^"]*)"', div.group(1)).group(1)
+    bypasses = [tuple(int(n) - 1 for n in p.split("-")) for p in pairs.split(",") if p.strip()]
+    rules = re.findall(r"^\d+\. \*\*[^*]+\*\* \*([^*]+)\*", div.group(2), re.M)
+    return [r.replace("\\", "") for r in rules], bypasses
+
+
+@pytest.mark.parametrize("reading", ["none", "draw"])
+def test_voluntary_path_follows_note_1(reading, data_copy):
+    # Note 1 "none": after a voluntary bail-out no casualty cards are drawn, so the voluntary arrows
+    # lead from the trigger to the crew (871.2) and on to the weapon draw (871.4), never into 871.3.
+    edit(data_copy / "rules.toml", 'note = 1\nreading = "none"', f'note = 1\nreading = "{reading}"')
+    t = rules_toml(data_copy)
+    kit = load(data_copy)
+    text = aid.markdown_text(BuildContext(kit, compute(kit), BuildOptions()), PAPERS["a4"])
+    rules, bypasses = _flowchart(text)
+    fate, crew, weapon = rules.index(t["fate"]["rule"]), rules.index(t["crew"]["morale_rule"]), \
+        rules.index(t["weapon"]["rule"])
+    jumps = dict(bypasses)
+    path, box = [0], 0
+    while box + 1 < len(rules):
+        box = jumps.get(box, box + 1)       # a voluntary bail-out takes every bypass it meets
+        path.append(box)
+    assert crew in path and weapon in path
+    assert (fate in path) == (reading == "draw")
+    assert ("A destroyed AFV only" in text) == (reading == "none")
+
+
 def test_every_interpretation_sentence_appears(pdfs):
     settings = rules_toml()["interpretation"]
     for paper, reader in readers(pdfs).items():
@@ -288,7 +350,7 @@ from generator.layout import flowchart as chart_geometry  # noqa: E402
 
 def test_flowchart_geometry_rows_arrows_and_bypass():
     heights = [60, 80, 70, 50, 90, 40, 30]
-    chart = chart_geometry.arrange(540, heights, 4, gap_x=16, gap_y=24, bypass=(0, 2), label_height=9)
+    chart = chart_geometry.arrange(540, heights, 4, gap_x=16, gap_y=24, bypasses=[(0, 2)], label_height=9)
     boxes = chart.boxes
     assert len(boxes) == 7
     for i, a in enumerate(boxes):
@@ -322,7 +384,46 @@ def test_flowchart_geometry_refuses_impossible_layouts():
     with pytest.raises(ValueError):
         chart_geometry.box_widths(20, 4, 4, 16)
     with pytest.raises(ValueError):
-        chart_geometry.arrange(540, [10, 10, 10], 4, bypass=(0, 1))
+        chart_geometry.arrange(540, [10, 10, 10], 4, bypasses=[(0, 1)])
+    with pytest.raises(ValueError):     # into the next row, but not to its first box
+        chart_geometry.arrange(540, [10] * 7, 4, bypasses=[(2, 5)])
+    with pytest.raises(ValueError):     # from a row's last box: that is the chain's own elbow
+        chart_geometry.arrange(540, [10] * 7, 4, bypasses=[(3, 4)])
+
+
+def _touches(points, rect, pad=0.5):
+    """Does the polyline through `points` meet `rect` (grown by `pad`)?  Segments are axis-parallel."""
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if (min(x0, x1) <= rect.right + pad and max(x0, x1) >= rect.x - pad
+                and min(y0, y1) <= rect.top + pad and max(y0, y1) >= rect.y - pad):
+            return True
+    return False
+
+
+def test_voluntary_path_never_enters_the_fate_box():
+    # Boxes as the aid has them: 0 trigger, 1 check, 2 crew, 3 fate (871.3), 4 weapon (871.4) ...
+    heights = [90, 80, 100, 70, 110, 90, 60]
+    label = 12
+    chart = chart_geometry.arrange(540, heights, 4, gap_x=16, gap_y=24, bypasses=[(0, 2), (2, 4)],
+                                   label_height=label)
+    boxes = chart.boxes
+    skip_check, skip_fate = (a for a in chart.arrows if a.bypass is not None)
+    elbow = next(a for a in chart.arrows if a.bypass is None and a.points[-1][1] == boxes[4].top)
+    # Into the crew box from above; out of its bottom, down onto the elbow that leads to the weapon box.
+    assert skip_check.points[-1][1] == boxes[2].top and boxes[2].x <= skip_check.points[-1][0] <= boxes[2].right
+    (x0, y0), (x1, y1) = skip_fate.points[0], skip_fate.points[-1]
+    assert y0 == boxes[2].y and boxes[2].x <= x0 <= boxes[2].right and x1 == x0
+    (ex0, ey), (ex1, ey1) = elbow.points[1], elbow.points[2]
+    assert ey == ey1 == y1 and min(ex0, ex1) < x1 < max(ex0, ex1)     # it lands on the elbow's run
+    assert elbow.points[0][0] == boxes[3].cx and x1 < boxes[3].x        # ... downstream of the fate box
+    # Neither voluntary arrow meets the check box or the fate box.
+    for arrow in (skip_check, skip_fate):
+        assert not _touches(arrow.points, boxes[3]) and not _touches(arrow.points, boxes[1])
+    # The drop's label sits between the crew box and the elbow, clear of both (the renderer asks
+    # for label_height = its label's font size + 5, and pads the label by 1 pt).
+    lx, ly = skip_fate.label_at
+    assert skip_fate.label_anchor == "right" and lx < x0
+    assert ey < ly - 1 and ly + (label - 5) + 1 < boxes[2].y
 
 
 def test_overlong_sentence_is_a_clean_error(data_copy):

@@ -62,3 +62,12 @@ def test_crew_command(data_copy):
                         (["german", "--afv-morale", "99"], "--afv-morale must be")):
         status, _, err = run_cli("crew", *args, "--data", data_copy)
         assert status == 2 and words in err and "Traceback" not in err, (args, err)
+
+
+def test_crew_command_says_when_871_2_cannot_be_met(data_copy):
+    # 871.2: average Morale "two less than the Morale Value of the AFV": an AFV of Morale 1 asks
+    # for an average of -1, which no personality card can give.
+    status, out, _ = run_cli("crew", "german", "--afv-morale", "1", "--data", data_copy)
+    assert status == 0 and "average Morale -1" in out and "871.2 cannot be met as written" in out
+    status, out, _ = run_cli("crew", "german", "--afv-morale", "5", "--data", data_copy)
+    assert status == 0 and "cannot be met" not in out

@@ -34,6 +34,13 @@ def test_fate_and_weapon_are_the_rule_text(odds):
     assert WEAPON == {"pistol": F(3, 4), "rifle": F(1, 12), "smg": F(1, 6)}
 
 
+def test_armed_men_split_as_the_rule_states(odds):
+    # 871.4 in its own terms: column 4 reads 1 for "25%"; of those men, rifle "33%", SMG "66%".
+    assert odds.armed_chance == ARMED
+    assert odds.armed_split == {"rifle": F(1, 3), "smg": F(2, 3)}
+    assert sum(odds.armed_split.values()) == 1
+
+
 def test_joint_man_outcome(odds):
     survive = 1 - FATE["killed"]
     assert sum(odds.man.values()) == 1
@@ -93,7 +100,19 @@ def test_transcribed_deck_with_a_skewed_column(data_copy):
     assert odds.fate == {"unhurt": F(3, 6), "wounded": F(2, 6), "killed": F(1, 6)}
     # armed when column 4 = 1 (cards 1 and 2); both have column 3 = 1: rifles, no SMG
     assert odds.weapon == {"pistol": F(4, 6), "rifle": F(2, 6), "smg": F(0)}
+    assert odds.armed_chance == F(2, 6) and odds.armed_split == {"rifle": F(1), "smg": F(0)}
     assert odds.expected_survivors[5][False] == 5 * F(5, 6)
+
+
+def test_a_deck_that_never_arms_a_man_splits_nothing(data_copy):
+    # Column 4 never reads 1: no man gets a rifle or SMG, so there is no share among armed men.
+    (data_copy / "decks").mkdir(exist_ok=True)
+    (data_copy / "decks" / "unarmed.toml").write_text("columns = [2, 3, 4]\ncards = [[1, 1, 2], [2, 3, 4]]\n")
+    rules = data_copy / "rules.toml"
+    edit(rules, '# file = "decks/my-deck.toml"', 'file = "decks/unarmed.toml"')
+    edit(rules, 'reading = "uniform"', 'reading = "transcribed"')
+    odds = compute(load(data_copy))
+    assert odds.armed_chance == 0 and odds.armed_split == {"rifle": 0, "smg": 0}
 
 
 def test_joint_columns_of_one_card_are_kept():

@@ -207,7 +207,7 @@ def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
         flat = " ".join(text.split())
         assert f"page {n} of {len(pages)}" in flat
         assert "Seed 5" in flat and f"mode {mode}" in flat and ctx.kit.short_hash in flat
-        for phrase in ("next unticked row", "smaller crew", "uses the first men", "Hero card overrides one man",
+        for phrase in ("next unticked row", "smaller crew", "uses the first men", "for any man who gets out",
                        "read only each man's weapon", "draws nothing from the deck", voluntary.sentence):
             assert phrase in flat, (n, phrase)
 
@@ -369,7 +369,7 @@ def test_hostile_data_text_stays_on_the_page(data_copy):
     rows, pages = pdf_rows(pdf)
     assert rows == csv_rows(ctx)[1]
     flat = " ".join(pages[0].split())
-    for phrase in ("Hero card overrides one man", "read only each man's weapon", "draws nothing from the deck"):
+    for phrase in ("for any man who gets out", "read only each man's weapon", "draws nothing from the deck"):
         assert phrase in flat           # the runaway label did not push the other items out
 
 
@@ -419,6 +419,18 @@ def test_legend_follows_the_voluntary_reading_in_force(data_copy):
     flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["letter"]))).pages[0].extract_text().split())
     assert sentence in flat and "read each man as printed" in flat
     assert "read only each man's weapon" not in flat
+
+
+def test_legend_words_the_checks_and_hero_cards_as_the_rule_does():
+    # 871.1.a/b read the RPC of the kill card, and only for a kill by the exact number (note 8);
+    # 871.4: a Hero card may be played "for any individual within the Crew" and "also automatically
+    # Unpins" him; with note 2 "separate" it is a card apart from the 871.3 one.
+    ctx = context(rows=20)
+    flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["a4"]))).pages[0].extract_text().split())
+    assert "Closed and Open stand in for the kill card's RPC" in flat
+    assert "only after a kill by the exact number needed (note 8)" in flat
+    assert "A Hero card played in 871.4, for any man who gets out, chooses his rifle or SMG and unpins him" in flat
+    assert "second Hero card" not in flat
 
 
 def test_legend_owns_up_to_a_part_block(tmp_path):

@@ -89,6 +89,7 @@ class Weapon:
     armed_column: int
     armed_values: tuple
     types: ColumnTable      # read from the same card as the armed column
+    type_words: str         # the rule's words for which rifle or SMG (it names no models)
 
 
 @dataclass(frozen=True)

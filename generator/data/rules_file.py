@@ -118,7 +118,8 @@ def read_rules(problems, table):
             weapon_r.get("pistol_relative_range", int, check=in_range(0, 5)),
             weapon_r.get("pistol_rule", str), weapon_r.get("smoke", bool),
             armed_col, values(weapon_r, "armed_values", armed_col),
-            table_of(weapon_r, type_col, "types", "type_otherwise", WEAPON_TYPES))
+            table_of(weapon_r, type_col, "types", "type_otherwise", WEAPON_TYPES),
+            weapon_r.get("type_words", str, check=nonblank))
         weapon_r.finish()
 
     after_r = top.section("after")

@@ -2,9 +2,13 @@
 
 Boxes run left to right in rows; a row's boxes share its width equally and its tallest box's
 height.  Each box is joined to the next: along the row by a straight arrow, from the end of a
-row to the start of the next by an elbow through the gap between the rows.  An optional bypass
-arrow leaves the top of one box, runs above the row and drops into a later box of the same row
-(a voluntary bail-out skips the check).  Coordinates are PDF points, origin bottom-left.
+row to the start of the next by an elbow through the gap between the rows.  Optional bypass
+arrows skip boxes (a voluntary bail-out skips the check, and under note 1 the casualty draws):
+- within the first row, a bypass leaves the top of one box, runs above the row and drops into a
+  later box of that row;
+- into the first box of the next row, a bypass drops from the bottom of its box onto the elbow
+  that leads there (it joins that line rather than crossing it), its label to the left of the drop.
+Coordinates are PDF points, origin bottom-left.
 """
 
 import math
@@ -42,7 +46,10 @@ class Rect:
 @dataclass(frozen=True)
 class Arrow:
     points: tuple           # ((x, y), ...): a polyline; the last point is the tip
-    label_at: tuple | None = None   # (x, y) baseline centre for a label, if any
+    label_at: tuple | None = None   # (x, y) label baseline anchor, if any
+    bypass: int | None = None       # index into arrange()'s `bypasses`; None for the chain
+    label_anchor: str = "centre"    # label_at is the label's 'centre' or its 'right' end
+    label_room: float = 0.0         # the width the label may take
 
     def head(self, length=5.0, half_width=2.6):
         """The arrowhead triangle ((tip), (left), (right)) along the last segment."""
@@ -80,33 +87,41 @@ def box_widths(width, count, per_row, gap_x):
     return widths
 
 
-def arrange(width, heights, per_row, *, gap_x=16.0, gap_y=24.0, bypass=None, bypass_rise=10.0,
+def arrange(width, heights, per_row, *, gap_x=16.0, gap_y=24.0, bypasses=(), bypass_rise=10.0,
             label_height=0.0):
     """Place the boxes (their content `heights`) and route the arrows; return a Chart.
 
-    `bypass` is (from, to) box indices in one row, or None.  `label_height` is the room a
-    bypass label needs above its line.
+    `bypasses` is a sequence of (from, to) box indices: two boxes of the first row with a box
+    between them, or a box of one row that is not its last and the first box of the next row.
+    `label_height` is the room a bypass label needs above its line.
     """
     rows = rows_of(len(heights), per_row)
     widths = box_widths(width, len(heights), per_row, gap_x)
-    top_room = 0.0
-    if bypass is not None:
-        a, b = bypass
-        row_a = next(r for r in rows if a in r)
-        if b not in row_a or b <= a + 1:
-            raise ValueError("a bypass joins two boxes of one row with a box between them")
-        top_room = bypass_rise + label_height
+    row_of = {i: r for r, row in enumerate(rows) for i in row}
+    top_room, drops = 0.0, set()
+    for a, b in bypasses:
+        if not (0 <= a < len(heights) and 0 <= b < len(heights)):
+            raise ValueError(f"a bypass joins boxes 1 to {len(heights)}; got {a + 1}-{b + 1}")
+        if row_of[a] == row_of[b] == 0 and b > a + 1:
+            top_room = bypass_rise + label_height
+        elif row_of[b] == row_of[a] + 1 and b == rows[row_of[b]][0] and a != rows[row_of[a]][-1]:
+            drops.add(row_of[a])
+        else:
+            raise ValueError(f"a bypass {a + 1}-{b + 1} must join two boxes of the first row with a box "
+                             f"between them, or a box (not a row's last) and the first box of the next row")
     row_heights = [max(heights[i] for i in row) for row in rows]
-    height = top_room + sum(row_heights) + gap_y * (len(rows) - 1)
+    # A drop's label sits between the row above and the elbow's line: give it the room.
+    gaps = [max(gap_y, 2 * (label_height + 2)) if r in drops else gap_y for r in range(len(rows) - 1)]
+    height = top_room + sum(row_heights) + sum(gaps)
     boxes = [None] * len(heights)
     top = height - top_room
-    for row, row_h in zip(rows, row_heights):
+    for r, (row, row_h) in enumerate(zip(rows, row_heights)):
         x = 0.0
         for i in row:
             boxes[i] = Rect(x, top - row_h, widths[i], row_h)
             x += widths[i] + gap_x
-        top -= row_h + gap_y
-    arrows = []
+        top -= row_h + (gaps[r] if r < len(gaps) else 0)
+    arrows, elbow_y = [], {}
     for r, row in enumerate(rows):
         for i in row[:-1]:
             a, b = boxes[i], boxes[i + 1]
@@ -114,13 +129,18 @@ def arrange(width, heights, per_row, *, gap_x=16.0, gap_y=24.0, bypass=None, byp
             arrows.append(Arrow(((a.right, y), (b.x, y))))
         if r + 1 < len(rows):
             a, b = boxes[row[-1]], boxes[rows[r + 1][0]]
-            mid = a.y - gap_y / 2
+            mid = elbow_y[r] = a.y - gaps[r] / 2
             arrows.append(Arrow(((a.cx, a.y), (a.cx, mid), (b.cx, mid), (b.cx, b.top))))
-    if bypass is not None:
-        a, b = boxes[bypass[0]], boxes[bypass[1]]
-        # Leave and land off-centre so the bypass never shares a point with the row's arrows.
-        x0, x1 = a.x + a.w * 0.5, b.x + b.w * 0.3
-        y = a.top + bypass_rise
-        arrows.append(Arrow(((x0, a.top), (x0, y), (x1, y), (x1, b.top)),
-                            label_at=((x0 + x1) / 2, y + 2.0)))
+    for n, (i, j) in enumerate(bypasses):
+        a, b = boxes[i], boxes[j]
+        if row_of[i] == row_of[j]:
+            # Leave and land off-centre so the bypass never shares a point with the row's arrows.
+            x0, x1 = a.x + a.w * 0.5, b.x + b.w * 0.3
+            y = a.top + bypass_rise
+            arrows.append(Arrow(((x0, a.top), (x0, y), (x1, y), (x1, b.top)), label_at=((x0 + x1) / 2, y + 2.0),
+                                bypass=n, label_room=abs(x1 - x0) - 8))
+        else:
+            x0, y = a.cx, elbow_y[row_of[i]]
+            arrows.append(Arrow(((x0, a.y), (x0, y)), label_at=(x0 - 4, y + 3.0), bypass=n,
+                                label_anchor="right", label_room=x0 - 8))
     return Chart(width, height, tuple(boxes), tuple(arrows))

@@ -2,9 +2,10 @@
 
 The template gives the chart as `<div class="flowchart" markdown="1">` around a list; each item
 is one box: its first **strong** is the box title, its first *em* the rule number shown on the
-box's tab, the rest the box's text.  `data-per-row` sets boxes per row; `data-bypass="1-3"` and
-`data-bypass-label` draw an arrow from box 1 over box 2 into box 3.  Arrowheads are drawn as
-triangles (Vera has no arrow glyphs).  Geometry comes from layout.flowchart.
+box's tab, the rest the box's text.  `data-per-row` sets boxes per row.  `data-bypass="1-3, 3-5"`
+draws bypass arrows (box 1 over box 2 into box 3; box 3 down to the elbow into box 5), and
+`data-bypass-label="first label | second label"` labels them in the same order.  Arrowheads are
+drawn as triangles (Vera has no arrow glyphs).  Geometry comes from layout.flowchart.
 """
 
 from reportlab.lib import colors
@@ -48,11 +49,11 @@ class BoxBars:
 
 
 class Flowchart(Flowable):
-    def __init__(self, boxes, styles, *, per_row=4, bypass=None, bypass_label="", accent=colors.black,
+    def __init__(self, boxes, styles, *, per_row=4, bypasses=(), bypass_labels=(), accent=colors.black,
                  fill=None, head_fill=None):
         super().__init__()
         self.boxes, self.styles = boxes, styles
-        self.per_row, self.bypass, self.bypass_label = per_row, bypass, bypass_label
+        self.per_row, self.bypasses, self.bypass_labels = per_row, tuple(bypasses), tuple(bypass_labels)
         self.accent, self.fill, self.head_fill = accent, fill, head_fill
         size = styles.body.fontSize
         self.title_style = ParagraphStyle("box-title", styles.body, fontName=BOLD, fontSize=size + 0.5,
@@ -84,7 +85,7 @@ class Flowchart(Flowable):
             self._titles.append((title, th))
             heights.append(h)
         try:
-            self.chart = geometry.arrange(availWidth, heights, self.per_row, gap_x=GAP_X, bypass=self.bypass,
+            self.chart = geometry.arrange(availWidth, heights, self.per_row, gap_x=GAP_X, bypasses=self.bypasses,
                                           label_height=self.label_size + 5)
         except ValueError as error:
             raise RenderError(f"the flowchart cannot be drawn: {error}") from None
@@ -115,23 +116,23 @@ class Flowchart(Flowable):
             head.lineTo(*right)
             head.close()
             c.drawPath(head, stroke=0, fill=1)
-            if arrow.label_at and self.bypass_label:
-                self._label(c, arrow)
+            if arrow.label_at and arrow.bypass is not None and self.bypass_labels[arrow.bypass]:
+                self._label(c, arrow, self.bypass_labels[arrow.bypass])
+                c.setFillColor(self.accent)
         c.restoreState()
 
-    def _label(self, c, arrow):
-        (x0, _), (x1, _) = arrow.points[1], arrow.points[2]
-        span = abs(x1 - x0) - 8
+    def _label(self, c, arrow, label):
         size = self.label_size
-        while size > 5 and stringWidth(self.bypass_label, ITALIC, size) > span:
+        while size > 5 and stringWidth(label, ITALIC, size) > arrow.label_room:
             size -= 0.25
         x, y = arrow.label_at
+        w = stringWidth(label, ITALIC, size) + 4
+        left = x - w / 2 if arrow.label_anchor == "centre" else x - w
         c.setFillColor(colors.white)
-        w = stringWidth(self.bypass_label, ITALIC, size) + 4
-        c.rect(x - w / 2, y - 1, w, size + 1, stroke=0, fill=1)
+        c.rect(left, y - 1, w, size + 1, stroke=0, fill=1)
         c.setFillColor(colors.black)
         c.setFont(ITALIC, size)
-        c.drawCentredString(x, y + 0.5, self.bypass_label)
+        c.drawString(left + 2, y + 0.5, label)
 
     def _draw_box(self, c, box, rect, title, th):
         c.saveState()
@@ -205,16 +206,23 @@ def from_element(el, converter, *, accent, fill, head_fill, source):
     converter.bars = page_bars
     if not boxes:
         raise RenderError(f"{source}: the flowchart has no boxes")
-    bypass = None
-    if el.get("data-bypass"):
+    bypasses = []
+    for pair in (el.get("data-bypass") or "").split(","):
+        if not pair.strip():
+            continue
         try:
-            a, b = (int(n) - 1 for n in el.get("data-bypass").split("-"))
+            a, b = (int(n) - 1 for n in pair.split("-"))
         except ValueError:
-            raise RenderError(f"{source}: data-bypass must read like 1-3") from None
-        bypass = (a, b)
+            raise RenderError(f"{source}: data-bypass must read like 1-3 or 1-3, 3-5; got {pair.strip()!r}") from None
+        bypasses.append((a, b))
+    labels = [label.strip() for label in (el.get("data-bypass-label") or "").split("|")] if bypasses else []
+    if len(labels) != len(bypasses) and any(labels):
+        raise RenderError(f"{source}: data-bypass-label gives {len(labels)} labels (split by '|') for "
+                          f"{len(bypasses)} bypasses")
+    labels = labels if len(labels) == len(bypasses) else [""] * len(bypasses)
     try:
         per_row = int(el.get("data-per-row", "4"))
     except ValueError:
         raise RenderError(f"{source}: data-per-row must be a whole number") from None
-    return Flowchart(boxes, styles, per_row=per_row, bypass=bypass, bypass_label=el.get("data-bypass-label", ""),
+    return Flowchart(boxes, styles, per_row=per_row, bypasses=bypasses, bypass_labels=labels,
                      accent=accent, fill=fill, head_fill=head_fill)

@@ -93,14 +93,27 @@ def fit(text, font, size, width):
 
 
 def legend_sentences(ctx, table):
-    """How to use the table, worded from the rules data (the reading in force included)."""
+    """How to use the table, worded from the rules data (the readings in force included)."""
     r = ctx.kit.rules
     closed, open_, hero = r.closed, r.open, r.hero
+    notes = {i.name: i for i in r.interpretations}
     no_weapon = [FATE_WORD[f] for f in FATES if not draws_weapon(r, f)]
-    shows_none = f"({' or '.join(no_weapon)})" if no_weapon else ""
-    hero_weapon = (f"and carries the weapon you choose ({hero.weapon_rule})" if r.setting("hero_card") == "single"
-                   else f"a second Hero card ({hero.weapon_rule}) chooses his weapon, else read it from his cell")
-    voluntary = next(i for i in r.interpretations if i.name == "voluntary_casualties")
+    shows_none = f" ({' or '.join(no_weapon)})" if no_weapon else ""
+    unpins = " and unpins him" if hero.unpins else ""
+    choice = " or ".join(WEAPON_WORD[k] for k in hero.weapon_choice)
+    if r.setting("hero_card") == "single":
+        hero_text = (f"A Hero card makes one man {hero.fate_result} ({hero.fate_rule}) whatever his cell says; "
+                     f"the same card also chooses his {choice}{unpins} ({hero.weapon_rule}; note "
+                     f"{notes['hero_card'].note}).")
+    else:
+        hero_text = (f"A Hero card played in {hero.fate_rule} makes one man {hero.fate_result} whatever his cell "
+                     f"says. A Hero card played in {hero.weapon_rule}, for any man who gets out, chooses his "
+                     f"{choice}{unpins}; the others read their weapon from their cells (note "
+                     f"{notes['hero_card'].note}).")
+    over = notes["over_kill"]
+    when = ("only after a kill by the exact number needed" if over.reading == "no_bail_out"
+            else "after any kill result")
+    voluntary = notes["voluntary_casualties"]
     if voluntary.reading == "none":
         read = "So skip Closed and Open and read only each man's weapon."
     else:
@@ -116,14 +129,15 @@ def legend_sentences(ctx, table):
                  f" This table is shorter than one block ({len(table.rows)} of {table.block} rows), so its "
                  f"proportions are not exact.")
     return [
-        ("Use", f"Take the next unticked row and tick its box. Closed: {closed.label} ({closed.rule}); "
-                f"Open: {open_.label} ({open_.rule}). Y: the crew may bail out, read the men; N: it may not."),
+        ("Use", f"Take the next unticked row and tick its box. Closed and Open stand in for the kill card's RPC; "
+                f"use them {when} (note {over.note}). Closed: {closed.label} ({closed.rule}, column "
+                f"{closed.column}); Open: {open_.label} ({open_.rule}, column {open_.column}). "
+                f"Y: the crew may bail out, read the men; N: it may not."),
         ("Men", f"Man 1 to Man {r.crew.size}: each crew member's fate ({r.fate.rule}) and the weapon he "
                 f"carries besides his pistol ({r.weapon.rule}). A smaller crew "
-                f"({r.crew.commander_casualty_rule}) uses the first men."),
-        ("Hero", f"A Hero card overrides one man: he is {hero.fate_result} ({hero.fate_rule}) whatever his "
-                 f"cell says; {hero_weapon}. Where a man's weapon is needed but his cell shows none "
-                 f"{shows_none}, read the same man in the following rows until a cell shows one."),
+                f"({r.crew.commander_casualty_rule}) uses the first men. Where a man's weapon is needed but his "
+                f"cell shows none{shows_none}, read the same man in the following rows until a cell shows one."),
+        ("Hero", hero_text),
         ("Voluntary", f"{voluntary.sentence} {read}"),
         ("Aid", f"The table is an optional aid: it draws nothing from the deck. {mode}"),
     ]
