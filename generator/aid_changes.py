@@ -20,8 +20,8 @@ from .changes import show
 from .errors import RenderError
 
 CHANGED = "\ue000"          # marks a changed line in the aid's Markdown; never printed
-PER_RULE = 3                # changes shown per rule number in the box; the rest counted
-MAX_LINES = 24              # lines in the box before each rule is cut to one change
+PER_RULE = 2                # changes shown per rule number in the box; the rest counted
+MAX_LINES = 12              # lines in the box before each rule is cut to one change
 _PREFIX = re.compile(r"^(\s*(?:[-*+]\s+|\d+\.\s+|#{1,6}\s+|\|\s*)?)")
 _SKIP = re.compile(r"^\s*(?:$|---\s*$|</?div\b|\|[\s:|-]*\|?\s*$)")
 
@@ -95,37 +95,38 @@ def strip_marks(text):
     return text.replace(CHANGED, "")
 
 
-OFF_AID = {"prerolled": "the pre-rolled tables", "counters": "counters"}    # key prefix -> what the box says
+OFF_AID = {"prerolled": "the pre-rolled tables", "counters": "the counters"}    # key prefix -> what it is
 
 
 def box_vars(since):
-    """The template's `since`: {label, count, groups: [(rule, [line, ...])]}.
+    """The template's `since`: {label, count, off_aid, groups: [(rule, [line, ...])]}.
 
-    Each rule shows up to PER_RULE changes the aid prints (the rest counted), then one line for
-    what changed off the aid (pre-rolled tables, counters): the full list is `bailout diff`.
-    Past MAX_LINES in all, each rule shows one change, so the sheet keeps to two pages.
+    Each rule shows up to PER_RULE changes the aid prints (the rest counted); what changed off
+    the aid (pre-rolled tables, counters) is one line for all, `off_aid`.  Past MAX_LINES in
+    all, each rule shows one change, so the list keeps to its corner of page 2.
     """
     groups = _box_groups(since, PER_RULE)
     if sum(len(lines) for _, lines in groups) > MAX_LINES:
         groups = _box_groups(since, 1)
-    return {"label": since.label, "groups": groups, "count": sum(len(c) for _, c in since.groups)}
+    off = {}
+    for _, changes in since.groups:
+        for c in changes:
+            where = OFF_AID.get(c.key.split(".")[0])
+            if where:
+                off[where] = off.get(where, 0) + 1
+    return {"label": since.label, "groups": groups, "count": sum(len(c) for _, c in since.groups),
+            "off_aid": "; ".join(f"{where} ({n} change{'s' if n != 1 else ''})" for where, n in off.items())}
 
 
 def _box_groups(since, per_rule):
     groups = []
     for rule, changes in since.groups:
         on_aid = [c for c in changes if c.key.split(".")[0] not in OFF_AID]
+        if not on_aid:
+            continue
         lines = [box_line(c) for c in on_aid[:per_rule]]
         if len(on_aid) > per_rule:
             lines.append(f"and {len(on_aid) - per_rule} more, marked on the sheet")
-        off = {}
-        for c in changes:
-            where = OFF_AID.get(c.key.split(".")[0])
-            if where:
-                off[where] = off.get(where, 0) + 1
-        if off:
-            lines.append("Also " + " and ".join(f"{where} ({n} change{'s' if n != 1 else ''})"
-                                                 for where, n in off.items()))
         groups.append((rule, lines))
     return groups
 

@@ -137,12 +137,18 @@ def test_each_changed_line_has_a_bar_in_the_margin_beside_it(since_build, paper)
 
 def test_the_changes_box_names_each_changed_rule(since_build, new_data):
     with pdfplumber.open(io.BytesIO(since_build["player-aid-a4.pdf"])) as pdf:
-        page = pdf.pages[0]
-        assert aid_changes.CHANGED not in page.extract_text() + pdf.pages[1].extract_text()
-        left = " ".join(page.crop((0, 0, page.width / 2, page.height)).extract_text().split())
+        first, second = pdf.pages
+        texts = [" ".join(p.extract_text().split()) for p in pdf.pages]
+        right = " ".join(second.crop((second.width / 2, 0, second.width, second.height)).extract_text().split())
+        notice_bars = [b for p in pdf.pages for b in bars(p) if b["top"] < 28]
     old = load(DATA)
-    assert f"Changes since data {old.short_hash}" in left
-    assert "crew may bail out: now 1/4 (25.0%), was 1/3 (33.3%)" in left
+    assert not any(aid_changes.CHANGED in t for t in texts)
+    # Each page says, above its text, what the bars mean and where the list is ...
+    assert all(t.startswith(f"Changed since data {old.short_hash}: a bar in the margin") for t in texts)
+    assert len(notice_bars) == 2        # ... with a bar as its key
+    # ... and the list closes page 2.
+    assert f"Changes since data {old.short_hash}" in right
+    assert "crew may bail out: now 1/4 (25.0%), was 1/3 (33.3%)" in right
 
 
 def test_box_lists_exactly_the_changed_rules(new_data):

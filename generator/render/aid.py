@@ -18,7 +18,7 @@ from ..aid_changes import CHANGED
 from ..aid_content import TEMPLATE_FILE, markdown_text
 from ..errors import RenderError
 from . import flowchart
-from .common import AUTHOR, CREATOR, FONT, draw_footer, register_fonts, set_metadata
+from .common import AUTHOR, BOLD, CREATOR, FONT, draw_footer, register_fonts, set_metadata
 from .glyphs import check_printable
 from .markdown_flow import Converter, FitTable, make_styles
 
@@ -95,6 +95,19 @@ class ChangeBars:
         canv.setFillGray(0)        # pure K: one plate
         canv.rect(x - ax, y, self.WIDTH, height, stroke=0, fill=1)
         canv.restoreState()
+
+
+def _changes_notice(canvas, paper, label):
+    """A line in the top margin of each page: what the bars mean, with a bar drawn as its key.
+    In the margin, so the sheet's text keeps its place (page 1 has no line to spare)."""
+    y = paper.height - 21
+    canvas.saveState()
+    canvas.setFillGray(0)
+    canvas.rect(MARGIN - ChangeBars.GAP - ChangeBars.WIDTH, y - 2, ChangeBars.WIDTH, 9, stroke=0, fill=1)
+    canvas.setFont(BOLD, 7.5)
+    canvas.drawString(MARGIN, y, f"Changed since {label}: a bar in the margin marks each changed line; "
+                                 f"the list of changes is on page 2.")
+    canvas.restoreState()
 
 
 class ChangesBox(Flowable):
@@ -190,6 +203,8 @@ def _build(ctx, paper, story, precheck=True):
         if page == 1:
             set_metadata(canvas, title, _subject(ctx))
         draw_footer(canvas, ctx, paper, page, total, margin=24)
+        if getattr(ctx, "changes", None) is not None and ctx.changes.groups:
+            _changes_notice(canvas, paper, ctx.changes.label)
 
     buffer = io.BytesIO()
     doc = BaseDocTemplate(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
