@@ -123,6 +123,7 @@ def print_items(kit, odds, sets=2):
     add("weapon.armed_column", w.rule, "armed: RPC column", w.armed_column, "number")
     add("weapon.armed_values", w.rule, "armed: column reads", w.armed_values)
     add("weapon.type_column", w.rule, "weapon type: RPC column of the same card", w.types.column, "number")
+    add("weapon.type_words", w.rule, "which rifle or SMG, in the rule's words", w.type_words)
     for kind in WEAPONS[1:]:
         add(f"weapon.{kind}.values", w.rule, f"{WEAPON_WORD[kind]}: type column reads", w.types.values_for(kind))
     for kind in WEAPONS:

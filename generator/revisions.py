@@ -55,7 +55,8 @@ def opened(spec):
                 tar.extractall(temp, filter="data")
             else:
                 tar.extractall(temp, members=[m for m in tar if m.isfile() or m.isdir()])
-        yield Side(spec, Path(temp) / "data", f"{spec} ({commit[:7]})", commit)
+        label = spec if commit.startswith(rev) else f"{spec} ({commit[:7]})"    # no "git:abc1234 (abc1234)"
+        yield Side(spec, Path(temp) / "data", label, commit)
 
 
 def load_side(side, name):
