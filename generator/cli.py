@@ -1,4 +1,4 @@
-"""`bailout build | check | crew | diff | odds | simulate`.
+"""`bailout build | release | check | crew | diff | odds | simulate`.
 
 Imports stay lazy so `bailout --help` answers at once: reportlab loads only to build.
 Every user-fixable problem ends as a message on stderr and exit status 2, never a traceback.
@@ -54,6 +54,10 @@ def parser():
     data_opt(b)
     from .options import add_build_options
     add_build_options(b)
+
+    z = sub.add_parser("release", help="write the whole kit as one zip to share (PDFs, HTML aid, CSV, face images)")
+    data_opt(z)
+    add_build_options(z, release=True)
 
     c = sub.add_parser("check", help="validate the data folder and report every problem")
     data_opt(c)
@@ -175,8 +179,13 @@ def cmd_build(args):
     build(args)
 
 
-_COMMANDS = {"build": cmd_build, "check": cmd_check, "crew": cmd_crew, "diff": cmd_diff, "odds": cmd_odds,
-             "simulate": cmd_simulate}
+def cmd_release(args):
+    from .release import release
+    release(args)
+
+
+_COMMANDS = {"release": cmd_release, "build": cmd_build, "check": cmd_check, "crew": cmd_crew, "diff": cmd_diff,
+             "odds": cmd_odds, "simulate": cmd_simulate}
 
 
 if __name__ == "__main__":

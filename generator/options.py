@@ -65,16 +65,20 @@ def _count(low, high):
 DEFAULT_SEED = 871
 
 
-def add_build_options(p):
-    p.add_argument("--paper", choices=PAPERS + ("both",), default="both")
-    p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
-    p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",
-                   help="comma list of aid,prerolled,counters (default: all)")
+def add_build_options(p, *, release=False):
+    """The build options; a release always holds every part for both papers and lands in dist/."""
+    if release:
+        p.add_argument("--out", default="dist", metavar="DIR", help="where the zip lands (default dist/)")
+    else:
+        p.add_argument("--paper", choices=PAPERS + ("both",), default="both")
+        p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
+        p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",
+                       help="comma list of aid,prerolled,counters (default: all)")
+        p.add_argument("--since", metavar="OLD", default=None,
+                       help="mark what changed since OLD (a data folder, or git:REV) on the player aid: "
+                            "a list of the changes and a bar beside each")
     p.add_argument("--bw", action="store_true", help="ink-saving black-and-white version")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
-    p.add_argument("--since", metavar="OLD", default=None,
-                   help="mark what changed since OLD (a data folder, or git:REV): a changes box and "
-                        "change bars on the player aid")
     g = p.add_argument_group("pre-rolled tables")
     g.add_argument("--rows", type=_count(1, 1_000_000), default=None,
                    help="rows to print (default: whole blocks, about 200)")
@@ -106,6 +110,7 @@ class BuildOptions:
 
     @classmethod
     def from_args(cls, args):
-        papers = PAPERS if args.paper == "both" else (args.paper,)
-        return cls(papers, args.only, args.bw, args.rows, args.seed, args.mode, args.counter_size,
+        paper = getattr(args, "paper", "both")
+        papers = PAPERS if paper == "both" else (paper,)
+        return cls(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode, args.counter_size,
                    args.back_offset, args.sets, getattr(args, "since", None))

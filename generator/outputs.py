@@ -38,6 +38,7 @@ class Output:
 
 OUTPUTS = (
     Output("aid", "player-aid-{paper}.pdf", "aid:render", title="Player aid"),
+    Output("aid", "player-aid.html", "aid_html:render"),
     Output("prerolled", "prerolled-{paper}.pdf", "prerolled:render", title="Pre-rolled bail-out tables"),
     Output("prerolled", "prerolled.csv", "prerolled:render_csv"),
     Output("counters", "counters-{paper}.pdf", "counters:render", title="Crew counters"),

@@ -17,6 +17,15 @@ def data_copy(tmp_path):
     return target
 
 
+@pytest.fixture(scope="session")
+def release_zip():
+    """(zip name, zip bytes) of `bailout release` with the default options, made once per run."""
+    from generator.data import load
+    from generator.options import BuildOptions
+    from generator.release import make_release
+    return make_release(load(DATA), BuildOptions())
+
+
 def edit(path, old, new, count=1):
     """Replace text in a data file, failing loudly if the text is not there."""
     text = path.read_text()

@@ -175,7 +175,7 @@ def test_voluntary_path_follows_note_1(reading, data_copy):
     edit(data_copy / "rules.toml", 'note = 1\nreading = "none"', f'note = 1\nreading = "{reading}"')
     t = rules_toml(data_copy)
     kit = load(data_copy)
-    text = aid.markdown_text(BuildContext(kit, compute(kit), BuildOptions()), PAPERS["a4"])
+    text = aid.markdown_text(BuildContext(kit, compute(kit), BuildOptions()))
     rules, bypasses = _flowchart(text)
     fate, crew, weapon = rules.index(t["fate"]["rule"]), rules.index(t["crew"]["morale_rule"]), \
         rules.index(t["weapon"]["rule"])

@@ -30,7 +30,7 @@ def kit_dir(tmp_path_factory):
 
 def test_default_build_writes_every_file(kit_dir):
     expected = {f"{part}-{paper}.pdf" for part in PARTS + ("kit",) for paper in PAPERS}
-    expected |= {"prerolled.csv", "MANIFEST.txt"}
+    expected |= {"prerolled.csv", "player-aid.html", "MANIFEST.txt"}
     assert {p.name for p in kit_dir.iterdir()} == expected
 
 
@@ -109,7 +109,8 @@ def test_failure_mid_build_leaves_earlier_outputs_untouched(tmp_path, monkeypatc
 
 def test_only_and_paper_limit_the_build(tmp_path):
     assert main(["build", "--out", str(tmp_path), "--quiet", "--only", "aid,counters", "--paper", "letter"]) == 0
-    assert {p.name for p in tmp_path.iterdir()} == {"player-aid-letter.pdf", "counters-letter.pdf", "MANIFEST.txt"}
+    assert {p.name for p in tmp_path.iterdir()} == {"player-aid-letter.pdf", "player-aid.html", "counters-letter.pdf",
+                                                    "MANIFEST.txt"}
 
 
 @pytest.mark.parametrize("args, words", [

@@ -168,6 +168,20 @@ def paginate(group_sizes, grid):
     return pages
 
 
+CALIBRATION_PAGES = 2      # the counter PDF opens with the duplex calibration pair
+
+
+def sheet_page(n, side):
+    """The 0-based page of sheet `n` (1-based): after the calibration pair, each sheet's fronts
+    and then its backs, so a long-edge duplex print puts them on the two sides of one sheet."""
+    return CALIBRATION_PAGES + 2 * (n - 1) + (side == "back")
+
+
+def face_origin(grid, slot, side):
+    """Lower-left corner of a slot's front or back (mirrored, offset) on its page."""
+    return grid.front(slot.col, slot.row) if side == "front" else grid.back(slot.col, slot.row)
+
+
 @dataclass(frozen=True)
 class Calibration:
     front: tuple            # centre of the front cross

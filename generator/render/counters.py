@@ -34,7 +34,7 @@ def render(ctx, paper):
     groups = all_counters(kit, opts.sets)
     fits = _fit_faces(groups, grid, opts.counter_mm, kit.directory)
     sheets = geo.paginate([len(counters) for _, counters in groups], grid)
-    pages = 2 + 2 * len(sheets)
+    pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
     c, buffer = new_canvas(paper, title(ctx), f"Double-sided counters, {paper.label}, "
                            f"{float(opts.counter_mm):.2f} mm", duplex=True)
     _calibration_front(c, ctx, paper, grid, manifest(groups), pages)
@@ -43,7 +43,7 @@ def render(ctx, paper):
     c.showPage()
     for n, slots in enumerate(sheets, start=1):
         for side in ("front", "back"):
-            page = 2 + 2 * n - (side == "front")
+            page = geo.sheet_page(n, side) + 1
             key = f"counters-sheet{n}-{side}"
             c.bookmarkPage(key)
             c.addOutlineEntry(f"Sheet {n} {side}s", key, 0)
@@ -119,8 +119,7 @@ def _sheet(c, ctx, paper, grid, groups, fits, slots, side, n, sheets, page, page
                 if side == "back":
                     bx, by = grid.page_w - bx - bwid + grid.offset[0], by + grid.offset[1]
                 c.rect(bx, by, bwid, bh, fill=1, stroke=0)
-        if side == "back":
-            x, y = grid.back(slot.col, slot.row)
+        x, y = geo.face_origin(grid, slot, side)
         _counter(c, x, y, grid.size, fills=fill, ink=ink, bw=bw,
                  fit=fits[counter.front if side == "front" else counter.back])
     if side == "front":

@@ -1,0 +1,180 @@
+"""player-aid.html: the same figures and sentences as the PDF aid, one self-contained page,
+accessible structure, nothing from data parsed as markup.
+
+Expected sentences come from data/rules.toml (read with tomllib); expected figures from the PDF
+aid's own text, so the two editions are held to each other.
+"""
+
+import html
+import io
+import re
+import tomllib
+from html.parser import HTMLParser
+
+import pypdf
+import pytest
+
+from conftest import DATA, edit
+from generator.build import render_all
+from generator.data import load
+from generator.options import BuildOptions
+
+FRACTION = re.compile(r"(?<![\w/.])\d+/\d+(?![\w/])")
+PERCENT = re.compile(r"\d+\.\d%")
+
+
+def build(data=DATA, **options):
+    return render_all(load(data), BuildOptions(parts=("aid",), **options))
+
+
+def html_of(data=DATA, **options):
+    """The web aid alone (no PDFs): what `bailout build --only aid` writes as player-aid.html."""
+    from generator.odds import compute
+    from generator.render import aid_html
+    from generator.render.common import BuildContext
+    kit = load(data)
+    return aid_html.render(BuildContext(kit, compute(kit), BuildOptions(**options))).decode()
+
+
+@pytest.fixture(scope="module")
+def outputs():
+    return build()
+
+
+class Page(HTMLParser):
+    """The visible text (no style, no SVG), every tag with its attributes, the headings in order."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.text, self.headings, self._skip, self._heading = [], [], [], [], None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag in ("style", "svg", "title"):
+            self._skip.append(tag)
+        if re.fullmatch(r"h[1-6]", tag):
+            self._heading = [int(tag[1]), ""]
+
+    def handle_endtag(self, tag):
+        if self._skip and self._skip[-1] == tag:
+            self._skip.pop()
+        if self._heading and tag == f"h{self._heading[0]}":
+            self.headings.append(tuple(self._heading))
+            self._heading = None
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.text.append(data)
+            if self._heading:
+                self._heading[1] += data
+
+    def plain(self):
+        return " ".join(" ".join(self.text).split())
+
+
+def pdf_text(content):
+    return " ".join(" ".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(content)).pages).split())
+
+
+def test_same_figures_as_the_pdf(outputs):
+    page = Page(outputs["player-aid.html"].decode())
+    text = page.plain()
+    for paper in ("a4", "letter"):
+        pdf = pdf_text(outputs[f"player-aid-{paper}.pdf"])
+        assert set(PERCENT.findall(text)) == set(PERCENT.findall(pdf)), paper
+        assert set(FRACTION.findall(text)) == set(FRACTION.findall(pdf)), paper
+    # Not vacuous: the seed's chances are there (871.1.a 1/3, 871.1.b 1/2, 871.4 1/4 then 1/3 of it).
+    for figure in ("1/3", "1/2", "3/4", "1/12", "1/6", "33.3%", "50.0%", "75.0%", "8.3%", "16.7%"):
+        assert figure in text
+
+
+def test_rule_sentences_from_the_data_appear(outputs):
+    rules = tomllib.loads((DATA / "rules.toml").read_text())
+    text = Page(outputs["player-aid.html"].decode()).plain()
+    notes = rules["interpretation"]
+    for name, note in notes.items():
+        sentence = note["readings"][note["reading"]]
+        assert " ".join(sentence.split()) in text, name
+    after = rules["after"]
+    for key in ("group", "infiltrators"):
+        assert " ".join(after[key].split()) in text, key
+    assert rules["variant"]["credit"] in text and rules["triggers"]["exact_kill"] in text
+
+
+def test_interpretation_reading_is_followed(data_copy):
+    rules = tomllib.loads((data_copy / "rules.toml").read_text())
+    other = rules["interpretation"]["hero_card"]["readings"]["single"]
+    edit(data_copy / "rules.toml", 'reading = "separate"', 'reading = "single"')
+    text = Page(html_of(data_copy)).plain()
+    assert other in text
+    assert rules["interpretation"]["hero_card"]["readings"]["separate"] not in text
+
+
+def test_self_contained_no_script(outputs):
+    source = outputs["player-aid.html"].decode()
+    page = Page(source)
+    tags = {tag for tag, _ in page.tags}
+    assert "script" not in tags and "link" not in tags and "img" not in tags and "iframe" not in tags
+    for tag, attrs in page.tags:
+        assert "src" not in attrs, tag
+        assert not any(k.startswith("on") for k in attrs), (tag, attrs)
+        href = attrs.get("href")
+        assert href is None or href.startswith("#"), href
+    assert "@import" not in source and "url(" not in source and "@font-face" not in source
+    style = [t for t, _ in page.tags if t == "style"]
+    assert len(style) == 1
+    svg = [a for t, a in page.tags if t == "svg"]
+    assert len(svg) == 1 and svg[0].get("role") == "img" and svg[0].get("aria-labelledby")
+    assert "<title id=\"chart-title\">" in source
+
+
+def test_accessible_structure(outputs):
+    page = Page(outputs["player-aid.html"].decode())
+    html_tag = next(a for t, a in page.tags if t == "html")
+    assert html_tag.get("lang") == "en"
+    assert any(t == "meta" and a.get("name") == "viewport" for t, a in page.tags)
+    levels = [level for level, _ in page.headings]
+    assert levels[0] == 1 and levels.count(1) == 1
+    assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), "no heading level is skipped"
+    # The flowchart's steps are h3s under "The procedure", one per box of the template's list.
+    template = (DATA.parent / "templates" / "aid.md.j2").read_text()
+    boxes = re.findall(r"^\d+\. \*\*(.+?)\*\*", template, re.M)
+    steps = [title for level, title in page.headings if level == 3]
+    assert len(steps) == len(boxes) == 7
+    for box, step in zip(boxes, steps):
+        assert box in step
+    headers = [a for t, a in page.tags if t == "th"]
+    assert headers and all(a.get("scope") in ("col", "row") for a in headers)
+    tables = sum(1 for t, _ in page.tags if t == "table")
+    regions = [a for t, a in page.tags if t == "div" and a.get("class") == "table-wrap"]
+    assert len(regions) == tables and all(a.get("aria-labelledby") for a in regions)
+    ids = [a["id"] for _, a in page.tags if "id" in a]
+    assert len(ids) == len(set(ids))
+    for a in regions:
+        assert a["aria-labelledby"] in ids
+
+
+def test_black_and_white_follows_the_option(outputs):
+    colour = outputs["player-aid.html"].decode()
+    bw = html_of(bw=True)
+    assert "#3b4722" in colour and "#3b4722" not in bw
+    assert re.sub(r"<style>.*?</style>", "", colour, flags=re.S) == re.sub(r"<style>.*?</style>", "", bw, flags=re.S)
+
+
+def test_reproducible(outputs):
+    assert html_of().encode() == outputs["player-aid.html"]
+
+
+def test_data_text_cannot_inject_markup(data_copy):
+    hostile = '<script>alert(1)</script> & "x"'
+    edit(data_copy / "nationalities" / "german.toml", 'name = "German"', f"name = '{hostile}'")   # a TOML literal string
+    edit(data_copy / "nationalities" / "italian.toml", 'model = "Carcano M91/38"',
+         'model = "<b>bold</b> [link](http://example.com) *em*"')
+    source = build(data_copy, papers=("a4",))["player-aid.html"].decode()     # the PDF must render it too
+    page = Page(source)
+    assert "<script" not in source.lower() and "<b>" not in source
+    assert not any(t in ("script", "b", "a") for t, _ in page.tags)
+    text = page.plain()
+    assert "<script>alert(1)" in text       # shown as the text it is (then ellipsised to fit)
+    assert "<b>bold</b> [link](http://exa" in text

@@ -1,0 +1,172 @@
+"""player-aid.html and the release's index.html in a real browser (headless Chromium via Selenium),
+opened from the unpacked zip at phone and desktop width: no horizontal page scroll, no console
+error, no broken image or link, and no serious or critical axe-core violation.
+
+Where Chromium, chromedriver, selenium or axe-core is missing the tests skip with the reason;
+with CI=true they fail instead, so CI can never pass without running them.  .ci/run installs
+Debian's chromium and chromium-driver and puts axe-core (npm) under .cache/npm.
+"""
+
+import os
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+
+from conftest import ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+WIDTHS = (360, 1280)
+HEIGHT = 900
+PAGES = ("player-aid.html", "index.html")
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run")
+BLOCKING = ("serious", "critical")
+
+
+def _unavailable(reason):
+    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+        pytest.fail(f"CI must run the browser tests: {reason}")
+    pytest.skip(reason)
+
+
+def axe_source():
+    """axe.min.js: $AXE_CORE_JS, the npm copy .ci/run installs, or one a PyPI package bundles."""
+    candidates = [os.environ.get("AXE_CORE_JS", ""), ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"]
+    try:
+        import axe_selenium_python
+        candidates.append(Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js")
+    except ImportError:
+        pass
+    for path in candidates:
+        if path and Path(path).is_file():
+            return Path(path).read_text()
+    _unavailable("axe-core not found: run `npm install --prefix .cache/npm axe-core` or set AXE_CORE_JS")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _unavailable("selenium is not installed (pip install -e '.[test]')")
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not path.exists():
+            _unavailable(f"{path} is missing (apt-get install chromium chromium-driver)")
+    profile = tempfile.mkdtemp(prefix="bailout-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # An explicit driver path: selenium never tries to download one.
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_script_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def site(release_zip, tmp_path_factory):
+    """The release unpacked, as a player would: {'folder': Path, 'files': set of names}."""
+    name, content = release_zip
+    target = tmp_path_factory.mktemp("release")
+    path = target / name
+    path.write_bytes(content)
+    with zipfile.ZipFile(path) as archive:
+        archive.extractall(target)
+    folder = target / name[:-len(".zip")]
+    return folder
+
+
+@pytest.fixture(scope="module")
+def visits(browser, site, tmp_path_factory):
+    """Open each page at each width once; gather everything the tests look at."""
+    axe = axe_source()
+    shots = tmp_path_factory.mktemp("screenshots")
+    keep = os.environ.get("BAILOUT_SCREENSHOTS")        # a folder to copy the screenshots to, to look at
+    results = {}
+    for page in PAGES:
+        for width in WIDTHS:
+            browser.set_window_size(width, HEIGHT)
+            browser.get_log("browser")      # drop what earlier pages logged
+            browser.get((site / page).as_uri())
+            facts = browser.execute_script("""
+                const d = document.documentElement;
+                return {scroll: d.scrollWidth, client: d.clientWidth, height: d.scrollHeight,
+                        images: [...document.images].map(i => [i.getAttribute('src'), i.complete, i.naturalWidth]),
+                        links: [...document.querySelectorAll('a[href]')].map(a => [a.getAttribute('href'), a.href]),
+                        ids: [...document.querySelectorAll('[id]')].map(e => e.id)};""")
+            browser.execute_script(axe)
+            violations = browser.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                axe.run(document, {resultTypes: ['violations']})
+                   .then(r => done(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                                           nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))))
+                   .catch(e => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));""")
+            facts["axe"] = violations
+            facts["log"] = browser.get_log("browser")
+            # The whole page in one picture: grow the window to the page's height for the shot.
+            browser.set_window_size(width, min(facts["height"] + 150, 12000))
+            shot = shots / f"{page[:-5]}-{width}.png"
+            browser.save_screenshot(str(shot))
+            if keep:
+                Path(keep).mkdir(parents=True, exist_ok=True)
+                shutil.copy(shot, Path(keep) / shot.name)
+            facts["shot"] = shot
+            results[page, width] = facts
+    return results
+
+
+CASES = [(page, width) for page in PAGES for width in WIDTHS]
+
+
+@pytest.mark.parametrize("page,width", CASES)
+def test_no_horizontal_page_scroll(visits, page, width):
+    facts = visits[page, width]
+    assert facts["scroll"] <= facts["client"], f"{page} at {width}px scrolls sideways: {facts['scroll']} > {facts['client']}"
+
+
+@pytest.mark.parametrize("page,width", CASES)
+def test_no_console_errors(visits, page, width):
+    errors = [entry for entry in visits[page, width]["log"] if entry["level"] in ("SEVERE", "ERROR")]
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("page,width", CASES)
+def test_images_load_and_links_resolve(visits, site, page, width):
+    facts = visits[page, width]
+    for src, complete, natural in facts["images"]:
+        assert complete and natural > 0, f"broken image {src} on {page}"
+    for href, absolute in facts["links"]:
+        url = urlparse(absolute)
+        assert url.scheme == "file", f"{page} links outside the zip: {href}"
+        target = Path(unquote(url.path))
+        assert target.is_file() and site in target.parents, f"{page}: {href} is not a file in the zip"
+        if url.fragment:
+            assert target.name == page and url.fragment in facts["ids"], f"{page}: {href} points nowhere"
+    if page == "index.html":
+        linked = {Path(unquote(urlparse(a).path)).relative_to(site).as_posix() for _, a in facts["links"]}
+        every = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()} - {"index.html"}
+        assert linked == every
+        assert facts["images"], "the index shows thumbnails and faces"
+
+
+@pytest.mark.parametrize("page,width", CASES)
+def test_axe_finds_nothing_serious(visits, page, width):
+    bad = [v for v in visits[page, width]["axe"] if v["impact"] in BLOCKING]
+    assert not bad, bad
+
+
+def test_screenshots_taken(visits):
+    for facts in visits.values():
+        assert facts["shot"].stat().st_size > 10_000

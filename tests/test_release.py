@@ -1,0 +1,152 @@
+"""`bailout release`: one reproducible zip holding every file, each link of index.html a file in it,
+counter faces at cut size cropped from the right place.
+
+Expected names, counts and colours come from the data files (tomllib), not from the code.
+"""
+
+import hashlib
+import io
+import re
+import stat
+import tomllib
+import zipfile
+from html.parser import HTMLParser
+
+import pytest
+from PIL import Image
+
+from conftest import DATA, run_cli
+from generator import __version__
+
+PARTS = ("kit", "player-aid", "prerolled", "counters")
+PAPERS = ("a4", "letter")
+
+
+def nationalities():
+    return {p.stem: tomllib.loads(p.read_text()) for p in sorted((DATA / "nationalities").glob("*.toml"))}
+
+
+@pytest.fixture(scope="module")
+def release(release_zip):
+    name, content = release_zip
+    archive = zipfile.ZipFile(io.BytesIO(content))
+    folder = name[:-len(".zip")]
+    files = {info.filename[len(folder) + 1:]: archive.read(info) for info in archive.infolist()}
+    return name, content, archive, files
+
+
+def test_name_and_reproducible(release):
+    name, content, _, files = release
+    match = re.fullmatch(rf"bailout-kit-{re.escape(__version__)}-([0-9a-f]{{8}})\.zip", name)
+    assert match
+    data_line = files["MANIFEST.txt"].decode().splitlines()[1]
+    assert data_line.startswith(f"data {match.group(1)}")
+
+
+def test_cli_writes_the_same_zip_again(release, tmp_path):
+    name, content, _, _ = release
+    code, out, err = run_cli("release", "--out", tmp_path / "dist", "--quiet")
+    assert code == 0, err
+    assert [p.name for p in (tmp_path / "dist").iterdir()] == [name] and str(tmp_path / "dist" / name) in out
+    assert (tmp_path / "dist" / name).read_bytes() == content, "byte-identical for the same data and options"
+
+
+def test_fixed_dates_order_and_permissions(release):
+    _, _, archive, _ = release
+    infos = archive.infolist()
+    names = [i.filename for i in infos]
+    assert names == sorted(names)
+    assert len({n.split("/")[0] for n in names}) == 1, "everything under one folder"
+    for info in infos:
+        assert info.date_time == (2000, 1, 1, 0, 0, 0)
+        assert stat.S_IMODE(info.external_attr >> 16) == 0o644
+
+
+def test_holds_every_file(release):
+    _, _, _, files = release
+    expected = {f"{part}-{paper}.pdf" for part in PARTS for paper in PAPERS}
+    expected |= {"prerolled.csv", "player-aid.html", "MANIFEST.txt", "README.txt", "index.html"}
+    assert expected <= set(files)
+    assert {f"thumbs/{n[:-4]}.png" for n in expected if n.endswith(".pdf")} == {n for n in files if n.startswith("thumbs/")}
+    for name in files:
+        if name.endswith(".pdf"):
+            assert files[name].startswith(b"%PDF-")
+    manifest = files["MANIFEST.txt"].decode()
+    for name, content in files.items():
+        if name != "MANIFEST.txt":
+            assert re.search(rf"^{re.escape(name)}\s+\S+\s+{hashlib.sha256(content).hexdigest()}$", manifest, re.M), name
+
+
+def test_faces_one_per_distinct_face_at_cut_size(release):
+    _, _, _, files = release
+    faces = {n for n in files if n.startswith("faces/")}
+    expected = set()
+    for key, nat in nationalities().items():
+        for kind in ("crew", "wreck"):
+            expected |= {f"faces/{key}-{kind}-{side}.png" for side in ("front", "back")}
+        for kind in ("rifle", "smg"):
+            spans = nat.get(kind, [])
+            for first, last in (s["years"] for s in spans):
+                years = f"-{first}" + (f"-{str(last)[2:]}" if last != first else "") if len(spans) > 1 else ""
+                expected |= {f"faces/{key}-{kind}{years}-{side}.png" for side in ("front", "back")}
+    assert faces == expected
+    for name in faces:
+        image = Image.open(io.BytesIO(files[name]))
+        assert image.size == (225, 225), name        # 3/4 in at 300 dpi
+        assert round(image.info["dpi"][0]) == 300
+
+
+def test_faces_are_cropped_from_their_own_counter(release):
+    """A face's corner shows its nationality's colour (text keeps off the cut): the crop is the
+    counter, not a neighbour, the margin or a mirrored position."""
+    _, _, _, files = release
+    for key, nat in nationalities().items():
+        colour = tuple(int(nat["colour"][i:i + 2], 16) for i in (1, 3, 5))
+        for side in ("front", "back"):
+            image = Image.open(io.BytesIO(files[f"faces/{key}-crew-{side}.png"])).convert("RGB")
+            for corner in ((3, 3), (221, 3), (3, 221), (221, 221)):
+                assert all(abs(a - b) <= 2 for a, b in zip(image.getpixel(corner), colour)), (key, side, corner)
+    front = Image.open(io.BytesIO(files["faces/german-crew-front.png"])).convert("L")
+    back = Image.open(io.BytesIO(files["faces/german-crew-back.png"])).convert("L")
+    assert front.tobytes() != back.tobytes(), "the wounded side differs"
+
+
+class Links(HTMLParser):
+    def __init__(self, text):
+        super().__init__()
+        self.targets, self.imgs = [], []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a":
+            self.targets.append(attrs["href"])
+        if tag == "img":
+            self.targets.append(attrs["src"])
+            self.imgs.append(attrs)
+        assert tag not in ("script", "link", "iframe")
+
+
+def test_index_links_every_file_and_only_files_in_the_zip(release):
+    _, _, _, files = release
+    links = Links(files["index.html"].decode())
+    targets = set(links.targets)
+    assert targets <= set(files), targets - set(files)
+    assert set(files) - {"index.html"} <= targets, set(files) - targets
+    assert all(img.get("alt") for img in links.imgs)
+    text = files["index.html"].decode()
+    for name in (n for n in files if n.endswith(".pdf")):
+        assert hashlib.sha256(files[name]).hexdigest() in text
+
+
+def test_readme_for_players(release):
+    _, _, _, files = release
+    readme = " ".join(files["README.txt"].decode().split())
+    for needed in ("Tom Cundiff", "Avalon Hill", "Up Front", "no card data", "Actual size", "LONG edge",
+                   "player-aid.html", "prerolled.csv", "faces/", "index.html"):
+        assert needed in readme, needed
+
+
+def test_cli_bad_option_writes_nothing(tmp_path):
+    code, _, err = run_cli("release", "--counter-size", "3mm", "--out", tmp_path / "x")
+    assert code == 2 and "counter" in err and "Traceback" not in err and not (tmp_path / "x").exists()
