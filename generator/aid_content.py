@@ -144,3 +144,28 @@ def md_escape(value):
         else:
             out.append(ch)
     return "".join(out)
+
+
+def flowchart_settings(attributes, source=TEMPLATE_FILE):
+    """(boxes per row, [(from, to) box indices], [label per bypass]) from the flowchart div's
+    attributes: data-per-row="4", data-bypass="1-3, 3-5", data-bypass-label="one | two".
+    Both renderers of the aid read the chart's shape here."""
+    bypasses = []
+    for pair in (attributes.get("data-bypass") or "").split(","):
+        if not pair.strip():
+            continue
+        try:
+            a, b = (int(n) - 1 for n in pair.split("-"))
+        except ValueError:
+            raise RenderError(f"{source}: data-bypass must read like 1-3 or 1-3, 3-5; got {pair.strip()!r}") from None
+        bypasses.append((a, b))
+    labels = [label.strip() for label in (attributes.get("data-bypass-label") or "").split("|")] if bypasses else []
+    if len(labels) != len(bypasses) and any(labels):
+        raise RenderError(f"{source}: data-bypass-label gives {len(labels)} labels (split by '|') for "
+                          f"{len(bypasses)} bypasses")
+    labels = labels if len(labels) == len(bypasses) else [""] * len(bypasses)
+    try:
+        per_row = int(attributes.get("data-per-row", "4"))
+    except ValueError:
+        raise RenderError(f"{source}: data-per-row must be a whole number") from None
+    return per_row, bypasses, labels

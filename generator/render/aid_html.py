@@ -16,7 +16,7 @@ import markdown
 from markdown.treeprocessors import Treeprocessor
 
 from .. import __version__
-from ..aid_content import TEMPLATE_FILE, markdown_text
+from ..aid_content import TEMPLATE_FILE, flowchart_settings, markdown_text
 from ..errors import RenderError
 from ..layout import flowchart as geometry
 
@@ -150,22 +150,11 @@ def _flowchart(div, ids):
         boxes.append(_step(li, n, ids))
     if not boxes:
         raise RenderError(f"{TEMPLATE_FILE}: the flowchart has no boxes")
-    bypass = None
-    if div.get("data-bypass"):
-        try:
-            a, b = (int(n) - 1 for n in div.get("data-bypass").split("-"))
-        except ValueError:
-            raise RenderError(f"{TEMPLATE_FILE}: data-bypass must read like 1-3") from None
-        bypass = (a, b)
-    try:
-        per_row = int(div.get("data-per-row", "4"))
-    except ValueError:
-        raise RenderError(f"{TEMPLATE_FILE}: data-per-row must be a whole number") from None
-    label = div.get("data-bypass-label", "")
+    per_row, bypasses, labels = flowchart_settings(div.attrib)
     listing.set("class", "steps")
     for key in ("data-per-row", "data-bypass", "data-bypass-label"):
         div.attrib.pop(key, None)
-    div.insert(0, _svg(boxes, per_row, bypass, label))
+    div.insert(0, _svg(boxes, per_row, bypasses, labels))
 
 
 def _step(li, n, ids):
@@ -236,7 +225,7 @@ def _wrap(text, width, size):
     return lines + [current] if current else lines
 
 
-def _svg(boxes, per_row, bypass, label):
+def _svg(boxes, per_row, bypasses, labels):
     """The procedure as an SVG: boxes with titles and rule tabs, arrows, the bypass and its label."""
     lead = TITLE_PX * 1.2
     gap_x = 34
@@ -248,8 +237,8 @@ def _svg(boxes, per_row, bypass, label):
     most = max(len(t) for t in lines)
     heights = [PAD + TAB_DROP + most * lead + PAD] * len(boxes)
     try:
-        chart = geometry.arrange(CHART_W, heights, per_row, gap_x=gap_x, gap_y=40, bypass=bypass,
-                                 bypass_rise=16, label_height=LABEL_PX + 6 if label else 0)
+        chart = geometry.arrange(CHART_W, heights, per_row, gap_x=gap_x, gap_y=40, bypasses=bypasses,
+                                 bypass_rise=16, label_height=LABEL_PX + 6 if any(labels) else 0)
     except ValueError as error:
         raise RenderError(f"{TEMPLATE_FILE}: the flowchart cannot be drawn: {error}") from None
     height = chart.height + TAB_PX + 2   # the viewBox starts TAB_PX higher: tabs straddle the top edge
@@ -267,7 +256,8 @@ def _svg(boxes, per_row, bypass, label):
     t = etree.SubElement(svg, "title", {"id": "chart-title"})
     t.text = f"The procedure as a flowchart: {steps}."
     d = etree.SubElement(svg, "desc", {"id": "chart-desc"})
-    d.text = ((f"Step {bypass[0] + 1} leads to step {bypass[1] + 1} directly, {label}. " if bypass else "")
+    d.text = ("".join(f"Step {a + 1} leads to step {b + 1} directly, {label}. " if label else
+                      f"Step {a + 1} leads to step {b + 1} directly. " for (a, b), label in zip(bypasses, labels))
               + "Each step is set out in full in the list below the chart.")
     defs = etree.SubElement(svg, "g", {"class": "boxes"})
     for i, (box, rect, title_lines) in enumerate(zip(boxes, chart.boxes, lines)):
@@ -294,9 +284,12 @@ def _svg(boxes, per_row, bypass, label):
         points = list(arrow.points[:-1]) + [base]
         etree.SubElement(arrows, "polyline", {"class": "shaft", "points": " ".join(f"{n(px)},{y(py)}" for px, py in points)})
         etree.SubElement(arrows, "polygon", {"class": "head", "points": " ".join(f"{n(px)},{y(py)}" for px, py in (tip, left, right))})
+        label = labels[arrow.bypass] if arrow.bypass is not None else ""
         if arrow.label_at and label:
             lx, ly = arrow.label_at
             w = len(label) * LABEL_PX * 0.55 + 10
+            if arrow.label_anchor == "right":       # label_at is the label's right end
+                lx -= w / 2
             etree.SubElement(arrows, "rect", {"class": "label-bg", "x": f"{n(lx - w / 2)}", "y": f"{y(ly + LABEL_PX)}",
                                               "width": f"{n(w)}", "height": f"{n(LABEL_PX + 4)}"})
             lt = etree.SubElement(arrows, "text", {"class": "label", "x": f"{n(lx)}", "y": f"{y(ly + 2)}"})

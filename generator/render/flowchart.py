@@ -13,6 +13,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
 
+from ..aid_content import flowchart_settings
 from ..errors import RenderError
 from ..layout import flowchart as geometry
 from .common import BOLD, ITALIC
@@ -206,23 +207,6 @@ def from_element(el, converter, *, accent, fill, head_fill, source):
     converter.bars = page_bars
     if not boxes:
         raise RenderError(f"{source}: the flowchart has no boxes")
-    bypasses = []
-    for pair in (el.get("data-bypass") or "").split(","):
-        if not pair.strip():
-            continue
-        try:
-            a, b = (int(n) - 1 for n in pair.split("-"))
-        except ValueError:
-            raise RenderError(f"{source}: data-bypass must read like 1-3 or 1-3, 3-5; got {pair.strip()!r}") from None
-        bypasses.append((a, b))
-    labels = [label.strip() for label in (el.get("data-bypass-label") or "").split("|")] if bypasses else []
-    if len(labels) != len(bypasses) and any(labels):
-        raise RenderError(f"{source}: data-bypass-label gives {len(labels)} labels (split by '|') for "
-                          f"{len(bypasses)} bypasses")
-    labels = labels if len(labels) == len(bypasses) else [""] * len(bypasses)
-    try:
-        per_row = int(el.get("data-per-row", "4"))
-    except ValueError:
-        raise RenderError(f"{source}: data-per-row must be a whole number") from None
+    per_row, bypasses, labels = flowchart_settings(el.attrib, source)
     return Flowchart(boxes, styles, per_row=per_row, bypasses=bypasses, bypass_labels=labels,
                      accent=accent, fill=fill, head_fill=head_fill)
