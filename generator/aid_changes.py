@@ -5,8 +5,8 @@ the new, with the same template, kit version and data hash, and comparing them l
 in the template every list item, table row and paragraph is one line, so a changed figure,
 row or sentence is a changed line.  Each such line of the new text gets CHANGED, a private-use
 character, just inside its Markdown syntax ("- ", "| ", "1. "); renderers draw it as a change
-bar in the margin and never print it (render/markdown_flow.py).  An HTML edition of the aid
-would turn the same mark into a class on the element (the hook: `CHANGED`, `strip_marks`).
+bar in the margin and never print it (render/markdown_flow.py for the PDF; render/aid_html.py
+gives the line's element class "changed", drawn as a bar at its left).
 
 The box lists the changes by rule number from changes.diff (generator/changes.py), so it names
 what moved even where the aid does not print it (counters, the pre-rolled block).
@@ -89,10 +89,6 @@ def mark(line):
     """`line` with CHANGED just inside its Markdown syntax, so the mark rides on its text."""
     prefix = _PREFIX.match(line).group(1)
     return f"{prefix}{CHANGED}{line[len(prefix):]}"
-
-
-def strip_marks(text):
-    return text.replace(CHANGED, "")
 
 
 OFF_AID = {"prerolled": "the pre-rolled tables", "counters": "the counters"}    # key prefix -> what it is

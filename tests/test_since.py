@@ -229,3 +229,55 @@ def test_since_a_git_revision(tmp_path, monkeypatch):
     text = markdown_text(BuildContext(kit, compute(kit), options, changes=since))
     assert f"### Changes since git:HEAD ({commit[:7]})" in text.replace("\\", "")
     assert f"since git:HEAD: commit {commit}" in manifest(kit, {}, options, (), since).decode()
+
+
+def test_web_aid_marks_the_same_changes(new_data):
+    """player-aid.html: each changed line's element carries class "changed"; no mark is printed."""
+    html = render_all(load(new_data), BuildOptions(parts=("aid",), papers=("a4",), since=str(DATA)))["player-aid.html"]
+    text = html.decode()
+    assert aid_changes.CHANGED not in text
+    changed = _changed_texts(text)
+    assert any("column 4 reads 1:" in line for line in changed)       # the closed-top check
+    assert any(line.startswith("Changed: German") for line in changed)   # the weapons row
+    assert any(line.startswith("Changed: WP") for line in changed)       # one man, wounded, pistol only
+    assert any("Only unhurt men draw" in line for line in changed)       # note 4
+    assert not any("column 2 reads 1:" in line or line.startswith("Changed: British") for line in changed)
+    assert 'href="#changes"' in text and 'id="changes"' in text
+
+
+def test_web_aid_without_changes_is_unchanged():
+    plain = render_all(load(DATA), BuildOptions(parts=("aid",), papers=("a4",)))
+    since = render_all(load(DATA), BuildOptions(parts=("aid",), papers=("a4",), since=str(DATA)))
+    assert plain["player-aid.html"] == since["player-aid.html"]
+
+
+def _changed_texts(html):
+    """The text of every element with class "changed" in an HTML page."""
+    from html.parser import HTMLParser
+    void = {"br", "img", "meta", "link", "hr", "input"}
+
+    class Collect(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.stack, self.done = [], []      # open elements: [tag, collecting, text parts]
+
+        def handle_starttag(self, tag, attrs):
+            if tag not in void:
+                self.stack.append([tag, "changed" in (dict(attrs).get("class") or "").split(), []])
+
+        def handle_endtag(self, tag):
+            while self.stack:
+                open_tag, collecting, parts = self.stack.pop()
+                if collecting:
+                    self.done.append(" ".join("".join(parts).split()))
+                if open_tag == tag:
+                    break
+
+        def handle_data(self, data):
+            for _, collecting, parts in self.stack:
+                if collecting:
+                    parts.append(data)
+
+    parser = Collect()
+    parser.feed(html)
+    return parser.done
