@@ -122,7 +122,7 @@ def _box_groups(since, per_rule):
             continue
         lines = [box_line(c) for c in on_aid[:per_rule]]
         if len(on_aid) > per_rule:
-            lines.append(f"and {len(on_aid) - per_rule} more, marked on the sheet")
+            lines.append(f"and {len(on_aid) - per_rule} more")
         groups.append((rule, lines))
     return groups
 

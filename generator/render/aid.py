@@ -10,6 +10,7 @@ past that is a RenderError, never a third page.
 import io
 
 from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, FrameBreak, PageBreak, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import LayoutError
@@ -70,8 +71,9 @@ def _converter(ctx):
                                       source=TEMPLATE_FILE)
 
     def changes(el, converter):
-        return ChangesBox(converter.blocks(el, converter.styles.cell), converter.styles.rule_colour,
-                          None if bw else BOX_FILL)
+        # Table-cell type, a little air between rule numbers: the list is dense by nature.
+        style = ParagraphStyle("changes", converter.styles.cell, spaceAfter=converter.styles.cell.fontSize * 0.35)
+        return ChangesBox(converter.blocks(el, style), converter.styles.rule_colour, None if bw else BOX_FILL)
     if getattr(ctx, "changes", None) is None:      # the aid as it always was: no marks to look for
         return Converter(None, {"flowchart": chart}, prefix="aid")
     return Converter(None, {"flowchart": chart, "changes": changes}, prefix="aid", bars=ChangeBars())
