@@ -29,12 +29,23 @@ NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in tabl
 def markdown_text(ctx, template_dir=None):
     """The aid's Markdown, the same for every paper and the web edition (the PDF's footer names
     the paper).  A template that will not render is a RenderError naming the template file and line.
+
+    Built `--since` OLD (ctx.changes set), it carries the "Changes since" box and a change mark
+    on every changed line (generator/aid_changes.py).
     """
+    if getattr(ctx, "changes", None) is not None:
+        from .aid_changes import marked_text
+        return marked_text(ctx, template_dir)
+    return render_text(ctx, template_dir)
+
+
+def render_text(ctx, template_dir=None, extra=None):
+    """The template rendered with `template_vars`, updated by `extra`."""
     folder = Path(template_dir or TEMPLATES)
     path = folder / TEMPLATE
     try:
         template = _environment(str(folder)).get_template(TEMPLATE)
-        return template.render(**template_vars(ctx))
+        return template.render(**{**template_vars(ctx), **(extra or {})})
     except RenderError:
         raise
     except jinja2.TemplateSyntaxError as error:
@@ -88,6 +99,7 @@ def template_vars(ctx):
         "nationalities": [weapon_rows(n, r) for n in kit.nationalities],
         "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
         "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,
+        "since": None,      # built --since OLD: the "Changes since" box (aid_changes.box_vars)
     }
 
 

@@ -144,6 +144,8 @@ def _render(kit, options, sink, opener, progress=None, earlier=(), notice=None):
     check_source_date_epoch()
     check_printable(kit)        # before any part: no PDF may print an empty box for a name
     ctx = BuildContext(kit, compute(kit), options)
+    if options.since is not None:
+        ctx = BuildContext(kit, ctx.odds, options, changes=since_base(kit, options))
     papers = [PAPERS[p] for p in options.papers]
     if notice and "prerolled" in options.parts:
         notice(ctx, papers)
@@ -166,7 +168,7 @@ def _render(kit, options, sink, opener, progress=None, earlier=(), notice=None):
             made.append(name)
             progress(name, content)
             del content             # a 200,000-row table is some 18 MB a paper: not kept
-    content = manifest(kit, made, options, [n for n in earlier if n not in made], opener)
+    content = manifest(kit, made, options, [n for n in earlier if n not in made], opener, ctx.changes)
     sink(MANIFEST, content)
     progress(MANIFEST, content)
 
@@ -183,13 +185,25 @@ def _notice(ctx, papers):
           file=sys.stderr)
 
 
+def since_base(kit, options):
+    """aid_changes.Since for `--since OLD`: the old data loaded, diffed against `kit`."""
+    from .aid_changes import Since
+    from .render.common import BuildContext
+    from .revisions import since
+    compared = since(options.since, kit, options.sets)
+    old_kit = compared.old_kit
+    label = compared.old.label if compared.old.commit else f"data {old_kit.short_hash}"
+    return Since(options.since, label, compared.groups, BuildContext(old_kit, compute(old_kit), options),
+                 compared.old.commit, old_kit.hash)
+
+
 # What else decides the bytes: same data, options and these versions give the same files.
 LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
 
 
-def manifest(kit, names, options, not_rebuilt=(), opener=None):
-    """Each file of this build with its SHA-256 and page count, the data hash, the kit version and
-    the versions of Python and of each library that shapes the output.
+def manifest(kit, names, options, not_rebuilt=(), opener=None, since=None):
+    """Each file of this build with its SHA-256 and page count, the data hash, the kit version,
+    the versions of Python and of each library that shapes the output, and the --since base.
 
     `names` is {name: bytes}, or names whose files `opener(name)` opens: a build reads its
     staged files back in chunks, so no PDF is held in memory whole.
@@ -200,8 +214,12 @@ def manifest(kit, names, options, not_rebuilt=(), opener=None):
     from pypdf import PdfReader
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
-             *(f"{name} {version}" for name, version in library_versions()), "",
-             f"{'file':24} {'pages':>5}  sha256"]
+             *(f"{name} {version}" for name, version in library_versions())]
+    if since is not None:
+        count = sum(len(changes) for _, changes in since.groups)
+        lines.append(f"since {since.spec}: {f'commit {since.commit}, ' if since.commit else ''}data {since.data_hash}; "
+                     f"{count} printed change{'s' if count != 1 else ''} marked on the player aid")
+    lines += ["", f"{'file':24} {'pages':>5}  sha256"]
     for name in sorted(names):
         with opener(name) as handle:
             digest = hashlib.sha256()

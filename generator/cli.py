@@ -1,4 +1,4 @@
-"""`bailout build | release | check | odds | crew | simulate | init`.
+"""`bailout build | release | check | crew | diff | odds | simulate | init`.
 
 Imports stay lazy so `bailout --help` answers at once: reportlab loads only to build.
 Every user-fixable problem ends as a message on stderr and exit status 2, never a traceback.
@@ -76,6 +76,14 @@ def parser():
     w.add_argument("--casualties", type=_whole, default=0, metavar="K", help="commander casualties before the bail-out")
     w.add_argument("--in-use", default="", metavar="IDS", help="comma list of card ids already in play")
     w.add_argument("--most", type=_positive, default=20, metavar="N", help="list at most N crews (default 20)")
+
+    d = sub.add_parser("diff", help="what a rules edit changes in print terms, by rule number",
+                       description="Compare two data folders (or git:REV, the data/ folder committed at REV) "
+                                   "and list every printed figure, sentence, weapon and counter that changes. "
+                                   "Exit status 0: no change, 1: changes, 2: error.")
+    d.add_argument("old", metavar="OLD", help="a data folder, or git:REV (e.g. git:HEAD)")
+    d.add_argument("new", metavar="NEW", help="a data folder, or git:REV")
+    d.add_argument("--json", action="store_true", help="the changes as JSON, fractions as strings")
 
     s = sub.add_parser("simulate", help="draw cards N times and compare with the exact odds")
     data_opt(s)
@@ -167,6 +175,17 @@ def cmd_crew(args):
     print("\n".join(crew_lines(_load(args), args)))
 
 
+def cmd_diff(args):
+    from .changes import as_json, text_lines
+    from .revisions import compare
+    result = compare(args.old, args.new)
+    if args.json:
+        print(json.dumps(as_json(result.groups), indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(text_lines(result.groups, result.old.label, result.new.label)))
+    return 1 if result.groups else 0
+
+
 def cmd_build(args):
     from .build import build
     from .options import check_source_date_epoch
@@ -200,7 +219,8 @@ def _check_out(out):
         raise UsageError(f"--out {out}: is a file, not a folder")
 
 
-_COMMANDS = {"build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew, "init": cmd_init,
+_COMMANDS = {"build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew, "diff": cmd_diff,
+             "init": cmd_init,
              "odds": cmd_odds, "simulate": cmd_simulate}
 
 

@@ -48,6 +48,14 @@ class Face:
     no_smoke: bool = False  # the crossed-out S between the numerals
     write_in: str = ""      # a write-in box at the foot's right, with this label
 
+    def words(self):
+        """What the face says, as plain text pieces in reading order (signs named in words)."""
+        words = [self.corner.text] if isinstance(self.corner, Line) else []
+        words += [line.text for line in self.lines] + [n.text for n in self.numerals]
+        words += ["no Smoke"] if self.no_smoke else []
+        words += [f"{self.write_in} box"] if self.write_in else []
+        return [w.replace(NBSP, " ") for w in words]
+
 
 @dataclass(frozen=True)
 class Counter:

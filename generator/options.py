@@ -114,6 +114,9 @@ def add_build_options(p, *, release=False):
         p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
         p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",
                        help="comma list of aid,prerolled,counters (default: all)")
+        p.add_argument("--since", metavar="OLD", default=None,
+                       help="mark what changed since OLD (a data folder, or git:REV) on the player aid: "
+                            "a list of the changes and a bar beside each")
     p.add_argument("--bw", action="store_true", help="ink-saving black-and-white version")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     g = p.add_argument_group("pre-rolled tables")
@@ -146,10 +149,11 @@ class BuildOptions:
     back_offset_mm: tuple = (Fraction(0), Fraction(0))
     sets: int = 2
     fill: bool = True       # spare cells of the last counter sheet take more crews and markers
+    since: str | None = None    # build --since OLD: a data folder or git:REV
 
     @classmethod
     def from_args(cls, args):
         paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
         papers = PAPERS if paper == "both" else (paper,)
         return cls(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode, args.counter_size,
-                   args.back_offset, args.sets, not args.no_fill)
+                   args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None))

@@ -10,14 +10,16 @@ past that is a RenderError, never a third page.
 import io
 
 from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, PageBreak, PageTemplate, Spacer
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, FrameBreak, PageBreak, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import LayoutError
 
+from ..aid_changes import CHANGED
 from ..aid_content import TEMPLATE_FILE, markdown_text
 from ..errors import RenderError
 from . import flowchart
-from .common import AUTHOR, CREATOR, FONT, INK, draw_footer, register_fonts, set_metadata
+from .common import AUTHOR, BOLD, CREATOR, FONT, INK, draw_footer, register_fonts, set_metadata
 from .glyphs import check_printable
 from .markdown_flow import Converter, FitTable, make_styles
 
@@ -67,7 +69,95 @@ def _converter(ctx):
         return flowchart.from_element(el, converter, accent=converter.styles.rule_colour,
                                       fill=None if bw else BOX_FILL, head_fill=None if bw else HEAD_FILL,
                                       source=TEMPLATE_FILE)
-    return Converter(None, {"flowchart": chart}, prefix="aid")
+
+    def changes(el, converter):
+        # Table-cell type, a little air between rule numbers: the list is dense by nature.
+        style = ParagraphStyle("changes", converter.styles.cell, spaceAfter=converter.styles.cell.fontSize * 0.35)
+        return ChangesBox(converter.blocks(el, style), converter.styles.rule_colour, None if bw else BOX_FILL)
+    if getattr(ctx, "changes", None) is None:      # the aid as it always was: no marks to look for
+        return Converter(None, {"flowchart": chart}, prefix="aid")
+    return Converter(None, {"flowchart": chart, "changes": changes}, prefix="aid", bars=ChangeBars())
+
+
+class ChangeBars:
+    """Change bars in the page margin, outside the text column: the left margin beside the left
+    column (and the full-width parts), the right margin beside the right column."""
+    marker = CHANGED
+    WIDTH, GAP = 2.5, 5.0       # the bar, and its distance from the text column
+
+    def draw(self, canv, y, height):
+        """A bar from `y` to `y + height` in the flowable's coordinates, beside its column."""
+        ax, _ = canv.absolutePosition(0, 0)
+        page_width = canv._pagesize[0]
+        if ax < page_width / 2:
+            x = MARGIN - self.GAP - self.WIDTH
+        else:
+            x = page_width - MARGIN + self.GAP
+        canv.saveState()
+        canv.setFillGray(0)        # pure K: one plate
+        canv.rect(x - ax, y, self.WIDTH, height, stroke=0, fill=1)
+        canv.restoreState()
+
+
+def _changes_notice(canvas, paper, label):
+    """A line in the top margin of each page: what the bars mean, with a bar drawn as its key.
+    In the margin, so the sheet's text keeps its place (page 1 has no line to spare)."""
+    y = paper.height - 21
+    canvas.saveState()
+    canvas.setFillGray(0)
+    canvas.rect(MARGIN - ChangeBars.GAP - ChangeBars.WIDTH, y - 2, ChangeBars.WIDTH, 9, stroke=0, fill=1)
+    canvas.setFont(BOLD, 7.5)
+    canvas.drawString(MARGIN, y, f"Changed since {label}: a bar in the margin marks each changed line; "
+                                 f"the list of changes is on page 2.")
+    canvas.restoreState()
+
+
+class ChangesBox(Flowable):
+    """The "Changes since" box: its content inside a heavy rule, on a light fill."""
+    PAD = 5.0
+
+    def __init__(self, content, rule_colour, fill):
+        super().__init__()
+        self.content, self.rule_colour, self.fill = content, rule_colour, fill
+        self.spaceAfter = 8
+
+    def wrap(self, availWidth, availHeight):
+        inner = availWidth - 2 * self.PAD
+        self._sizes = [f.wrapOn(self.canv, inner, availHeight)[1] for f in self.content]
+        body = sum(self._sizes) + sum(f.getSpaceAfter() for f in self.content[:-1])
+        self.width, self.height = availWidth, body + 2 * self.PAD
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        """Two boxes, the second continuing in the next column, cut between paragraphs."""
+        room = availHeight - 2 * self.PAD
+        used, cut = 0.0, 0
+        for f in self.content:
+            _, h = f.wrapOn(self.canv, availWidth - 2 * self.PAD, availHeight)
+            if used + h > room:
+                break
+            used += h + f.getSpaceAfter()
+            cut += 1
+        if cut < 2:         # not even the title and one rule: move the whole box on
+            return []
+        return [ChangesBox(self.content[:cut], self.rule_colour, self.fill),
+                ChangesBox(self.content[cut:], self.rule_colour, self.fill)]
+
+    def draw(self):
+        c = self.canv
+        c.saveState()
+        if self.fill is not None:
+            c.setFillColor(self.fill)
+            c.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+        c.setStrokeColor(self.rule_colour)
+        c.setLineWidth(1.6)
+        c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+        c.restoreState()
+        y = self.height - self.PAD
+        for f, h in zip(self.content, self._sizes):
+            y -= h
+            f.drawOn(c, self.PAD, y)
+            y -= f.getSpaceAfter()
 
 
 def _build(ctx, paper, story, precheck=True):
@@ -115,6 +205,8 @@ def _build(ctx, paper, story, precheck=True):
         if page == 1:
             set_metadata(canvas, title, _subject(ctx))
         draw_footer(canvas, ctx, paper, page, total, margin=24)
+        if getattr(ctx, "changes", None) is not None and ctx.changes.groups:
+            _changes_notice(canvas, paper, ctx.changes.label)
 
     buffer = io.BytesIO()
     doc = BaseDocTemplate(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,

@@ -16,6 +16,7 @@ import markdown
 from markdown.treeprocessors import Treeprocessor
 
 from .. import __version__
+from ..aid_changes import CHANGED
 from ..aid_content import TEMPLATE_FILE, flowchart_settings, markdown_text
 from ..errors import RenderError
 from ..layout import flowchart as geometry
@@ -33,7 +34,8 @@ BOLD_EM = 0.62          # a generous bold sans character width, in em: titles wr
 def render(ctx, paper=None):
     text = markdown_text(ctx)       # the paper-free web edition
     md = markdown.Markdown(extensions=["tables", "md_in_html"], output_format="html")
-    page = _Page(md)
+    since = getattr(ctx, "changes", None)
+    page = _Page(md, since if since is not None and since.groups else None)
     md.treeprocessors.register(page, "aid-page", -10)   # after inline markup and unescaping
     body = md.convert(text)
     if page.charts != 1:
@@ -51,7 +53,7 @@ def render(ctx, paper=None):
         f"<title>{_escape(title)}</title>",
         f'<meta name="description" content="{_escape(description)}">',
         f'<meta name="generator" content="bailout-kit {__version__}, data {ctx.kit.short_hash}">',
-        f"<style>\n{_css(colours)}</style>",
+        f"<style>\n{_css(colours)}{_CHANGES_CSS if page.since else ''}</style>",
         "</head>",
         "<body>",
         "<main>",
@@ -87,11 +89,14 @@ def _slug(text, taken):
 class _Page(Treeprocessor):
     """Shapes Python-Markdown's tree into the page: heading ids, accessible tables, the chart."""
 
-    def __init__(self, md):
+    def __init__(self, md, since=None):
         super().__init__(md)
         self.charts = 0
+        self.since = since      # aid_changes.Since when built --since OLD with changes
 
     def run(self, root):
+        if self.since is not None:
+            _mark_changes(root, self.since)
         ids = set()
         last_heading = None
         for parent in list(root.iter()):
@@ -111,6 +116,62 @@ class _Page(Treeprocessor):
                 if el.tag == "table":
                     parent[i] = _table(el, last_heading)
         return None
+
+
+# -- built --since OLD: the lines that changed --------------------------------------------------
+
+_BLOCKS = ("li", "p", "tr", "h1", "h2", "h3")
+_CHANGES_CSS = """\
+.since-note { font-weight: 700; border-left: 4px solid #000000; padding-left: 0.5rem; }
+.changed { position: relative; }
+p.changed::after, li.changed::after { content: ""; position: absolute; top: 0.15em; bottom: 0.15em;
+  left: -0.75rem; width: 4px; background: #000000; }
+li.changed::after { left: -1.55rem; }
+.steps > li.changed::after { left: -0.7rem; top: 0; bottom: 0; }
+tr.changed > :first-child { box-shadow: inset 4px 0 0 #000000; padding-left: 0.8rem; }
+.changes { margin: 2rem 0 1rem; padding: 0.25rem 1rem 0.5rem; background: var(--box);
+  border: 3px solid var(--accent); border-radius: 6px; }
+.changes h3 { margin-top: 0.5rem; }
+"""
+
+
+def _mark_changes(root, since):
+    """Each element holding the aid's change mark loses it; its line (list item, paragraph, table
+    row) gets class "changed", drawn as a bar at its left, and says "changed" to a screen reader.
+    A note under the title says what the bars mean and links to the list of changes."""
+    parents = {child: parent for parent in root.iter() for child in parent}
+    marked = []
+    for el in list(root.iter()):
+        for attr, owner in (("text", el), ("tail", parents.get(el))):
+            value = getattr(el, attr)
+            if value and CHANGED in value:
+                setattr(el, attr, value.replace(CHANGED, ""))
+                while owner is not None and owner.tag not in _BLOCKS:
+                    owner = parents.get(owner)
+                if owner is not None and owner not in marked:
+                    marked.append(owner)
+    for el in marked:
+        el.set("class", " ".join(filter(None, [el.get("class"), "changed"])))
+        target = el[0] if el.tag == "tr" and len(el) else el
+        hidden = etree.Element("span", {"class": "vh"})
+        hidden.text = "Changed: "
+        hidden.tail, target.text = target.text, None
+        target.insert(0, hidden)
+    box = next((d for d in root.iter("div") if d.get("class") == "changes"), None)
+    title = next(root.iter("h1"), None)
+    if box is None or title is None:
+        return
+    box.set("id", "changes")
+    note = etree.Element("p", {"class": "since-note"})
+    note.text = f"Changed since {since.label}: a bar at the left marks each changed line; "
+    link = etree.SubElement(note, "a", {"href": "#changes"})
+    link.text = "the list of changes"
+    link.tail = " closes the page."
+    siblings = list(parents[title])
+    after = siblings.index(title) + 1
+    if after < len(siblings) and siblings[after].tag == "p":
+        after += 1          # under the subtitle
+    parents[title].insert(after, note)
 
 
 def _table(table, heading):

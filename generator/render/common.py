@@ -70,6 +70,7 @@ class BuildContext:
     options: object         # options.BuildOptions
     # What one build works out once and every paper shares (e.g. the aid's parsed text).
     memo: dict = field(default_factory=dict, compare=False, repr=False)
+    changes: object = None  # aid_changes.Since when built --since OLD
 
     def footer(self, paper, page=None, pages=None):
         text = f"871 Bail-Out kit {__version__} \u00b7 data {self.kit.short_hash} \u00b7 {paper.label}"

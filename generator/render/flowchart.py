@@ -27,8 +27,26 @@ BLOCKS = ("p", "ul", "ol", "table")
 
 
 class Box:
-    def __init__(self, title, rule, body):
+    def __init__(self, title, rule, body, bars=None):
         self.title, self.rule, self.body = title, rule, body     # markup, plain text, [flowables]
+        self.bars = bars        # BoxBars for the box's changed lines, or None
+
+
+class BoxBars:
+    """Change bars for a box's changed lines, in the box's own margin: just inside its left edge,
+    outside its text.  (A bar in the page margin would sit beside another box of the row.)"""
+    WIDTH, INSET = 2.0, 0.9
+
+    def __init__(self, page_bars):
+        self.marker = page_bars.marker
+        self.left = None        # the box's left edge on the page, set as the box is drawn
+
+    def draw(self, canv, y, height):
+        ax, _ = canv.absolutePosition(0, 0)
+        canv.saveState()
+        canv.setFillGray(0)
+        canv.rect(self.left + self.INSET - ax, y, self.WIDTH, height, stroke=0, fill=1)
+        canv.restoreState()
 
 
 class Flowchart(Flowable):
@@ -150,6 +168,8 @@ class Flowchart(Flowable):
             c.drawCentredString(tx + tw / 2, ty + 1.2, box.rule)
         c.restoreState()
         inner = rect.w - 2 * PAD
+        if box.bars is not None:
+            box.bars.left = c.absolutePosition(rect.x, 0)[0]
         y = rect.top - PAD - TAB_DROP - th
         title.drawOn(c, rect.x + PAD, y)
         y -= HEAD_GAP
@@ -168,7 +188,9 @@ def from_element(el, converter, *, accent, fill, head_fill, source):
     styles = converter.styles
     box_style = ParagraphStyle("box", styles.body, spaceAfter=styles.body.fontSize * 0.25)
     boxes = []
+    page_bars = converter.bars
     for li in listing.findall("li"):
+        converter.bars = BoxBars(page_bars) if page_bars is not None else None
         head = next((child for child in li if child.tag == "p"), li)
         title_el = next((child for child in head if child.tag == "strong"), None)
         rule_el = next((child for child in head if child.tag == "em"), None)
@@ -176,12 +198,13 @@ def from_element(el, converter, *, accent, fill, head_fill, source):
             raise RenderError(f"{source}: a flowchart box has no **title**")
         nested = [child for child in head if child.tag in BLOCKS]
         text = converter.inline(head, skip={title_el, rule_el, *nested})
-        body = [Paragraph(text, box_style)] if text else []
+        body = [converter.paragraph(text, box_style)] if converter.unmarked(text) else []
         rest = nested + ([child for child in li if child is not head and child.tag in BLOCKS] if head is not li else [])
         for child in rest:
             body += converter.block(child, box_style)
         rule = " ".join(converter.plain(rule_el).split()) if rule_el is not None else ""
-        boxes.append(Box(converter.inline(title_el), rule, body))
+        boxes.append(Box(converter.unmarked(converter.inline(title_el)), rule, body, converter.bars))
+    converter.bars = page_bars
     if not boxes:
         raise RenderError(f"{source}: the flowchart has no boxes")
     per_row, bypasses, labels = flowchart_settings(el.attrib, source)

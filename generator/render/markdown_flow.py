@@ -7,6 +7,8 @@ except a literal `<br>` (a line break inside a table cell).  `<div class="NAME" 
 hands its element to `handlers[NAME]`, which returns one flowable (the flowchart uses this).
 `---` is a frame break (the next column).  Headings become outline entries with keys
 `{prefix}-{n}`, numbered in document order, so two builds give the same bookmarks.
+With `bars`, a paragraph, list item or table row whose text holds `bars.marker` (the aid's
+change mark) loses the mark and gets a change bar beside it, drawn by `bars.draw`.
 """
 
 import html
@@ -95,12 +97,73 @@ class RuledHeading(Heading):
         self.canv.restoreState()
 
 
-class FitTable(Flowable):
-    """A Table whose column widths are fitted to the frame it lands in (wrapping cells)."""
+class MarkedParagraph(Paragraph):
+    """A paragraph with a change bar beside it (`bars.draw`); its split parts keep the bar."""
+    bars = None
 
-    def __init__(self, rows, aligns, styles, header_rows=1):
+    def draw(self):
+        super().draw()
+        self.bars.draw(self.canv, 0, self.height)
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        for part in parts:
+            part.bars = self.bars
+        return parts
+
+
+class BarredTable(Flowable):
+    """A reportlab Table with change bars beside rows `marked` (indices into its rows)."""
+
+    def __init__(self, table, marked, header_rows, bars):
+        super().__init__()
+        self.table, self.marked, self.header_rows, self.bars = table, marked, header_rows, bars
+
+    def wrap(self, availWidth, availHeight):
+        self.width, self.height = self.table.wrap(availWidth, availHeight)
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return barred_parts(self.table.split(availWidth, availHeight), self.marked, self.header_rows, self.bars)
+
+    def draw(self):
+        self.table.drawOn(self.canv, 0, 0)
+        row_bars(self.canv, self.table, self.marked, self.height, self.bars)
+
+
+def row_bars(canv, table, marked, height, bars):
+    """A change bar beside each marked row of a drawn `table` whose top is at `height`."""
+    top = height
+    for i, h in enumerate(table._rowHeights):
+        if i in marked:
+            bars.draw(canv, top - h, h)
+        top -= h
+
+
+def barred_parts(parts, marked, header_rows, bars):
+    """The pieces of a split table, each with the marked rows it holds (a repeated head is not)."""
+    out, done = [], 0
+    for n, part in enumerate(parts):
+        rows = len(part._cellvalues)
+        head = header_rows if n else 0          # the later pieces repeat the head rows
+        local = {head + r - done for r in marked if done <= r < done + rows - head}
+        if n == 0:
+            local = {r for r in marked if r < rows}
+        out.append(BarredTable(part, local, header_rows, bars))
+        done += rows - head
+    return out
+
+
+class FitTable(Flowable):
+    """A Table whose column widths are fitted to the frame it lands in (wrapping cells).
+
+    Rows in `marked` get a change bar beside them (drawn by `bars`).
+    """
+
+    def __init__(self, rows, aligns, styles, header_rows=1, marked=(), bars=None):
         super().__init__()
         self.rows, self.aligns, self.styles, self.header_rows = rows, aligns, styles, header_rows
+        self.marked, self.bars = set(marked), bars
         self._table, self._built_for = None, None
         self.spaceBefore, self.spaceAfter = 1, styles.body.spaceAfter + 2
 
@@ -147,10 +210,13 @@ class FitTable(Flowable):
             return []
         if self._built_for != availWidth:
             self._table, self._built_for = self._build(availWidth), availWidth
-        return self._table.split(availWidth, availHeight)
+        parts = self._table.split(availWidth, availHeight)
+        return barred_parts(parts, self.marked, self.header_rows, self.bars) if self.marked and parts else parts
 
     def draw(self):
         self._table.drawOn(self.canv, 0, 0)
+        if self.marked:
+            row_bars(self.canv, self._table, self.marked, self.height, self.bars)
 
 
 def _share(width, natural, minimum):
@@ -198,10 +264,11 @@ class _Cell(str):
 class Converter:
     """Walks one Markdown document's element tree and returns flowables."""
 
-    def __init__(self, styles, handlers=None, prefix="md"):
+    def __init__(self, styles, handlers=None, prefix="md", bars=None):
         self.styles = styles
         self.handlers = handlers or {}
         self.prefix = prefix
+        self.bars = bars        # with bars.marker in a line's text: bars.draw(canvas, y, height) beside it
         # Instances, not names: a name is looked up among installed entry points (slow to import).
         self._md = markdown.Markdown(extensions=[TableExtension(), MarkdownInHtmlExtension()])
         self._headings = 0
@@ -242,7 +309,7 @@ class Converter:
             return [self.heading(el)]
         if tag == "p":
             markup = self.inline(el)
-            return [Paragraph(markup, style or self.styles.body)] if markup.strip() else []
+            return [self.paragraph(markup, style or self.styles.body)] if self.unmarked(markup).strip() else []
         if tag in ("ul", "ol"):
             return [self.listing(el, style)]
         if tag == "table":
@@ -256,18 +323,30 @@ class Converter:
             return self.blocks(el, style)
         # Anything else (blockquote, pre, ...) prints as its plain text.
         text = self.plain(el).strip()
-        return [Paragraph(escape(text), style or self.styles.body)] if text else []
+        return [self.paragraph(escape(text), style or self.styles.body)] if self.unmarked(text).strip() else []
+
+    def paragraph(self, markup, style):
+        """A Paragraph; a marked one (its text holds the change mark) draws a change bar beside it."""
+        if self.bars is None or self.bars.marker not in markup:
+            return Paragraph(markup, style)
+        para = MarkedParagraph(self.unmarked(markup), style)
+        para.bars = self.bars
+        return para
+
+    def unmarked(self, text):
+        return text.replace(self.bars.marker, "") if self.bars is not None else text
 
     def heading(self, el):
         level = int(el.tag[1])
         self._headings += 1
         key = f"{self.prefix}-{self._headings}"
-        title = " ".join(self.plain(el).split())
+        title = " ".join(self.unmarked(self.plain(el)).split())
         style = {1: self.styles.h1, 2: self.styles.h2}.get(level, self.styles.h3)
         outline_level = 0 if level <= 2 else 1
+        markup = self.unmarked(self.inline(el))      # headings come from the template: no bar
         if level == 2:
-            return RuledHeading(self.inline(el), style, key, title, outline_level, colour=self.styles.rule_colour)
-        return Heading(self.inline(el), style, key, title, outline_level)
+            return RuledHeading(markup, style, key, title, outline_level, colour=self.styles.rule_colour)
+        return Heading(markup, style, key, title, outline_level)
 
     def listing(self, el, style=None):
         style = style or self.styles.body
@@ -276,7 +355,7 @@ class Converter:
             if any(child.tag in ("p", "ul", "ol", "table") for child in li):
                 content = self.blocks(li, style)
             else:
-                content = [Paragraph(self.inline(li), style)]
+                content = [self.paragraph(self.inline(li), style)]
             items.append(ListItem(content or [Spacer(0, 0)]))
         ordered = el.tag == "ol"
         return ListFlowable(items, bulletType="1" if ordered else "bullet", start=el.get("start", "1") if ordered
@@ -285,13 +364,17 @@ class Converter:
                             spaceAfter=style.spaceAfter, bulletFormat="%s." if ordered else None)
 
     def table(self, el):
-        rows, aligns, header_rows = [], [], 0
+        rows, aligns, header_rows, marked = [], [], 0, set()
         for section in el:
             for tr in section.findall("tr"):
                 cells = []
                 for i, cell in enumerate(tr):
                     style = self.styles.head_cell if cell.tag == "th" else self.styles.cell
-                    cells.append((_Cell(self.plain(cell), self.inline(cell)), style))
+                    plain, markup = self.plain(cell), self.inline(cell)
+                    if self.bars is not None and self.bars.marker in markup:
+                        marked.add(len(rows))
+                        plain, markup = self.unmarked(plain), self.unmarked(markup)
+                    cells.append((_Cell(plain, markup), style))
                     match = _ALIGN.search(cell.get("style", "")) or None
                     align = match.group(1) if match else cell.get("align")
                     if len(aligns) <= i:
@@ -300,7 +383,7 @@ class Converter:
                         aligns[i] = align
                 rows.append(cells)
                 header_rows += section.tag == "thead"
-        return FitTable(rows, aligns, self.styles, header_rows)
+        return FitTable(rows, aligns, self.styles, header_rows, marked, self.bars)
 
     # -- inline markup ----------------------------------------------------------------------
 
@@ -358,6 +441,6 @@ class Converter:
         return _STASH.sub(raw, self._literal(text))
 
 
-def to_flowables(text, styles, handlers=None, prefix="md"):
+def to_flowables(text, styles, handlers=None, prefix="md", bars=None):
     """Flowables for Markdown `text` (see the module docstring for what maps to what)."""
-    return Converter(styles, handlers, prefix).convert(text)
+    return Converter(styles, handlers, prefix, bars).convert(text)

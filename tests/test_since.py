@@ -1,0 +1,283 @@
+"""`bailout build --since OLD`: the changes box and the change bars, measured from the PDF.
+
+The new data here makes four edits (closed-top check reads column 4, crew morale offset -1,
+weapons for the unhurt only, the German SMG spans); which lines must carry a bar follows from
+those edits and the rule text, not from the code under test.
+"""
+
+import io
+import shutil
+import subprocess
+import sys
+
+import pdfplumber
+import pytest
+
+from conftest import DATA, edit, run_cli
+from generator import aid_changes
+from generator.build import render_all
+from generator.data import load
+from generator.options import BuildOptions
+
+MM = 72 / 25.4
+
+
+def four_edits(folder):
+    rules = folder / "rules.toml"
+    edit(rules, 'label = "Non-open-topped AFV"\ncolumn = 3', 'label = "Non-open-topped AFV"\ncolumn = 4')
+    edit(rules, "morale_offset = -2", "morale_offset = -1")
+    edit(rules, 'reading = "survivors"', 'reading = "unhurt"')
+    german = folder / "nationalities" / "german.toml"
+    edit(german, "years = [1939, 1939]", "years = [1939, 1940]")
+    edit(german, "years = [1940, 1945]", "years = [1941, 1945]")
+
+
+@pytest.fixture(scope="module")
+def new_data(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("since") / "data"
+    shutil.copytree(DATA, folder)
+    four_edits(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def since_build(new_data):
+    return render_all(load(new_data), BuildOptions(parts=("aid",), since=str(DATA)))
+
+
+# -- reading the PDF ------------------------------------------------------------------------------
+
+def bars(page):
+    """Filled pure-black rectangles a few points wide and taller than they are wide: change bars."""
+    return [r for r in page.rects if r["fill"] and _black(r["non_stroking_color"])
+            and 1.5 <= r["width"] <= 3 and r["height"] > r["width"]]
+
+
+def _black(colour):
+    """Pure K (DeviceGray 0): one plate at the print shop, never an RGB or CMYK black."""
+    return colour == 0 or (isinstance(colour, (tuple, list)) and len(colour) == 1 and colour[0] == 0)
+
+
+def find_line(page, phrase):
+    """The bounding box of the first run of words reading `phrase` (words in order, one line)."""
+    want = phrase.split()
+    words = page.extract_words()
+    for i in range(len(words) - len(want) + 1):
+        run = words[i:i + len(want)]
+        if [w["text"] for w in run] == want and len({round(w["top"]) for w in run}) == 1:
+            return {"x0": run[0]["x0"], "x1": run[-1]["x1"], "top": run[0]["top"], "bottom": run[0]["bottom"]}
+    raise AssertionError(f"{phrase!r} not found on the page")
+
+
+def overlap(bar, line):
+    return min(bar["bottom"], line["bottom"]) - max(bar["top"], line["top"])
+
+
+def text_area(page):
+    words = page.extract_words()
+    return min(w["x0"] for w in words), max(w["x1"] for w in words)
+
+
+def margin_bar_beside(page, line):
+    """The bar in the page margin on the line's side that overlaps it vertically, or None."""
+    left, right = text_area(page)
+    side_left = line["x0"] < page.width / 2
+    for bar in bars(page):
+        outside = bar["x1"] < left if side_left else bar["x0"] > right
+        if outside and overlap(bar, line) > 1:
+            return bar
+    return None
+
+
+def box_bar_beside(page, line):
+    """A bar just left of the line's text (inside a flowchart box), overlapping it vertically."""
+    for bar in bars(page):
+        if bar["x1"] <= line["x0"] - 0.5 and bar["x0"] >= line["x0"] - 20 and overlap(bar, line) > 1:
+            return bar
+    return None
+
+
+# Lines each edit changes on the aid, and lines it must leave alone (page index, words).
+MARGIN_MARKED = [(0, "kill card 4:"),                       # odds row, closed top: 1/3 -> 1/4
+                 (0, "The crew's average Morale is"),        # "the AFV's Morale -1"
+                 (1, "German"),                              # weapons row: the SMG spans
+                 (1, "WP"),                                  # one man wounded, pistol only: 1/4 -> 1/3
+                 (1, "Only unhurt men draw")]                # note 4's sentence
+MARGIN_UNMARKED = [(0, "kill card 2:"), (0, "A man is unhurt"), (1, "British"), (1, "UP"),
+                   (1, "The crew is 5 men")]
+BOX_MARKED = [(0, "column 4 reads 1:"), (0, "Average Morale: the")]
+BOX_UNMARKED = [(0, "Open-topped AFV:"), (0, "1: unhurt")]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_each_changed_line_has_a_bar_in_the_margin_beside_it(since_build, paper):
+    with pdfplumber.open(io.BytesIO(since_build[f"player-aid-{paper}.pdf"])) as pdf:
+        pages = pdf.pages
+        assert len(pages) == 2
+        for index, phrase in MARGIN_MARKED:
+            page = pages[index]
+            line = find_line(page, phrase)
+            bar = margin_bar_beside(page, line)
+            assert bar is not None, f"no bar beside {phrase!r} on page {index + 1}"
+            assert bar["x0"] >= 5 * MM and page.width - bar["x1"] >= 5 * MM, "a bar within 5 mm of the edge"
+        for index, phrase in MARGIN_UNMARKED:
+            assert margin_bar_beside(pages[index], find_line(pages[index], phrase)) is None, phrase
+        for index, phrase in BOX_MARKED:
+            assert box_bar_beside(pages[index], find_line(pages[index], phrase)) is not None, phrase
+        for index, phrase in BOX_UNMARKED:
+            assert box_bar_beside(pages[index], find_line(pages[index], phrase)) is None, phrase
+        # The crew morale table: every AFV Morale row changed (average = Morale - 1 now), so
+        # the bars beside it run the table's whole height under its header.
+        page = pages[0]
+        head = find_line(page, "AFV Morale Crew average")
+        below = [b for b in bars(page) if b["x1"] < text_area(page)[0] and b["top"] >= head["bottom"] - 1
+                 and b["top"] < head["bottom"] + 120]
+        assert len(below) >= len(load(DATA).rules.crew.aid_afv_morale)
+
+
+def test_the_changes_box_names_each_changed_rule(since_build, new_data):
+    with pdfplumber.open(io.BytesIO(since_build["player-aid-a4.pdf"])) as pdf:
+        first, second = pdf.pages
+        texts = [" ".join(p.extract_text().split()) for p in pdf.pages]
+        right = " ".join(second.crop((second.width / 2, 0, second.width, second.height)).extract_text().split())
+        notice_bars = [b for p in pdf.pages for b in bars(p) if b["top"] < 28]
+    old = load(DATA)
+    assert not any(aid_changes.CHANGED in t for t in texts)
+    # Each page says, above its text, what the bars mean and where the list is ...
+    assert all(t.startswith(f"Changed since data {old.short_hash}: a bar in the margin") for t in texts)
+    assert len(notice_bars) == 2        # ... with a bar as its key
+    # ... and the list closes page 2.
+    assert f"Changes since data {old.short_hash}" in right
+    assert "crew may bail out: now 1/4 (25.0%), was 1/3 (33.3%)" in right
+
+
+def test_box_lists_exactly_the_changed_rules(new_data):
+    from generator.aid_content import markdown_text
+    from generator.build import since_base
+    from generator.odds import compute
+    from generator.render.common import BuildContext
+    kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
+    text = markdown_text(BuildContext(kit, compute(kit), options, changes=since_base(kit, options)))
+    box = text.split('<div class="changes"', 1)[1].split("</div>", 1)[0]
+    rules = [line.split("**")[1].replace("\\", "") for line in box.splitlines() if line.startswith("**")]
+    import tomllib
+    r = tomllib.loads((DATA / "rules.toml").read_text())
+    # closed check, crew morale, one man's outcome (fate and weapon), weapons, note 4
+    assert rules == [r["bail_out"]["closed"]["rule"], r["crew"]["morale_rule"],
+                     f'{r["fate"]["rule"]}, {r["weapon"]["rule"]}', r["weapon"]["rule"],
+                     f'note {r["interpretation"]["weapons_for"]["note"]}']
+
+
+def test_manifest_records_the_base(since_build):
+    manifest = since_build["MANIFEST.txt"].decode()
+    assert f"since {DATA}: data {load(DATA).hash}" in manifest
+
+
+def test_nothing_changed_gives_the_same_bytes_as_no_since():
+    plain = render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",)))
+    since = render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",), since=str(DATA)))
+    assert {k: v for k, v in plain.items() if k != "MANIFEST.txt"} == \
+           {k: v for k, v in since.items() if k != "MANIFEST.txt"}
+    assert "since" not in plain["MANIFEST.txt"].decode()
+    assert "0 printed changes" in since["MANIFEST.txt"].decode()
+
+
+def test_since_leaves_the_other_parts_alone(new_data):
+    plain = render_all(load(new_data), BuildOptions(parts=("prerolled",)))
+    since = render_all(load(new_data), BuildOptions(parts=("prerolled",), since=str(DATA)))
+    assert plain["prerolled-a4.pdf"] == since["prerolled-a4.pdf"] and plain["prerolled.csv"] == since["prerolled.csv"]
+
+
+def test_changed_lines_marks_replaced_inserted_and_the_place_of_deleted_rows():
+    old = ["| A | 1 |", "| B | 2 |", "| C | 3 |", "", "- x", "- y"]
+    new = ["| A | 1 |", "| B | 5 |", "", "- x", "- y", "- z"]
+    marked = aid_changes.changed_lines(old, new)
+    assert marked == {1, 5}         # B changed (C gone beside it), z new; blank lines never
+    assert aid_changes.mark("| B | 5 |") == f"| {aid_changes.CHANGED}B | 5 |"
+    assert aid_changes.mark("    - z") == f"    - {aid_changes.CHANGED}z"
+    assert aid_changes.changed_lines(["| A |", "| B |", "| C |"], ["| A |", "| C |"]) == {1}
+
+
+def test_since_errors_are_one_line(tmp_path, data_copy):
+    status, _, err = run_cli("build", "--only", "aid", "--paper", "a4", "--out", tmp_path / "o",
+                             "--since", tmp_path / "nowhere", "--quiet")
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "nowhere" in err
+    edit(data_copy / "rules.toml", "size = 5\n", "size = 0\n")
+    status, _, err = run_cli("build", "--only", "aid", "--paper", "a4", "--out", tmp_path / "o",
+                             "--since", data_copy, "--quiet")
+    assert status == 2 and err.startswith("bailout: OLD") and "crew.size" in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_since_a_git_revision(tmp_path, monkeypatch):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    from generator.aid_content import markdown_text
+    from generator.build import manifest, since_base
+    from generator.odds import compute
+    from generator.render.common import BuildContext
+    repo = tmp_path / "repo"
+    shutil.copytree(DATA, repo / "data")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    for args in (["init", "-q"], ["add", "data"], ["commit", "-q", "-m", "as shipped"]):
+        subprocess.run(git + args, cwd=repo, check=True, capture_output=True)
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+    four_edits(repo / "data")
+    monkeypatch.chdir(repo)
+    kit, options = load(repo / "data"), BuildOptions(parts=("aid",), papers=("a4",), since="git:HEAD")
+    since = since_base(kit, options)
+    text = markdown_text(BuildContext(kit, compute(kit), options, changes=since))
+    assert f"### Changes since git:HEAD ({commit[:7]})" in text.replace("\\", "")
+    assert f"since git:HEAD: commit {commit}" in manifest(kit, {}, options, (), since=since).decode()
+
+
+def test_web_aid_marks_the_same_changes(new_data):
+    """player-aid.html: each changed line's element carries class "changed"; no mark is printed."""
+    html = render_all(load(new_data), BuildOptions(parts=("aid",), papers=("a4",), since=str(DATA)))["player-aid.html"]
+    text = html.decode()
+    assert aid_changes.CHANGED not in text
+    changed = _changed_texts(text)
+    assert any("column 4 reads 1:" in line for line in changed)       # the closed-top check
+    assert any(line.startswith("Changed: German") for line in changed)   # the weapons row
+    assert any(line.startswith("Changed: WP") for line in changed)       # one man, wounded, pistol only
+    assert any("Only unhurt men draw" in line for line in changed)       # note 4
+    assert not any("column 2 reads 1:" in line or line.startswith("Changed: British") for line in changed)
+    assert 'href="#changes"' in text and 'id="changes"' in text
+
+
+def test_web_aid_without_changes_is_unchanged():
+    plain = render_all(load(DATA), BuildOptions(parts=("aid",), papers=("a4",)))
+    since = render_all(load(DATA), BuildOptions(parts=("aid",), papers=("a4",), since=str(DATA)))
+    assert plain["player-aid.html"] == since["player-aid.html"]
+
+
+def _changed_texts(html):
+    """The text of every element with class "changed" in an HTML page."""
+    from html.parser import HTMLParser
+    void = {"br", "img", "meta", "link", "hr", "input"}
+
+    class Collect(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.stack, self.done = [], []      # open elements: [tag, collecting, text parts]
+
+        def handle_starttag(self, tag, attrs):
+            if tag not in void:
+                self.stack.append([tag, "changed" in (dict(attrs).get("class") or "").split(), []])
+
+        def handle_endtag(self, tag):
+            while self.stack:
+                open_tag, collecting, parts = self.stack.pop()
+                if collecting:
+                    self.done.append(" ".join("".join(parts).split()))
+                if open_tag == tag:
+                    break
+
+        def handle_data(self, data):
+            for _, collecting, parts in self.stack:
+                if collecting:
+                    parts.append(data)
+
+    parser = Collect()
+    parser.feed(html)
+    return parser.done
