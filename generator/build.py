@@ -150,7 +150,7 @@ def _render(kit, options, sink, opener, progress=None, earlier=(), notice=None):
     if notice and "prerolled" in options.parts:
         notice(ctx, papers)
     progress = progress or (lambda name, content: None)
-    made = []
+    made, pages = [], {}
     for output in selected(options.parts):
         render = output.load()
         for paper in (papers if output.per_paper else [None]):
@@ -166,9 +166,10 @@ def _render(kit, options, sink, opener, progress=None, earlier=(), notice=None):
                 content = render(ctx, paper)
             sink(name, content)
             made.append(name)
+            pages[name] = getattr(content, "pages", None)      # renderers of PDFs count their pages
             progress(name, content)
             del content             # a 200,000-row table is some 18 MB a paper: not kept
-    content = manifest(kit, made, options, [n for n in earlier if n not in made], opener, ctx.changes)
+    content = manifest(kit, made, options, [n for n in earlier if n not in made], opener, ctx.changes, pages)
     sink(MANIFEST, content)
     progress(MANIFEST, content)
 
@@ -201,17 +202,19 @@ def since_base(kit, options):
 LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
 
 
-def manifest(kit, names, options, not_rebuilt=(), opener=None, since=None):
+def manifest(kit, names, options, not_rebuilt=(), opener=None, since=None, pages=None):
     """Each file of this build with its SHA-256 and page count, the data hash, the kit version,
     the versions of Python and of each library that shapes the output, and the --since base.
 
     `names` is {name: bytes}, or names whose files `opener(name)` opens: a build reads its
-    staged files back in chunks, so no PDF is held in memory whole.
+    staged files back in chunks, so no PDF is held in memory whole.  `pages` gives the page
+    counts the renderers reported; a PDF without one is counted by reading it.
     """
     if opener is None:
         opener = lambda name: io.BytesIO(names[name])   # noqa: E731
+        pages = {name: getattr(content, "pages", None) for name, content in names.items()}
+    pages = pages or {}
     from . import __version__
-    from pypdf import PdfReader
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
              *(f"{name} {version}" for name, version in library_versions())]
@@ -225,12 +228,17 @@ def manifest(kit, names, options, not_rebuilt=(), opener=None, since=None):
             digest = hashlib.sha256()
             for chunk in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(chunk)
-            pages = len(PdfReader(handle).pages) if name.endswith(".pdf") else "-"
-        lines.append(f"{name:24} {pages:>5}  {digest.hexdigest()}")
+            count = (pages.get(name) or _page_count(handle)) if name.endswith(".pdf") else "-"
+        lines.append(f"{name:24} {count:>5}  {digest.hexdigest()}")
     if not_rebuilt:
         lines += ["", "Not made by this build (left from an earlier one, maybe from other data or options):"]
         lines += [f"  {name}" for name in not_rebuilt]
     return ("\n".join(lines) + "\n").encode()
+
+
+def _page_count(handle):
+    from pypdf import PdfReader     # only for a PDF whose renderer did not count (imports cost)
+    return len(PdfReader(handle).pages)
 
 
 def library_versions():

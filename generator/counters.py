@@ -151,7 +151,7 @@ def all_counters(kit, sets, spare=0):
     return tuple((nat, counters_for(kit, nat, sets, *more[nat.key])) for nat in kit.nationalities)
 
 
-def manifest(groups):
+def tally(groups):
     """((nationality, {kind: count}), ...) from `all_counters` output; every kind present."""
     rows = []
     for nat, counters in groups:

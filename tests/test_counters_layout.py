@@ -201,7 +201,7 @@ def test_counters_and_manifest_follow_the_data_files():
     rules = _toml(DATA / "rules.toml")
     for sets in (1, 2, 3):
         groups = content.all_counters(kit, sets)
-        rows = dict((nat.key, counts) for nat, counts in content.manifest(groups))
+        rows = dict((nat.key, counts) for nat, counts in content.tally(groups))
         assert sorted(rows) == sorted(p.stem for p in (DATA / "nationalities").glob("*.toml"))
         for key, counts in rows.items():
             nat = _toml(DATA / "nationalities" / f"{key}.toml")

@@ -19,7 +19,7 @@ from ..aid_changes import CHANGED
 from ..aid_content import TEMPLATE_FILE, markdown_text
 from ..errors import RenderError
 from . import flowchart
-from .common import AUTHOR, BOLD, CREATOR, FONT, INK, draw_footer, register_fonts, set_metadata
+from .common import AUTHOR, BOLD, CREATOR, FONT, INK, Pdf, draw_footer, register_fonts, set_metadata
 from .glyphs import check_printable
 from .markdown_flow import Converter, FitTable, make_styles
 
@@ -222,7 +222,7 @@ def _build(ctx, paper, story, precheck=True):
         doc.build(story)
     except LayoutError as error:
         raise RenderError(f"{TEMPLATE_FILE}: cannot lay out the player aid on {paper.label}: {error}") from None
-    return buffer.getvalue()
+    return Pdf(buffer.getvalue(), doc.page)
 
 
 class _Mark(Spacer):

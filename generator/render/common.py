@@ -126,9 +126,18 @@ def set_metadata(c, title, subject, *, duplex=False):
     c.showOutline()
 
 
+class Pdf(bytes):
+    """A rendered PDF's bytes, knowing its page count (so MANIFEST.txt needs no PDF parser)."""
+
+    def __new__(cls, content, pages):
+        pdf = super().__new__(cls, content)
+        pdf.pages = pages
+        return pdf
+
+
 def finish(c, buffer):
-    c.save()
-    return buffer.getvalue()
+    c.save()        # shows a last page still being drawn, so the count below includes it
+    return Pdf(buffer.getvalue(), c.getPageNumber() - 1)
 
 
 def footer_baseline(size=7):

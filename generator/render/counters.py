@@ -8,7 +8,7 @@ cut ticks and bars are separate shapes of other sizes.  Every black and grey is 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ..colour import grey as luma
-from ..counters import KINDS, KIND_LABELS, Line, manifest
+from ..counters import KINDS, KIND_LABELS, Line, tally
 from ..text import signed
 from ..errors import RenderError
 from ..layout import counters as geo
@@ -40,7 +40,7 @@ def render(ctx, paper):
     pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
     c, buffer = new_canvas(paper, title(ctx), f"Double-sided counters, {paper.label}, "
                            f"{float(opts.counter_mm):.2f} mm", duplex=True)
-    _calibration_front(c, ctx, paper, grid, manifest(groups), pages)
+    _calibration_front(c, ctx, paper, grid, tally(groups), pages)
     c.showPage()
     _calibration_back(c, ctx, paper, grid, pages)
     c.showPage()

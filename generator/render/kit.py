@@ -9,7 +9,7 @@ import io
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import NameObject
 
-from .common import AUTHOR, CREATOR
+from .common import AUTHOR, CREATOR, Pdf
 
 
 def render(ctx, paper, parts):
@@ -44,4 +44,4 @@ def merge(parts, paper, title, subject):
     # random, and same parts must give the same bytes.
     out = io.BytesIO()
     writer.write(out)
-    return out.getvalue()
+    return Pdf(out.getvalue(), len(writer.pages))
