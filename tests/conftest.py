@@ -1,12 +1,34 @@
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
+
+# Hypothesis budgets: a profile picked by BAILOUT_HYPOTHESIS_PROFILE (.ci/run sets "ci").  Both are
+# derandomized (same examples every run, nothing flakes) and keep no example database.  `max_examples`
+# is for fuzz tests that run a command in-process (milliseconds each); BUILD_EXAMPLES for those that
+# build a whole kit per example (a third of a second each).
+PROFILES = {"default": {"max_examples": 300, "builds": 12},
+            "ci": {"max_examples": 3000, "builds": 60}}
+PROFILE = os.environ.get("BAILOUT_HYPOTHESIS_PROFILE", "default")
+if PROFILE not in PROFILES:
+    raise pytest.UsageError(f"BAILOUT_HYPOTHESIS_PROFILE={PROFILE!r}: expected one of {', '.join(PROFILES)}")
+for _name, _budget in PROFILES.items():
+    settings.register_profile(_name, max_examples=_budget["max_examples"], derandomize=True, database=None,
+                              deadline=None, print_blob=False,
+                              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+settings.load_profile(PROFILE)
+BUILD_EXAMPLES = PROFILES[PROFILE]["builds"]
+
+
+def pytest_report_header(config):
+    return f"hypothesis profile: {PROFILE} (BAILOUT_HYPOTHESIS_PROFILE), {PROFILES[PROFILE]}"
 
 
 @pytest.fixture
@@ -15,6 +37,21 @@ def data_copy(tmp_path):
     target = tmp_path / "data"
     shutil.copytree(DATA, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def kit_dir(tmp_path_factory):
+    """`bailout build` of the shipped data, default options, once per session.  Read only."""
+    from generator.cli import main
+    out = tmp_path_factory.mktemp("kit")
+    assert main(["build", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
+def kit_files(kit_dir):
+    """{file name: bytes} of the session's default build."""
+    return {p.name: p.read_bytes() for p in sorted(kit_dir.iterdir())}
 
 
 def edit(path, old, new, count=1):

@@ -28,6 +28,7 @@ from generator.render import aid
 from generator.render.common import BuildContext
 
 SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+AID_FILES = [f"player-aid-{paper}.pdf" for paper in SIZES]
 STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 
 
@@ -37,8 +38,9 @@ def build(data=DATA, **options):
 
 
 @pytest.fixture(scope="module")
-def pdfs():
-    return build()
+def pdfs(kit_files):
+    """Both papers' aid, from the session's default build (the same bytes as an aid-only build)."""
+    return {name: kit_files[name] for name in AID_FILES}
 
 
 def readers(outputs):
@@ -214,12 +216,14 @@ def test_flowchart_boxes_carry_rule_numbers(pdfs):
 
 
 def test_same_bytes_twice(pdfs):
-    assert build() == pdfs
+    again = build()
+    assert set(again) == {*AID_FILES, "MANIFEST.txt"}
+    assert {name: again[name] for name in AID_FILES} == pdfs
 
 
 def test_bw_is_grey_only_and_still_fits(pdfs):
     bw = build(bw=True)
-    assert bw != pdfs
+    assert all(bw[name] != pdfs[name] for name in AID_FILES)
     colour = re.compile(rb"([\d.]+) ([\d.]+) ([\d.]+) (?:rg|RG)")
     for paper, reader in readers(bw).items():
         assert len(reader.pages) <= 2
