@@ -1,8 +1,7 @@
 """Property tests: mutated data files and argument lists end in success or a clean exit 2.
 
 How many examples each test tries comes from the Hypothesis profile loaded in tests/conftest.py
-(BAILOUT_HYPOTHESIS_PROFILE): `max_examples` for the in-process commands, BUILD_EXAMPLES for the
-test that builds a kit per example.
+(BAILOUT_HYPOTHESIS_PROFILE, BUDGET).
 """
 
 import contextlib
@@ -14,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from generator.cli import main, parser
 from generator.options import BuildOptions
-from conftest import BUILD_EXAMPLES, DATA
+from conftest import BUDGET, DATA
 
 FILES = ["rules.toml"] + sorted(f"nationalities/{p.name}" for p in (DATA / "nationalities").glob("*.toml"))
 NASTY = ["0", "-1", "99", "1e400", "true", '""', '"  "', '"<b>&amp;</b> & <"', '"' + "W" * 10_000 + '"',
@@ -92,6 +91,7 @@ TOKENS = ["build", "check", "odds", "simulate", "crew", "german", "Soviet", "--a
           "0mm", "1,2", "x,y", "99,0", "0", "1", "-3", "7", "abc", "", "--", "-h", "--version", "\x00"]
 
 
+@settings(max_examples=BUDGET["argument_lists"])
 @given(argv=st.lists(st.sampled_from(TOKENS), max_size=8))
 def test_argument_lists_parse_or_exit_2(argv):
     err = io.StringIO()
@@ -122,7 +122,7 @@ TEXT = st.text(alphabet=st.sampled_from(list("aZ 9<>&;/\\\"'*_#[]()-\u00e9\u00df
                max_size=60) | st.sampled_from(["W" * 10_000, "<b>", "&amp;", "**x**", "{{ 1 }}", "<br>", " "])
 
 
-@settings(max_examples=BUILD_EXAMPLES)
+@settings(max_examples=BUDGET["builds"])
 @given(where=st.sampled_from(TEXT_KEYS), text=TEXT)
 def test_any_text_in_data_builds_or_is_cleanly_refused(scratch, tmp_path_factory, where, text):
     """Text from data reaches every renderer: it prints, or the build stops with a clean message."""

@@ -19,3 +19,11 @@ def test_ci_runs_the_readme_test_command():
     _, test = _commands()
     ci = (ROOT / ".ci" / "run").read_text()
     assert test in ci.splitlines()
+
+
+def test_ci_picks_a_hypothesis_profile_the_tests_define():
+    from conftest import PROFILES
+    ci = (ROOT / ".ci" / "run").read_text()
+    chosen = re.findall(r"^export BAILOUT_HYPOTHESIS_PROFILE=(\w+)$", ci, flags=re.M)
+    assert chosen and chosen[0] in PROFILES and chosen[0] != "default"
+    assert PROFILES[chosen[0]]["max_examples"] > PROFILES["default"]["max_examples"]
