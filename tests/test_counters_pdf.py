@@ -52,11 +52,22 @@ def default_build(kit_files):
 
 
 class Page:
-    """One parsed page; pdfplumber caches its objects, words and text are read on first use."""
+    """One page, parsed on first use (parsing is the slow part), its objects, words and text kept."""
 
     def __init__(self, page):
         self.page, self.width = page, page.width
-        self.rects, self.lines, self.chars = page.rects, page.lines, page.chars
+
+    @functools.cached_property
+    def rects(self):
+        return self.page.rects
+
+    @functools.cached_property
+    def lines(self):
+        return self.page.lines
+
+    @functools.cached_property
+    def chars(self):
+        return self.page.chars
 
     @functools.cached_property
     def words(self):
@@ -69,7 +80,7 @@ class Page:
 
 @functools.lru_cache(maxsize=32)
 def pages_of(pdf_bytes):
-    """The PDF's pages, parsed once per PDF (parsing is the slow part of these tests)."""
+    """The PDF's pages, each parsed once, when a test first reads it."""
     return tuple(Page(p) for p in pdfplumber.open(io.BytesIO(pdf_bytes)).pages)
 
 
