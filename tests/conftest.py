@@ -72,9 +72,9 @@ def edit(path, old, new, count=1):
 def run_cli(*args):
     """Run `bailout ARGS` in this process: (exit status, stdout, stderr).
 
-    In-process because a fresh interpreter per call (imports, fonts, the aid template) was a
-    fifth of the suite's time; an exception that would end the process with a traceback fails
-    the test here instead.  test_build.py runs the real `python -m generator.cli` process.
+    In-process: a fresh interpreter per call (imports, fonts, the aid template) cost a quarter
+    of the time of the tests that use this.  An exception that would end the process with a
+    traceback fails the test here instead.  test_build.py runs the real process.
     """
     from generator.cli import main
     out, err = io.StringIO(), io.StringIO()

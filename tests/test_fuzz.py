@@ -11,9 +11,9 @@ import shutil
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from generator.cli import main, parser
+from generator.cli import parser
 from generator.options import BuildOptions
-from conftest import BUDGET, DATA
+from conftest import BUDGET, DATA, run_cli
 
 FILES = ["rules.toml"] + sorted(f"nationalities/{p.name}" for p in (DATA / "nationalities").glob("*.toml"))
 NASTY = ["0", "-1", "99", "1e400", "true", '""', '"  "', '"<b>&amp;</b> & <"', '"' + "W" * 10_000 + '"',
@@ -21,14 +21,9 @@ NASTY = ["0", "-1", "99", "1e400", "true", '""', '"  "', '"<b>&amp;</b> & <"', '
 
 
 def run(argv):
-    """main() in-process: its exit status, and whatever it wrote to stderr."""
-    err = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        try:
-            status = main(argv)
-        except SystemExit as exit_:
-            status = exit_.code
-    return status, err.getvalue()
+    """`bailout ARGV` in-process: its exit status, and whatever it wrote to stderr."""
+    status, _, err = run_cli(*argv)
+    return status, err
 
 
 mutation = st.tuples(
