@@ -1,8 +1,10 @@
-"""Time the full default build and each part: median of 5 runs, in-process, nothing written.
+"""Where a build's time goes: the full default build and each part, in-process, nothing written.
 
     python benchmarks/bench_build.py [--runs 5]
 
-Also times `bailout --help` as a fresh process (median of 5), which must not load reportlab.
+Median of --runs after a warm-up build, so imports and font registration are left out.  Also
+times `bailout --help` as a fresh process (median of --runs), which must not load reportlab.
+Whole builds as fresh processes, against the floor, are benchmarks/bench_ratios.py's job.
 """
 
 import argparse
@@ -48,9 +50,6 @@ def main():
     full = results["full kit, both papers"]
     parts = sum(results[f"{part}, both papers"] for part in PARTS)
     print(f"full kit / sum of parts = {full / parts:.2f} (merge and manifest overhead)")
-    cold = median_time(lambda: subprocess.run([sys.executable, "-m", "generator.cli", "build", "--out",
-                                               "/tmp/bench-build-out", "--quiet"], check=True, cwd=ROOT), runs)
-    print(f"{'bailout build, fresh process':28} {cold[0]:9.3f} {cold[1]:7.3f} {cold[2]:7.3f}")
     help_ = median_time(lambda: subprocess.run([sys.executable, "-m", "generator.cli", "--help"], check=True,
                                                 capture_output=True, cwd=ROOT), runs)
     print(f"{'bailout --help':28} {help_[0]:9.3f} {help_[1]:7.3f} {help_[2]:7.3f}")

@@ -4,6 +4,7 @@ Expected figures come from data/*.toml (read here with tomllib) and the rule tex
 never from generator.odds.
 """
 
+import functools
 import io
 import re
 import shutil
@@ -28,6 +29,8 @@ from generator import aid_content as aid
 from generator.render.common import BuildContext
 
 SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+AID_FILES = [f"player-aid-{paper}.pdf" for paper in SIZES]
+AID_ALL = [*AID_FILES, "player-aid.html"]      # what --only aid makes
 STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 
 
@@ -37,15 +40,29 @@ def build(data=DATA, **options):
 
 
 @pytest.fixture(scope="module")
-def pdfs():
-    return build()
+def pdfs(kit_files):
+    """Both papers' aid, from the session's default build (the same bytes as an aid-only build)."""
+    return {name: kit_files[name] for name in AID_FILES}
 
 
 def readers(outputs):
-    return {paper: pypdf.PdfReader(io.BytesIO(outputs[f"player-aid-{paper}.pdf"])) for paper in SIZES
+    return {paper: reader_of(outputs[f"player-aid-{paper}.pdf"]) for paper in SIZES
             if f"player-aid-{paper}.pdf" in outputs}
 
 
+# Reading a PDF back is most of these tests' time: each PDF is read once, by pypdf and by pdfplumber.
+@functools.lru_cache(maxsize=8)
+def reader_of(pdf_bytes):
+    return pypdf.PdfReader(io.BytesIO(pdf_bytes))
+
+
+@functools.lru_cache(maxsize=8)
+def plumbed(pdf_bytes):
+    """pdfplumber's view of a PDF; its pages keep what they have parsed."""
+    return pdfplumber.open(io.BytesIO(pdf_bytes))
+
+
+@functools.lru_cache(maxsize=8)
 def text_of(reader):
     return "\n".join(page.extract_text() for page in reader.pages)
 
@@ -206,9 +223,9 @@ def test_every_interpretation_sentence_appears(pdfs):
 def test_crew_morale_table_follows_the_data(pdfs):
     crew = rules_toml()["crew"]
     for paper in SIZES:
-        with pdfplumber.open(io.BytesIO(pdfs[f"player-aid-{paper}.pdf"])) as pdf:
-            # Laid out by position, so a table row reads as one line (beside the other column's text).
-            lines = [flat(line) for page in pdf.pages for line in page.extract_text().splitlines()]
+        pdf = plumbed(pdfs[f"player-aid-{paper}.pdf"])
+        # Laid out by position, so a table row reads as one line (beside the other column's text).
+        lines = [flat(line) for page in pdf.pages for line in page.extract_text().splitlines()]
         for morale in crew["aid_afv_morale"]:
             average = morale + crew["morale_offset"]
             row = " ".join(str(n) for n in [morale, average] + [average * s for s in crew["aid_crew_sizes"]])
@@ -240,8 +257,8 @@ def test_pdffonts_says_embedded(pdfs, tmp_path):
 
 def test_type_sizes(pdfs):
     for paper in SIZES:
-        with pdfplumber.open(io.BytesIO(pdfs[f"player-aid-{paper}.pdf"])) as pdf:
-            sizes = Counter(round(ch["size"], 2) for page in pdf.pages for ch in page.chars)
+        sizes = Counter(round(ch["size"], 2) for page in plumbed(pdfs[f"player-aid-{paper}.pdf"]).pages
+                        for ch in page.chars)
         assert min(sizes) >= 7, (paper, min(sizes))          # tables and the footer
         body = sizes.most_common(1)[0][0]
         assert body >= 8, (paper, body)
@@ -272,22 +289,23 @@ def test_flowchart_boxes_carry_rule_numbers(pdfs):
     numbers = [t["triggers"]["rule"], t["bail_out"]["closed"]["rule"], t["bail_out"]["open"]["rule"],
                t["crew"]["morale_rule"], t["fate"]["rule"], t["weapon"]["rule"], t["after"]["rule"],
                t["close_combat"]["rule"]]
-    with pdfplumber.open(io.BytesIO(pdfs["player-aid-a4.pdf"])) as pdf:
-        page = pdf.pages[0]
-        # The tabs are white bold text on the chart's boxes.
-        tabs = [w["text"] for w in page.extract_words(extra_attrs=["fontname", "non_stroking_color"])
-                if "Bold" in w["fontname"] and w["non_stroking_color"] in ((1, 1, 1), (1,), [1, 1, 1], [1])]
+    page = plumbed(pdfs["player-aid-a4.pdf"]).pages[0]
+    # The tabs are white bold text on the chart's boxes.
+    tabs = [w["text"] for w in page.extract_words(extra_attrs=["fontname", "non_stroking_color"])
+            if "Bold" in w["fontname"] and w["non_stroking_color"] in ((1, 1, 1), (1,), [1, 1, 1], [1])]
     for number in numbers:
         assert number in tabs, (number, tabs)
 
 
 def test_same_bytes_twice(pdfs):
-    assert build() == pdfs
+    again = build()
+    assert set(again) == {*AID_ALL, "MANIFEST.txt"}
+    assert {name: again[name] for name in AID_FILES} == pdfs
 
 
 def test_bw_is_grey_only_and_still_fits(pdfs):
     bw = build(bw=True)
-    assert bw != pdfs
+    assert all(bw[name] != pdfs[name] for name in AID_FILES)
     colour = re.compile(rb"([\d.]+) ([\d.]+) ([\d.]+) (?:rg|RG)")
     for paper, reader in readers(bw).items():
         assert len(reader.pages) <= 2

@@ -23,11 +23,7 @@ def hashes(folder):
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
 
 
-@pytest.fixture(scope="module")
-def kit_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("kit")
-    assert main(["build", "--out", str(out), "--quiet"]) == 0
-    return out
+# kit_dir (tests/conftest.py): one default `bailout build` for the whole session.
 
 
 def test_default_build_writes_every_file(kit_dir):

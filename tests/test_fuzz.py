@@ -1,32 +1,29 @@
-"""Property tests: mutated data files and argument lists end in success or a clean exit 2."""
+"""Property tests: mutated data files and argument lists end in success or a clean exit 2.
+
+How many examples each test tries comes from the Hypothesis profile loaded in tests/conftest.py
+(BAILOUT_HYPOTHESIS_PROFILE, BUDGET).
+"""
 
 import contextlib
 import io
 import shutil
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 
-from generator.cli import main, parser
+from generator.cli import parser
 from generator.options import BuildOptions
-from conftest import DATA
+from conftest import BUDGET, DATA, run_cli
 
 FILES = ["rules.toml"] + sorted(f"nationalities/{p.name}" for p in (DATA / "nationalities").glob("*.toml"))
 NASTY = ["0", "-1", "99", "1e400", "true", '""', '"  "', '"<b>&amp;</b> & <"', '"' + "W" * 10_000 + '"',
          "[]", "[1, 2, 3]", '["x"]', "{}", '{ a = 1 }', "1.5", "1979-05-27", '"\\u00e9\\u4e2d"', "[[1]]"]
-FUZZ = settings(max_examples=1000, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
 def run(argv):
-    """main() in-process: its exit status, and whatever it wrote to stderr."""
-    err = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        try:
-            status = main(argv)
-        except SystemExit as exit_:
-            status = exit_.code
-    return status, err.getvalue()
+    """`bailout ARGV` in-process: its exit status, and whatever it wrote to stderr."""
+    status, _, err = run_cli(*argv)
+    return status, err
 
 
 mutation = st.tuples(
@@ -64,7 +61,6 @@ def scratch(tmp_path_factory):
     return folder
 
 
-@FUZZ
 @given(changes=st.lists(mutation, min_size=1, max_size=3))
 def test_mutated_data_is_accepted_or_cleanly_refused(scratch, changes):
     originals = {}
@@ -90,7 +86,7 @@ TOKENS = ["build", "check", "odds", "simulate", "crew", "german", "Soviet", "--a
           "0mm", "1,2", "x,y", "99,0", "0", "1", "-3", "7", "abc", "", "--", "-h", "--version", "\x00"]
 
 
-@FUZZ
+@settings(max_examples=BUDGET["argument_lists"])
 @given(argv=st.lists(st.sampled_from(TOKENS), max_size=8))
 def test_argument_lists_parse_or_exit_2(argv):
     err = io.StringIO()
@@ -121,8 +117,7 @@ TEXT = st.text(alphabet=st.sampled_from(list("aZ 9<>&;/\\\"'*_#[]()-\u00e9\u00df
                max_size=60) | st.sampled_from(["W" * 10_000, "<b>", "&amp;", "**x**", "{{ 1 }}", "<br>", " "])
 
 
-@settings(max_examples=25, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=BUDGET["builds"])
 @given(where=st.sampled_from(TEXT_KEYS), text=TEXT)
 def test_any_text_in_data_builds_or_is_cleanly_refused(scratch, tmp_path_factory, where, text):
     """Text from data reaches every renderer: it prints, or the build stops with a clean message."""

@@ -33,3 +33,11 @@ def test_readme_lists_every_command():
     table = _readme().split("## Commands", 1)[1].split("\n## ", 1)[0]
     listed = set(re.findall(r"^\| `bailout (\w+)", table, re.M))
     assert listed == set(_COMMANDS)
+
+
+def test_ci_picks_a_hypothesis_profile_the_tests_define():
+    from conftest import PROFILES
+    ci = (ROOT / ".ci" / "run").read_text()
+    chosen = re.findall(r"^export BAILOUT_HYPOTHESIS_PROFILE=(\w+)$", ci, flags=re.M)
+    assert chosen and chosen[0] in PROFILES and chosen[0] != "default"
+    assert PROFILES[chosen[0]]["max_examples"] > PROFILES["default"]["max_examples"]
