@@ -33,10 +33,14 @@ def markdown_text(ctx, template_dir=None):
     Built `--since` OLD (ctx.changes set), it carries the "Changes since" box and a change mark
     on every changed line (generator/aid_changes.py).
     """
-    if getattr(ctx, "changes", None) is not None:
-        from .aid_changes import marked_text
-        return marked_text(ctx, template_dir)
-    return render_text(ctx, template_dir)
+    memo, key = getattr(ctx, "memo", {}), ("aid markdown", template_dir)
+    if key not in memo:         # made once a build: the PDF for each paper and the HTML share it
+        if getattr(ctx, "changes", None) is not None:
+            from .aid_changes import marked_text
+            memo[key] = marked_text(ctx, template_dir)
+        else:
+            memo[key] = render_text(ctx, template_dir)
+    return memo[key]
 
 
 def render_text(ctx, template_dir=None, extra=None):
