@@ -44,6 +44,7 @@ def render(ctx, paper):
     c.showPage()
     _calibration_back(c, ctx, paper, grid, pages)
     c.showPage()
+    forms = {}      # (nationality, face) -> the name of the form XObject that draws it
     for n, slots in enumerate(sheets, start=1):
         for side in ("front", "back"):
             page = geo.sheet_page(n, side) + 1
@@ -56,7 +57,7 @@ def render(ctx, paper):
                     nat = groups[g][0]
                     c.bookmarkPage(f"{key}-{nat.key}")
                     c.addOutlineEntry(_short(nat.name, 60), f"{key}-{nat.key}", 1)
-            _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, len(sheets), page, pages)
+            _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, len(sheets), page, pages, forms)
             c.showPage()
     return finish(c, buffer)
 
@@ -141,13 +142,23 @@ def _paint(nat, bw):
     return colour(nat.colour), colour(nat.text_colour), colour
 
 
-def _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, sheets, page, pages):
+def _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, sheets, page, pages, forms):
     bw = ctx.options.bw
     for slot in slots:
         nat, counters = groups[slot.group]
         counter = counters[slot.item]
+        face = counter.front if side == "front" else counter.back
+        if (nat.key, face) not in forms:    # each distinct face is drawn once, then placed
+            name = forms[nat.key, face] = f"face{len(forms)}"
+            room = 2 * mm(geo.BLEED_MM)     # the box clips: keep its edge clear of the bleed's
+            c.beginForm(name, -room, -room, zone.size + room, zone.size + room)
+            _counter(c, 0, 0, zone, face, nat, fits, bw)
+            c.endForm()
         x, y = geo.face_origin(grid, slot, side)
-        _counter(c, x, y, zone, counter.front if side == "front" else counter.back, nat, fits, bw)
+        c.saveState()
+        c.translate(x, y)
+        c.doForm(forms[nat.key, face])
+        c.restoreState()
     _ticks(c, grid, side)
     _bars(c, grid)
     _heading(c, paper, grid, groups, slots, side, n, sheets, page)
