@@ -24,7 +24,7 @@ MM = 72 / 25.4
 TOL = 0.01 * MM                     # the brief's 0.01 mm, in points
 INCH_MM = Fraction(254, 10)
 STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
-BACK_TITLE = {"AFV": "WOUNDED", "RIFLE": "RIFLE", "SMG": "SMG", "BAILED-OUT": "PINNED"}
+BACK_TITLE = {"AFV": "WOUNDED", "RIFLE": "RIFLE", "SMG": "SMG", "BAILED-OUT": "REMOVE"}
 
 
 def expected_counts(sets):
@@ -88,9 +88,17 @@ def centre(r):
     return (r["x0"] + r["x1"]) / 2, (r["top"] + r["bottom"]) / 2
 
 
+def _pistol_note():
+    """'RR5': the pistol's Relative Range (871.4), printed small under the crew's pistol."""
+    with open(DATA / "rules.toml", "rb") as handle:
+        return f"RR{tomllib.load(handle)['weapon']['pistol_relative_range']}"
+
+
 def first_words(page, rects):
-    """{id(rect): the top word printed inside it}, reading the page's words once."""
-    words = sorted(page.words, key=lambda w: (w["top"], w["x0"]))
+    """{id(rect): the top word printed inside it (past the pistol's note, on both crew faces)},
+    reading the page's words once."""
+    note = _pistol_note()
+    words = sorted((w for w in page.words if w["text"] != note), key=lambda w: (w["top"], w["x0"]))
     found = {}
     for r in rects:
         inside = (w for w in words if r["x0"] < w["x0"] and w["x1"] < r["x1"]
