@@ -22,8 +22,9 @@ def odds_lines(kit, odds):
                  f"{notes['voluntary_casualties'].note})")
     for k, p in odds.fate.items():
         row(k, p)
-    lines.append(f"A man's weapon draw ({w.rule}, column {w.armed_column}; then column {w.types.column} of the "
-                 f"same card, the kit's reading)")
+    which = "a new card" if r.setting("weapon_type_card") == "new_card" else "the same card"
+    lines.append(f"A man's weapon draw ({w.rule}, column {w.armed_column}; then column {w.types.column} of "
+                 f"{which}, note {notes['weapon_type_card'].note})")
     for k, p in odds.weapon.items():
         row(WEAPON_WORD[k], p)
     row(f"armed: rifle or SMG (column {w.armed_column})", odds.armed_chance)
