@@ -30,7 +30,8 @@ def odds_lines(kit, odds):
     row(f"armed: rifle or SMG (column {w.armed_column})", odds.armed_chance)
     for k, p in odds.armed_split.items():
         row(f"of armed men: {WEAPON_WORD[k]} (column {w.types.column})", p)
-    lines.append("One man, fate and weapon together (a destroyed AFV, no Hero card)")
+    lines.append("One man, fate and weapon together (a destroyed AFV whose crew passed the bail-out check, "
+                 "no Hero card)")
     for (fate, weapon), p in odds.man.items():
         row(f"{man_code(fate, weapon):3} {fate}{', ' + WEAPON_WORD[weapon] if weapon else ''}", p)
     # The Hero card these tables count is the 871.3 one; note 2 says whether it also arms the man.
