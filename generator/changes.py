@@ -79,7 +79,7 @@ def print_items(kit, odds, sets=2):
 
     for name, check, p in (("closed", r.closed, odds.bail_out_closed), ("open", r.open, odds.bail_out_open)):
         add(f"bail_out.{name}.rule", check.rule, f"{name}-top check: rule number", check.rule)
-        add(f"bail_out.{name}.label", check.rule, f"{name}-top check: label", check.label)
+        add(f"bail_out.{name}.label", check.rule, "the AFVs this check is for", check.label)
         add(f"bail_out.{name}.column", check.rule, f"{check.label}: kill card's RPC column", check.column, "number")
         add(f"bail_out.{name}.succeed", check.rule, f"{check.label}: column reads", check.succeed)
         add(f"bail_out.{name}.chance", check.rule, f"{check.label}: crew may bail out", p, "chance")
@@ -145,8 +145,10 @@ def print_items(kit, odds, sets=2):
     a = r.after
     add("after.pinned", a.rule, "crew pinned on bailing out", a.pinned)
     add("after.group", a.rule, "new group", a.group)
-    add("after.wreck", a.rule, "wreck", f"{signed(a.wreck_tem)} TEM as a {a.wreck_terrain}")
-    add("after.wreck_until", a.rule, "wreck stays", a.wreck_until)
+    # The keys keep the data's names; the labels say what a player reads (a voluntary bail-out
+    # leaves no wreck: the AFV "remains in play").
+    add("after.wreck", a.rule, "the AFV gives the crew members", f"{signed(a.wreck_tem)} TEM as a {a.wreck_terrain}")
+    add("after.wreck_until", a.rule, "the AFV leaves play", a.wreck_until)
     add("after.infiltrators", a.rule, "infiltrators", a.infiltrators)
 
     cc = r.close_combat
@@ -200,7 +202,8 @@ def add_prerolled(out, kit, odds):
         if name in seen:
             continue
         seen.add(name)
-        what = {"closed": "Closed column", "open": "Open column", "man": "each man's column"}[name]
+        what = {"closed": f"{r.closed.label} column", "open": f"{r.open.label} column",
+                "man": "each man's column"}[name]
         counts = P.counts(col, block)
         out.add(f"prerolled.{name}", rules_of.get(name, f"{r.fate.rule}, {r.weapon.rule}"),
                 f"pre-rolled: {what}, per block", ", ".join(f"{n} {code}" for code, n in counts.items()))

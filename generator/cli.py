@@ -163,9 +163,10 @@ def cmd_simulate(args):
     print(f"{args.n} simulated bail-outs, seed {args.seed}: each reads one kill card for both checks "
           f"({r.closed.rule}, {r.open.rule}), then resolves a crew of {R.crew_size(r)} of a destroyed AFV twice, "
           f"without and with a Hero card in {r.hero.fate_rule} (note {note})")
-    print(f"{'figure':32} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
+    width = max(len("figure"), *(len(f.label) for f in figures))
+    print(f"{'figure':{width}} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
     for f in figures:
-        print(f"{f.name:32} {str(f.exact):>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
+        print(f"{f.label:{width}} {str(f.exact):>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
     worst = max(abs(f.z) for f in figures)
     print(f"largest |z| = {worst:.2f}")
 

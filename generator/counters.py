@@ -32,10 +32,15 @@ class Line:
 
 @dataclass(frozen=True)
 class Numeral:
-    """A factor printed big and bold along the foot of the face, at a fixed place."""
+    """A factor printed big and bold along the foot of the face, at a fixed place, and the
+    small word after it that says what it is ('1' 'FP', '−1' 'TEM'), if any."""
     text: str
     place: str              # 'left', 'centre' or 'right'
     source: tuple = ()
+    unit: str = ""          # small, on the numeral's baseline, to its right
+
+    def words(self):
+        return f"{self.text} {self.unit}" if self.unit else self.text
 
 
 @dataclass(frozen=True)
@@ -46,14 +51,15 @@ class Face:
     pictogram: str = ""     # a weapon pictogram across the middle, above the lines
     band: bool = False      # reversed colours (ink ground, colour text) over all but the foot
     no_smoke: bool = False  # the crossed-out S between the numerals
-    write_in: str = ""      # a write-in box at the foot's right, with this label
+    corner_note: Line = None    # small words under the corner's pictogram ('RR5' under the pistol)
+    foot_pictogram: str = ""    # a pictogram at the foot's right, as tall as the numerals
 
     def words(self):
         """What the face says, as plain text pieces in reading order (signs named in words)."""
         words = [self.corner.text] if isinstance(self.corner, Line) else []
-        words += [line.text for line in self.lines] + [n.text for n in self.numerals]
+        words += [f"{self.corner} {self.corner_note.text}"] if self.corner_note else []
+        words += [line.text for line in self.lines] + [n.words() for n in self.numerals]
         words += ["no Smoke"] if self.no_smoke else []
-        words += [f"{self.write_in} box"] if self.write_in else []
         return [w.replace(NBSP, " ") for w in words]
 
 
@@ -76,18 +82,21 @@ def short_years(span):
 
 
 def crew_counter(kit, nat):
-    """Front healthy, back wounded; both keep the pistol, the CCV modifier and no Smoke."""
+    """Front healthy, back wounded; both keep the pistol, the CCV modifier and no Smoke.
+    The pistol (871.4: "1 FP at Relative Range 5") prints as a big '1' with a small 'FP' at the
+    foot and 'RR5' under the pistol pictogram: '1-5' would read as 'one to five'."""
     rules = kit.rules
     w, cc, fate = rules.weapon, rules.close_combat, rules.fate
-    pistol = Numeral(f"{w.pistol_fp}{EN_DASH}{w.pistol_relative_range}", "left",
-                     ((RULES_FILE, "weapon.pistol_fp"), (RULES_FILE, "weapon.pistol_relative_range")))
+    pistol = Numeral(f"{w.pistol_fp}", "left", ((RULES_FILE, "weapon.pistol_fp"),), unit="FP")
+    reach = Line(f"RR{w.pistol_relative_range}", "title", ((RULES_FILE, "weapon.pistol_relative_range"),))
     ccv = Numeral(signed(cc.ccv_modifier), "right", ((RULES_FILE, "close_combat.ccv_modifier"),))
     no_smoke = not (w.smoke or cc.smoke)        # 871.4: crew members never have Smoke
-    healthy = Face("pistol", (Line("AFV CREW", "title"),), (pistol, ccv), no_smoke=no_smoke)
+    healthy = Face("pistol", (Line("AFV CREW", "title"),), (pistol, ccv), no_smoke=no_smoke, corner_note=reach)
     ref = [Line(phrase(f"Rule {fate.wounded_rule}"), "body", ((RULES_FILE, "fate.wounded_rule"),))]
     if fate.wounded_except:
         ref.append(Line(phrase(f"except {fate.wounded_except}"), "body", ((RULES_FILE, "fate.wounded_except"),)))
-    wounded = Face("pistol", (Line("WOUNDED", "title"), *ref), (pistol, ccv), band=True, no_smoke=no_smoke)
+    wounded = Face("pistol", (Line("WOUNDED", "title"), *ref), (pistol, ccv), band=True, no_smoke=no_smoke,
+                   corner_note=reach)
     return Counter(nat.key, "crew", healthy, wounded)
 
 
@@ -106,15 +115,21 @@ def weapon_counters(nat):
 
 
 def marker_counter(kit, nat):
-    """The bailed-out AFV marker: fits a wreck and an AFV left Immobilized, Bogged Down or with
-    its Ordnance out alike.  It gives the crew the AFV's TEM and goes when the crew moves."""
+    """The bailed-out AFV marker: fits a destroyed AFV and one left Immobilized, Bogged Down or
+    with its main Ordnance malfunctioned permanently alike.  871: the AFV "remains in play and
+    provides the members of the crew a -1 TEM" as a Wall; "once the Crew Members move to another
+    range chit the AFV is removed from play".  The front names the marker; the back (reversed, the
+    AFV pictogram at its foot) says when it goes.  Neither speaks of the crew's pinning: that
+    is the men's state, not the AFV's, and a Hero card may end it for one of them (871.4)."""
     after = kit.rules.after
-    tem = Numeral(signed(after.wreck_tem), "left", ((RULES_FILE, "after.wreck_tem"),))
+    source = ((RULES_FILE, "after.wreck_tem"), (RULES_FILE, "after.wreck_terrain"))
     front = Face("afv", (Line(phrase("BAILED-OUT") + " AFV", "title"),
-                         Line(phrase(f"TEM as {after.wreck_terrain}"), "body", ((RULES_FILE, "after.wreck_terrain"),))),
-                 (tem,), write_in="Group")
-    title = "PINNED" if after.pinned else "BAILED OUT"     # the crew, on bailing out
-    back = Face("afv", (Line(title, "title"), Line(f"{phrase('until crew')} moves")), (tem,), band=True)
+                         Line(phrase(f"TEM as {after.wreck_terrain}"), "body", source[1:])),
+                 (Numeral(signed(after.wreck_tem), "left", source[:1]),))
+    back = Face(Line("REMOVE", "title"),
+                (Line(" ".join(phrase(p) for p in ("when crew", "moves to new", "range chit"))),),
+                (Numeral(signed(after.wreck_tem), "left", source[:1], unit="TEM"),),
+                band=True, foot_pictogram="afv")
     return Counter(nat.key, "marker", front, back)
 
 

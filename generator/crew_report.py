@@ -41,9 +41,10 @@ def crew_lines(kit, args):
                          f"{size} to try (at most {MAX_COMBINATIONS:,}); list fewer cards, or set some aside "
                          f"with --in-use")
     search = find_crews(rules, nat.roster, morale, args.casualties, in_use)
+    note = next(i.note for i in rules.interpretations if i.name == "crew_size")
     lines = [f"{nat.name} crew for {label}, {c.morale_rule}: {_count(search.size, 'man', 'men')} "
              f"(crew of {c.size}, {_count(args.casualties, 'commander casualty', 'commander casualties')}, "
-             f"{c.commander_casualty_rule}); "
+             f"{c.commander_casualty_rule}; note {note}); "
              f"average Morale {search.average}, so their Morale totals {search.total}; "
              f"at most {c.max_leaders} of them {' or '.join(c.leader_roles)}."]
     if search.average < MORALE_RANGE[0]:

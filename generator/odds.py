@@ -38,11 +38,10 @@ def compute(kit, deck=None):
     closed = deck.probability(lambda c: R.bail_out(rules, c, open_topped=False))
     open_ = deck.probability(lambda c: R.bail_out(rules, c, open_topped=True))
     fate = _ordered(deck.distribution(lambda c: R.fate(rules, c)), FATES)
-    weapon = _ordered(deck.distribution(lambda c: R.weapon(rules, c)), WEAPONS)
+    weapon = weapon_distribution(rules, deck)
     man = joint_man(rules, fate, weapon)
-    armed_chance = deck.probability(lambda c: R.weapon(rules, c) != R.PISTOL)
-    armed_split = {kind: (deck.probability(lambda c, k=kind: R.weapon(rules, c) == k) / armed_chance
-                          if armed_chance else Fraction(0)) for kind in WEAPONS[1:]}
+    armed_chance = 1 - weapon[R.PISTOL]
+    armed_split = {kind: weapon[kind] / armed_chance if armed_chance else Fraction(0) for kind in WEAPONS[1:]}
     hero_man = joint_man(rules, {rules.hero.fate_result: Fraction(1)}, weapon, hero=True)
     survivors, armed, expected = {}, {}, {}
     for size in range(1, rules.crew.size + 1):
@@ -53,6 +52,16 @@ def compute(kit, deck=None):
             armed[size][hero] = crew_count(first, man, size, _armed)
             expected[size][hero] = sum(k * p for k, p in survivors[size][hero].items())
     return Odds(closed, open_, fate, weapon, man, survivors, armed, expected, len(deck), armed_chance, armed_split)
+
+
+def weapon_distribution(rules, deck):
+    """{weapon: chance} for one man who draws (871.4).  Column 3 of the same card keeps its joint
+    values with column 4; of a new card (interpretation 9) it is an independent draw."""
+    if not R.type_from_new_card(rules):
+        return _ordered(deck.distribution(lambda c: R.weapon(rules, c)), WEAPONS)
+    armed = deck.probability(lambda c: R.armed(rules, c))
+    types = deck.distribution(lambda c: R.weapon_type(rules, c))
+    return _ordered({R.PISTOL: 1 - armed, **{kind: armed * p for kind, p in types.items()}}, WEAPONS)
 
 
 def joint_man(rules, fate, weapon, hero=False):

@@ -22,14 +22,16 @@ def odds_lines(kit, odds):
                  f"{notes['voluntary_casualties'].note})")
     for k, p in odds.fate.items():
         row(k, p)
-    lines.append(f"A man's weapon draw ({w.rule}, column {w.armed_column}; then column {w.types.column} of the "
-                 f"same card, the kit's reading)")
+    which = "a new card" if r.setting("weapon_type_card") == "new_card" else "the same card"
+    lines.append(f"A man's weapon draw ({w.rule}, column {w.armed_column}; then column {w.types.column} of "
+                 f"{which}, note {notes['weapon_type_card'].note})")
     for k, p in odds.weapon.items():
         row(WEAPON_WORD[k], p)
     row(f"armed: rifle or SMG (column {w.armed_column})", odds.armed_chance)
     for k, p in odds.armed_split.items():
         row(f"of armed men: {WEAPON_WORD[k]} (column {w.types.column})", p)
-    lines.append("One man, fate and weapon together (a destroyed AFV, no Hero card)")
+    lines.append("One man, fate and weapon together (a destroyed AFV whose crew passed the bail-out check, "
+                 "no Hero card)")
     for (fate, weapon), p in odds.man.items():
         row(f"{man_code(fate, weapon):3} {fate}{', ' + WEAPON_WORD[weapon] if weapon else ''}", p)
     # The Hero card these tables count is the 871.3 one; note 2 says whether it also arms the man.

@@ -20,12 +20,32 @@ def fate(rules, card):
     return table.result(card[table.column])
 
 
-def weapon(rules, card):
-    """871.4: 'pistol' alone, or 'rifle' / 'smg' read from the same card's type column."""
+def armed(rules, card):
+    """871.4: does this card's armed column give a weapon besides the pistol?"""
     w = rules.weapon
-    if card[w.armed_column] not in w.armed_values:
+    return card[w.armed_column] in w.armed_values
+
+
+def weapon_type(rules, card):
+    """871.4: 'rifle' or 'smg', read from this card's type column."""
+    return rules.weapon.types.result(card[rules.weapon.types.column])
+
+
+def type_from_new_card(rules):
+    """Interpretation 9: is the type column read from a new card rather than the same one?"""
+    return rules.setting("weapon_type_card") == "new_card"
+
+
+def weapon(rules, card, type_card=None):
+    """871.4: 'pistol' alone, or 'rifle' / 'smg' from the type column: of the same card, or of
+    `type_card` (a new card) when interpretation 9 says so."""
+    if not armed(rules, card):
         return PISTOL
-    return w.types.result(card[w.types.column])
+    if type_from_new_card(rules):
+        if type_card is None:
+            raise ValueError("interpretation 9 reads the weapon type from a new card: pass type_card")
+        return weapon_type(rules, type_card)
+    return weapon_type(rules, card)
 
 
 def survives(result):
@@ -82,7 +102,9 @@ def resolve_man(rules, draw, *, voluntary=False, hero=False, hero_weapon=None):
     if hero_weapon is not None:
         return Man(result, hero_weapon, True)
     if draws_weapon(rules, result):
-        return Man(result, weapon(rules, draw()), hero)
+        card = draw()
+        kind = weapon(rules, card, draw() if armed(rules, card) and type_from_new_card(rules) else None)
+        return Man(result, kind, hero)
     return Man(result, PISTOL, hero)
 
 

@@ -12,15 +12,17 @@ from math import sqrt
 from . import rules as R
 from .deck import for_kit
 from .odds import compute
+from .odds_table import WEAPON_WORD
 
 
 @dataclass(frozen=True)
 class Figure:
-    name: str
+    name: str               # a stable key ('bail_out_closed', 'fate.unhurt'), as in `bailout odds --json`
     exact: Fraction
     observed: float
     se: float
     trials: int
+    label: str = ""         # what a player reads, in the rule's terms
 
     @property
     def z(self):
@@ -53,20 +55,24 @@ def simulate(kit, n, seed):
                         weapons[man.weapon] += 1
     men = sum(fates.values())
     drew = sum(weapons.values())
-    figures = [_share("bail_out_closed", odds.bail_out_closed, closed, n),
-               _share("bail_out_open", odds.bail_out_open, opened, n)]
-    figures += [_share(f"fate.{k}", odds.fate[k], v, men) for k, v in fates.items()]
-    figures += [_share(f"weapon.{k}", odds.weapon[k], v, drew) for k, v in weapons.items()]
+    figures = [_share("bail_out_closed", odds.bail_out_closed, closed, n,
+                      f"{rules.closed.label}: crew may bail out ({rules.closed.rule})"),
+               _share("bail_out_open", odds.bail_out_open, opened, n,
+                      f"{rules.open.label}: crew may bail out ({rules.open.rule})")]
+    figures += [_share(f"fate.{k}", odds.fate[k], v, men, f"a man is {k} ({rules.fate.rule})") for k, v in fates.items()]
+    figures += [_share(f"weapon.{k}", odds.weapon[k], v, drew, f"a man who draws: {WEAPON_WORD[k]} ({rules.weapon.rule})")
+                for k, v in weapons.items()]
     for hero in (False, True):
         dist = odds.survivors[size][hero]
         mean = odds.expected_survivors[size][hero]
         var = sum(p * (k - mean) ** 2 for k, p in dist.items())
-        label = "hero" if hero else "no_hero"
-        figures.append(Figure(f"expected_survivors.{size}.{label}", mean, survivors[hero] / n,
-                              sqrt(var / n), n))
+        key = "hero" if hero else "no_hero"
+        label = f"average alive of {size}" + (f", Hero card in {rules.hero.fate_rule}" if hero else "")
+        figures.append(Figure(f"expected_survivors.{size}.{key}", mean, survivors[hero] / n,
+                              sqrt(var / n), n, label))
     return figures
 
 
-def _share(name, p, hits, trials):
+def _share(name, p, hits, trials, label):
     se = sqrt(p * (1 - p) / trials) if trials else 0.0
-    return Figure(name, p, hits / trials if trials else 0.0, se, trials)
+    return Figure(name, p, hits / trials if trials else 0.0, se, trials, label)

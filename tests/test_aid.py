@@ -182,6 +182,58 @@ def test_rule_terms_on_the_aid(pdfs):
         assert "2 × 3 × 4 = 24 cards" in text          # the ideal deck: every combination of columns 2, 3, 4
 
 
+def _box(text, title, next_title):
+    """The flat text of one flowchart box, from its title to the next box's title."""
+    return text[text.index(title):text.index(next_title)]
+
+
+def test_every_sentence_says_what_the_rule_says(pdfs):
+    # 871: "When the crew bails out, all of the personality cards representing the crew are
+    # immediately pinned": in the crew step, which every path (destroyed or voluntary) passes, never
+    # after 871.4, where a Hero card "also automatically Unpins the individual" (for "any individual
+    # within the Crew", not one man only).  "main Ordnance has malfunctioned permanently".
+    t = rules_toml()
+    notes = {name: s["note"] for name, s in t["interpretation"].items()}
+    for paper, reader in readers(pdfs).items():
+        text = flat(text_of(reader))
+        crew = _box(text, "The crew", "Each man's fate")
+        assert f"All pinned at once ({t['after']['rule']})." in crew
+        group = _box(text, "The new group", "Close combat")
+        assert "pinned" not in group.lower()
+        weapon = _box(text, "Each survivor's weapon", "The new group")
+        assert "Hero card, for any man of the crew:" in weapon and "any one man" not in text
+        assert f"he is unpinned (note {notes['hero_card']})" in weapon
+        # The same-card reading is interpretation note 9, cited where it is used and printed.
+        assert f"then column {t['weapon']['type_column']} of that card (note {notes['weapon_type_card']})" in weapon
+        assert (f"same card as column {t['weapon']['armed_column']} (note {notes['weapon_type_card']})") in text
+        same_card = t["interpretation"]["weapon_type_card"]["readings"]["same_card"]
+        assert f"{notes['weapon_type_card']}. {same_card}" in text
+        # "voluntary: no check" is the kit's reading, note 1, and says so wherever it is drawn.
+        assert f"voluntary: no check (note {notes['voluntary_casualties']})" in text
+        assert f"(no check, note {notes['voluntary_casualties']})" in text
+        voluntary = t["interpretation"]["voluntary_casualties"]["readings"]["none"]
+        assert "no bail-out check" in voluntary and "malfunctioned permanently" in voluntary
+        assert f"{notes['voluntary_casualties']}. {voluntary}" in text
+        assert "malfunctioned)" not in text and "Ordnance out" not in text
+        # One man's table, like the survivors', holds only once the crew has passed the check.
+        one_man = _box(text, "One crew member, start to finish", "Code Fate Weapon")
+        assert "once a destroyed AFV's crew has passed the bail-out check" in one_man
+
+
+def test_interpretation_notes_stay_together_under_their_heading(pdfs):
+    # Notes set beside the rule's text, with no heading above them, read as the rule: the notes
+    # keep together in one column of page 2, their heading first.
+    count = len(rules_toml()["interpretation"])
+    for paper in ("a4", "letter"):
+        page = pdfplumber.open(io.BytesIO(pdfs[f"player-aid-{paper}.pdf"])).pages[1]
+        words = page.extract_words(extra_attrs=["fontname"])
+        heading = next(w for w in words if w["text"] == "Interpretation")
+        starts = [w for w in words if re.fullmatch(rf"[1-9]\d*\.", w["text"]) and w["fontname"].endswith("Bold")
+                  and abs(w["x0"] - heading["x0"]) < 1]
+        assert len(starts) == count, (paper, [w["text"] for w in starts])
+        assert all(w["top"] > heading["top"] for w in starts), paper
+
+
 def _flowchart(markdown):
     """(box rule numbers in order, [(from, to), ...] bypasses) from the aid's Markdown."""
     div = re.search(r'<div class="flowchart"([^>]*)>(.*?)</div>', markdown, re.S)
@@ -448,6 +500,29 @@ def test_voluntary_path_never_enters_the_fate_box():
     lx, ly = skip_fate.label_at
     assert skip_fate.label_anchor == "right" and lx < x0
     assert ey < ly - 1 and ly + (label - 5) + 1 < boxes[2].y
+
+
+@pytest.mark.parametrize("label,gap_y", [(12, 24), (13.0, 24), (21, 40)])     # PDF sizes, and the web page's
+def test_the_drops_label_names_the_drop_not_the_line_it_joins(label, gap_y):
+    # The drop from the crew box joins the elbow the destroyed AFV's path runs along: its label
+    # must sit beside the drop, wholly between the crew box and that line and clear of both, not
+    # on the line, which both paths share.  Its box: 1 below its anchor to label - 5 above it.
+    heights = [90, 80, 100, 70, 110, 90, 60]
+    chart = chart_geometry.arrange(540, heights, 4, gap_x=16, gap_y=gap_y, bypasses=[(0, 2), (2, 4)],
+                                   label_height=label)
+    crew = chart.boxes[2]
+    drop = next(a for a in chart.arrows if a.bypass == 1)
+    (x0, top), (_, line_y) = drop.points
+    lx, ly = drop.label_at
+    bottom, upper = ly - 1, ly + label - 5
+    assert top == crew.y and line_y < bottom and upper < top
+    clear_below, clear_above = bottom - line_y, top - upper
+    assert clear_below >= 4 and clear_above >= 4
+    assert abs(clear_below - clear_above) < 1e-6              # centred on the drop
+    assert drop.label_anchor == "right" and 0 < x0 - lx <= clear_below     # nearer the drop than the line
+    # the arrowhead into the weapon box keeps room below the elbow
+    elbow = next(a for a in chart.arrows if a.bypass is None and a.points[-1][1] == chart.boxes[4].top)
+    assert elbow.points[1][1] == line_y and line_y - chart.boxes[4].top >= 10
 
 
 def test_overlong_sentence_is_a_clean_error(data_copy):

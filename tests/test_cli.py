@@ -50,6 +50,32 @@ def test_simulate_agrees_with_exact_odds():
         assert abs(f["observed"] - float(F(f["exact"]))) < 4 * f["se"], f
 
 
+def test_simulate_names_its_rows_in_the_rules_terms():
+    # "Non-Open Topped AFVs" (871.1.a) and "Open Topped AFVs" (871.1.b), as the rules data labels
+    # them; the JSON keeps its keys.
+    import tomllib
+    from conftest import DATA
+    t = tomllib.loads((DATA / "rules.toml").read_text())
+    status, out, _ = run_cli("simulate", "50", "--seed", "2")
+    assert status == 0
+    rows = [line.split("  ")[0] for line in out.splitlines()[2:-1]]
+    for check in t["bail_out"].values():
+        assert f"{check['label']}: crew may bail out ({check['rule']})" in rows
+    assert not any(r.startswith(("bail_out", "fate.", "weapon.", "expected")) for r in rows)
+
+
+def test_crew_cites_the_crew_size_note():
+    # 871 with 28.431: five men less the commander casualties, never fewer than one: note 5.
+    import tomllib
+    from conftest import DATA
+    t = tomllib.loads((DATA / "rules.toml").read_text())
+    status, out, _ = run_cli("crew", "german", "--afv-morale", "5", "--casualties", "1")
+    assert status == 0
+    note = t["interpretation"]["crew_size"]["note"]
+    size = t["crew"]["size"] - t["crew"]["per_commander_casualty"]
+    assert f"{size} men (crew of {t['crew']['size']}, 1 commander casualty, 28.431; note {note})" in out
+
+
 def test_simulate_is_seeded():
     a = run_cli("simulate", "500", "--seed", "7")[1]
     b = run_cli("simulate", "500", "--seed", "7")[1]

@@ -212,7 +212,9 @@ def test_counters_and_manifest_follow_the_data_files():
 
 def text_of(face):
     words = [face.corner.text] if isinstance(face.corner, content.Line) else []
-    words += [line.text for line in face.lines] + [n.text for n in face.numerals]
+    words += [face.corner_note.text] if face.corner_note else []
+    words += [line.text for line in face.lines]
+    words += [f"{n.text} {n.unit}" if n.unit else n.text for n in face.numerals]
     return " ".join(words).replace("\u00a0", " ")
 
 
@@ -222,13 +224,15 @@ def test_faces_say_what_the_rule_says():
     german = next(n for n in kit.nationalities if n.key == "german")
     counters = content.counters_for(kit, german, 1)
     crew = next(c for c in counters if c.kind == "crew")
-    # 871.4: pistol 1 FP at Relative Range 5, never Smoke; 871.5: final CCV reduced by 1
+    # 871.4: "pistols having a 1 FP at Relative Range 5", never Smoke; 871.5: final CCV reduced by 1.
+    # The pistol prints as "1 FP" with "RR5" under the pistol: never "1-5", which reads "one to five".
     for face in (crew.front, crew.back):
-        assert [n.text for n in face.numerals] == ["1\u20135", "\u22121"]
+        assert [(n.text, n.unit) for n in face.numerals] == [("1", "FP"), ("\u22121", "")]
         assert [n.place for n in face.numerals] == ["left", "right"] and face.no_smoke
-        assert face.corner == "pistol"
+        assert face.corner == "pistol" and face.corner_note.text == "RR5"
+        assert "\u2013" not in text_of(face)
     assert not crew.front.band and crew.back.band
-    assert text_of(crew.back) == "WOUNDED Rule 33 except 33.11 1\u20135 \u22121"
+    assert text_of(crew.back) == "RR5 WOUNDED Rule 33 except 33.11 1 FP \u22121"
     weapons = [c for c in counters if c.kind in ("rifle", "smg")]
     assert [text_of(c.front) for c in weapons] == [
         "RIFLE Kar98k \u201939\u2013\u201945", "SMG MP 38 \u201939", "SMG MP 40 \u201940\u2013\u201945"]
@@ -236,10 +240,30 @@ def test_faces_say_what_the_rule_says():
     marker = next(c for c in counters if c.kind == "marker")
     tem = f"\u2212{-rules['after']['wreck_tem']}"
     assert text_of(marker.front) == f"BAILED-OUT AFV TEM as {rules['after']['wreck_terrain']} {tem}"
-    assert text_of(marker.back) == f"PINNED until crew moves {tem}"
-    assert "wreck" not in text_of(marker.front).lower() + text_of(marker.back).lower()
+    # 871: the AFV gives the crew its TEM and "once the Crew Members move to another range chit the
+    # AFV is removed from play".  The crew's pinning is the men's, not the AFV's (a Hero card in
+    # 871.4 "Unpins the individual"): no side of the marker speaks of it.
+    assert text_of(marker.back) == f"REMOVE when crew moves to new range chit {tem} TEM"
+    assert marker.back.band and not marker.front.band
+    for face in (marker.front, marker.back):
+        said = text_of(face).lower()
+        assert "pinned" not in said and "until" not in said and "wreck" not in said
     model = weapons[2].front.lines[0]
     assert model.source == (("nationalities/german.toml", "smg[1].model"),)
+
+
+def test_a_numerals_unit_follows_it_on_the_same_baseline():
+    zone = geo.zones(float(SIZES_MM[1]) * MM, 3.24)
+    pieces, (left, right) = geo.numeral_pieces(content.Numeral("1", "left", unit="FP"), zone, fake_measure)
+    big, unit = pieces
+    assert big.size >= 10 and unit.size >= 5 and unit.size < big.size
+    assert big.y == unit.y == zone.inset and left == big.x == zone.inset
+    assert unit.x >= big.x + fake_measure("1", "title", big.size)
+    assert abs(right - (unit.x + fake_measure("FP", "title", unit.size))) < 1e-9
+    # the corner's note sits under its pictogram, inside the corner
+    (px, py, pw, ph), (nx, ny) = geo.corner_boxes(zone, True)
+    cx, cy, cw, ch = zone.corner
+    assert py >= ny + 0.73 * zone.small_pt and py + ph <= cy + ch + 1e-9 and cx < nx < cx + cw
 
 
 def test_spare_cells_take_crews_and_markers_by_nationality_order():

@@ -25,7 +25,7 @@ TOL = 0.01 * MM                     # the brief's 0.01 mm, in points
 INCH_MM = Fraction(254, 10)
 STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 COUNTER_FILES = ["counters-a4.pdf", "counters-letter.pdf"]
-BACK_TITLE = {"AFV": "WOUNDED", "RIFLE": "RIFLE", "SMG": "SMG", "BAILED-OUT": "PINNED"}
+BACK_TITLE = {"AFV": "WOUNDED", "RIFLE": "RIFLE", "SMG": "SMG", "BAILED-OUT": "REMOVE"}
 
 
 def expected_counts(sets):
@@ -101,9 +101,17 @@ def centre(r):
     return (r["x0"] + r["x1"]) / 2, (r["top"] + r["bottom"]) / 2
 
 
+def _pistol_note():
+    """'RR5': the pistol's Relative Range (871.4), printed small under the crew's pistol."""
+    with open(DATA / "rules.toml", "rb") as handle:
+        return f"RR{tomllib.load(handle)['weapon']['pistol_relative_range']}"
+
+
 def first_words(page, rects):
-    """{id(rect): the top word printed inside it}, reading the page's words once."""
-    words = sorted(page.words, key=lambda w: (w["top"], w["x0"]))
+    """{id(rect): the top word printed inside it (past the pistol's note, on both crew faces)},
+    reading the page's words once."""
+    note = _pistol_note()
+    words = sorted((w for w in page.words if w["text"] != note), key=lambda w: (w["top"], w["x0"]))
     found = {}
     for r in rects:
         inside = (w for w in words if r["x0"] < w["x0"] and w["x1"] < r["x1"]
@@ -254,6 +262,27 @@ def test_no_fill_prints_the_sets_alone_and_the_manifest_says_so():
     german = next(line for line in text.splitlines() if line.startswith("German "))
     # crew 2 sets x 5, Kar98k, MP 38 and MP 40, one bailed-out AFV marker per set
     assert german.split()[1:] == ["10", "1", "2", "2", "15"]
+    flat = " ".join(text.split())
+    assert "a set is 5 crew counters and 1 bailed-out AFV marker" in flat and "spare cells" not in flat
+
+
+def test_manifest_says_what_prints_and_what_the_faces_mean(default_build):
+    # The table counts the sets and the extra sets that fill the last sheet; weapon markers come
+    # one per model and span; 871.4 "1 FP at Relative Range 5", 871 "-1 TEM" as a Wall and "once
+    # the Crew Members move to another range chit the AFV is removed from play".
+    flat = " ".join(pages_of(default_build["counters-a4.pdf"])[0].text.split())
+    with open(DATA / "rules.toml", "rb") as handle:
+        rules = tomllib.load(handle)
+    w, after = rules["weapon"], rules["after"]
+    assert "Each nationality gets 2 sets (--sets): a set is 5 crew counters and 1 bailed-out AFV marker" in flat
+    assert "The last sheet's spare cells take more sets" in flat and "the counts below include them" in flat
+    assert "Weapon markers: one per model and span of years" in flat and "not one per man" in flat
+    assert f"({w['pistol_fp']} FP)" in flat and f"(RR{w['pistol_relative_range']})" in flat
+    assert f"\u2212{-after['wreck_tem']} TEM as a {after['wreck_terrain']}" in flat
+    assert "remove it when the crew moves to another range chit" in flat
+    assert "main Ordnance has malfunctioned permanently" in flat
+    assert "\u2013" + str(w["pistol_relative_range"]) not in flat and "Ordnance out" not in flat
+    assert "pinned" not in flat.lower() and "one per set" not in flat
 
 
 def test_bw_prints_outlines_only():

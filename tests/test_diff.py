@@ -132,12 +132,14 @@ def hungarian_added(data):
         '[[emblem]]\nshape = "disc"\ncolour = "#000000"\n')
     w, cc, fate, after = RULES["weapon"], RULES["close_combat"], RULES["fate"], RULES["after"]
     minus = lambda n: f"{n:+d}".replace("-", "\u2212")      # noqa: E731
-    factors = f"{w['pistol_fp']}\u2013{w['pistol_relative_range']} / {minus(cc['ccv_modifier'])} / no Smoke"
-    crew = (f"AFV CREW / {factors} | back: WOUNDED / Rule {fate['wounded_rule']} / "
+    # 871.4 "1 FP at Relative Range 5": the relative range under the pistol pictogram, the FP at the foot
+    reach = f"pistol RR{w['pistol_relative_range']}"
+    factors = f"{w['pistol_fp']} FP / {minus(cc['ccv_modifier'])} / no Smoke"
+    crew = (f"{reach} / AFV CREW / {factors} | back: {reach} / WOUNDED / Rule {fate['wounded_rule']} / "
             f"except {fate['wounded_except']} / {factors}")
     tem = minus(after["wreck_tem"])
-    marker = (f"BAILED-OUT AFV / TEM as {after['wreck_terrain']} / {tem} / Group box"
-              f" | back: PINNED / until crew moves / {tem}")
+    marker = (f"BAILED-OUT AFV / TEM as {after['wreck_terrain']} / {tem}"
+              f" | back: REMOVE / when crew moves to new range chit / {tem} TEM")
     first, last = RULES["period"]["first_year"], RULES["period"]["last_year"]
     years = f"{first}\u2013{str(last)[2:]}"      # same century: "1939-45"
     short = f"\u2019{first % 100:02d}\u2013\u2019{last % 100:02d}"     # on a counter: "'39-'45"

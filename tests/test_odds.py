@@ -104,6 +104,30 @@ def test_transcribed_deck_with_a_skewed_column(data_copy):
     assert odds.expected_survivors[5][False] == 5 * F(5, 6)
 
 
+def test_weapon_type_from_a_new_card_under_note_9(data_copy):
+    # The skewed deck above: column 4 reads 1 on cards 1 and 2 (2/6), column 3 reads 1 on cards
+    # 1-3 (3/6).  Same card (note 9 "same_card"): both armed cards read column 3 = 1, all rifles.
+    # A new card ("new_card"): the type is an independent draw, rifle 3/6 and SMG 3/6 of armed men.
+    cards = [[1, 1, 1], [2, 1, 1], [2, 1, 2], [2, 2, 3], [2, 3, 4], [2, 2, 4]]
+    (data_copy / "decks").mkdir(exist_ok=True)
+    (data_copy / "decks" / "skewed.toml").write_text(
+        "columns = [2, 3, 4]\ncards = [\n" + "".join(f"  {c},\n" for c in cards) + "]\n")
+    rules = data_copy / "rules.toml"
+    edit(rules, '# file = "decks/my-deck.toml"', 'file = "decks/skewed.toml"')
+    edit(rules, 'reading = "uniform"', 'reading = "transcribed"')
+    edit(rules, 'note = 9\nreading = "same_card"', 'note = 9\nreading = "new_card"')
+    odds = compute(load(data_copy))
+    assert odds.armed_chance == F(2, 6) and odds.armed_split == {"rifle": F(1, 2), "smg": F(1, 2)}
+    assert odds.weapon == {"pistol": F(4, 6), "rifle": F(2, 6) * F(1, 2), "smg": F(2, 6) * F(1, 2)}
+
+
+def test_new_card_reading_changes_nothing_over_the_ideal_deck(data_copy):
+    # Over the ideal deck columns 3 and 4 are independent: the rule's 25%, 33% and 66% either way.
+    edit(data_copy / "rules.toml", 'note = 9\nreading = "same_card"', 'note = 9\nreading = "new_card"')
+    odds = compute(load(data_copy))
+    assert odds.weapon == WEAPON and odds.armed_split == {"rifle": F(1, 3), "smg": F(2, 3)}
+
+
 def test_a_deck_that_never_arms_a_man_splits_nothing(data_copy):
     # Column 4 never reads 1: no man gets a rifle or SMG, so there is no share among armed men.
     (data_copy / "decks").mkdir(exist_ok=True)

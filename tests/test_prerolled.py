@@ -48,6 +48,11 @@ def expected_counts(chances, block):
     return {col: {code: p * block for code, p in dist.items()} for col, dist in chances.items()}
 
 
+def rules_toml(data=DATA):
+    import tomllib
+    return tomllib.loads((data / "rules.toml").read_text(encoding="utf-8"))
+
+
 def context(data=DATA, **options):
     kit = load(data)
     return BuildContext(kit, compute(kit), BuildOptions(parts=("prerolled",), **options))
@@ -208,7 +213,8 @@ def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
         assert f"page {n} of {len(pages)}" in flat
         assert "Seed 5" in flat and f"mode {mode}" in flat and ctx.kit.short_hash in flat
         for phrase in ("next unticked row", "smaller crew", "uses the first men", "for any man who gets out",
-                       "read only each man's weapon", "draws nothing from the deck", voluntary.sentence):
+                       "read only each man's weapon", "draws nothing from the deck",
+                       voluntary.sentence.rstrip(".") + f" (player aid note {voluntary.note})."):
             assert phrase in flat, (n, phrase)
 
 
@@ -417,20 +423,33 @@ def test_legend_follows_the_voluntary_reading_in_force(data_copy):
     sentence = next(i for i in ctx.kit.rules.interpretations if i.name == "voluntary_casualties").sentence
     assert "still draws for wounds" in sentence         # the data's own wording of the 'draw' reading
     flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["letter"]))).pages[0].extract_text().split())
-    assert sentence in flat and "read each man as printed" in flat
+    assert sentence.rstrip(".") + " (player aid note 1)." in flat and "read each man as printed" in flat
     assert "read only each man's weapon" not in flat
 
 
 def test_legend_words_the_checks_and_hero_cards_as_the_rule_does():
     # 871.1.a/b read the RPC of the kill card, and only for a kill by the exact number (note 8);
     # 871.4: a Hero card may be played "for any individual within the Crew" and "also automatically
-    # Unpins" him; with note 2 "separate" it is a card apart from the 871.3 one.
+    # Unpins" him; with note 2 "separate" it is a card apart from the 871.3 one.  The table is the
+    # kit's aid, not the rule: it says it replaces those card reads and draws, by agreement.
     ctx = context(rows=20)
-    flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["a4"]))).pages[0].extract_text().split())
-    assert "Closed and Open stand in for the kill card's RPC" in flat
-    assert "only after a kill by the exact number needed (note 8)" in flat
-    assert "A Hero card played in 871.4, for any man who gets out, chooses his rifle or SMG and unpins him" in flat
-    assert "second Hero card" not in flat
+    t = rules_toml()
+    closed, open_ = t["bail_out"]["closed"], t["bail_out"]["open"]
+    notes = {name: s["note"] for name, s in t["interpretation"].items()}
+    for paper in ("a4", "letter"):
+        flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS[paper]))).pages[0].extract_text().split())
+        assert "An optional aid of this kit, for players who agree to use it: each row replaces the card reads" in flat
+        assert (f"the check on the kill card's RPC ({closed['rule']}, {open_['rule']}) and every man's draws "
+                f"({t['fate']['rule']}, {t['weapon']['rule']})") in flat
+        assert (f"Read the {closed['rule']} and {open_['rule']} columns only after a kill by the exact number "
+                f"needed (player aid note {notes['over_kill']})") in flat
+        assert "A Hero card played in 871.4, for any man who gets out, chooses his rifle or SMG and unpins him" in flat
+        assert f"(player aid note {notes['hero_card']})" in flat
+        assert f"(player aid note {notes['voluntary_casualties']})" in flat
+        # the rule's terms, not the kit's "Closed" and "Open" (those stay the CSV's keys)
+        assert f"{closed['label']} (kill card column {closed['column']})" in flat
+        assert "Closed" not in flat and "Open and" not in flat and "second Hero card" not in flat
+        assert not re.search(r"\(note \d", flat)        # every note cited is the player aid's
 
 
 def test_legend_owns_up_to_a_part_block(tmp_path):

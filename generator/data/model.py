@@ -18,6 +18,7 @@ READINGS = {
     "no_smg": ("rifle", "pistol"),
     "deck": ("uniform", "transcribed"),
     "over_kill": ("no_bail_out", "check"),
+    "weapon_type_card": ("same_card", "new_card"),
 }
 MAX_COLUMN = 6   # an Up Front RPC row has columns 1..6
 YEAR = in_range(1900, 2100)

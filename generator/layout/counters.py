@@ -38,6 +38,7 @@ INSET = Fraction(6, 100)           # text and art keep off the cut by this (neve
 EMBLEM = Fraction(30, 100)         # the emblem's square, top left
 NUMERAL_PT_AT_54 = Fraction(21, 2)  # factor numerals: 10.5 pt on a 3/4 in counter, scaled
 TEXT_PT_AT_54 = 6                  # the largest body text on a 3/4 in counter, scaled
+SMALL_PT_AT_54 = 5                 # a numeral's unit ('FP') and a corner note ('RR5'), scaled
 GAP = Fraction(25, 1000)           # between the zones of a face
 
 
@@ -224,11 +225,13 @@ class Zones:
     text_pt: float          # the largest size for words
     band_bottom: float      # a reversed band covers the face from here up (and bleeds)
     icon: tuple             # (cx, cy, diameter): the crossed-out S, between the numerals
+    small_pt: float = MIN_TEXT_PT   # the small words beside a numeral, bold
 
 
 def zones(size, inset):
     k = size / 54
     numeral_pt = max(MIN_TEXT_PT, k * float(NUMERAL_PT_AT_54))
+    small_pt = max(MIN_TEXT_PT, k * SMALL_PT_AT_54)
     e, g = size * float(EMBLEM), max(1.0, size * float(GAP))
     top = size - inset
     foot = inset + CAP * numeral_pt
@@ -237,7 +240,7 @@ def zones(size, inset):
     return Zones(size, inset, (inset, top - e, e, e), (inset + e + g, top - e, size - 2 * inset - e - g, e),
                  (inset, middle_y, size - 2 * inset, top - e - g - middle_y), numeral_pt,
                  max(MIN_TEXT_PT, k * TEXT_PT_AT_54), band_bottom,
-                 (size / 2, inset + CAP * numeral_pt / 2, CAP * numeral_pt * 1.1))
+                 (size / 2, inset + CAP * numeral_pt / 2, CAP * numeral_pt * 1.1), small_pt)
 
 
 def icon_between(zone, left_end, right_start):
@@ -251,6 +254,47 @@ def numeral_x(place, zone, width):
     """Left edge of a numeral `width` wide at `place` ('left', 'centre', 'right') on the foot."""
     left, right = zone.inset, zone.size - zone.inset
     return {"left": left, "centre": (left + right - width) / 2, "right": right - width}[place]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One bold string of a numeral, its left end at x and baseline at y (counter-relative)."""
+    text: str
+    size: float
+    x: float
+    y: float
+
+
+def numeral_pieces(numeral, zone, measure):
+    """(pieces, (left, right)): a numeral big on the foot's baseline and its unit small after it,
+    on the same baseline, the two together at numeral.place."""
+    big_w = measure(numeral.text, "title", zone.numeral_pt)
+    gap = max(0.5, zone.small_pt * 0.15)
+    unit_w = measure(numeral.unit, "title", zone.small_pt) if numeral.unit else 0.0
+    width = big_w + (gap + unit_w if numeral.unit else 0.0)
+    left = numeral_x(numeral.place, zone, width)
+    pieces = [Piece(numeral.text, zone.numeral_pt, left, zone.inset)]
+    if numeral.unit:
+        pieces.append(Piece(numeral.unit, zone.small_pt, left + big_w + gap, zone.inset))
+    return pieces, (left, left + width)
+
+
+def foot_pictogram_box(zone, name):
+    """(x, y, w, h): a pictogram at the foot's right, as tall as the numerals' figures."""
+    h = CAP * zone.numeral_pt
+    w = h * 100 / PICTOGRAMS[name][0]
+    return zone.size - zone.inset - w, zone.inset, w, h
+
+
+def corner_boxes(zone, noted):
+    """(pictogram box, note baseline (x centre, y)): the corner's pictogram, and under it a note
+    of small words ('RR5' under the pistol) when `noted`; without one the pictogram takes the
+    middle eight tenths of the corner, as it always has."""
+    cx, cy, cw, ch = zone.corner
+    if not noted:
+        return (cx, cy + ch * 0.1, cw, ch * 0.8), None
+    below = CAP * zone.small_pt + max(0.75, zone.small_pt * 0.2)
+    return (cx, cy + below, cw, ch - below), (cx + cw / 2, cy)
 
 
 @dataclass(frozen=True)

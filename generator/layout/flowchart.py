@@ -7,12 +7,19 @@ arrows skip boxes (a voluntary bail-out skips the check, and under note 1 the ca
 - within the first row, a bypass leaves the top of one box, runs above the row and drops into a
   later box of that row;
 - into the first box of the next row, a bypass drops from the bottom of its box onto the elbow
-  that leads there (it joins that line rather than crossing it), its label to the left of the drop.
-Coordinates are PDF points, origin bottom-left.
+  that leads there (it joins that line rather than crossing it), its label to the left of the drop,
+  centred on it and clear of the elbow's line: the label names the drop alone, not the line
+  below that the chain's own path shares.
+Coordinates are PDF points, origin bottom-left.  A label's box runs from 1 pt below its anchor
+to `label_height` - 5 pt above it (the renderers' text plus padding).
 """
 
 import math
 from dataclasses import dataclass
+
+DROP_CLEAR = 5.0        # a drop's label keeps this far from the box above and the elbow's line
+DROP_TAIL = 12.0        # from the elbow down to the next row: room for the arrowhead
+LABEL_GAP = 4.0         # between a drop and the right end of its label
 
 
 @dataclass(frozen=True)
@@ -110,8 +117,10 @@ def arrange(width, heights, per_row, *, gap_x=16.0, gap_y=24.0, bypasses=(), byp
             raise ValueError(f"a bypass {a + 1}-{b + 1} must join two boxes of the first row with a box "
                              f"between them, or a box (not a row's last) and the first box of the next row")
     row_heights = [max(heights[i] for i in row) for row in rows]
-    # A drop's label sits between the row above and the elbow's line: give it the room.
-    gaps = [max(gap_y, 2 * (label_height + 2)) if r in drops else gap_y for r in range(len(rows) - 1)]
+    # A drop's label sits beside the drop, clear of the row above and of the elbow's line.
+    label_box = max(0.0, label_height - 4)
+    drop_len = label_box + 2 * DROP_CLEAR
+    gaps = [max(gap_y, drop_len + DROP_TAIL) if r in drops else gap_y for r in range(len(rows) - 1)]
     height = top_room + sum(row_heights) + sum(gaps)
     boxes = [None] * len(heights)
     top = height - top_room
@@ -129,7 +138,8 @@ def arrange(width, heights, per_row, *, gap_x=16.0, gap_y=24.0, bypasses=(), byp
             arrows.append(Arrow(((a.right, y), (b.x, y))))
         if r + 1 < len(rows):
             a, b = boxes[row[-1]], boxes[rows[r + 1][0]]
-            mid = elbow_y[r] = a.y - gaps[r] / 2
+            # Under a drop the elbow runs low, below the drop's label; otherwise mid-gap.
+            mid = elbow_y[r] = a.y - (gaps[r] - DROP_TAIL if r in drops else gaps[r] / 2)
             arrows.append(Arrow(((a.cx, a.y), (a.cx, mid), (b.cx, mid), (b.cx, b.top))))
     for n, (i, j) in enumerate(bypasses):
         a, b = boxes[i], boxes[j]
@@ -141,6 +151,7 @@ def arrange(width, heights, per_row, *, gap_x=16.0, gap_y=24.0, bypasses=(), byp
                                 bypass=n, label_room=abs(x1 - x0) - 8))
         else:
             x0, y = a.cx, elbow_y[row_of[i]]
-            arrows.append(Arrow(((x0, a.y), (x0, y)), label_at=(x0 - 4, y + 3.0), bypass=n,
+            label_y = (y + a.y - label_box) / 2 + 1     # the label's box centred on the drop
+            arrows.append(Arrow(((x0, a.y), (x0, y)), label_at=(x0 - LABEL_GAP, label_y), bypass=n,
                                 label_anchor="right", label_room=x0 - 8))
     return Chart(width, height, tuple(boxes), tuple(arrows))

@@ -12,7 +12,8 @@ import io
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, FrameBreak, PageBreak, PageTemplate, Spacer
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, KeepTogether, PageBreak, PageTemplate,
+                                Spacer)
 from reportlab.platypus.doctemplate import LayoutError
 
 from ..aid_changes import CHANGED
@@ -74,9 +75,14 @@ def _converter(ctx):
         # Table-cell type, a little air between rule numbers: the list is dense by nature.
         style = ParagraphStyle("changes", converter.styles.cell, spaceAfter=converter.styles.cell.fontSize * 0.35)
         return ChangesBox(converter.blocks(el, style), converter.styles.rule_colour, None if bw else BOX_FILL)
+    def keep(el, converter):
+        # A block that never splits across columns: the interpretation notes stay under their
+        # heading, so no note reads as the rule text beside it.
+        return KeepTogether(converter.blocks(el))
+
     if getattr(ctx, "changes", None) is None:      # the aid as it always was: no marks to look for
-        return Converter(None, {"flowchart": chart}, prefix="aid")
-    return Converter(None, {"flowchart": chart, "changes": changes}, prefix="aid", bars=ChangeBars())
+        return Converter(None, {"flowchart": chart, "keep": keep}, prefix="aid")
+    return Converter(None, {"flowchart": chart, "changes": changes, "keep": keep}, prefix="aid", bars=ChangeBars())
 
 
 class ChangeBars:
@@ -249,10 +255,15 @@ def _may_fit(flowables, width, height, columns):
     canvas = Canvas(io.BytesIO())
     column, room = 1, height
     for f in flowables:
-        _, h = f.wrapOn(canvas, width, height)
+        whole = isinstance(f, FitTable) and not f.splits()
+        if isinstance(f, KeepTogether):     # its wrap() reports a huge height to force a split
+            h = sum(part.wrapOn(canvas, width, height)[1] for part in f._content)
+            whole = h <= height
+        else:
+            _, h = f.wrapOn(canvas, width, height)
         if h <= room:
             room -= h
-        elif isinstance(f, FitTable) and not f.splits():
+        elif whole:
             column, room = column + 1, height - h
         else:
             column, room = column + 1 + int((h - room) // height), height - (h - room) % height

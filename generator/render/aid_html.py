@@ -351,9 +351,10 @@ def _svg(boxes, per_row, bypasses, labels):
             w = len(label) * LABEL_PX * 0.55 + 10
             if arrow.label_anchor == "right":       # label_at is the label's right end
                 lx -= w / 2
-            etree.SubElement(arrows, "rect", {"class": "label-bg", "x": f"{n(lx - w / 2)}", "y": f"{y(ly + LABEL_PX)}",
-                                              "width": f"{n(w)}", "height": f"{n(LABEL_PX + 4)}"})
-            lt = etree.SubElement(arrows, "text", {"class": "label", "x": f"{n(lx)}", "y": f"{y(ly + 2)}"})
+            # The label's box as the layout reserves it: 1 below the anchor to LABEL_PX + 1 above.
+            etree.SubElement(arrows, "rect", {"class": "label-bg", "x": f"{n(lx - w / 2)}", "y": f"{y(ly + LABEL_PX + 1)}",
+                                              "width": f"{n(w)}", "height": f"{n(LABEL_PX + 2)}"})
+            lt = etree.SubElement(arrows, "text", {"class": "label", "x": f"{n(lx)}", "y": f"{y(ly + LABEL_PX * 0.22)}"})
             lt.text = label
     return svg
 

@@ -191,21 +191,27 @@ def _counter(c, x, y, zone, face, nat, fits, bw):
     if isinstance(face.corner, Line):
         _text(c, x, y, fits[face, "corner"][1])
     else:
-        cx, cy, cw, ch = zone.corner
-        _polygons(c, geo.pictogram(face.corner, (x + cx, y + cy + ch * 0.1, cw, ch * 0.8)))
+        (px, py, pw, ph), note = geo.corner_boxes(zone, face.corner_note is not None)
+        _polygons(c, geo.pictogram(face.corner, (x + px, y + py, pw, ph)))
+        if note:
+            c.setFont(BOLD, zone.small_pt)
+            c.drawCentredString(x + note[0], y + note[1], face.corner_note.text)
     if face.pictogram:
         mx, my, mw, mh = zone.middle
         ph = fits[face, "pictogram"]
         _polygons(c, geo.pictogram(face.pictogram, (x + mx, y + my + mh - ph, mw, ph)))
     _text(c, x, y, fits[face, "middle"][1])
     c.setFillColor(ink)
-    c.setFont(BOLD, zone.numeral_pt)
+    if face.foot_pictogram:
+        fx, fy, fw, fh = geo.foot_pictogram_box(zone, face.foot_pictogram)
+        _polygons(c, geo.pictogram(face.foot_pictogram, (x + fx, y + fy, fw, fh)))
     spans = []
     for numeral in face.numerals:
-        width = stringWidth(numeral.text, BOLD, zone.numeral_pt)
-        left = geo.numeral_x(numeral.place, zone, width)
-        c.drawString(x + left, y + zone.inset, numeral.text)
-        spans.append((left, left + width))
+        pieces, span = geo.numeral_pieces(numeral, zone, measure)
+        for piece in pieces:
+            c.setFont(BOLD, piece.size)
+            c.drawString(x + piece.x, y + piece.y, piece.text.replace("\u00a0", " "))
+        spans.append(span)
     if face.no_smoke:
         _no_smoke(c, x, y, geo.icon_between(zone, min(e for _, e in spans), max(b for b, _ in spans)), ink)
     c.restoreState()
@@ -427,17 +433,21 @@ def _manifest(c, ctx, left, top, width, rows, floor):
     r = ctx.kit.rules
     sets, size = ctx.options.sets, r.crew.size
     fill = ctx.options.fill
+    w, after = r.weapon, r.after
     y = _paragraphs(c, left, top - 13, width, [
-        f"Crew counters: {sets} set(s) of {size} per nationality (--sets); front healthy, back wounded "
-        "(reversed colours). Bottom left: the pistol's FP and relative range "
-        f"({r.weapon.pistol_fp}\u2013{r.weapon.pistol_relative_range}); bottom right: the CCV modifier "
-        f"({signed(r.close_combat.ccv_modifier)}); the crossed-out S: no Smoke. "
-        "Weapon markers: one per span of years in which the model differs, the years at the foot, alike "
-        "on both faces. Bailed-out AFV markers (for a wreck, or an AFV Immobilized, Bogged Down or with "
-        f"its Ordnance out): the AFV's TEM as a {r.after.wreck_terrain} "
-        f"({signed(r.after.wreck_tem)}) until the crew moves to another range chit; one per set."
-        + (" Spare cells of the last sheet hold more crews and markers, by nationality order (--no-fill "
-           "leaves them empty)." if fill else ""),
+        f"Each nationality gets {sets} set{'' if sets == 1 else 's'} (--sets): a set is {size} crew counters and 1 bailed-out AFV "
+        "marker. " + ("The last sheet's spare cells take more sets, a set for each nationality in turn in the "
+                      "order below, round again while room lasts (the last set may be cut short); the counts "
+                      "below include them (--no-fill leaves the cells empty). " if fill else "")
+        + "Weapon markers: one per model and span of years (the years at the foot, alike on both faces), not "
+        "one per man; where several men carry the same weapon, print that sheet again (--sets adds crews and "
+        "AFV markers only).",
+        "Crew counters: front healthy, back wounded (reversed colours). Bottom left: the pistol's firepower "
+        f"({w.pistol_fp} FP); under the pistol, top right: its Relative Range (RR{w.pistol_relative_range}); "
+        f"bottom right: the CCV modifier ({signed(r.close_combat.ccv_modifier)}); the crossed-out S: no Smoke. "
+        f"Bailed-out AFV marker (an AFV destroyed, or one whose crew bailed out by choice: {'; '.join(r.voluntary)}): "
+        f"the AFV gives the crew members {signed(after.wreck_tem)} TEM as a {after.wreck_terrain}; its back: "
+        "remove it when the crew moves to another range chit.",
         "Each nationality's emblem stands top left on every counter:",
     ], size=8, leading=10)
     headers = ["Nationality"] + [MANIFEST_HEADERS[k] for k in KINDS] + ["Total"]

@@ -21,6 +21,7 @@ from ..odds import man_code
 from ..data import FATES
 from ..errors import RenderError
 from ..rules import PISTOL, draws_weapon
+from ..text import truncate
 from .common import BOLD, FONT, draw_footer, finish, new_canvas, register_fonts
 
 TITLE = "Pre-rolled bail-out tables"
@@ -28,7 +29,11 @@ MARGIN = 30
 ROW = 11.5                  # row pitch; the row text is BODY pt (at least 8)
 BODY = 8.5
 HEAD = 8                    # column heads
-SMALL = 6.5                 # rule numbers under the column heads
+SMALL = 6.5                 # the words under a check column's rule number
+SMALL_LEAD = SMALL + 0.8
+HEAD_LINES = 2              # a check column's label (the rule's term) takes at most this many lines
+RULE_CHARS = 12             # a rule number cited in the legend's own sentences, at most
+HEAD_MAX = 46               # ... each at most this wide: a runaway label is cut short, not widened
 LEGEND = 7.5
 LEGEND_LEAD = 9
 LINES_PER_ITEM = 4          # a runaway sentence in data is ellipsised, never pushes rows off the page
@@ -105,23 +110,25 @@ def legend_sentences(ctx, table):
     shows_none = f" ({' or '.join(no_weapon)})" if no_weapon else ""
     unpins = " and unpins him" if hero.unpins else ""
     choice = " or ".join(WEAPON_WORD[k] for k in hero.weapon_choice)
+    # The table prints no notes: it cites them as the player aid's, or prints their sentence.
+    aid_note = lambda name: f"player aid note {notes[name].note}"      # noqa: E731
     if r.setting("hero_card") == "single":
         hero_text = (f"A Hero card makes one man {hero.fate_result} ({hero.fate_rule}) whatever his cell says; "
-                     f"the same card also chooses his {choice}{unpins} ({hero.weapon_rule}; note "
-                     f"{notes['hero_card'].note}).")
+                     f"the same card also chooses his {choice}{unpins} ({hero.weapon_rule}; "
+                     f"{aid_note('hero_card')}).")
     else:
         hero_text = (f"A Hero card played in {hero.fate_rule} makes one man {hero.fate_result} whatever his cell "
                      f"says. A Hero card played in {hero.weapon_rule}, for any man who gets out, chooses his "
-                     f"{choice}{unpins}; the others read their weapon from their cells (note "
-                     f"{notes['hero_card'].note}).")
+                     f"{choice}{unpins}; the others read their weapon from their cells ({aid_note('hero_card')}).")
     over = notes["over_kill"]
     when = ("only after a kill by the exact number needed" if over.reading == "no_bail_out"
             else "after any kill result")
+    checks = f"the {truncate(closed.rule, RULE_CHARS)} and {truncate(open_.rule, RULE_CHARS)} columns"
     voluntary = notes["voluntary_casualties"]
     if voluntary.reading == "none":
-        read = "So skip Closed and Open and read only each man's weapon."
+        read = f"So skip {checks} and read only each man's weapon."
     else:
-        read = "Skip Closed and Open and read each man as printed."
+        read = f"Skip {checks} and read each man as printed."
     mode = (f"Balanced: rows 1-{table.block}, {table.block + 1}-{2 * table.block} and so on each hold exactly "
             f"the rule's chances in every column, in shuffled order."
             if table.mode == "balanced" else "Independent: every cell drawn on its own with the rule's exact chances.")
@@ -133,17 +140,20 @@ def legend_sentences(ctx, table):
                  f" This table is shorter than one block ({len(table.rows)} of {table.block} rows), so its "
                  f"proportions are not exact.")
     return [
-        ("Use", f"Take the next unticked row and tick its box. Closed and Open stand in for the kill card's RPC; "
-                f"use them {when} (note {over.note}). Closed: {closed.label} ({closed.rule}, column "
-                f"{closed.column}); Open: {open_.label} ({open_.rule}, column {open_.column}). "
-                f"Y: the crew may bail out, read the men; N: it may not."),
+        ("Use", f"An optional aid of this kit, for players who agree to use it: each row replaces the card "
+                f"reads and draws of one bail-out, the check on the kill card's RPC ({closed.rule}, "
+                f"{open_.rule}) and every man's draws ({r.fate.rule}, {r.weapon.rule}). Take the next unticked "
+                f"row and tick its box."),
+        ("Check", f"Read {checks} {when} ({aid_note('over_kill')}). "
+                  f"{closed.rule}: {closed.label} (kill card column {closed.column}); {open_.rule}: {open_.label} "
+                  f"(column {open_.column}). Y: the crew may bail out, read the men; N: it may not."),
         ("Men", f"Man 1 to Man {r.crew.size}: each crew member's fate ({r.fate.rule}) and the weapon he "
                 f"carries besides his pistol ({r.weapon.rule}). A smaller crew "
                 f"({r.crew.commander_casualty_rule}) uses the first men. Where a man's weapon is needed but his "
                 f"cell shows none{shows_none}, read the same man in the following rows until a cell shows one."),
         ("Hero", hero_text),
-        ("Voluntary", f"{voluntary.sentence} {read}"),
-        ("Aid", f"The table is an optional aid: it draws nothing from the deck. {mode}"),
+        ("Voluntary", f"{voluntary.sentence.rstrip().rstrip('.')} ({aid_note('voluntary_casualties')}). {read}"),
+        ("Rows", f"The table draws nothing from the deck. {mode}"),
     ]
 
 
@@ -162,13 +172,34 @@ def legend_lines(ctx, table, width, codes=False):
     return indent, lines
 
 
-def column_widths(table, labels):
+def head_lines(label):
+    """A check column's label (the rule's term, 'Non-open-topped AFV') in at most HEAD_LINES
+    lines, broken at a space or after a hyphen where the widest line is narrowest."""
+    pieces = [p for p in re.split(r"(?<=-)|(?<= )", " ".join(str(label).split())) if p]
+    best = None
+    for cut in range(1, len(pieces)):
+        lines = ["".join(pieces[:cut]).strip(), "".join(pieces[cut:]).strip()]
+        width = max(stringWidth(line, FONT, SMALL) for line in lines)
+        if best is None or width < best[0]:
+            best = (width, lines)
+    lines = best[1] if best else ["".join(pieces).strip()]
+    return [fit(line, FONT, SMALL, HEAD_MAX) for line in lines[:HEAD_LINES]]
+
+
+def _check_head_width(check):
+    """The width a check column's head needs: its rule number (bold) over its label lines."""
+    widths = [stringWidth(fit(check.rule, BOLD, HEAD, HEAD_MAX), BOLD, HEAD)]
+    widths += [stringWidth(line, FONT, SMALL) for line in head_lines(check.label)]
+    return max(widths + [stringWidth("Y", BOLD, BODY)])
+
+
+def column_widths(table, labels, table_checks):
     """((key, minimum width, grows), ...) for the layout: measured from what the cells print."""
     rows = len(table.rows)
     men = [c.name for c in table.columns[2:]]
     text_w = max(stringWidth(t, cell_font(code), BODY) for code, t in labels.items())
     man_w = max(text_w, stringWidth("Man 9", BOLD, HEAD)) + 2 * PAD
-    check_w = max(stringWidth("Closed", BOLD, HEAD), stringWidth("Open", BOLD, HEAD)) + 4 * PAD
+    check_w = max(_check_head_width(check) for check in (table_checks[0], table_checks[1])) + 2 * PAD
     row_w = max(stringWidth(str(rows), FONT, BODY), stringWidth("Row", BOLD, HEAD)) + 2 * PAD
     return (("row", row_w, False), ("tick", ROW + 2, False), ("closed", check_w, False),
             ("open", check_w, False), *((m, man_w, True) for m in men))
@@ -178,11 +209,12 @@ def _geometry(ctx, paper, table):
     """(geometry, legend lines, labels): friendly cell text, or the CSV codes if it cannot fit."""
     friendly = man_labels(ctx.odds)
     codes = {code: code for code in friendly}
+    checks = (ctx.kit.rules.closed, ctx.kit.rules.open)
     for labels in (friendly, codes):
         legend = legend_lines(ctx, table, paper.width - 2 * MARGIN, labels is codes)
-        top = TITLE_SIZE + 6 + LEGEND_LEAD * (1 + len(legend[1])) + 6 + 2 * HEAD + 6
+        top = TITLE_SIZE + 6 + LEGEND_LEAD * (1 + len(legend[1])) + 6 + HEAD + HEAD_LINES * SMALL_LEAD + 6
         try:
-            geo = table_geometry(paper, column_widths(table, labels), row_height=ROW, top=top,
+            geo = table_geometry(paper, column_widths(table, labels, checks), row_height=ROW, top=top,
                                  bottom=FOOTER, margin=MARGIN)
         except RenderError:
             if labels is codes:
@@ -430,16 +462,18 @@ def _heading(c, ctx, paper, geo, table, legend, page, pages, span):
             c.drawString(geo.left, y, fit(key, BOLD, LEGEND, indent - 4))
             c.setFont(FONT, LEGEND)
         c.drawString(geo.left + indent, y, line)
-    # Column heads: a name, and under the bail-out checks the rule read from data.
+    # Column heads: a bail-out check by its rule number, the rule's term for its AFVs under it
+    # (the CSV keys these columns 'closed' and 'open'; the page uses the rule's words).
     r = ctx.kit.rules
-    names = {"row": ("Row", ""), "tick": ("", ""), "closed": ("Closed", r.closed.rule),
-             "open": ("Open", r.open.rule)}
-    head_y = geo.body_top + 4 + SMALL
+    names = {"row": ("Row", []), "tick": ("", []), "closed": (r.closed.rule, head_lines(r.closed.label)),
+             "open": (r.open.rule, head_lines(r.open.label))}
+    head_y = geo.body_top + 3 + HEAD_LINES * SMALL_LEAD
     c.setFillGray(0)
     for col in geo.columns:
-        name, sub = names.get(col.key, (f"Man {col.key[3:]}", ""))
+        name, under = names.get(col.key, (f"Man {col.key[3:]}", []))
         c.setFont(BOLD, HEAD)
         c.drawCentredString(col.centre, head_y, fit(name, BOLD, HEAD, col.width - 2))
-        if sub:
-            c.setFont(FONT, SMALL)
-            c.drawCentredString(col.centre, geo.body_top + 3, fit(sub, FONT, SMALL, col.width - 2))
+        c.setFont(FONT, SMALL)
+        for i, line in enumerate(under):
+            y = geo.body_top + 3 + (len(under) - 1 - i) * SMALL_LEAD
+            c.drawCentredString(col.centre, y, fit(line, FONT, SMALL, col.width - 2))

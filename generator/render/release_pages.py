@@ -16,7 +16,7 @@ PARTS = (   # file stem, what it is, how to print it
      "Actual size; one sheet, duplex, flip on long edge."),
     ("prerolled", "Pre-rolled bail-out tables: tick the next unused row instead of drawing cards.",
      "Actual size; single- or double-sided."),
-    ("counters", "Double-sided crew, weapon and wreck counters, true to size, with a duplex calibration page.",
+    ("counters", "Double-sided crew, weapon and bailed-out AFV counters, true to size, with a duplex calibration page.",
      "Actual size (never fit to page); duplex, flip on long edge; print the calibration page first."),
 )
 OTHERS = (
