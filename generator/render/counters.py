@@ -9,11 +9,11 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ..colour import grey as luma
 from ..counters import KINDS, KIND_LABELS, Line, tally
-from ..text import signed
+from ..text import ELLIPSIS, signed, truncate
 from ..errors import RenderError
 from ..layout import counters as geo
 from ..layout.paper import mm
-from .common import BOLD, FONT, INK, colour, draw_footer, finish, grey, new_canvas, register_fonts
+from .common import BOLD, FONT, INK, colour, draw_footer, ellipsise, finish, grey, new_canvas, register_fonts
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
@@ -56,15 +56,10 @@ def render(ctx, paper):
                 for g in present:
                     nat = groups[g][0]
                     c.bookmarkPage(f"{key}-{nat.key}")
-                    c.addOutlineEntry(_short(nat.name, 60), f"{key}-{nat.key}", 1)
+                    c.addOutlineEntry(truncate(nat.name, 60), f"{key}-{nat.key}", 1)
             _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, len(sheets), page, pages, forms)
             c.showPage()
     return finish(c, buffer)
-
-
-def _short(text, limit):
-    text = text.replace("\u00a0", " ")
-    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
 
 
 PICTOGRAM_SHARES = (0.22, 0.19, 0.16, 0.13, 0.1)     # of the side: tried largest first
@@ -117,8 +112,8 @@ def _no_fit(lines, box, counter_mm, nat, kind, directory):
     size = f"{float(counter_mm):.2f} mm"
     blamed = [line for line in geo.culprits(lines, box, measure) if line.source]
     if not blamed:
-        face = " / ".join(_short(line.text, 30) for line in lines)
-        return [f"--counter-size {size}: the {_short(nat.name, SHOWN_CHARS)} {KIND_LABELS[kind].lower()} "
+        face = " / ".join(truncate(line.text, 30) for line in lines)
+        return [f"--counter-size {size}: the {truncate(nat.name, SHOWN_CHARS)} {KIND_LABELS[kind].lower()} "
                 f"counter ({face}) cannot fit even at {geo.MIN_TEXT_PT} pt; choose a larger --counter-size"]
     problems = []
     for line in blamed:
@@ -126,7 +121,7 @@ def _no_fit(lines, box, counter_mm, nat, kind, directory):
         for file, key in line.source:
             files.setdefault(file, []).append(key)
         for file, keys in files.items():
-            problems.append(f"{directory}/{file}: {', '.join(keys)}: {_short(line.text, SHOWN_CHARS)!r} cannot fit on a "
+            problems.append(f"{directory}/{file}: {', '.join(keys)}: {truncate(line.text, SHOWN_CHARS)!r} cannot fit on a "
                             f"{size} counter even at {geo.MIN_TEXT_PT} pt; shorten it or choose a larger "
                             "--counter-size")
     return problems
@@ -305,7 +300,7 @@ def _heading(c, paper, grid, groups, slots, side, n, sheets, page):
     for g in sorted(counts):
         listed = ", ".join(f"{counts[g][k]} {HEADING_NAMES[k]}"
                            for k in KINDS if counts[g][k])
-        parts.append(f"{_short(groups[g][0].name, 40)}: {listed}")
+        parts.append(f"{truncate(groups[g][0].name, 40)}: {listed}")
     width = paper.width - 2 * mm(geo.MARGIN_SIDE_MM)
     ticks_top = grid.y0 + grid.height + mm(geo.BLEED_MM + geo.TICK_GAP_MM + geo.TICK_MM)
     _block(c, "This sheet \u2013 " + "; ".join(parts), paper.width / 2, top - 10, width, ticks_top + mm(2))
@@ -323,10 +318,10 @@ def _block(c, text, x_centre, baseline, width, floor):
             break
     if len(lines) > room:
         lines = lines[:room]
-        lines[-1] = _ellipsise(lines[-1] + " \u2026", FONT, size, width)
+        lines[-1] = ellipsise(lines[-1] + " " + ELLIPSIS, FONT, size, width)
     c.setFont(FONT, size)
     for i, line in enumerate(lines):
-        c.drawCentredString(x_centre, baseline - i * lead, _ellipsise(line, FONT, size, width))
+        c.drawCentredString(x_centre, baseline - i * lead, ellipsise(line, FONT, size, width))
 
 
 # ---- calibration pair -----------------------------------------------------------------------
@@ -481,21 +476,6 @@ def _manifest(c, ctx, left, top, width, rows, floor):
 
 def _row(c, x, y, name_w, col_w, cells, font, size):
     c.setFont(font, size)
-    c.drawString(x, y, _ellipsise(str(cells[0]), font, size, name_w - 4))
+    c.drawString(x, y, ellipsise(str(cells[0]), font, size, name_w - 4))
     for i, cell in enumerate(cells[1:], start=1):
         c.drawRightString(x + name_w + i * col_w, y, str(cell))
-
-
-def _ellipsise(text, font, size, width):
-    """`text` cut (by bisection: names may be 10,000 characters) to fit `width`, with an ellipsis."""
-    text = " ".join(text.split())
-    if stringWidth(text, font, size) <= width:
-        return text
-    lo, hi = 0, len(text)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if stringWidth(text[:mid] + "\u2026", font, size) <= width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return text[:lo] + "\u2026"

@@ -22,7 +22,7 @@ from ..data import FATES
 from ..errors import RenderError
 from ..rules import PISTOL, draws_weapon
 from ..text import truncate
-from .common import BOLD, FONT, draw_footer, finish, new_canvas, register_fonts
+from .common import BOLD, FONT, draw_footer, ellipsise, finish, new_canvas, register_fonts
 
 TITLE = "Pre-rolled bail-out tables"
 MARGIN = 30
@@ -84,21 +84,6 @@ def man_labels(odds):
 def cell_font(code):
     """Bold for the cells a player must not miss: a bail-out (Y) and a killed man."""
     return BOLD if code in (prerolled.YES, KILLED) else FONT
-
-
-def fit(text, font, size, width):
-    """`text` on one line, cut with '...' to fit `width` points (binary search: data may be long)."""
-    text = " ".join(str(text).split())
-    if stringWidth(text, font, size) <= width:
-        return text
-    low, high = 0, len(text)        # the longest prefix that fits with the dots lies in [low, high)
-    while low < high - 1:
-        mid = (low + high) // 2
-        if stringWidth(text[:mid] + "...", font, size) <= width:
-            low = mid
-        else:
-            high = mid
-    return text[:low].rstrip() + "..."
 
 
 def legend_sentences(ctx, table):
@@ -168,7 +153,7 @@ def legend_lines(ctx, table, width, codes=False):
         wrapped = simpleSplit(sentence, FONT, LEGEND, width - indent) or [""]
         if len(wrapped) > LINES_PER_ITEM:     # a runaway text from data keeps the other items on the page
             wrapped = wrapped[:LINES_PER_ITEM - 1] + [wrapped[LINES_PER_ITEM - 1] + " ..."]
-        lines += [(key if i == 0 else "", fit(line, FONT, LEGEND, width - indent)) for i, line in enumerate(wrapped)]
+        lines += [(key if i == 0 else "", ellipsise(line, FONT, LEGEND, width - indent)) for i, line in enumerate(wrapped)]
     return indent, lines
 
 
@@ -183,12 +168,12 @@ def head_lines(label):
         if best is None or width < best[0]:
             best = (width, lines)
     lines = best[1] if best else ["".join(pieces).strip()]
-    return [fit(line, FONT, SMALL, HEAD_MAX) for line in lines[:HEAD_LINES]]
+    return [ellipsise(line, FONT, SMALL, HEAD_MAX) for line in lines[:HEAD_LINES]]
 
 
 def _check_head_width(check):
     """The width a check column's head needs: its rule number (bold) over its label lines."""
-    widths = [stringWidth(fit(check.rule, BOLD, HEAD, HEAD_MAX), BOLD, HEAD)]
+    widths = [stringWidth(ellipsise(check.rule, BOLD, HEAD, HEAD_MAX), BOLD, HEAD)]
     widths += [stringWidth(line, FONT, SMALL) for line in head_lines(check.label)]
     return max(widths + [stringWidth("Y", BOLD, BODY)])
 
@@ -452,14 +437,14 @@ def _heading(c, ctx, paper, geo, table, legend, page, pages, span):
     c.setFont(FONT, LEGEND)
     stamp = (f"Seed {o.seed} \u00b7 mode {table.mode} \u00b7 block {table.block} rows \u00b7 "
              f"data {ctx.kit.short_hash} \u00b7 rows {span.start + 1}-{span.stop} of {len(table.rows)}")
-    c.drawString(geo.left, y, fit(stamp, FONT, LEGEND, geo.right - geo.left))
+    c.drawString(geo.left, y, ellipsise(stamp, FONT, LEGEND, geo.right - geo.left))
     c.setFillGray(0.1)
     indent, lines = legend
     for key, line in lines:
         y -= LEGEND_LEAD
         if key:
             c.setFont(BOLD, LEGEND)
-            c.drawString(geo.left, y, fit(key, BOLD, LEGEND, indent - 4))
+            c.drawString(geo.left, y, ellipsise(key, BOLD, LEGEND, indent - 4))
             c.setFont(FONT, LEGEND)
         c.drawString(geo.left + indent, y, line)
     # Column heads: a bail-out check by its rule number, the rule's term for its AFVs under it
@@ -472,8 +457,8 @@ def _heading(c, ctx, paper, geo, table, legend, page, pages, span):
     for col in geo.columns:
         name, under = names.get(col.key, (f"Man {col.key[3:]}", []))
         c.setFont(BOLD, HEAD)
-        c.drawCentredString(col.centre, head_y, fit(name, BOLD, HEAD, col.width - 2))
+        c.drawCentredString(col.centre, head_y, ellipsise(name, BOLD, HEAD, col.width - 2))
         c.setFont(FONT, SMALL)
         for i, line in enumerate(under):
             y = geo.body_top + 3 + (len(under) - 1 - i) * SMALL_LEAD
-            c.drawCentredString(col.centre, y, fit(line, FONT, SMALL, col.width - 2))
+            c.drawCentredString(col.centre, y, ellipsise(line, FONT, SMALL, col.width - 2))
