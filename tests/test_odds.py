@@ -83,8 +83,8 @@ def test_closed_reads_column_4_gives_one_quarter(data_copy):
     assert compute(load(data_copy)).bail_out_closed == F(1, 4)
 
 
-def test_transcribed_deck_with_a_skewed_column(data_copy):
-    # Six cards; column 3 reads 1 on three of them, column 2 reads 1 on one, column 4 reads 1 on two.
+def use_skewed_deck(data_copy):
+    """Six cards transcribed into the data copy (below: which columns read 1 where); rules.toml path."""
     cards = [[1, 1, 1], [2, 1, 1], [2, 1, 2], [2, 2, 3], [2, 3, 4], [2, 2, 4]]
     (data_copy / "decks").mkdir(exist_ok=True)
     (data_copy / "decks" / "skewed.toml").write_text(
@@ -92,6 +92,12 @@ def test_transcribed_deck_with_a_skewed_column(data_copy):
     rules = data_copy / "rules.toml"
     edit(rules, '# file = "decks/my-deck.toml"', 'file = "decks/skewed.toml"')
     edit(rules, 'reading = "uniform"', 'reading = "transcribed"')
+    return rules
+
+
+def test_transcribed_deck_with_a_skewed_column(data_copy):
+    # Six cards; column 3 reads 1 on three of them, column 2 reads 1 on one, column 4 reads 1 on two.
+    rules = use_skewed_deck(data_copy)
     kit = load(data_copy)
     odds = compute(kit)
     assert odds.deck_size == 6
@@ -108,13 +114,7 @@ def test_weapon_type_from_a_new_card_under_note_9(data_copy):
     # The skewed deck above: column 4 reads 1 on cards 1 and 2 (2/6), column 3 reads 1 on cards
     # 1-3 (3/6).  Same card (note 9 "same_card"): both armed cards read column 3 = 1, all rifles.
     # A new card ("new_card"): the type is an independent draw, rifle 3/6 and SMG 3/6 of armed men.
-    cards = [[1, 1, 1], [2, 1, 1], [2, 1, 2], [2, 2, 3], [2, 3, 4], [2, 2, 4]]
-    (data_copy / "decks").mkdir(exist_ok=True)
-    (data_copy / "decks" / "skewed.toml").write_text(
-        "columns = [2, 3, 4]\ncards = [\n" + "".join(f"  {c},\n" for c in cards) + "]\n")
-    rules = data_copy / "rules.toml"
-    edit(rules, '# file = "decks/my-deck.toml"', 'file = "decks/skewed.toml"')
-    edit(rules, 'reading = "uniform"', 'reading = "transcribed"')
+    rules = use_skewed_deck(data_copy)
     edit(rules, 'note = 9\nreading = "same_card"', 'note = 9\nreading = "new_card"')
     odds = compute(load(data_copy))
     assert odds.armed_chance == F(2, 6) and odds.armed_split == {"rifle": F(1, 2), "smg": F(1, 2)}
