@@ -16,7 +16,6 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from .changes import show
 from .errors import RenderError
 
 CHANGED = "\ue000"          # marks a changed line in the aid's Markdown; never printed
@@ -129,6 +128,7 @@ def _box_groups(since, per_rule):
 
 def box_line(change):
     """One change for a player: the new value first, then the old; a reworded text just says so."""
+    from .changes import show       # here: a build without --since reads only CHANGED from this module
     if change.status == "added":
         return f"{change.label}: {show(change.kind, change.new)} (new)"
     if change.status == "removed":
