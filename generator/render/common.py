@@ -88,7 +88,7 @@ def new_canvas(paper, title, subject, *, duplex=False, binary=False):
     long document holds compressed pages; finish it with rl_config.useA85 off to match.
     """
     register_fonts()
-    buffer = io.BytesIO()
+    buffer = _Capture()
     c = rl_canvas.Canvas(buffer, pagesize=(paper.width, paper.height), invariant=1,
                          initialFontName=FONT, initialFontSize=9, pageCompression=1)
     set_metadata(c, title, subject, duplex=duplex)
@@ -137,9 +137,23 @@ class Pdf(bytes):
         return pdf
 
 
+class _Capture:
+    """What a canvas saves into: it keeps the written bytes objects as they are (a BytesIO would
+    copy them, and a 20 MB table would then sit in memory three times at the peak)."""
+
+    def __init__(self):
+        self.parts = []
+
+    def write(self, data):
+        self.parts.append(data)
+
+
 def finish(c, buffer):
     c.save()        # shows a last page still being drawn, so the count below includes it
-    return Pdf(buffer.getvalue(), c.getPageNumber() - 1)
+    c.setPageCallBack(None)     # the callback holds the canvas: a cycle would keep its pages alive
+    content = buffer.parts[0] if len(buffer.parts) == 1 else b"".join(buffer.parts)
+    buffer.parts.clear()
+    return Pdf(content, c.getPageNumber() - 1)
 
 
 def footer_baseline(size=7):

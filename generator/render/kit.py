@@ -44,4 +44,8 @@ def merge(parts, paper, title, subject):
     # random, and same parts must give the same bytes.
     out = io.BytesIO()
     writer.write(out)
-    return Pdf(out.getvalue(), len(writer.pages))
+    pages = len(writer.pages)
+    del writer, readers, first     # the parsed parts go before the bytes are copied: a lower peak
+    content = out.getvalue()
+    out.close()
+    return Pdf(content, pages)
