@@ -228,7 +228,7 @@ def test_interpretation_notes_stay_together_under_their_heading(pdfs):
         page = pdfplumber.open(io.BytesIO(pdfs[f"player-aid-{paper}.pdf"])).pages[1]
         words = page.extract_words(extra_attrs=["fontname"])
         heading = next(w for w in words if w["text"] == "Interpretation")
-        starts = [w for w in words if re.fullmatch(rf"[1-9]\d*\.", w["text"]) and w["fontname"].endswith("Bold")
+        starts = [w for w in words if re.fullmatch(r"[1-9]\d*\.", w["text"]) and w["fontname"].endswith("Bold")
                   and abs(w["x0"] - heading["x0"]) < 1]
         assert len(starts) == count, (paper, [w["text"] for w in starts])
         assert all(w["top"] > heading["top"] for w in starts), paper

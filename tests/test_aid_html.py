@@ -5,7 +5,6 @@ Expected sentences come from data/rules.toml (read with tomllib); expected figur
 aid's own text, so the two editions are held to each other.
 """
 
-import html
 import io
 import re
 import tomllib

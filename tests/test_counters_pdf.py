@@ -14,7 +14,7 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA, edit, run_cli
+from conftest import DATA, edit
 from generator.build import render_all
 from generator.data import load
 from generator.errors import RenderError

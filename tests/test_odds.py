@@ -97,7 +97,7 @@ def use_skewed_deck(data_copy):
 
 def test_transcribed_deck_with_a_skewed_column(data_copy):
     # Six cards; column 3 reads 1 on three of them, column 2 reads 1 on one, column 4 reads 1 on two.
-    rules = use_skewed_deck(data_copy)
+    use_skewed_deck(data_copy)
     kit = load(data_copy)
     odds = compute(kit)
     assert odds.deck_size == 6

@@ -8,7 +8,6 @@ those edits and the rule text, not from the code under test.
 import io
 import shutil
 import subprocess
-import sys
 
 import pdfplumber
 import pytest

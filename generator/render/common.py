@@ -5,7 +5,6 @@ no standard-14 font is ever referenced.  Canvases are made in invariant mode, wh
 SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same input, same bytes.
 """
 
-import io
 import os
 from dataclasses import dataclass, field
 
