@@ -151,13 +151,9 @@ def header(table):
     return ["row", *(c.name for c in table.columns)]
 
 
-def csv_text(table):
-    """The rows as CSV (LF line ends): header `row,closed,open,man1,...`, then one line a row."""
-    return "".join(csv_chunks(table))
-
-
 def csv_chunks(table, lines=10_000):
-    """csv_text() in pieces of some `lines` lines, so a long table is never one list of lines."""
+    """The rows as CSV (LF line ends): header `row,closed,open,man1,...`, then one line a row, in
+    pieces of some `lines` lines, so a long table is never one list of lines."""
     yield ",".join(header(table)) + "\n"
     rows = table.rows
     for start in range(0, len(rows), lines):

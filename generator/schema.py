@@ -57,9 +57,6 @@ class Reader:
     def report(self, name, message):
         self.problems.add(self.file, self.key(name) if name is not None else self.path, message)
 
-    def has(self, name):
-        return name in self.table
-
     def get(self, name, kind, *, default=_MISSING, check=None):
         """Value of `name` if it is of `kind` (and passes `check`, which returns an error or None)."""
         self._seen.add(name)
