@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.build import render_all  # noqa: E402
-from generator.outputs import PARTS  # noqa: E402
+from generator.build.pipeline import render_all  # noqa: E402
+from generator.options import PARTS  # noqa: E402
 from generator.data import load  # noqa: E402
 from generator.options import BuildOptions  # noqa: E402
 

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 def build_once(kit, odds, rows, paper, mode):
     from generator.layout.paper import PAPERS
     from generator.options import BuildOptions
-    from generator.render import prerolled
-    from generator.render.common import BuildContext
+    from generator.render.pdf import prerolled_pdf as prerolled
+    from generator.render.pdf.canvas import BuildContext
     ctx = BuildContext(kit, odds, BuildOptions(papers=(paper,), parts=("prerolled",), rows=rows, mode=mode))
     pdf = prerolled.render(ctx, PAPERS[paper])
     csv = prerolled.render_csv(ctx)
@@ -39,7 +39,7 @@ def build_once(kit, odds, rows, paper, mode):
 def one_size(rows, runs, paper, mode):
     """Runs in the child process: print one JSON line of figures."""
     from generator.data import load
-    from generator.odds import compute
+    from generator.engine.odds import compute
     kit = load(ROOT / "data")
     odds = compute(kit)
     build_once(kit, odds, 100, paper, mode)          # warm: fonts registered, modules imported

@@ -52,7 +52,7 @@ def release_zip():
     """(zip name, zip bytes) of `bailout release` with the default options, made once per run."""
     from generator.data import load
     from generator.options import BuildOptions
-    from generator.release import make_release
+    from generator.build.release import make_release
     return make_release(load(DATA), BuildOptions())
 
 

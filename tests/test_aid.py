@@ -1,7 +1,7 @@
 """The player aid: read both PDFs back and check them against the rules text and the data files.
 
 Expected figures come from data/*.toml (read here with tomllib) and the rule text's arithmetic,
-never from generator.odds.
+never from generator.engine.odds.
 """
 
 import functools
@@ -19,14 +19,17 @@ import pypdf
 import pytest
 
 from conftest import DATA, edit, run_cli
-from generator.build import render_all
+from generator.build.pipeline import render_all
 from generator.data import load
 from generator.errors import RenderError
 from generator.layout.paper import PAPERS
-from generator.odds import compute
+from generator.engine.odds import compute
 from generator.options import BuildOptions
-from generator import aid_content as aid
-from generator.render.common import BuildContext
+from generator.content import aid_text as aid
+from generator.content.aid import markdown_text
+from dataclasses import replace
+from generator.content.context import BuildContext
+from generator.data.sources import shipped
 
 SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 AID_FILES = [f"player-aid-{paper}.pdf" for paper in SIZES]
@@ -250,7 +253,7 @@ def test_voluntary_path_follows_note_1(reading, data_copy):
     edit(data_copy / "rules.toml", 'note = 1\nreading = "none"', f'note = 1\nreading = "{reading}"')
     t = rules_toml(data_copy)
     kit = load(data_copy)
-    text = aid.markdown_text(BuildContext(kit, compute(kit), BuildOptions()))
+    text = markdown_text(BuildContext(kit, compute(kit), BuildOptions(), shipped("templates")))
     rules, bypasses = _flowchart(text)
     fate, crew, weapon = rules.index(t["fate"]["rule"]), rules.index(t["crew"]["morale_rule"]), \
         rules.index(t["weapon"]["rule"])
@@ -400,19 +403,19 @@ def test_hostile_names_print_cleanly(data_copy, name):
 def test_template_error_names_file_and_line(tmp_path):
     (tmp_path / aid.TEMPLATE).write_text("# Aid\n\nfine {{ rules.number }}\n{{ no_such_thing }}\n")
     kit = load(DATA)
-    ctx = BuildContext(kit, compute(kit), BuildOptions())
+    ctx = BuildContext(kit, compute(kit), BuildOptions(), shipped("templates"))
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:4\b"):
-        aid.markdown_text(ctx, template_dir=tmp_path)
+        markdown_text(replace(ctx, templates=tmp_path))
     (tmp_path / aid.TEMPLATE).write_text("# Aid\n{% for x in %}\n")
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:2\b"):
-        aid.markdown_text(ctx, template_dir=tmp_path)
+        markdown_text(replace(ctx, templates=tmp_path))
     (tmp_path / aid.TEMPLATE).write_text("{{ rules.__class__.__mro__ }}\n")
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:1\b"):
-        aid.markdown_text(ctx, template_dir=tmp_path)
+        markdown_text(replace(ctx, templates=tmp_path))
 
 
 def test_template_types_no_rule_number():
-    text = (aid.TEMPLATES / aid.TEMPLATE).read_text()
+    text = (shipped("templates") / aid.TEMPLATE).read_text()
     outside = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", "", text, flags=re.S)
     numbers = rules_toml()["variant"]["number"]
     assert not re.search(rf"\b{numbers}(\.\d|\b)", outside)
@@ -421,7 +424,7 @@ def test_template_types_no_rule_number():
 
 # -- the flowchart's geometry (no PDF) -----------------------------------------------------------
 
-from generator.layout import flowchart as chart_geometry  # noqa: E402
+from generator.layout import chart as chart_geometry  # noqa: E402
 
 
 def test_flowchart_geometry_rows_arrows_and_bypass():
@@ -554,11 +557,11 @@ def test_years_without_an_smg_say_what_the_man_takes(reading, data_copy):
 
 def test_early_refusal_of_a_size_never_refuses_one_that_fits():
     # _may_fit may only refuse a body size that the full layout would refuse too.
-    from generator.render import aid as aid_pdf
+    from generator.render.pdf import aid_pdf
     kit = load(DATA)
-    ctx = BuildContext(kit, compute(kit), BuildOptions())
+    ctx = BuildContext(kit, compute(kit), BuildOptions(), shipped("templates"))
     converter = aid_pdf._converter(ctx)
-    root = converter.parse(aid.markdown_text(ctx))
+    root = converter.parse(markdown_text(ctx))
     outcomes = []
     for paper in PAPERS.values():
         for size in aid_pdf.BODY_SIZES:

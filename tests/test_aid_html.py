@@ -14,7 +14,7 @@ import pypdf
 import pytest
 
 from conftest import DATA, edit
-from generator.build import render_all
+from generator.build.pipeline import render_all
 from generator.data import load
 from generator.options import BuildOptions
 
@@ -28,11 +28,12 @@ def build(data=DATA, **options):
 
 def html_of(data=DATA, **options):
     """The web aid alone (no PDFs): what `bailout build --only aid` writes as player-aid.html."""
-    from generator.odds import compute
-    from generator.render import aid_html
-    from generator.render.common import BuildContext
+    from generator.engine.odds import compute
+    from generator.render.html import aid_html
+    from generator.content.context import BuildContext
+    from generator.data.sources import shipped
     kit = load(data)
-    return aid_html.render(BuildContext(kit, compute(kit), BuildOptions(**options))).decode()
+    return aid_html.render(BuildContext(kit, compute(kit), BuildOptions(**options), shipped("templates"))).decode()
 
 
 @pytest.fixture(scope="module")

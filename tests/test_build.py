@@ -11,7 +11,7 @@ import sys
 import pytest
 from pypdf import PdfReader
 
-from generator import build as B
+from generator.build import transaction as B
 from generator.cli import main
 from conftest import ROOT, edit
 
@@ -81,7 +81,7 @@ def test_two_builds_are_byte_identical(kit_dir, tmp_path):
 def test_source_date_epoch_sets_the_embedded_date(tmp_path):
     def build(epoch, out):
         env = dict(os.environ, SOURCE_DATE_EPOCH=str(epoch))
-        subprocess.run([sys.executable, "-m", "generator.cli", "build", "--only", "aid", "--paper", "a4",
+        subprocess.run([sys.executable, "-m", "generator", "build", "--only", "aid", "--paper", "a4",
                         "--out", str(out), "--quiet"], check=True, env=env, cwd=ROOT)
         return PdfReader(out / "player-aid-a4.pdf").metadata["/CreationDate"]
     assert build(1_000_000_000, tmp_path / "a").startswith("D:20010909")   # 2001-09-09 01:46:40 UTC
@@ -102,7 +102,7 @@ def test_failure_mid_build_leaves_earlier_outputs_untouched(tmp_path, monkeypatc
     out = tmp_path / "out"
     assert main(["build", "--out", str(out), "--quiet", "--paper", "a4"]) == 0
     before = hashes(out)
-    from generator.render import counters
+    from generator.render.pdf import counters_pdf as counters
 
     def explode(ctx, paper):
         raise KeyboardInterrupt     # Ctrl-C while the last part renders
@@ -137,8 +137,8 @@ def test_out_that_is_a_file_is_a_clean_error(tmp_path):
 
 
 def test_a_build_refuses_names_outside_out(tmp_path, monkeypatch, capsys):
-    from generator import outputs
-    escape = outputs.Output("aid", "../escape-{paper}.pdf", "aid:render")
+    from generator.build import outputs
+    escape = outputs.Output("aid", "../escape-{paper}.pdf", outputs.OUTPUTS[0].load)
     monkeypatch.setattr(outputs, "OUTPUTS", (escape,))
     assert main(["build", "--out", str(tmp_path / "out"), "--only", "aid", "--paper", "a4"]) == 2
     assert "refusing to write '../escape-a4.pdf'" in capsys.readouterr().err
@@ -153,7 +153,7 @@ def test_help_does_not_import_reportlab():
 
 
 def run(args):
-    done = subprocess.run([sys.executable, "-m", "generator.cli", *args], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=ROOT)
     return done.returncode, done.stdout, done.stderr
 
 
@@ -194,7 +194,7 @@ def test_text_the_font_cannot_draw_is_refused_by_every_part(only, data_copy, tmp
 
 def test_bad_source_date_epoch_is_a_clean_error(tmp_path):
     env = dict(os.environ, SOURCE_DATE_EPOCH="abc")
-    done = subprocess.run([sys.executable, "-m", "generator.cli", "build", "--out", str(tmp_path / "o")],
+    done = subprocess.run([sys.executable, "-m", "generator", "build", "--out", str(tmp_path / "o")],
                           capture_output=True, text=True, env=env, cwd=ROOT)
     assert done.returncode == 2 and "SOURCE_DATE_EPOCH" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "o").exists()

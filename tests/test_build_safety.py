@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from generator import build as B
+from generator.build import transaction as B
 from conftest import ROOT
 
 FAST = ("--only", "prerolled", "--quiet")
@@ -23,7 +23,7 @@ FAST = ("--only", "prerolled", "--quiet")
 
 def start(out, *args, slow=None):
     env = dict(os.environ, **({B.SLOW_COMMIT: str(slow)} if slow else {}))
-    return subprocess.Popen([sys.executable, "-m", "generator.cli", "build", "--out", str(out), *FAST, *args],
+    return subprocess.Popen([sys.executable, "-m", "generator", "build", "--out", str(out), *FAST, *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -147,18 +147,22 @@ def test_many_rows_say_how_many_pages_first(capsys):
     import io
     from pypdf import PdfReader
     from generator.data import load
-    from generator.odds import compute
+    from generator.engine.odds import compute
     from generator.options import BuildOptions
-    from generator.render import prerolled
-    from generator.render.common import BuildContext
+    from generator.render.pdf import prerolled_pdf as prerolled
+    from generator.build.pipeline import rows_notice
+    from generator.content.context import BuildContext
+    from generator.data.sources import shipped
     kit = load(ROOT / "data")
-    a4 = B.PAPERS["a4"]
-    for rows in (B.ROWS_NOTICE, B.ROWS_NOTICE + 1):
-        ctx = BuildContext(kit, compute(kit), BuildOptions(rows=rows))
-        B._notice(ctx, [a4])
+    from generator.build import pipeline as P
+    from generator.layout.paper import PAPERS
+    a4 = PAPERS["a4"]
+    for rows in (P.ROWS_NOTICE, P.ROWS_NOTICE + 1):
+        ctx = BuildContext(kit, compute(kit), BuildOptions(rows=rows, papers=("a4",)), shipped("templates"))
+        rows_notice(ctx)
     said = capsys.readouterr().err
     pages = len(PdfReader(io.BytesIO(prerolled.render(ctx, a4))).pages)
-    assert said == (f"note: --rows {B.ROWS_NOTICE + 1:,} makes pre-rolled tables of {pages:,} pages on A4; "
+    assert said == (f"note: --rows {P.ROWS_NOTICE + 1:,} makes pre-rolled tables of {pages:,} pages on A4; "
                     f"this takes a while\n")
 
 
@@ -173,7 +177,7 @@ MEASURE = ("import resource, subprocess, sys\n"
 
 
 def peak_kib(*args):
-    done = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "generator.cli", "build",
+    done = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "generator", "build",
                            *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr
     return int(done.stdout.split()[-1])

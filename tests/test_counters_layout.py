@@ -10,9 +10,9 @@ from fractions import Fraction
 import pytest
 
 from conftest import DATA
-from generator import counters as content
+from generator.content import faces as content
 from generator.data import load
-from generator.layout import counters as geo
+from generator.layout import sheets as geo
 from generator.layout.paper import PAPERS
 
 MM = 72 / 25.4                      # points per mm

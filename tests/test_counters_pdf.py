@@ -15,7 +15,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DATA, edit
-from generator.build import render_all
+from generator.build.pipeline import render_all
 from generator.data import load
 from generator.errors import RenderError
 from generator.options import BuildOptions
@@ -163,7 +163,7 @@ def test_every_counter_is_three_quarter_inch_and_its_back_mirrored(default_build
 @pytest.mark.parametrize("size,mm_value", [("5/8in", Fraction(5, 8) * INCH_MM), ("1in", INCH_MM),
                                            ("16mm", Fraction(16))])
 def test_counter_sizes_from_the_command_line_values(size, mm_value):
-    from generator.options import counter_size_mm
+    from generator.cli.argtypes import counter_size_mm
     assert counter_size_mm(size) == mm_value
     outputs = build(counter_mm=mm_value)
     for paper in ("a4", "letter"):

@@ -17,7 +17,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DATA
-from generator.build import render_all
+from generator.build.pipeline import render_all
 from generator.data import load
 from generator.options import BuildOptions
 from test_counters_pdf import INCH_MM, MM, build, counter_rects, pages_of

@@ -1,6 +1,6 @@
 """871.2: crews from a roster.  Expected crews are worked out by hand in the comments."""
 
-from generator.crews import find_crews
+from generator.engine.crews import find_crews
 from generator.data import load
 from conftest import run_cli
 

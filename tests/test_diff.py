@@ -15,9 +15,9 @@ from fractions import Fraction as F
 import pytest
 
 from conftest import DATA, edit, run_cli
-from generator.changes import diff, print_items
+from generator.content.items import diff, print_items
 from generator.data import load
-from generator.odds import compute
+from generator.engine.odds import compute
 
 RULES = tomllib.loads((DATA / "rules.toml").read_text())
 NATIONS = sorted(p.stem for p in (DATA / "nationalities").glob("*.toml"))
@@ -292,7 +292,7 @@ def _git(repo, *args):
 
 
 def _diff_in(repo, *args):
-    done = subprocess.run([sys.executable, "-m", "generator.cli", "diff", *map(str, args)], cwd=repo,
+    done = subprocess.run([sys.executable, "-m", "generator", "diff", *map(str, args)], cwd=repo,
                           capture_output=True, text=True)
     return done.returncode, done.stdout, done.stderr
 

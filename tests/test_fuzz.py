@@ -11,7 +11,7 @@ import shutil
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from generator.cli import parser
+from generator.cli.parser import options_from_args, parser
 from generator.options import BuildOptions
 from conftest import BUDGET, DATA, run_cli
 
@@ -97,7 +97,7 @@ def test_argument_lists_parse_or_exit_2(argv):
             assert exit_.code in (0, 2), err.getvalue()
             return
     if args.command == "build":
-        BuildOptions.from_args(args)       # what build would run with: must not raise
+        options_from_args(args)       # what build would run with: must not raise
         return
     if args.command == "simulate":
         args_n = min(args.n, 50)

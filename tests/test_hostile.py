@@ -23,7 +23,7 @@ PATH_MAX = os.pathconf("/", "PC_PATH_MAX")
 
 def bailout(*args, env=None, timeout=60, prefix=()):
     """Run `bailout` in a subprocess with a time limit: (status, stdout, stderr)."""
-    done = subprocess.run([*prefix, sys.executable, "-m", "generator.cli", *map(str, args)],
+    done = subprocess.run([*prefix, sys.executable, "-m", "generator", *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT, timeout=timeout,
                           env=dict(os.environ, **(env or {})))
     return done.returncode, done.stdout, done.stderr
@@ -142,16 +142,17 @@ def test_more_nationalities_than_the_aid_holds_are_refused_before_reading(data_c
 
 
 def test_the_aid_really_prints_the_most_nationalities_allowed(data_copy):
-    from generator.odds import compute
+    from generator.engine.odds import compute
     from generator.options import BuildOptions
     from generator.layout.paper import PAPERS
-    from generator.render import aid
-    from generator.render.common import BuildContext
+    from generator.render.pdf import aid_pdf as aid
+    from generator.content.context import BuildContext
+    from generator.data.sources import shipped
     from pypdf import PdfReader
     import io
     minimal_nationalities(data_copy, MAX_NATIONALITIES)
     kit = load(data_copy)
-    ctx = BuildContext(kit, compute(kit), BuildOptions())
+    ctx = BuildContext(kit, compute(kit), BuildOptions(), shipped("templates"))
     for paper in PAPERS.values():
         pdf = aid.render(ctx, paper)
         text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
@@ -238,7 +239,7 @@ def test_an_argument_with_a_newline_stays_on_one_line():
 
 
 def test_a_roster_too_large_to_search_is_one_line(data_copy):
-    from generator.crew_report import MAX_COMBINATIONS
+    from generator.cli.crew_report import MAX_COMBINATIONS
     german = data_copy / "nationalities" / "german.toml"
     german.write_text(german.read_text() + "".join(f'\n[[roster]]\ncard = "G{i}"\nmorale = 3\n' for i in range(60)))
     started = time.monotonic()
@@ -249,7 +250,7 @@ def test_a_roster_too_large_to_search_is_one_line(data_copy):
 
 
 def test_output_cut_short_by_a_closed_pipe_is_quiet():
-    reader = subprocess.Popen([sys.executable, "-m", "generator.cli", "odds"], cwd=ROOT,
+    reader = subprocess.Popen([sys.executable, "-m", "generator", "odds"], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     reader.stdout.close()       # as `| head -0` would
     err = reader.stderr.read().decode()

@@ -5,8 +5,8 @@ import io
 import pypdf
 from reportlab.platypus import ListFlowable, Paragraph, SimpleDocTemplate
 
-from generator.render.common import register_fonts
-from generator.render.markdown_flow import FitTable, Heading, make_styles, to_flowables
+from generator.render.pdf.canvas import register_fonts
+from generator.render.pdf.markdown_pdf import FitTable, Heading, make_styles, to_flowables
 
 register_fonts()
 STYLES = make_styles(9)

@@ -4,9 +4,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from generator import deck as D
+from generator.engine import deck as D
 from generator.data import load
-from generator.odds import compute, percent
+from generator.engine.odds import compute, percent
 from conftest import DATA, edit
 
 # The rule text's stated chances: 871.1.a "33% Chance" (column 3 reads 1), 871.1.b "50% Chance",

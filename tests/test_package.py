@@ -21,7 +21,7 @@ from fractions import Fraction as F
 import pytest
 
 from conftest import DATA, ROOT, edit
-from generator import paths
+from generator.data import sources as paths
 from generator.errors import UsageError
 
 TEMPLATES = ROOT / "templates"
@@ -102,7 +102,7 @@ def _installed_copy(site):
     (site / "data" / "rules.toml").write_text("stray = 'another project put this here'\n")
 
 
-WHERE = ("import json, generator.paths as p; "
+WHERE = ("import json, generator.data.sources as p; "
          "print(json.dumps([str(p.data_folder()), str(p.template_folder())]))")
 
 
@@ -135,7 +135,7 @@ def test_a_zipped_install_reads_its_shipped_data(tmp_path):
         for path in sorted(site.rglob("*")):
             if path.is_file():
                 z.write(path, path.relative_to(site).as_posix())
-    script = ("import hashlib, json, generator.paths as p; d, t = p.data_folder(), p.template_folder(); "
+    script = ("import hashlib, json, generator.data.sources as p; d, t = p.data_folder(), p.template_folder(); "
               "print(json.dumps([str(d), sorted(x.relative_to(d).as_posix() for x in d.rglob('*') if x.is_file()), "
               "hashlib.sha256((d / 'rules.toml').read_bytes()).hexdigest(), "
               "hashlib.sha256((t / 'aid.md.j2').read_bytes()).hexdigest()]))")

@@ -23,10 +23,12 @@ from generator.data import load
 from generator.errors import RenderError
 from generator.layout.paper import PAPERS
 from generator.layout.table import MAX_BOOKMARKS, table_geometry
-from generator.odds import compute
+from generator.engine.odds import compute
 from generator.options import BuildOptions
-from generator.render import prerolled as render_mod
-from generator.render.common import BuildContext
+from generator.render.pdf import prerolled_pdf as render_mod
+from generator.content.context import BuildContext
+from generator.data.sources import shipped
+from generator.render import csv_rows as csv_output
 
 SEED = 871
 HEADER = ["row", "closed", "open", "man1", "man2", "man3", "man4", "man5"]
@@ -55,11 +57,11 @@ def rules_toml(data=DATA):
 
 def context(data=DATA, **options):
     kit = load(data)
-    return BuildContext(kit, compute(kit), BuildOptions(parts=("prerolled",), **options))
+    return BuildContext(kit, compute(kit), BuildOptions(parts=("prerolled",), **options), shipped("templates"))
 
 
 def csv_rows(ctx):
-    text = render_mod.render_csv(ctx).decode()
+    text = csv_output.render(ctx).decode()
     reader = list(csv.reader(io.StringIO(text)))
     return reader[0], reader[1:]
 
@@ -232,7 +234,7 @@ def test_same_seed_same_bytes_other_seed_other_rows():
     a, b = context(seed=11), context(seed=11)
     for paper in ("a4", "letter"):
         assert render_mod.render(a, PAPERS[paper]) == render_mod.render(b, PAPERS[paper])
-    assert render_mod.render_csv(a) == render_mod.render_csv(b)
+    assert csv_output.render(a) == csv_output.render(b)
     other = context(seed=12)
     assert csv_rows(other)[1] != csv_rows(a)[1]
     assert render_mod.render(other, PAPERS["a4"]) != render_mod.render(a, PAPERS["a4"])
@@ -382,7 +384,7 @@ def test_hostile_data_text_stays_on_the_page(data_copy):
 # --- geometry, without reportlab ----------------------------------------------------------------
 
 def test_layout_and_rows_need_no_reportlab():
-    code = ("import sys, generator.layout.table, generator.prerolled; "
+    code = ("import sys, generator.layout.table, generator.content.rows; "
             "sys.exit(any(m.startswith('reportlab') for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
 

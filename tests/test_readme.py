@@ -29,10 +29,10 @@ def test_ci_runs_the_readme_venv_and_test_commands_in_order():
 
 
 def test_readme_lists_every_command():
-    from generator.cli import _COMMANDS
+    from generator.cli.commands import COMMANDS
     table = _readme().split("## Commands", 1)[1].split("\n## ", 1)[0]
     listed = set(re.findall(r"^\| `bailout (\w+)", table, re.M))
-    assert listed == set(_COMMANDS)
+    assert listed == set(COMMANDS)
 
 
 def test_ci_picks_a_hypothesis_profile_the_tests_define():

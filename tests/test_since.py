@@ -13,8 +13,8 @@ import pdfplumber
 import pytest
 
 from conftest import DATA, edit, run_cli
-from generator import aid_changes
-from generator.build import render_all
+from generator.content import marks as aid_changes
+from generator.build.pipeline import render_all
 from generator.data import load
 from generator.options import BuildOptions
 
@@ -151,12 +151,13 @@ def test_the_changes_box_names_each_changed_rule(since_build, new_data):
 
 
 def test_box_lists_exactly_the_changed_rules(new_data):
-    from generator.aid_content import markdown_text
-    from generator.build import since_base
-    from generator.odds import compute
-    from generator.render.common import BuildContext
+    from generator.content.aid import markdown_text
+    from generator.build.pipeline import since_base
+    from generator.engine.odds import compute
+    from generator.content.context import BuildContext
+    from generator.data.sources import shipped
     kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
-    text = markdown_text(BuildContext(kit, compute(kit), options, changes=since_base(kit, options)))
+    text = markdown_text(BuildContext(kit, compute(kit), options, shipped("templates"), changes=since_base(kit, options, shipped("templates"))))
     box = text.split('<div class="changes"', 1)[1].split("</div>", 1)[0]
     rules = [line.split("**")[1].replace("\\", "") for line in box.splitlines() if line.startswith("**")]
     import tomllib
@@ -211,10 +212,12 @@ def test_since_errors_are_one_line(tmp_path, data_copy):
 def test_since_a_git_revision(tmp_path, monkeypatch):
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
-    from generator.aid_content import markdown_text
-    from generator.build import manifest, since_base
-    from generator.odds import compute
-    from generator.render.common import BuildContext
+    from generator.content.aid import markdown_text
+    from generator.build.manifest import manifest
+    from generator.build.pipeline import since_base
+    from generator.engine.odds import compute
+    from generator.content.context import BuildContext
+    from generator.data.sources import shipped
     repo = tmp_path / "repo"
     shutil.copytree(DATA, repo / "data")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
@@ -224,8 +227,8 @@ def test_since_a_git_revision(tmp_path, monkeypatch):
     four_edits(repo / "data")
     monkeypatch.chdir(repo)
     kit, options = load(repo / "data"), BuildOptions(parts=("aid",), papers=("a4",), since="git:HEAD")
-    since = since_base(kit, options)
-    text = markdown_text(BuildContext(kit, compute(kit), options, changes=since))
+    since = since_base(kit, options, shipped("templates"))
+    text = markdown_text(BuildContext(kit, compute(kit), options, shipped("templates"), changes=since))
     assert f"### Changes since git:HEAD ({commit[:7]})" in text.replace("\\", "")
     assert f"since git:HEAD: commit {commit}" in manifest(kit, {}, options, (), since=since).decode()
 

@@ -8,15 +8,15 @@ import hashlib
 import os
 from pathlib import Path
 
-from ..errors import DataError
-from ..paths import PathProblem, probe
-from ..schema import Problems
-from .model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, Afv, After, Check, CloseCombat, EmblemShape,
+from generator.errors import DataError
+from generator.data.sources import PathProblem, probe
+from generator.data.schema import Problems
+from generator.data.model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, Afv, After, Check, CloseCombat, EmblemShape,
                     ColumnTable, Crew, Fate, Hero, Interpretation, KitData, Nationality, RosterCard, Rules,
                     Weapon, WeaponSpan)
-from .nationality_file import read_nationality
-from .rules_file import read_deck, read_rules
-from .toml_file import NOT_REGULAR, Unreadable, read_limited, read_toml
+from generator.data.nationality_file import read_nationality
+from generator.data.rules_file import read_deck, read_rules
+from generator.data.toml_file import NOT_REGULAR, Unreadable, read_limited, read_toml
 
 # The package is the data API: the model's names are re-exported beside `load`.
 __all__ = ["load", "FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "Afv", "After", "Check", "CloseCombat", "EmblemShape",

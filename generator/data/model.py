@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..schema import in_range
+from generator.data.schema import in_range
 
 FATES = ("unhurt", "wounded", "killed")
 WEAPON_TYPES = ("rifle", "smg")

@@ -2,9 +2,9 @@
 
 from collections import Counter
 
-from ..colour import grey_contrast
-from ..schema import Reader, in_range, nonblank, one_of
-from .model import (BAR_DIRECTIONS, EMBLEM_SHAPES, LEADER_ROLES, MORALE_RANGE, YEAR, Afv, EmblemShape, Nationality,
+from generator.colour import grey_contrast
+from generator.data.schema import Reader, in_range, nonblank, one_of
+from generator.data.model import (BAR_DIRECTIONS, EMBLEM_SHAPES, LEADER_ROLES, MORALE_RANGE, YEAR, Afv, EmblemShape, Nationality,
                     RosterCard, WeaponSpan)
 
 MIN_GREY_CONTRAST = 4.5     # WCAG AA for body text, applied to the greys a mono printer makes

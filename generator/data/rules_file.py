@@ -2,10 +2,10 @@
 
 import unicodedata
 
-from ..schema import Reader, in_range, nonblank, one_of
-from .model import (FATES, LEADER_ROLES, MAX_COLUMN, READINGS, WEAPON_TYPES, YEAR, After, Check, CloseCombat,
+from generator.data.schema import Reader, in_range, nonblank, one_of
+from generator.data.model import (FATES, LEADER_ROLES, MAX_COLUMN, READINGS, WEAPON_TYPES, YEAR, After, Check, CloseCombat,
                     ColumnTable, Crew, Fate, Hero, Interpretation, Rules, Weapon)
-from .toml_file import read_toml
+from generator.data.toml_file import read_toml
 
 
 def read_rules(problems, table):

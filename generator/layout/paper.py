@@ -1,18 +1,8 @@
-"""Paper sizes and unit conversion, in PDF points (1/72 in)."""
+"""Paper sizes, in PDF points (1/72 in)."""
 
 from dataclasses import dataclass
 
-POINTS_PER_INCH = 72
-MM_PER_INCH = 25.4
-
-
-def mm(value):
-    """Millimetres -> points."""
-    return float(value) * POINTS_PER_INCH / MM_PER_INCH
-
-
-def inch(value):
-    return float(value) * POINTS_PER_INCH
+from generator.units import inch, mm
 
 
 @dataclass(frozen=True)
@@ -23,7 +13,7 @@ class Paper:
     height: float
 
 
-PAPERS = {
+PAPERS: dict[str, Paper] = {
     "a4": Paper("a4", "A4", mm(210), mm(297)),
     "letter": Paper("letter", "US Letter", inch(8.5), inch(11)),
 }

@@ -7,7 +7,7 @@ renderer measures its text and passes the widths and band heights in.
 import math
 from dataclasses import dataclass
 
-from ..errors import RenderError
+from generator.errors import RenderError
 
 MAX_BOOKMARKS = 100         # more outline entries than this are no help to a reader
 

@@ -1,0 +1,63 @@
+"""MANIFEST.txt: every file of a build with its SHA-256 and page count, and what made it."""
+
+import hashlib
+import io
+import platform
+
+from generator import __version__
+
+
+# What else decides the bytes: same data, options and these versions give the same files.
+LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
+
+
+def manifest(kit, names, options, not_rebuilt=(), opener=None, since=None, pages=None):
+    """Each file of this build with its SHA-256 and page count, the data hash, the kit version,
+    the versions of Python and of each library that shapes the output, and the --since base.
+
+    `names` is {name: bytes}, or names whose files `opener(name)` opens: a build reads its
+    staged files back in chunks, so no PDF is held in memory whole.  `pages` gives the page
+    counts the renderers reported; a PDF without one is counted by reading it.
+    """
+    if opener is None:
+        opener = lambda name: io.BytesIO(names[name])   # noqa: E731
+        pages = {name: getattr(content, "pages", None) for name, content in names.items()}
+    pages = pages or {}
+    lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
+             f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
+             *(f"{name} {version}" for name, version in library_versions())]
+    if since is not None:
+        count = sum(len(changes) for _, changes in since.groups)
+        lines.append(f"since {since.spec}: {f'commit {since.commit}, ' if since.commit else ''}data {since.data_hash}; "
+                     f"{count} printed change{'s' if count != 1 else ''} marked on the player aid")
+    lines += ["", f"{'file':24} {'pages':>5}  sha256"]
+    for name in sorted(names):
+        with opener(name) as handle:
+            digest = hashlib.sha256()
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+            count = (pages.get(name) or _page_count(handle)) if name.endswith(".pdf") else "-"
+        lines.append(f"{name:24} {count:>5}  {digest.hexdigest()}")
+    if not_rebuilt:
+        lines += ["", "Not made by this build (left from an earlier one, maybe from other data or options):"]
+        lines += [f"  {name}" for name in not_rebuilt]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _page_count(handle):
+    from pypdf import PdfReader     # only for a PDF whose renderer did not count (imports cost)
+    return len(PdfReader(handle).pages)
+
+
+def library_versions():
+    """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(name):
+        try:
+            return version(name)
+        except PackageNotFoundError:    # imported from somewhere pip does not know
+            return "unknown"
+    return [("Python", platform.python_version())] + [(name, installed(name)) for name in LIBRARIES]
+
+

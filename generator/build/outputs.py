@@ -1,0 +1,114 @@
+"""The declared list of everything `bailout build` can write: one entry per kind of file.
+
+Adding an output is one entry here and one renderer under generator/render/.  Each entry names
+its renderer through a small loader function that imports it only when it is used, so
+`bailout --help` never loads reportlab, and mypy checks every renderer against the protocols
+below.  A renderer is called as render(ctx, paper) and returns the file's bytes; `paper` is a
+layout.paper.Paper for a file made once per paper ("{paper}" in its name), else None.  An entry
+that `merges` other parts is called as merge(ctx, paper, sources), with sources the
+[(bookmark title, PDF file)] of those parts for the same paper, and is made only when every
+part it merges is built.
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import BinaryIO, Protocol
+
+from generator.content.context import BuildContext
+from generator.layout.paper import Paper
+from generator.options import PARTS
+
+
+class Renderer(Protocol):
+    def __call__(self, ctx: BuildContext, paper: Paper | None) -> bytes: ...
+
+
+class Merger(Protocol):
+    def __call__(self, ctx: BuildContext, paper: Paper | None,
+                 sources: Sequence[tuple[str, BinaryIO]]) -> bytes: ...
+
+
+def _aid_pdf() -> Renderer:
+    from generator.render.pdf.aid_pdf import render
+    return render
+
+
+def _aid_html() -> Renderer:
+    from generator.render.html.aid_html import render
+    return render
+
+
+def _prerolled_pdf() -> Renderer:
+    from generator.render.pdf.prerolled_pdf import render
+    return render
+
+
+def _prerolled_csv() -> Renderer:
+    from generator.render.csv_rows import render
+    return render
+
+
+def _counters_pdf() -> Renderer:
+    from generator.render.pdf.counters_pdf import render
+    return render
+
+
+def _kit_pdf() -> Merger:
+    from generator.render.pdf.kit_pdf import render
+    return render
+
+
+@dataclass(frozen=True)
+class Output:
+    part: str               # what --only names this file by
+    name: str               # file name; "{paper}" in it makes one file per paper
+    load: Callable[[], Renderer] | None = None          # the renderer, imported when first asked for
+    title: str = ""         # the part's bookmark in the merged kit
+    merges: tuple[str, ...] = ()                        # parts this output is made from
+    load_merger: Callable[[], Merger] | None = None     # for an output that merges parts
+
+    @property
+    def per_paper(self) -> bool:
+        return "{paper}" in self.name
+
+    def file_name(self, paper: Paper | None = None) -> str:
+        return self.name.format(paper=paper.key) if self.per_paper and paper is not None else self.name
+
+    def file_names(self, papers: Iterable[Paper]) -> list[str]:
+        return [self.file_name(p) for p in papers] if self.per_paper else [self.name]
+
+    def renderer(self) -> Renderer:
+        assert self.load is not None, f"{self.name} merges parts: call merger()"
+        return self.load()
+
+    def merger(self) -> Merger:
+        assert self.load_merger is not None, f"{self.name} merges no parts"
+        return self.load_merger()
+
+
+OUTPUTS: tuple[Output, ...] = (
+    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid"),
+    Output("aid", "player-aid.html", _aid_html),
+    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables"),
+    Output("prerolled", "prerolled.csv", _prerolled_csv),
+    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters"),
+    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf),
+)
+assert tuple(dict.fromkeys(o.part for o in OUTPUTS if not o.merges)) == PARTS
+
+
+def selected(parts: Iterable[str]) -> list[Output]:
+    """The outputs a build of `parts` makes, in order: each asked-for part, then what merges them."""
+    parts = set(parts)
+    return [o for o in OUTPUTS if (o.part in parts if not o.merges else set(o.merges) <= parts)]
+
+
+def part_pdf(part: str) -> Output:
+    """The per-paper PDF of a part: what a merged output takes from it."""
+    return next(o for o in OUTPUTS if o.part == part and o.per_paper)
+
+
+def all_file_names(papers: Iterable[Paper]) -> list[str]:
+    """Every file name a build can write for `papers` (MANIFEST.txt aside)."""
+    papers = list(papers)
+    return [name for o in OUTPUTS for name in o.file_names(papers)]

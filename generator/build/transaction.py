@@ -1,0 +1,260 @@
+"""`bailout build`: all or nothing, one build at a time per output folder, in bounded memory.
+
+1. Lock: an advisory lock (flock) on LOCK_NAME in --out.  A second build into the same folder
+   stops at once with a message naming the folder (it does not wait: a build of a million rows
+   takes minutes, and a silent wait looks like a hang).
+2. Render: every output goes to its own file in the staging folder STAGING inside --out (one
+   filesystem, so the final moves are renames), one at a time; nothing is kept in memory once
+   written.  MANIFEST.txt is made last, by streaming the staged files.
+3. Commit: a plan naming every file is written, then for each file the earlier one (if any) is
+   moved into the staging folder and the new one renamed into place.  Any failure, Ctrl-C or
+   SIGTERM before the last rename puts every earlier file back; after the last rename a `done`
+   mark is written.  The staging folder is then removed.
+After a SIGKILL the staging folder stays; the next build (holding the lock, so nothing else is
+using it) finishes what the plan says, rolling back an unfinished commit, and removes it.
+"""
+
+import errno
+import fcntl
+import os
+import re
+import shutil
+import signal
+import stat
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from generator.build.outputs import all_file_names
+from generator.errors import UsageError
+from generator.layout.paper import PAPERS
+
+LOCK_NAME = ".bailout.lock"
+STAGING = ".bailout-staging"        # new/ (rendered files), old/ (the files replaced), plan, done
+MANIFEST = "MANIFEST.txt"
+# Test hook, read only in the commit phase: seconds to sleep before each rename, so a test can
+# interrupt a build or start another one while it is renaming.  Never set it otherwise.
+SLOW_COMMIT = "BAILOUT_TEST_SLOW_COMMIT"
+
+
+def umask() -> int:
+    """The process's umask, read where files are written (os.umask can only be read by setting it)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a build: unwinds like Ctrl-C, so the same clean-up runs."""
+
+    status = 128 + signal.SIGTERM
+
+
+def write_all(out: Path, outputs: Mapping[str, bytes]) -> None:
+    """Write {name: bytes} into `out` as a build does: under its lock, all or nothing."""
+    def make(folder):
+        folder.mkdir()
+        for name, content in outputs.items():
+            write_file(folder, name, content)
+        return list(outputs)
+    transaction(out, make)
+
+
+def transaction(out: Path, make: Callable[[Path], list[str]]) -> list[str]:
+    """Lock `out`, let make(staging folder) fill a new folder and return the names, then commit."""
+    committed = False
+    try:
+        with _terminate_as_interrupt(), _Lock(out):
+            staging = _fresh_staging(out)
+            try:
+                names = make(staging / "new")
+                _commit(out, staging, names)
+                committed = True
+            finally:
+                _remove(staging)
+    except KeyboardInterrupt as interrupt:
+        if committed:       # too late to stop: say so, rather than that nothing changed
+            raise type(interrupt)("the build had finished; the new outputs are in place") from None
+        raise
+    return names
+
+
+def write_file(folder: Path, name: str, content: bytes) -> None:
+    if Path(name).name != name:     # names are ours, but never let one escape the folder
+        raise UsageError(f"refusing to write {name!r} outside {folder}")
+    with open(folder / name, "xb") as handle:
+        handle.write(content)
+    os.chmod(folder / name, 0o666 & ~umask())    # outputs are for sharing
+
+
+
+# -- one build per folder --------------------------------------------------------------------
+
+class _Lock:
+    """flock(LOCK_EX | LOCK_NB) on --out/LOCK_NAME, held for the whole build.
+
+    The lock file stays (removing it would let a build lock a file another has just unlinked).
+    """
+
+    def __init__(self, out):
+        self.out = out
+        self.fd = None
+        self.made = []          # folders this build made, deepest last: removed again on failure
+
+    def __enter__(self):
+        out = self.out
+        try:
+            missing = out
+            while not os.path.lexists(missing) and missing != missing.parent:
+                self.made.insert(0, missing)
+                missing = missing.parent
+            out.mkdir(parents=True, exist_ok=True)
+            self.fd = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                              0o666 & ~umask())
+        except OSError as error:
+            raise UsageError(f"--out {out}: cannot create the folder or {LOCK_NAME} in it "
+                             f"({error.strerror})") from None
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(self.fd)
+            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise UsageError(f"--out {out}: another build is writing this folder now ({LOCK_NAME} is "
+                                 f"locked); run again when it has finished, or choose another --out") from None
+            raise UsageError(f"--out {out}: cannot lock {LOCK_NAME} ({error.strerror})") from None
+        return self
+
+    def __exit__(self, failed, *exc):
+        if failed and self.made:    # a build that made --out and failed leaves no --out behind
+            _remove(self.out / LOCK_NAME)
+            for folder in reversed(self.made):
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break
+        os.close(self.fd)       # closing the only descriptor releases the lock
+
+
+def is_file(path):
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as error:
+        if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+            return False
+        raise UsageError(f"--out {path.parent}: cannot look at {path.name} ({error.strerror})") from None
+
+
+# -- staging, commit, roll back --------------------------------------------------------------
+
+def _fresh_staging(out):
+    """An empty staging folder, after finishing whatever a killed build left (we hold the lock)."""
+    staging = out / STAGING
+    try:
+        if os.path.lexists(staging):
+            if os.path.isdir(staging) and not os.path.islink(staging) and (staging / "plan").exists() \
+                    and not (staging / "done").exists():
+                _roll_back(out, staging)
+            _remove(staging, strict=True)
+        _remove_old_temporaries(out)
+        staging.mkdir()
+    except OSError as error:
+        raise UsageError(f"--out {out}: cannot prepare {STAGING} ({error.strerror})") from None
+    return staging
+
+
+_OLD_TEMP = re.compile(r"\.(.+)\.[a-z0-9_]{8}\.tmp")
+
+
+def _remove_old_temporaries(out):
+    """The `.NAME.xxxxxxxx.tmp` files an interrupted build of an earlier version left behind."""
+    ours = set(all_file_names(PAPERS.values())) | {MANIFEST}
+    for entry in os.scandir(out):
+        match = _OLD_TEMP.fullmatch(entry.name)
+        if match and match.group(1) in ours and entry.is_file(follow_symlinks=False):
+            os.unlink(entry.path)
+
+
+def _commit(out, staging, names):
+    """Rename every staged file into `out`, keeping the files replaced until the last rename."""
+    new, old = staging / "new", staging / "old"
+    old.mkdir()
+    plan = []
+    for name in names:
+        if os.path.lexists(out / name) and os.path.isdir(out / name) and not os.path.islink(out / name):
+            plan.append((name, "folder"))       # found again in the loop below, after renames
+        else:
+            plan.append((name, "had" if os.path.lexists(out / name) else "new"))
+    (staging / "plan").write_text("".join(f"{how} {name}\n" for name, how in plan))
+    delay = float(os.environ.get(SLOW_COMMIT, "0") or 0)
+    try:
+        for name, how in plan:
+            if delay:
+                time.sleep(delay)
+            if how == "folder":
+                raise UsageError(f"--out {out}: {name} is a folder; move it away and build again")
+            if how == "had":
+                os.rename(out / name, old / name)
+            os.rename(new / name, out / name)
+        (staging / "done").touch()
+    except BaseException as failure:
+        with _signals_held():
+            _roll_back(out, staging)
+        if isinstance(failure, OSError):
+            raise UsageError(f"--out {out}: cannot write ({failure.strerror}); earlier outputs restored") \
+                from None
+        raise
+
+
+def _roll_back(out, staging):
+    """Undo a commit by its plan: every earlier file back in place, every new one gone."""
+    new, old = staging / "new", staging / "old"
+    for line in (staging / "plan").read_text().splitlines():
+        how, name = line.split(" ", 1)
+        if how == "had" and os.path.lexists(old / name):
+            os.replace(old / name, out / name)
+        elif how == "new" and not os.path.lexists(new / name) and os.path.lexists(out / name):
+            os.unlink(out / name)       # ours: renamed there by this commit
+
+
+def _remove(path, strict=False):
+    try:
+        if os.path.islink(path) or (os.path.lexists(path) and not os.path.isdir(path)):
+            os.unlink(path)
+        elif os.path.lexists(path):
+            shutil.rmtree(path)
+    except OSError:
+        if strict:
+            raise               # a build leaves it for the next one; preparing must not
+
+
+# -- signals ---------------------------------------------------------------------------------
+
+class _terminate_as_interrupt:
+    """SIGTERM raises Terminated during the build (main thread only; restored after)."""
+
+    def __enter__(self):
+        self.previous = None
+        try:
+            self.previous = signal.signal(signal.SIGTERM, self._raise)
+        except ValueError:      # not the main thread: signals cannot be handled here anyway
+            pass
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise Terminated()
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+
+
+class _signals_held:
+    """SIGINT and SIGTERM wait while earlier files are put back, so a second Ctrl-C cannot stop
+    a rollback half done."""
+
+    def __enter__(self):
+        self.held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
+    def __exit__(self, *exc):
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.held)

@@ -1,0 +1,37 @@
+"""`bailout build | release | check | crew | diff | odds | simulate | init`.
+
+Imports stay lazy so `bailout --help` answers at once: reportlab loads only to build.
+Every user-fixable problem ends as a message on stderr and exit status 2, never a traceback.
+"""
+
+import os
+import signal
+import sys
+
+from generator.cli.commands import COMMANDS
+from generator.cli.parser import parser
+from generator.errors import KitError
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        if "data" in args:
+            from generator.data.sources import data_folder
+            args.data = data_folder(args.data)
+        status = COMMANDS[args.command](args) or 0
+        sys.stdout.flush()      # a closed pipe shows here, not at exit
+        return status
+    except KitError as error:
+        for line in error.problems:
+            print(f"bailout: {line}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:     # `bailout odds | head`: the reader has what it wanted
+        # Python would report the pipe again when it flushes stdout at exit: point it at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+    except KeyboardInterrupt as interrupt:     # Ctrl-C, or SIGTERM during a build
+        print(f"bailout: interrupted; {str(interrupt) or 'earlier outputs are untouched'}", file=sys.stderr)
+        return getattr(interrupt, "status", 130)
+
+

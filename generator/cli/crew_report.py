@@ -1,0 +1,70 @@
+"""`bailout crew`: the 871.2 target for an AFV, and the crews a roster allows, as text lines."""
+
+import math
+
+from generator.engine.crews import find_crews
+from generator.engine.procedure import crew_size
+from generator.data.model import MORALE_RANGE
+from generator.errors import UsageError
+
+MAX_COMBINATIONS = 2_000_000    # some seconds of search; a real roster (a few dozen cards) is far below
+
+
+def crew_lines(kit, args):
+    rules = kit.rules
+    nat = next((n for n in kit.nationalities if n.key == args.nationality.lower()), None)
+    if nat is None:
+        raise UsageError(f"crew: no nationality {args.nationality!r}; the data has "
+                         f"{', '.join(n.key for n in kit.nationalities)}")
+    where = f"{kit.directory}/nationalities/{nat.key}.toml"
+    if args.afv is not None:
+        afv = next((a for a in nat.afvs if a.name.lower() == args.afv.lower()), None)
+        if afv is None:
+            known = ", ".join(a.name for a in nat.afvs) or "none (add [[afv]] tables)"
+            raise UsageError(f"crew: {where}: afv: no AFV named {args.afv!r}; listed: {known}")
+        morale, label = afv.morale, f"{afv.name} (Morale {afv.morale})"
+    else:
+        morale, label = args.afv_morale, f"an AFV of Morale {args.afv_morale}"
+    if not MORALE_RANGE[0] <= morale <= MORALE_RANGE[1]:
+        raise UsageError(f"crew: --afv-morale must be {MORALE_RANGE[0]} to {MORALE_RANGE[1]}, got {morale}")
+    if args.casualties < 0:
+        raise UsageError("crew: --casualties cannot be negative")
+    in_use = [i.strip() for i in args.in_use.split(",") if i.strip()]
+    unknown = sorted(set(in_use) - {c.card_id for c in nat.roster})
+    if nat.roster and unknown:
+        raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}")
+    c = rules.crew
+    size = crew_size(rules, args.casualties)
+    free = len(nat.roster) - len(set(in_use))
+    if math.comb(max(free, 0), size) > MAX_COMBINATIONS:   # every combination is tried: keep it finite
+        raise UsageError(f"crew: {where}: roster: {free:,} unused cards make {math.comb(free, size):,} crews of "
+                         f"{size} to try (at most {MAX_COMBINATIONS:,}); list fewer cards, or set some aside "
+                         f"with --in-use")
+    search = find_crews(rules, nat.roster, morale, args.casualties, in_use)
+    note = next(i.note for i in rules.interpretations if i.name == "crew_size")
+    lines = [f"{nat.name} crew for {label}, {c.morale_rule}: {_count(search.size, 'man', 'men')} "
+             f"(crew of {c.size}, {_count(args.casualties, 'commander casualty', 'commander casualties')}, "
+             f"{c.commander_casualty_rule}; note {note}); "
+             f"average Morale {search.average}, so their Morale totals {search.total}; "
+             f"at most {c.max_leaders} of them {' or '.join(c.leader_roles)}."]
+    if search.average < MORALE_RANGE[0]:
+        # The rule asks for an average no personality card can give; say so rather than print a target.
+        lines.append(f"{c.morale_rule} cannot be met as written: no personality card has a Morale below "
+                     f"{MORALE_RANGE[0]}, so no crew averages {search.average}. The rule does not say what to "
+                     f"do then (the kit's suggestion: agree on a crew with your opponent).")
+    if not nat.roster:
+        lines.append(f"No personality cards are listed in {where} (key: roster); add [[roster]] tables "
+                     f"(card, role, morale) to search for crews.")
+        return lines
+    lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(in_use)} unused cards"
+                 f"{'' if search.crews else f': {c.morale_rule} cannot be met from these cards'}.")
+    for crew in search.crews[:args.most]:
+        lines.append("  " + ", ".join(f"{card.card_id}{' ' + card.role if card.role else ''} "
+                                      f"(M{card.morale})" for card in crew))
+    if len(search.crews) > args.most:
+        lines.append(f"  ... and {len(search.crews) - args.most} more (--most N lists more)")
+    return lines
+
+
+def _count(n, one, many):
+    return f"{n} {one if n == 1 else many}"

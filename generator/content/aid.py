@@ -1,0 +1,29 @@
+"""The aid's Markdown of one build: the template rendered once, with change marks when built
+`--since` OLD.  Both renderers of the aid (PDF and HTML) read it here."""
+
+from pathlib import Path
+
+from generator.content.aid_text import TEMPLATE, render_text
+from generator.content.context import BuildContext
+
+
+def template_file(ctx: BuildContext) -> Path:
+    """The aid's template this build reads."""
+    return ctx.templates / TEMPLATE
+
+
+def markdown_text(ctx: BuildContext) -> str:
+    """The aid's Markdown, the same for every paper and the web edition (the PDF's footer names
+    the paper).  A template that will not render is a RenderError naming the template file and line.
+
+    Built `--since` OLD (ctx.changes set), it carries the "Changes since" box and a change mark
+    on every changed line (generator/aid_changes.py).
+    """
+    memo, key = ctx.memo, "aid markdown"
+    if key not in memo:         # made once a build: the PDF for each paper and the HTML share it
+        if ctx.changes is not None:
+            from generator.content.marks import marked_text     # only a --since build needs it
+            memo[key] = marked_text(ctx)
+        else:
+            memo[key] = render_text(ctx)
+    return memo[key]

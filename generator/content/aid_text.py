@@ -1,0 +1,134 @@
+"""The player aid's content: templates/aid.md.j2 rendered with the rules data and the exact odds.
+
+Reportlab-free on purpose: the PDF (render/aid.py) and the HTML edition are two renderers of
+the one Markdown text made here.  Every `{{ }}` output is Markdown-escaped on the way out
+(Jinja `finalize`), so data text can never add structure.  The template is compiled once per
+process and folder, not once per paper.
+"""
+
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator import __version__
+from generator.engine import procedure as R
+from generator.data import FATES
+from generator.errors import RenderError
+from generator.engine.odds import man_code, percent
+from generator.content.context import BuildContext
+from generator.content.weapons import weapon_rows
+from generator.text import fraction_text, signed, truncate
+
+TEMPLATE = "aid.md.j2"
+NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
+
+
+def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: Path | None = None) -> str:
+    """The template (of `folder`, else the context's) rendered with `template_vars`, updated by `extra`."""
+    folder = folder if folder is not None else ctx.templates
+    path = folder / TEMPLATE
+    try:
+        template = _environment(str(folder)).get_template(TEMPLATE)
+        return template.render(**{**template_vars(ctx), **(extra or {})})
+    except RenderError:
+        raise
+    except jinja2.TemplateSyntaxError as error:
+        raise RenderError(f"{error.filename or path}:{error.lineno}: {error.message}") from None
+    except jinja2.TemplateNotFound:
+        raise RenderError(f"{path}: template not found") from None
+    except Exception as error:      # an undefined name, a bad filter argument, a sandbox refusal ...
+        line = _template_line(error.__traceback__, str(path))
+        where = f"{path}:{line}" if line else str(path)
+        raise RenderError(f"{where}: {type(error).__name__}: {error}") from None
+
+
+@lru_cache(maxsize=4)
+def _environment(folder):
+    env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
+                               autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
+                               keep_trailing_newline=True)
+    env.filters.update(pct=percent, frac=fraction_text, signed=signed, fit=truncate)
+    return env
+
+
+def _template_line(tb, filename):
+    """The template line a render error came from (Jinja maps its frames to the template file)."""
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def template_vars(ctx):
+    """Everything the template may read: the rules, the odds and the tables derived from them."""
+    kit, odds = ctx.kit, ctx.odds
+    r = kit.rules
+    sizes = r.crew.aid_crew_sizes
+    missing = [s for s in sizes if s not in odds.survivors]
+    if missing:
+        raise RenderError(f"{kit.directory / 'rules.toml'}: crew.aid_crew_sizes lists {missing}, larger than "
+                          f"crew.size = {r.crew.size}")
+    return {
+        "rules": r, "odds": odds, "version": __version__, "data_hash": kit.short_hash,
+        "fates": FATES,
+        "notes": {i.name: i for i in r.interpretations},
+        "crew_sizes": sizes,
+        "survivor_counts": list(range(max(sizes) + 1)) if sizes else [],
+        "morale_rows": [(m, R.crew_morale(r, m, 1)[0], [R.crew_morale(r, m, s)[1] for s in sizes])
+                        for m in r.crew.aid_afv_morale],
+        "pistol_ccv": R.pistol_only_ccv(r),
+        "man_rows": [(man_code(fate, weapon), fate, weapon, p) for (fate, weapon), p in odds.man.items()],
+        "nationalities": [weapon_rows(n, r) for n in kit.nationalities],
+        "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
+        "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,
+        "since": None,      # built --since OLD: the "Changes since" box (aid_changes.box_vars)
+    }
+
+
+def md_escape(value):
+    """Every placeholder's output as literal Markdown text: no structure can come from data."""
+    if value is None:
+        return ""
+    text = " ".join(str(value).split())     # no newline may end a table row or start a block
+    out = []
+    for ch in text:
+        if ch == "&":
+            out.append("&amp;")
+        elif ch == "<":
+            out.append("&lt;")
+        elif ch in "\\`*_{}[]()#+-.!|>":
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def flowchart_settings(attributes: Mapping[str, str], source: Path) -> tuple[int, list[tuple[int, int]], list[str]]:
+    """(boxes per row, [(from, to) box indices], [label per bypass]) from the flowchart div's
+    attributes: data-per-row="4", data-bypass="1-3, 3-5", data-bypass-label="one | two".
+    Both renderers of the aid read the chart's shape here."""
+    bypasses = []
+    for pair in (attributes.get("data-bypass") or "").split(","):
+        if not pair.strip():
+            continue
+        try:
+            a, b = (int(n) - 1 for n in pair.split("-"))
+        except ValueError:
+            raise RenderError(f"{source}: data-bypass must read like 1-3 or 1-3, 3-5; got {pair.strip()!r}") from None
+        bypasses.append((a, b))
+    labels = [label.strip() for label in (attributes.get("data-bypass-label") or "").split("|")] if bypasses else []
+    if len(labels) != len(bypasses) and any(labels):
+        raise RenderError(f"{source}: data-bypass-label gives {len(labels)} labels (split by '|') for "
+                          f"{len(bypasses)} bypasses")
+    labels = labels if len(labels) == len(bypasses) else [""] * len(bypasses)
+    try:
+        per_row = int(attributes.get("data-per-row", "4"))
+    except ValueError:
+        raise RenderError(f"{source}: data-per-row must be a whole number") from None
+    return per_row, bypasses, labels

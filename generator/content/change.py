@@ -1,0 +1,26 @@
+"""One printed item of a kit (a figure, a sentence, a label) and one change to it between two kits."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Item:
+    key: str
+    rule: str               # the rule number (or "note N") it prints under, from the data
+    label: str
+    value: object           # Fraction for chance/mean, int for number/modifier, str for text
+    kind: str = "text"
+
+
+@dataclass(frozen=True)
+class Change:
+    key: str
+    rule: str
+    label: str
+    kind: str
+    old: object             # None where the item is new
+    new: object             # None where the item is gone
+
+    @property
+    def status(self):
+        return "added" if self.old is None else "removed" if self.new is None else "changed"

@@ -1,0 +1,38 @@
+"""The typed input of every renderer: the data, its exact odds, the options and the templates.
+
+Reportlab-free: the content layer reads it, and every renderer below generator/render is
+handed one.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.content.change import Change
+from generator.data.model import KitData
+from generator.engine.odds import Odds
+from generator.options import BuildOptions
+
+
+@dataclass(frozen=True)
+class Since:
+    """What `build --since` knows: the base's label, the changes, and the old data's context."""
+    spec: str               # OLD as given: a folder or git:REV
+    label: str              # "git:HEAD (abc1234)" or "data 1a2b3c4d5e"
+    groups: list[tuple[str, list[Change]]]    # items.diff(): [(rule, [Change, ...]), ...]
+    old_ctx: "BuildContext"     # a BuildContext over the old data, same options
+    commit: str | None      # git:REV's commit id
+    data_hash: str          # the old data's full hash
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """What every renderer needs: the data, its exact odds, the options asked for, the templates."""
+    kit: KitData
+    odds: Odds
+    options: BuildOptions
+    templates: Path         # the folder holding aid.md.j2
+    changes: Since | None = None    # built --since OLD
+    # What one build works out once and every paper shares (the aid's text, the pre-rolled rows).
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+

@@ -1,0 +1,170 @@
+"""Pre-rolled bail-out rows: one row resolves one bail-out without drawing a card.
+
+A row holds the closed-top check (871.1.a), the open-top check (871.1.b) and one cell per
+crew member (871.3 fate with 871.4 weapon).  Every chance comes from odds.py as a Fraction;
+nothing here knows a rule number.
+
+Two modes:
+- balanced: rows come in blocks of `block` rows, the lcm of every chance's denominator, so
+  each column of a block holds exactly block * p of each outcome, shuffled per column (like
+  a deck: fixed composition, random order).  A trailing part-block is a prefix of one.
+- independent: each cell drawn on its own with the exact chances (an integer in
+  range(block) mapped through the counts, so no float rounding).
+
+Pure: no reportlab.  Same (data, rows, seed, mode) -> same rows.
+"""
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from generator.content.context import BuildContext
+from generator.errors import UsageError
+from generator.engine.odds import man_code
+
+MODES = ("balanced", "independent")
+YES, NO = "Y", "N"
+TARGET_ROWS = 200           # the default table: whole blocks, about this many rows
+MAX_BLOCK = 100_000         # a balanced block longer than this would not fit a sane table
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str               # CSV header: 'closed', 'open', 'man1', ...
+    outcomes: tuple         # ((code, Fraction), ...) in a fixed order, chances > 0, summing to 1
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: tuple          # Column, in CSV order
+    block: int              # lcm of every chance's denominator
+    mode: str
+    seed: int
+    rows: "Rows"            # one tuple of codes per row, in column order (row number = index + 1)
+
+
+class Rows(Sequence):
+    """The rows of a table, stored as one byte per cell (its index among the column's codes).
+
+    Why: a million rows as tuples of strings take over 100 MB; as bytes, 7 MB.  Reading a row
+    gives the same tuple of codes.
+    """
+
+    def __init__(self, columns, cells):
+        self._codes = tuple(tuple(code for code, _ in col.outcomes) for col in columns)
+        self._cells = tuple(bytes(map({code: i for i, code in enumerate(codes)}.__getitem__, column))
+                            for codes, column in zip(self._codes, cells))
+        self._length = len(self._cells[0]) if self._cells else 0
+
+    def __len__(self):
+        return self._length
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        return tuple(codes[cells[index]] for codes, cells in zip(self._codes, self._cells))
+
+    def __eq__(self, other):
+        return isinstance(other, Rows) and (self._codes, self._cells) == (other._codes, other._cells)
+
+    def __hash__(self):
+        return hash((self._codes, self._cells))
+
+
+def columns(kit, odds):
+    """The columns of a row, each with its exact outcome chances, from the odds."""
+    def check(name, p):
+        return Column(name, tuple((code, q) for code, q in ((YES, p), (NO, 1 - p)) if q))
+    man = tuple((man_code(fate, weapon), Fraction(p)) for (fate, weapon), p in odds.man.items() if p)
+    cols = [check("closed", Fraction(odds.bail_out_closed)), check("open", Fraction(odds.bail_out_open))]
+    cols += [Column(f"man{i}", man) for i in range(1, kit.rules.crew.size + 1)]
+    return tuple(cols)
+
+
+def block_length(cols):
+    """The least common multiple of the denominators of every chance in a row."""
+    return math.lcm(*(p.denominator for col in cols for _, p in col.outcomes))
+
+
+def counts(column, block):
+    """{code: how many of `block` rows hold it} - exact, since block * p is whole."""
+    return {code: int(p * block) for code, p in column.outcomes}
+
+
+def default_rows(block):
+    """A whole number of blocks, as near TARGET_ROWS as blocks allow (at least one)."""
+    return max(1, round(Fraction(TARGET_ROWS, block))) * block
+
+
+def generate(kit, odds, rows=None, seed=0, mode="balanced"):
+    """The Table for these options.  `rows` None means default_rows(block)."""
+    if mode not in MODES:
+        raise UsageError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
+    cols = columns(kit, odds)
+    block = block_length(cols)
+    if mode == "balanced" and block > MAX_BLOCK:
+        raise UsageError(f"--mode balanced: the chances in {kit.directory}/rules.toml need blocks of "
+                         f"{block} rows (over {MAX_BLOCK}); use --mode independent")
+    rows = default_rows(block) if rows is None else rows
+    if rows < 1:
+        raise UsageError(f"--rows must be at least 1, got {rows}")
+    rng = random.Random(seed)
+    fill = _balanced if mode == "balanced" else _independent
+    # Column by column, so each column's shuffle (or draws) is its own stream of the generator.
+    cells = [fill(rng, col, block, rows) for col in cols]
+    return Table(cols, block, mode, seed, Rows(cols, cells))
+
+
+def _balanced(rng, col, block, rows):
+    pack = [code for code, n in counts(col, block).items() for _ in range(n)]
+    out = []
+    while len(out) < rows:
+        deal = pack[:]
+        rng.shuffle(deal)
+        out.extend(deal)
+    del out[rows:]
+    return out
+
+
+def _independent(rng, col, block, rows):
+    tally = counts(col, block)
+    if block <= 1 << 16:
+        # lookup[i] is the outcome for integer i in range(block): each code fills block * p slots.
+        lookup = [code for code, n in tally.items() for _ in range(n)]
+        pick = rng.randrange
+        return [lookup[pick(block)] for _ in range(rows)]
+    # A huge block: walk the cumulative counts instead of building a huge lookup list.
+    bounds, total = [], 0
+    for code, n in tally.items():
+        total += n
+        bounds.append((total, code))
+    return [next(code for bound, code in bounds if x < bound)
+            for x in (rng.randrange(block) for _ in range(rows))]
+
+
+def header(table):
+    return ["row", *(c.name for c in table.columns)]
+
+
+def csv_chunks(table, lines=10_000):
+    """The rows as CSV (LF line ends): header `row,closed,open,man1,...`, then one line a row, in
+    pieces of some `lines` lines, so a long table is never one list of lines."""
+    yield ",".join(header(table)) + "\n"
+    rows = table.rows
+    for start in range(0, len(rows), lines):
+        yield "".join(f"{i},{','.join(rows[i - 1])}\n" for i in range(start + 1, min(start + lines, len(rows)) + 1))
+
+
+def table_for(ctx: BuildContext) -> Table:
+    """The rows for ctx.options, generated once a build (ctx.memo) and shared by both papers and the CSV."""
+    if "prerolled" not in ctx.memo:
+        o = ctx.options
+        ctx.memo["prerolled"] = generate(ctx.kit, ctx.odds, rows=o.rows, seed=o.seed, mode=o.mode)
+    table: Table = ctx.memo["prerolled"]
+    return table

@@ -1,0 +1,30 @@
+"""Weapons by nationality and year, as the aid's table and the diff list them."""
+
+from generator.data.model import Nationality, Rules
+from generator.engine import procedure as R
+from generator.text import year_span
+
+
+def weapon_rows(nationality: Nationality, rules: Rules) -> dict[str, object]:
+    """{name, rifle: [(years, model)], smg: [(years, (model or None, what a man takes instead))]}.
+
+    In a year with no SMG in service, interpretation 6 says what a man who draws one carries.
+    """
+    def smg(year):
+        model = nationality.smg_in(year)
+        return model, None if model else R.weapon_model(rules, nationality, year, "smg")
+    return {"name": nationality.name,
+            "rifle": _runs(nationality.rifle_in, rules.years()),
+            "smg": _runs(smg, rules.years())}
+
+
+def _runs(model_in, years):
+    """Consecutive years carrying the same model, as ('1939-41', model); None where there is none."""
+    runs = []
+    for year in years:
+        model = model_in(year)
+        if runs and runs[-1][2] == model and runs[-1][1] == year - 1:
+            runs[-1][1] = year
+        else:
+            runs.append([year, year, model])
+    return [(year_span(a, b), m) for a, b, m in runs]

@@ -1,0 +1,29 @@
+"""871.2 crew arithmetic, and the search for crews among a nationality's personality cards.
+
+A crew is `size` unused cards whose average Morale is the AFV's Morale plus the offset, with at
+most `max_leaders` SL/ASL among them.  The search counts every such combination.
+"""
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from generator.engine import procedure as R
+
+
+@dataclass(frozen=True)
+class CrewSearch:
+    size: int
+    average: int            # the target average Morale
+    total: int              # the Morale the cards must add up to
+    crews: tuple            # every qualifying crew: tuples of RosterCard, in roster order
+
+
+def find_crews(rules, roster, afv_morale, commander_casualties=0, in_use=()):
+    """Every crew of unused cards that meets 871.2 for an AFV of Morale `afv_morale`."""
+    size = R.crew_size(rules, commander_casualties)
+    average, total = R.crew_morale(rules, afv_morale, size)
+    free = [card for card in roster if card.card_id not in set(in_use)]
+    crews = tuple(crew for crew in combinations(free, size)
+                  if R.average_ok(rules, afv_morale, [card.morale for card in crew])
+                  and R.leaders_ok(rules, [card.role for card in crew]))
+    return CrewSearch(size, average, total, crews)

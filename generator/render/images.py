@@ -1,0 +1,95 @@
+"""Images of the kit's PDFs: counter faces at cut size and page thumbnails (pypdfium2, Pillow)."""
+
+import io
+
+import pypdfium2 as pdfium
+
+from generator.content.faces import KIND_LABELS
+from generator.content.faces import all_counters
+from generator.layout import sheets as geo
+from generator.layout.paper import PAPERS
+from generator.units import MM_PER_INCH
+
+DPI = 300
+THUMB_PX = 240              # a thumbnail's width
+FACE_PAPER = "a4"           # counters keep their size on either paper: faces come from one
+
+
+def face_images(kit, options, counters_pdf):
+    """{'faces/NAT-KIND[-YEARS]-front.png': png, ...}: every distinct counter face at cut size.
+
+    Each face is cropped from the counters PDF at its cut rectangle, placed by the same layout
+    code the renderer draws with (grid, pagination, page order, mirrored backs).
+    """
+    paper = PAPERS[FACE_PAPER]
+    grid, groups, sheets = geo.sheet_plan(paper, options, lambda spare: all_counters(kit, options.sets, spare))
+    px = round(float(options.counter_mm) / float(MM_PER_INCH) * DPI)
+    scale = px / grid.size
+    names = face_names(groups)
+    doc = pdfium.PdfDocument(counters_pdf)
+    images = {}
+    try:
+        for n, slots in enumerate(sheets, start=1):
+            for side in ("front", "back"):
+                page = None
+                for slot in slots:
+                    counter = groups[slot.group][1][slot.item]
+                    name = f"faces/{names[counter]}-{side}.png"
+                    if name in images:
+                        continue
+                    page = page or doc[geo.sheet_page(n, side)]
+                    x, y = geo.face_origin(grid, slot, side)
+                    bitmap = page.render(scale=scale, crop=(x, y, paper.width - x - grid.size,
+                                                            paper.height - y - grid.size))
+                    image = bitmap.to_pil()
+                    if image.size != (px, px):      # pdfium rounds; the face must be exact
+                        image = image.resize((px, px))
+                    images[name] = _png(image, dpi=DPI)
+    finally:
+        doc.close()
+    return images
+
+
+def face_names(groups):
+    """{Counter: 'german-rifle-1939-45'}: nationality key, kind, and the years where a kind has
+    several counters (taken from the nationality's spans when they match one to one)."""
+    names = {}
+    for nat, counters in groups:
+        by_kind = {}
+        for counter in dict.fromkeys(counters):
+            by_kind.setdefault(counter.kind, []).append(counter)
+        for kind, distinct in by_kind.items():
+            spans = {"rifle": nat.rifles, "smg": nat.smgs}.get(kind, ())
+            for i, counter in enumerate(distinct):
+                name = f"{nat.key}-{KIND_LABELS[kind].lower().replace(' ', '-')}"    # 'german-bailed-out-afv'
+                if len(distinct) > 1:
+                    if len(spans) == len(distinct):
+                        span = spans[i]
+                        name += f"-{span.first}" + (f"-{str(span.last)[2:]}" if span.last != span.first else "")
+                    else:
+                        name += f"-{i + 1}"
+                names[counter] = name
+    return names
+
+
+def thumbnails(pdfs):
+    """{'thumbs/NAME.png': png} of each PDF's first page, THUMB_PX wide."""
+    thumbs = {}
+    for name, content in sorted(pdfs.items()):
+        doc = pdfium.PdfDocument(content)
+        try:
+            page = doc[0]
+            image = page.render(scale=THUMB_PX / page.get_width()).to_pil()
+        finally:
+            doc.close()
+        thumbs[f"thumbs/{name[:-len('.pdf')]}.png"] = _png(image)
+    return thumbs
+
+
+def _png(image, dpi=None):
+    out = io.BytesIO()
+    extra = {"dpi": (dpi, dpi)} if dpi else {}
+    image.save(out, format="PNG", optimize=True, **extra)
+    return out.getvalue()
+
+

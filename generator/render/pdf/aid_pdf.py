@@ -1,0 +1,294 @@
+"""The player-aid sheet as a PDF: the aid's Markdown (generator/aid_content.py) -> flowables ->
+at most one duplex sheet.
+
+The Markdown walk escapes all text again for reportlab, so nothing in it is parsed as markup.  Page 1 puts the
+title and the flowchart across the page, then two columns; page 2 likewise (the template's
+`---` lines make the cuts).  Body text is the largest of 9, 8.5 and 8 pt that fits two pages;
+past that is a RenderError, never a third page.
+"""
+
+import io
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, KeepTogether, PageBreak, PageTemplate,
+                                Spacer)
+from reportlab.platypus.doctemplate import LayoutError
+
+from generator.content.marks import CHANGED
+from generator.content.aid import markdown_text, template_file
+from generator.errors import RenderError
+from generator.render.pdf import chart_pdf as flowchart
+from generator.render.pdf.canvas import AUTHOR, BOLD, CREATOR, FONT, INK, Pdf, draw_footer, register_fonts, set_metadata
+from generator.render.pdf.glyphs import check_printable
+from generator.render.pdf.markdown_pdf import Converter, FitTable, make_styles
+
+MAX_PAGES = 2
+BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
+MARGIN, COLUMN_GAP, FOOTER = 28.0, 16.0, 32.0    # FOOTER: the frames' bottom edge
+MIN_COLUMN = 24.0                # shorter columns under a full-width part are left out
+ACCENT = colors.HexColor("#3b4722")     # dark olive: near-black once printed grey
+HEAD_FILL = colors.HexColor("#e3dfca")
+BOX_FILL = colors.HexColor("#f7f5ed")
+
+
+def render(ctx, paper):
+    register_fonts()
+    check_printable(ctx.kit)
+    if "aid" not in ctx.memo:       # the text is the same for every paper: make and parse it once
+        converter = _converter(ctx)
+        ctx.memo["aid"] = converter, converter.parse(markdown_text(ctx))
+    converter, root = ctx.memo["aid"]
+    for size in BODY_SIZES:
+        try:
+            return _build(ctx, paper, converter.restyled(root, _styles(ctx, size)))
+        except _TooLong:
+            continue
+    raise RenderError(f"{template_file(ctx)}: the player aid does not fit {MAX_PAGES} pages of {paper.label} "
+                      f"even at {BODY_SIZES[-1]} pt; shorten the template's text or the long sentences in "
+                      f"{ctx.kit.directory / 'rules.toml'} (or a long name in {ctx.kit.directory / 'nationalities'})")
+
+
+class _TooLong(Exception):
+    """The aid does not fit its pages at this size."""
+
+
+# -- the pages ------------------------------------------------------------------------------
+
+def _styles(ctx, size):
+    bw = ctx.options.bw
+    return make_styles(size, accent=INK if bw else ACCENT, head_fill=None if bw else HEAD_FILL,
+                       table_size=size - 1)
+
+
+def _converter(ctx):
+    """A Markdown walker for the aid; its styles are set per size tried (see _build)."""
+    bw = ctx.options.bw
+
+    def chart(el, converter):
+        return flowchart.from_element(el, converter, accent=converter.styles.rule_colour,
+                                      fill=None if bw else BOX_FILL, head_fill=None if bw else HEAD_FILL,
+                                      source=template_file(ctx))
+
+    def changes(el, converter):
+        # Table-cell type, a little air between rule numbers: the list is dense by nature.
+        style = ParagraphStyle("changes", converter.styles.cell, spaceAfter=converter.styles.cell.fontSize * 0.35)
+        return ChangesBox(converter.blocks(el, style), converter.styles.rule_colour, None if bw else BOX_FILL)
+    def keep(el, converter):
+        # A block that never splits across columns: the interpretation notes stay under their
+        # heading, so no note reads as the rule text beside it.
+        return KeepTogether(converter.blocks(el))
+
+    if getattr(ctx, "changes", None) is None:      # the aid as it always was: no marks to look for
+        return Converter(None, {"flowchart": chart, "keep": keep}, prefix="aid")
+    return Converter(None, {"flowchart": chart, "changes": changes, "keep": keep}, prefix="aid", bars=ChangeBars())
+
+
+class ChangeBars:
+    """Change bars in the page margin, outside the text column: the left margin beside the left
+    column (and the full-width parts), the right margin beside the right column."""
+    marker = CHANGED
+    WIDTH, GAP = 2.5, 5.0       # the bar, and its distance from the text column
+
+    def draw(self, canv, y, height):
+        """A bar from `y` to `y + height` in the flowable's coordinates, beside its column."""
+        ax, _ = canv.absolutePosition(0, 0)
+        page_width = canv._pagesize[0]
+        if ax < page_width / 2:
+            x = MARGIN - self.GAP - self.WIDTH
+        else:
+            x = page_width - MARGIN + self.GAP
+        canv.saveState()
+        canv.setFillGray(0)        # pure K: one plate
+        canv.rect(x - ax, y, self.WIDTH, height, stroke=0, fill=1)
+        canv.restoreState()
+
+
+def _changes_notice(canvas, paper, label):
+    """A line in the top margin of each page: what the bars mean, with a bar drawn as its key.
+    In the margin, so the sheet's text keeps its place (page 1 has no line to spare)."""
+    y = paper.height - 21
+    canvas.saveState()
+    canvas.setFillGray(0)
+    canvas.rect(MARGIN - ChangeBars.GAP - ChangeBars.WIDTH, y - 2, ChangeBars.WIDTH, 9, stroke=0, fill=1)
+    canvas.setFont(BOLD, 7.5)
+    canvas.drawString(MARGIN, y, f"Changed since {label}: a bar in the margin marks each changed line; "
+                                 f"the list of changes is on page 2.")
+    canvas.restoreState()
+
+
+class ChangesBox(Flowable):
+    """The "Changes since" box: its content inside a heavy rule, on a light fill."""
+    PAD = 5.0
+
+    def __init__(self, content, rule_colour, fill):
+        super().__init__()
+        self.content, self.rule_colour, self.fill = content, rule_colour, fill
+        self.spaceAfter = 8
+
+    def wrap(self, availWidth, availHeight):
+        inner = availWidth - 2 * self.PAD
+        self._sizes = [f.wrapOn(self.canv, inner, availHeight)[1] for f in self.content]
+        body = sum(self._sizes) + sum(f.getSpaceAfter() for f in self.content[:-1])
+        self.width, self.height = availWidth, body + 2 * self.PAD
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        """Two boxes, the second continuing in the next column, cut between paragraphs."""
+        room = availHeight - 2 * self.PAD
+        used, cut = 0.0, 0
+        for f in self.content:
+            _, h = f.wrapOn(self.canv, availWidth - 2 * self.PAD, availHeight)
+            if used + h > room:
+                break
+            used += h + f.getSpaceAfter()
+            cut += 1
+        if cut < 2:         # not even the title and one rule: move the whole box on
+            return []
+        return [ChangesBox(self.content[:cut], self.rule_colour, self.fill),
+                ChangesBox(self.content[cut:], self.rule_colour, self.fill)]
+
+    def draw(self):
+        c = self.canv
+        c.saveState()
+        if self.fill is not None:
+            c.setFillColor(self.fill)
+            c.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+        c.setStrokeColor(self.rule_colour)
+        c.setLineWidth(1.6)
+        c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+        c.restoreState()
+        y = self.height - self.PAD
+        for f, h in zip(self.content, self._sizes):
+            y -= h
+            f.drawOn(c, self.PAD, y)
+            y -= f.getSpaceAfter()
+
+
+def _build(ctx, paper, story, precheck=True):
+    """The PDF's bytes for the aid's flowables `story` (at one body size), or _TooLong.
+
+    The template's `---` rules cut the story into: page 1 across the page | page 1 in two
+    columns | page 2 across the page | page 2 in two columns.  A size that cannot fit is refused
+    as early as can be: before drawing when a full-width part is taller than its page or the
+    columns' text cannot fit its columns even packed without gaps (`_may_fit`), and while
+    drawing when page 2 begins with page 1's text still to place, or a page past the last begins.
+    """
+    cuts = [i for i, f in enumerate(story) if isinstance(f, type(FrameBreak))]
+    if len(cuts) != 3:
+        raise RenderError(f"{template_file(ctx)}: needs exactly three '---' lines (page 1 head | columns | "
+                          f"page 2 head | columns); found {len(cuts)}")
+    page_one_done = _Mark()      # drawn when page 1's text has all found room on page 1
+    story[cuts[1]:cuts[1] + 1] = [page_one_done, PageBreak()]
+    cuts[2] += 1
+    width = paper.width - 2 * MARGIN
+    height = paper.height - MARGIN - FOOTER
+    top = paper.height - MARGIN
+    col_w = (width - COLUMN_GAP) / 2
+    templates = []
+    for page, (start, end, stop) in enumerate(((0, cuts[0], cuts[1]), (cuts[1] + 2, cuts[2], len(story))), 1):
+        head_h = _stack_height(story[start:end], width, height)
+        if head_h > height:
+            raise _TooLong()
+        frames = [Frame(MARGIN, top - head_h, width, head_h, id=f"p{page}head", **NO_PAD)] if head_h else []
+        if not head_h:
+            story[end] = Spacer(0, 0)       # no full-width part: the columns start at the top
+        col_top = top - head_h - (COLUMN_GAP / 2 if head_h else 0)
+        columns = 2 if col_top - FOOTER > MIN_COLUMN else 0
+        frames += [Frame(MARGIN + i * (col_w + COLUMN_GAP), FOOTER, col_w, col_top - FOOTER,
+                         id=f"p{page}col{i}", **NO_PAD) for i in range(columns)]
+        if precheck and not _may_fit(story[end + 1:stop], col_w, col_top - FOOTER, columns):
+            raise _TooLong()
+        templates.append(frames)
+    total = MAX_PAGES if any(not isinstance(f, Spacer) for f in story[cuts[1] + 2:]) else 1
+    title = _title(ctx)
+
+    def on_page(canvas, doc):
+        page = canvas.getPageNumber()
+        if page > total or (page == 2 and not page_one_done.drawn):
+            raise _TooLong()
+        if page == 1:
+            set_metadata(canvas, title, _subject(ctx))
+        draw_footer(canvas, ctx, paper, page, total, margin=24)
+        if getattr(ctx, "changes", None) is not None and ctx.changes.groups:
+            _changes_notice(canvas, paper, ctx.changes.label)
+
+    buffer = io.BytesIO()
+    doc = BaseDocTemplate(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
+                          title=title, subject=_subject(ctx), author=AUTHOR, creator=CREATOR,
+                          initialFontName=FONT, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                          bottomMargin=FOOTER)
+    doc.addPageTemplates([
+        PageTemplate("page1", templates[0], onPage=on_page, autoNextPageTemplate="page2"),
+        # A page past the last (only while trying a size) reuses page 2's frames, then stops.
+        PageTemplate("page2", templates[1], onPage=on_page, autoNextPageTemplate="page2"),
+    ])
+    try:
+        doc.build(story)
+    except LayoutError as error:
+        raise RenderError(f"{template_file(ctx)}: cannot lay out the player aid on {paper.label}: {error}") from None
+    return Pdf(buffer.getvalue(), doc.page)
+
+
+class _Mark(Spacer):
+    """A zero-size flowable that remembers being drawn."""
+
+    def __init__(self):
+        super().__init__(0, 0)
+        self.drawn = False
+
+    def draw(self):
+        self.drawn = True
+
+
+NO_PAD = {"leftPadding": 0, "rightPadding": 0, "topPadding": 0, "bottomPadding": 0}
+
+
+def _may_fit(flowables, width, height, columns):
+    """False when `flowables` surely overflow `columns` frames of width x height.
+
+    A lower bound on the room they need: no gaps between them, and every flowable that can
+    split (all but a short table, which moves whole) split exactly at the frame's foot.  The
+    real layout needs at least this much, so False is never wrong; True only allows a try.
+    """
+    canvas = Canvas(io.BytesIO())
+    column, room = 1, height
+    for f in flowables:
+        whole = isinstance(f, FitTable) and not f.splits()
+        if isinstance(f, KeepTogether):     # its wrap() reports a huge height to force a split
+            h = sum(part.wrapOn(canvas, width, height)[1] for part in f._content)
+            whole = h <= height
+        else:
+            _, h = f.wrapOn(canvas, width, height)
+        if h <= room:
+            room -= h
+        elif whole:
+            column, room = column + 1, height - h
+        else:
+            column, room = column + 1 + int((h - room) // height), height - (h - room) % height
+        if column > columns or room < 0:
+            return not flowables if columns == 0 else False
+    return True
+
+
+def _stack_height(flowables, width, height):
+    """The height `flowables` take stacked in a frame `width` wide (0 for none)."""
+    canvas = Canvas(io.BytesIO())        # a scratch canvas: some flowables measure on one
+    total = 0.0
+    for i, f in enumerate(flowables):
+        _, h = f.wrapOn(canvas, width, height)
+        total += h + (f.getSpaceBefore() if i else 0)
+        if i + 1 < len(flowables):
+            total += f.getSpaceAfter()
+    return total + 2 if flowables else 0.0      # slack: the last of these must never be pushed over
+
+
+def _title(ctx):
+    r = ctx.kit.rules
+    return f"{r.number} {r.title}: player aid"
+
+
+def _subject(ctx):
+    r = ctx.kit.rules
+    return f"The whole {r.number} procedure, exact odds and tables for {r.game} (variant by {r.credit})"

@@ -1,0 +1,184 @@
+"""What every PDF of the kit shares: embedded fonts, metadata, viewer hints, reproducibility.
+
+Only Bitstream Vera (shipped with reportlab) is used, registered as TrueType so it is embedded;
+no standard-14 font is ever referenced.  Canvases are made in invariant mode, which (with
+SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same input, same bytes.
+"""
+
+import os
+
+import reportlab
+from reportlab import rl_config
+from reportlab.lib.colors import CMYKColor, HexColor
+from reportlab.lib.fonts import addMapping
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas as rl_canvas
+
+from generator import __version__
+from generator.content.context import BuildContext
+from generator.layout.paper import Paper
+from generator.text import ELLIPSIS
+from generator.units import mm
+
+FONT = "Vera"
+BOLD = "Vera-Bold"
+ITALIC = "Vera-Italic"
+BOLD_ITALIC = "Vera-BoldItalic"
+_FILES = {FONT: "Vera.ttf", BOLD: "VeraBd.ttf", ITALIC: "VeraIt.ttf", BOLD_ITALIC: "VeraBI.ttf"}
+EDGE_MM = 5            # nothing is drawn nearer a page edge than this (many printers' margin)
+MM = mm(1)
+
+
+def grey(level):
+    """Grey of `level` (0 black .. 1 white) as pure K: a print shop's CMYK conversion keeps it
+    on the black plate alone, where RGB grey would spread small text over four plates."""
+    return CMYKColor(0, 0, 0, round(1 - level, 4))
+
+
+INK = grey(0)           # every black the kit prints (white may stay RGB 1 1 1: it lays no ink)
+
+
+def colour(hex_colour):
+    """A data colour ('#rrggbb') for reportlab: neutral ones (r = g = b) as pure K, others as given."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return grey(r / 255) if r == g == b else HexColor(hex_colour)
+
+
+CREATOR = f"bailout-kit {__version__} (871 AFVs & Bail Out print kit)"
+AUTHOR = "bailout-kit, from the 871 variant by Tom Cundiff"
+
+
+def register_fonts():
+    """Register Vera as TrueType (embedded) and map bold/italic for Paragraph markup."""
+    if FONT in pdfmetrics.getRegisteredFontNames():
+        return
+    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
+    for name, file in _FILES.items():
+        pdfmetrics.registerFont(TTFont(name, os.path.join(folder, file)))
+    addMapping(FONT, 0, 0, FONT)
+    addMapping(FONT, 1, 0, BOLD)
+    addMapping(FONT, 0, 1, ITALIC)
+    addMapping(FONT, 1, 1, BOLD_ITALIC)
+    rl_config.canvas_basefontname = FONT   # platypus' own canvases start in Vera too
+
+
+def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None) -> str:
+    """The footer every page of the kit carries: kit version, data stamp, paper, page."""
+    text = f"871 Bail-Out kit {__version__} \u00b7 data {ctx.kit.short_hash} \u00b7 {paper.label}"
+    if page is not None:
+        text += f" \u00b7 page {page} of {pages}"
+    return text
+
+
+def new_canvas(paper, title, subject, *, duplex=False, binary=False):
+    """A canvas writing into memory; return (canvas, buffer).  Call `finish()` for the bytes.
+
+    `binary`: each page's stream is deflated as the page ends (Flate only, no ASCII85), so a
+    long document holds compressed pages; finish it with rl_config.useA85 off to match.
+    """
+    register_fonts()
+    buffer = _Capture()
+    c = rl_canvas.Canvas(buffer, pagesize=(paper.width, paper.height), invariant=1,
+                         initialFontName=FONT, initialFontSize=9, pageCompression=1)
+    set_metadata(c, title, subject, duplex=duplex)
+    if binary:
+        c.setPageCallBack(lambda number: _compress_last_page(c))
+    return c, buffer
+
+
+def _compress_last_page(c):
+    """Deflate the page just ended now, not at save(): memory then grows by a page's compressed
+    bytes, not its operator text (a 200,000-row table is some 300 MB of operators, 18 MB deflated).
+
+    The stream is what reportlab itself would write at save() with ASCII85 off: the same
+    bytes, only made sooner.  It reaches into reportlab's
+    document (`_doc`) because the canvas offers no hook for a page's stream.
+    """
+    page = c._doc.Pages.pages[-1]
+    if page.Contents or not page.stream or not page.compression:     # not a page reportlab deflates
+        return
+    stream = pdfdoc.PDFStream(content=pdfdoc.PDFZCompress.encode(page.stream))
+    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
+    stream.__Comment__ = "page stream"
+    page.Contents, page.stream = stream, None
+
+
+def set_metadata(c, title, subject, *, duplex=False):
+    """Title, subject, author, creator and the viewer hints every kit PDF carries."""
+    c.setTitle(title)
+    c.setSubject(subject)
+    c.setAuthor(AUTHOR)
+    c.setCreator(CREATOR)
+    c.setProducer(CREATOR)
+    c.setKeywords("Up Front, 871, AFVs & Bail Out, wargame aid")
+    c.setViewerPreference("PrintScaling", "None")
+    if duplex:
+        c.setViewerPreference("Duplex", "DuplexFlipLongEdge")
+    c.showOutline()
+
+
+class Pdf(bytes):
+    """A rendered PDF's bytes, knowing its page count (so MANIFEST.txt needs no PDF parser)."""
+
+    def __new__(cls, content, pages):
+        pdf = super().__new__(cls, content)
+        pdf.pages = pages
+        return pdf
+
+
+class _Capture:
+    """What a canvas saves into: it keeps the written bytes objects as they are (a BytesIO would
+    copy them, and a 20 MB table would then sit in memory three times at the peak)."""
+
+    def __init__(self):
+        self.parts = []
+
+    def write(self, data):
+        self.parts.append(data)
+
+
+def finish(c, buffer):
+    c.save()        # shows a last page still being drawn, so the count below includes it
+    c.setPageCallBack(None)     # the callback holds the canvas: a cycle would keep its pages alive
+    content = buffer.parts[0] if len(buffer.parts) == 1 else b"".join(buffer.parts)
+    buffer.parts.clear()
+    return Pdf(content, c.getPageNumber() - 1)
+
+
+def footer_baseline(size=7):
+    """The footer's baseline: its descenders stay EDGE_MM clear of the paper's edge."""
+    return EDGE_MM * MM + size * 0.3
+
+
+def draw_footer(c, ctx, paper, page=None, pages=None, margin=18, size=7):
+    """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM."""
+    c.saveState()
+    c.setFont(FONT, size)
+    c.setFillGray(0.25)         # DeviceGray: pure K
+    c.drawCentredString(paper.width / 2, max(margin * 0.6, footer_baseline(size)), footer_text(ctx, paper, page, pages))
+    c.restoreState()
+
+
+def escape(text):
+    """Text from data, safe inside reportlab Paragraph markup."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def ellipsise(text, font, size, width):
+    """`text` on one line, cut to fit `width` points with the kit's one ellipsis (text.ELLIPSIS).
+
+    Bisection, not a walk: data text may run to 10,000 characters."""
+    text = " ".join(str(text).split())
+    if stringWidth(text, font, size) <= width:
+        return text
+    low, high = 0, len(text)        # the longest prefix that fits with the ellipsis lies in [low, high)
+    while low < high - 1:
+        mid = (low + high) // 2
+        if stringWidth(text[:mid] + ELLIPSIS, font, size) <= width:
+            low = mid
+        else:
+            high = mid
+    return text[:low].rstrip() + ELLIPSIS

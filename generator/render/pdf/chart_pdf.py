@@ -1,0 +1,212 @@
+"""The procedure flowchart as vector graphics: boxes, rule-number tabs and arrows.
+
+The template gives the chart as `<div class="flowchart" markdown="1">` around a list; each item
+is one box: its first **strong** is the box title, its first *em* the rule number shown on the
+box's tab, the rest the box's text.  `data-per-row` sets boxes per row.  `data-bypass="1-3, 3-5"`
+draws bypass arrows (box 1 over box 2 into box 3; box 3 down to the elbow into box 5), and
+`data-bypass-label="first label | second label"` labels them in the same order.  Arrowheads are
+drawn as triangles (Vera has no arrow glyphs).  Geometry comes from layout.flowchart.
+"""
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable, Paragraph
+
+from generator.content.aid_text import flowchart_settings
+from generator.errors import RenderError
+from generator.layout import chart as geometry
+from generator.render.pdf.canvas import BOLD, INK, ITALIC
+
+PAD = 4.0           # inside a box
+HEAD_GAP = 2.0      # between the title and the text
+TAB_SIZE = 7.5      # rule-number tab font size
+GAP_X = 16.0        # between boxes in a row (arrows run here)
+TAB_DROP = TAB_SIZE / 2 + 1     # the tab's lower half reaches this far into the box
+BLOCKS = ("p", "ul", "ol", "table")
+
+
+class Box:
+    def __init__(self, title, rule, body, bars=None):
+        self.title, self.rule, self.body = title, rule, body     # markup, plain text, [flowables]
+        self.bars = bars        # BoxBars for the box's changed lines, or None
+
+
+class BoxBars:
+    """Change bars for a box's changed lines, in the box's own margin: just inside its left edge,
+    outside its text.  (A bar in the page margin would sit beside another box of the row.)"""
+    WIDTH, INSET = 2.0, 0.9
+
+    def __init__(self, page_bars):
+        self.marker = page_bars.marker
+        self.left = None        # the box's left edge on the page, set as the box is drawn
+
+    def draw(self, canv, y, height):
+        ax, _ = canv.absolutePosition(0, 0)
+        canv.saveState()
+        canv.setFillGray(0)
+        canv.rect(self.left + self.INSET - ax, y, self.WIDTH, height, stroke=0, fill=1)
+        canv.restoreState()
+
+
+class Flowchart(Flowable):
+    def __init__(self, boxes, styles, *, per_row=4, bypasses=(), bypass_labels=(), accent=INK,
+                 fill=None, head_fill=None):
+        super().__init__()
+        self.boxes, self.styles = boxes, styles
+        self.per_row, self.bypasses, self.bypass_labels = per_row, tuple(bypasses), tuple(bypass_labels)
+        self.accent, self.fill, self.head_fill = accent, fill, head_fill
+        size = styles.body.fontSize
+        self.title_style = ParagraphStyle("box-title", styles.body, fontName=BOLD, fontSize=size + 0.5,
+                                          leading=size + 2, spaceAfter=0)
+        self.label_size = max(size - 0.5, 7.5)
+        self.chart = None
+        self.spaceAfter = size
+
+    def _tab_width(self, box):
+        return stringWidth(box.rule, BOLD, TAB_SIZE) + 6 if box.rule else 0
+
+    def wrap(self, availWidth, availHeight):
+        try:
+            widths = geometry.box_widths(availWidth, len(self.boxes), self.per_row, GAP_X)
+        except ValueError as error:
+            raise RenderError(f"the flowchart cannot be drawn: {error}") from None
+        heights, self._titles = [], []
+        for box, w in zip(self.boxes, widths):
+            inner = w - 2 * PAD
+            title = Paragraph(box.title, self.title_style)
+            # The title runs the full width, below the rule tab that straddles the top edge.
+            _, th = title.wrapOn(self.canv, inner, availHeight)
+            h = PAD + TAB_DROP + th + HEAD_GAP + PAD
+            for f in box.body:
+                _, fh = f.wrapOn(self.canv, inner, availHeight)
+                h += fh + f.getSpaceAfter()
+            if box.body:
+                h -= box.body[-1].getSpaceAfter()
+            self._titles.append((title, th))
+            heights.append(h)
+        try:
+            self.chart = geometry.arrange(availWidth, heights, self.per_row, gap_x=GAP_X, bypasses=self.bypasses,
+                                          label_height=self.label_size + 5)
+        except ValueError as error:
+            raise RenderError(f"the flowchart cannot be drawn: {error}") from None
+        self.width, self.height = availWidth, self.chart.height
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        c.saveState()
+        for box, rect, (title, th) in zip(self.boxes, self.chart.boxes, self._titles):
+            self._draw_box(c, box, rect, title, th)
+        c.setStrokeColor(self.accent)
+        c.setFillColor(self.accent)
+        c.setLineWidth(1.1)
+        for arrow in self.chart.arrows:
+            path = c.beginPath()
+            (x, y), *rest = arrow.points
+            path.moveTo(x, y)
+            for px, py in rest[:-1]:
+                path.lineTo(px, py)
+            tip, left, right = arrow.head()
+            # Stop the shaft at the arrowhead's base so the tip stays sharp.
+            path.lineTo((left[0] + right[0]) / 2, (left[1] + right[1]) / 2)
+            c.drawPath(path, stroke=1, fill=0)
+            head = c.beginPath()
+            head.moveTo(*tip)
+            head.lineTo(*left)
+            head.lineTo(*right)
+            head.close()
+            c.drawPath(head, stroke=0, fill=1)
+            if arrow.label_at and arrow.bypass is not None and self.bypass_labels[arrow.bypass]:
+                self._label(c, arrow, self.bypass_labels[arrow.bypass])
+                c.setFillColor(self.accent)
+        c.restoreState()
+
+    def _label(self, c, arrow, label):
+        size = self.label_size
+        while size > 5 and stringWidth(label, ITALIC, size) > arrow.label_room:
+            size -= 0.25
+        x, y = arrow.label_at
+        w = stringWidth(label, ITALIC, size) + 4
+        left = x - w / 2 if arrow.label_anchor == "centre" else x - w
+        c.setFillColor(colors.white)
+        c.rect(left, y - 1, w, size + 1, stroke=0, fill=1)
+        c.setFillColor(INK)
+        c.setFont(ITALIC, size)
+        c.drawString(left + 2, y + 0.5, label)
+
+    def _draw_box(self, c, box, rect, title, th):
+        c.saveState()
+        c.setLineWidth(0.9)
+        c.setStrokeColor(self.accent)
+        head_h = PAD + TAB_DROP + th + HEAD_GAP / 2
+        if self.fill is not None:
+            c.setFillColor(self.fill)
+            c.roundRect(rect.x, rect.y, rect.w, rect.h, 3, stroke=0, fill=1)
+        if self.head_fill is not None:
+            # The title band: clip to the rounded box so its corners follow the outline.
+            clip = c.beginPath()
+            clip.roundRect(rect.x, rect.y, rect.w, rect.h, 3)
+            c.clipPath(clip, stroke=0, fill=0)
+            c.setFillColor(self.head_fill)
+            c.rect(rect.x, rect.top - head_h, rect.w, head_h, stroke=0, fill=1)
+        else:
+            c.setLineWidth(0.4)
+            c.line(rect.x, rect.top - head_h, rect.right, rect.top - head_h)
+        c.restoreState()
+        c.saveState()
+        c.setLineWidth(0.9)
+        c.setStrokeColor(self.accent)
+        c.roundRect(rect.x, rect.y, rect.w, rect.h, 3, stroke=1, fill=0)
+        if box.rule:
+            tw = self._tab_width(box)
+            tx, ty = rect.right - PAD - tw, rect.top - TAB_SIZE / 2
+            c.setFillColor(self.accent)
+            c.roundRect(tx, ty - 1.5, tw, TAB_SIZE + 3, 1.5, stroke=0, fill=1)
+            c.setFillColor(colors.white)
+            c.setFont(BOLD, TAB_SIZE)
+            c.drawCentredString(tx + tw / 2, ty + 1.2, box.rule)
+        c.restoreState()
+        inner = rect.w - 2 * PAD
+        if box.bars is not None:
+            box.bars.left = c.absolutePosition(rect.x, 0)[0]
+        y = rect.top - PAD - TAB_DROP - th
+        title.drawOn(c, rect.x + PAD, y)
+        y -= HEAD_GAP
+        for f in box.body:
+            _, fh = f.wrapOn(c, inner, rect.h)
+            y -= fh
+            f.drawOn(c, rect.x + PAD, y)
+            y -= f.getSpaceAfter()
+
+
+def from_element(el, converter, *, accent, fill, head_fill, source):
+    """Build a Flowchart from the template's `<div class="flowchart">` element."""
+    listing = next((child for child in el if child.tag in ("ol", "ul")), None)
+    if listing is None:
+        raise RenderError(f"{source}: the flowchart div holds no list of boxes")
+    styles = converter.styles
+    box_style = ParagraphStyle("box", styles.body, spaceAfter=styles.body.fontSize * 0.25)
+    boxes = []
+    page_bars = converter.bars
+    for li in listing.findall("li"):
+        converter.bars = BoxBars(page_bars) if page_bars is not None else None
+        head = next((child for child in li if child.tag == "p"), li)
+        title_el = next((child for child in head if child.tag == "strong"), None)
+        rule_el = next((child for child in head if child.tag == "em"), None)
+        if title_el is None:
+            raise RenderError(f"{source}: a flowchart box has no **title**")
+        nested = [child for child in head if child.tag in BLOCKS]
+        text = converter.inline(head, skip={title_el, rule_el, *nested})
+        body = [converter.paragraph(text, box_style)] if converter.unmarked(text) else []
+        rest = nested + ([child for child in li if child is not head and child.tag in BLOCKS] if head is not li else [])
+        for child in rest:
+            body += converter.block(child, box_style)
+        rule = " ".join(converter.plain(rule_el).split()) if rule_el is not None else ""
+        boxes.append(Box(converter.unmarked(converter.inline(title_el)), rule, body, converter.bars))
+    converter.bars = page_bars
+    if not boxes:
+        raise RenderError(f"{source}: the flowchart has no boxes")
+    per_row, bypasses, labels = flowchart_settings(el.attrib, source)
+    return Flowchart(boxes, styles, per_row=per_row, bypasses=bypasses, bypass_labels=labels,
+                     accent=accent, fill=fill, head_fill=head_fill)

@@ -1,0 +1,481 @@
+"""Crew counters: a duplex calibration pair, then each sheet's fronts followed by its backs.
+
+Geometry is all in layout/counters.py; this module only draws it.  Each counter's fill is one
+rectangle exactly the counter's size (tests find counters that way); its bleed, a reversed band,
+cut ticks and bars are separate shapes of other sizes.  Every black and grey is pure K.
+"""
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from generator.colour import grey as luma
+from generator.content.faces import KINDS, KIND_LABELS, Line, all_counters, tally
+from generator.text import ELLIPSIS, signed, truncate
+from generator.errors import RenderError
+from generator.layout import sheets as geo
+from generator.units import mm
+from generator.render.pdf.canvas import BOLD, FONT, INK, colour, draw_footer, ellipsise, finish, grey, new_canvas, register_fonts
+
+HAIRLINE = 0.4
+SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
+WHITE = "#ffffff"
+HEADING_NAMES = {"crew": "crew", "rifle": "rifle", "smg": "SMG", "marker": "bailed-out AFV"}
+MANIFEST_HEADERS = {"crew": "Crew", "rifle": "Rifle", "smg": "SMG", "marker": "Markers"}
+
+
+def title(ctx):
+    r = ctx.kit.rules
+    return f"{r.number} {r.title} \u2013 crew counters"
+
+
+def measure(text, style, size):
+    return stringWidth(text, BOLD if style == "title" else FONT, size)
+
+
+def render(ctx, paper):
+    register_fonts()    # text is measured before the canvas exists
+    kit, opts = ctx.kit, ctx.options
+    grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: all_counters(kit, opts.sets, spare))
+    zone = geo.zones(grid.size, grid.safe_inset())
+    fits = _fit_faces(groups, zone, opts.counter_mm, kit.directory)
+    pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
+    c, buffer = new_canvas(paper, title(ctx), f"Double-sided counters, {paper.label}, "
+                           f"{float(opts.counter_mm):.2f} mm", duplex=True)
+    _calibration_front(c, ctx, paper, grid, tally(groups), pages)
+    c.showPage()
+    _calibration_back(c, ctx, paper, grid, pages)
+    c.showPage()
+    forms = {}      # (nationality, face) -> the name of the form XObject that draws it
+    for n, slots in enumerate(sheets, start=1):
+        for side in ("front", "back"):
+            page = geo.sheet_page(n, side) + 1
+            key = f"counters-sheet{n}-{side}"
+            c.bookmarkPage(key)
+            c.addOutlineEntry(f"Sheet {n} {side}s", key, 0)
+            present = sorted({s.group for s in slots})
+            if side == "front":
+                for g in present:
+                    nat = groups[g][0]
+                    c.bookmarkPage(f"{key}-{nat.key}")
+                    c.addOutlineEntry(truncate(nat.name, 60), f"{key}-{nat.key}", 1)
+            _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, len(sheets), page, pages, forms)
+            c.showPage()
+    return finish(c, buffer)
+
+
+PICTOGRAM_SHARES = (0.22, 0.19, 0.16, 0.13, 0.1)     # of the side: tried largest first
+
+
+def _middle_fit(face, zone):
+    """(pictogram height, (size, placed)) for the middle of `face`: the largest weapon pictogram
+    that leaves its words near full size, else the largest that leaves them room at all."""
+    x, y, w, h = zone.middle
+    if not face.pictogram:
+        return 0.0, geo.fit_box(face.lines, zone.middle, measure, zone.text_pt)
+    fallback = None
+    for share in PICTOGRAM_SHARES:
+        ph = min(zone.size * share, h / 2)
+        fit = geo.fit_box(face.lines, (x, y, w, h - ph), measure, zone.text_pt)
+        if fit and fit[0] >= 0.85 * zone.text_pt:
+            return ph, fit
+        fallback = fallback or (fit and (ph, fit))
+    return fallback or (0.0, None)
+
+
+def _fit_faces(groups, zone, counter_mm, directory):
+    """{(face, 'corner'|'middle'): (size, placed)} for every distinct face; RenderError naming
+    the data if any face's words cannot fit at 5 pt."""
+    fits = {}
+    for nat, counters in groups:
+        for counter in counters:
+            for face in (counter.front, counter.back):
+                if (face, "middle") in fits:
+                    continue
+                ph, fit = _middle_fit(face, zone)
+                if fit is None:
+                    x, y, w, h = zone.middle
+                    box = (x, y, w, h - zone.size * PICTOGRAM_SHARES[-1] if face.pictogram else h)
+                    raise RenderError(_no_fit(face.lines, box, counter_mm, nat, counter.kind, directory))
+                fits[face, "middle"] = fit
+                fits[face, "pictogram"] = ph
+                if isinstance(face.corner, Line):
+                    fit = geo.fit_box((face.corner,), zone.corner, measure, zone.text_pt * 1.2)
+                    if fit is None:
+                        raise RenderError(_no_fit((face.corner,), zone.corner, counter_mm, nat, counter.kind,
+                                                  directory))
+                    fits[face, "corner"] = fit
+    return fits
+
+
+def _no_fit(lines, box, counter_mm, nat, kind, directory):
+    """One message per data value too long for the counter; if every value fits alone, the
+    counter itself is too small for the face."""
+    size = f"{float(counter_mm):.2f} mm"
+    blamed = [line for line in geo.culprits(lines, box, measure) if line.source]
+    if not blamed:
+        face = " / ".join(truncate(line.text, 30) for line in lines)
+        return [f"--counter-size {size}: the {truncate(nat.name, SHOWN_CHARS)} {KIND_LABELS[kind].lower()} "
+                f"counter ({face}) cannot fit even at {geo.MIN_TEXT_PT} pt; choose a larger --counter-size"]
+    problems = []
+    for line in blamed:
+        files = {}
+        for file, key in line.source:
+            files.setdefault(file, []).append(key)
+        for file, keys in files.items():
+            problems.append(f"{directory}/{file}: {', '.join(keys)}: {truncate(line.text, SHOWN_CHARS)!r} cannot fit on a "
+                            f"{size} counter even at {geo.MIN_TEXT_PT} pt; shorten it or choose a larger "
+                            "--counter-size")
+    return problems
+
+
+# ---- counter sheets -------------------------------------------------------------------------
+
+def _paint(nat, bw):
+    """(ground, ink, emblem colour function) of a nationality's counters; --bw: white, black and
+    the emblem in K greys (the shapes tell nationalities apart)."""
+    if bw:
+        return colour(WHITE), INK, lambda hex_colour: grey(round(luma(hex_colour), 3))
+    return colour(nat.colour), colour(nat.text_colour), colour
+
+
+def _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, sheets, page, pages, forms):
+    bw = ctx.options.bw
+    for slot in slots:
+        nat, counters = groups[slot.group]
+        counter = counters[slot.item]
+        face = counter.front if side == "front" else counter.back
+        if (nat.key, face) not in forms:    # each distinct face is drawn once, then placed
+            name = forms[nat.key, face] = f"face{len(forms)}"
+            room = 2 * mm(geo.BLEED_MM)     # the box clips: keep its edge clear of the bleed's
+            c.beginForm(name, -room, -room, zone.size + room, zone.size + room)
+            _counter(c, 0, 0, zone, face, nat, fits, bw)
+            c.endForm()
+        x, y = geo.face_origin(grid, slot, side)
+        c.saveState()
+        c.translate(x, y)
+        c.doForm(forms[nat.key, face])
+        c.restoreState()
+    _ticks(c, grid, side)
+    _bars(c, grid)
+    _heading(c, paper, grid, groups, slots, side, n, sheets, page)
+    draw_footer(c, ctx, paper, page, pages)
+
+
+def _counter(c, x, y, zone, face, nat, fits, bw):
+    ground, ink, emblem_colour = _paint(nat, bw)
+    s, b = zone.size, mm(geo.BLEED_MM)
+    c.saveState()
+    c.setFillColor(ground)
+    c.rect(*geo.bleed_rect(x, y, s), fill=1, stroke=0)
+    if bw:      # ink-saving: the outline is the cut line
+        c.setStrokeColor(INK)
+        c.setLineWidth(HAIRLINE)
+    c.rect(x, y, s, s, fill=1, stroke=1 if bw else 0)
+    text = ink
+    if face.band:   # reversed: ink ground over all but the foot, bleeding past three cut lines
+        c.setFillColor(ink)
+        c.rect(x - b, y + zone.band_bottom, s + 2 * b, s - zone.band_bottom + b, fill=1, stroke=0)
+        text = ground
+        ex, ey, e, _ = zone.emblem
+        pad = max(0.0, min(zone.inset / 3, zone.inset - mm(1)))    # the patch too keeps 1 mm off the cut
+        c.setFillColor(ground)
+        c.rect(x + ex - pad, y + ey - pad, e + 2 * pad, e + 2 * pad, fill=1, stroke=0)
+    ex, ey, e, _ = zone.emblem
+    for shape in geo.emblem(nat.emblem, (x + ex, y + ey, e, e)):
+        _shape(c, shape, emblem_colour(shape.colour))
+    c.setFillColor(text)
+    if isinstance(face.corner, Line):
+        _text(c, x, y, fits[face, "corner"][1])
+    else:
+        (px, py, pw, ph), note = geo.corner_boxes(zone, face.corner_note is not None)
+        _polygons(c, geo.pictogram(face.corner, (x + px, y + py, pw, ph)))
+        if note:
+            c.setFont(BOLD, zone.small_pt)
+            c.drawCentredString(x + note[0], y + note[1], face.corner_note.text)
+    if face.pictogram:
+        mx, my, mw, mh = zone.middle
+        ph = fits[face, "pictogram"]
+        _polygons(c, geo.pictogram(face.pictogram, (x + mx, y + my + mh - ph, mw, ph)))
+    _text(c, x, y, fits[face, "middle"][1])
+    c.setFillColor(ink)
+    if face.foot_pictogram:
+        fx, fy, fw, fh = geo.foot_pictogram_box(zone, face.foot_pictogram)
+        _polygons(c, geo.pictogram(face.foot_pictogram, (x + fx, y + fy, fw, fh)))
+    spans = []
+    for numeral in face.numerals:
+        pieces, span = geo.numeral_pieces(numeral, zone, measure)
+        for piece in pieces:
+            c.setFont(BOLD, piece.size)
+            c.drawString(x + piece.x, y + piece.y, piece.text.replace("\u00a0", " "))
+        spans.append(span)
+    if face.no_smoke:
+        _no_smoke(c, x, y, geo.icon_between(zone, min(e for _, e in spans), max(b for b, _ in spans)), ink)
+    c.restoreState()
+
+
+def _text(c, x, y, placed):
+    for item in placed:
+        c.setFont(BOLD if item.style == "title" else FONT, item.size)
+        c.drawCentredString(x + item.x, y + item.y, item.text)
+
+
+def _polygons(c, polygons):
+    for points in polygons:
+        path = c.beginPath()
+        path.moveTo(*points[0])
+        for point in points[1:]:
+            path.lineTo(*point)
+        path.close()
+        c.drawPath(path, fill=1, stroke=0)
+
+
+def _shape(c, shape, fill):
+    c.setFillColor(fill)
+    if shape.kind == "circle":
+        c.circle(*shape.data, fill=1, stroke=0)
+    elif shape.kind == "ring":
+        cx, cy, r, r_in = shape.data
+        path = c.beginPath()
+        path.circle(cx, cy, r)
+        path.circle(cx, cy, r_in)
+        c.drawPath(path, fill=1, stroke=0, fillMode=0)     # even-odd: the hole stays open
+    else:
+        _polygons(c, [shape.data])
+
+
+def _no_smoke(c, x, y, icon, ink):
+    """No Smoke capability (871.4): an S in a struck-through circle, between the numerals."""
+    cx, cy, d = icon
+    r = d / 2
+    c.setStrokeColor(ink)
+    c.setLineWidth(max(0.5, d * 0.1))
+    c.circle(x + cx, y + cy, r, fill=0, stroke=1)
+    size = d * 0.8
+    c.setFont(BOLD, size)
+    c.drawCentredString(x + cx, y + cy - size * geo.CAP / 2, "S")
+    k = r * 0.7071
+    c.line(x + cx - k, y + cy + k, x + cx + k, y + cy - k)
+
+
+def _ticks(c, grid, side):
+    """Ticks at every cut line; on a back, where the front's cut lines land after the flip."""
+    c.saveState()
+    c.setStrokeColor(INK)
+    c.setLineWidth(HAIRLINE)
+    for (x1, y1), (x2, y2) in geo.cut_ticks(grid):
+        if side == "back":
+            x1, x2 = grid.mirror_x(x1), grid.mirror_x(x2)
+            y1, y2 = y1 + grid.offset[1], y2 + grid.offset[1]
+        c.line(x1, y1, x2, y2)
+    c.restoreState()
+
+
+def _bars(c, grid):
+    c.saveState()
+    for bar in geo.bars(grid):
+        c.setFillColor(INK)
+        c.rect(bar.x, bar.y, bar.length, bar.height, fill=1, stroke=0)
+        c.setStrokeColor(INK)
+        c.setLineWidth(HAIRLINE)
+        for x in bar.ticks:     # graduations stand above the bar, so its ends are plain to see
+            c.line(x, bar.y + bar.height, x, bar.y + bar.height + mm(1))
+        c.setFont(FONT, 6)
+        c.drawCentredString(bar.x + bar.length / 2, bar.label_y + mm(1), bar.label)
+    c.restoreState()
+
+
+def _heading(c, paper, grid, groups, slots, side, n, sheets, page):
+    c.saveState()
+    c.setFillColor(INK)
+    top = paper.height - mm(10)
+    c.setFont(BOLD, 9)
+    if side == "front":
+        what = f"Sheet {n} of {sheets}: fronts. Print double-sided, flip on long edge, at 100% / Actual size."
+    else:
+        what = f"Sheet {n} of {sheets}: backs (mirrored), for the reverse of page {page - 1}."
+    c.drawCentredString(paper.width / 2, top, what)
+    counts = {}
+    for s in slots:
+        counts.setdefault(s.group, {k: 0 for k in KINDS})[groups[s.group][1][s.item].kind] += 1
+    parts = []
+    for g in sorted(counts):
+        listed = ", ".join(f"{counts[g][k]} {HEADING_NAMES[k]}"
+                           for k in KINDS if counts[g][k])
+        parts.append(f"{truncate(groups[g][0].name, 40)}: {listed}")
+    width = paper.width - 2 * mm(geo.MARGIN_SIDE_MM)
+    ticks_top = grid.y0 + grid.height + mm(geo.BLEED_MM + geo.TICK_GAP_MM + geo.TICK_MM)
+    _block(c, "This sheet \u2013 " + "; ".join(parts), paper.width / 2, top - 10, width, ticks_top + mm(2))
+    c.restoreState()
+
+
+def _block(c, text, x_centre, baseline, width, floor):
+    """Centred wrapped text from `baseline` down, kept above `floor`: shrink from 7 pt to 5 pt,
+    then cut the last line that fits with an ellipsis (many nationalities make a long list)."""
+    for size in (7, 6.5, 6, 5.5, 5):
+        lead = size * 1.2
+        lines = geo.wrap(text, width, measure, "body", size) or [text]
+        room = max(1, int((baseline - floor) // lead) + 1)
+        if len(lines) <= room:
+            break
+    if len(lines) > room:
+        lines = lines[:room]
+        lines[-1] = ellipsise(lines[-1] + " " + ELLIPSIS, FONT, size, width)
+    c.setFont(FONT, size)
+    for i, line in enumerate(lines):
+        c.drawCentredString(x_centre, baseline - i * lead, ellipsise(line, FONT, size, width))
+
+
+# ---- calibration pair -----------------------------------------------------------------------
+
+def _cross(c, point, cal, numbers):
+    """A cross through `point` with a mm scale along both arms, labelled every 5 mm."""
+    x, y = point
+    c.saveState()
+    c.setStrokeColor(INK)
+    c.setLineWidth(0.3)
+    reach = cal.scale + mm(4)
+    c.line(x - reach, y, x + reach, y)
+    c.line(x, y - reach, x, y + reach)
+    c.setFont(FONT, 5.5)
+    c.setFillColor(INK)
+    for i in range(-geo.CAL_SCALE_MM, geo.CAL_SCALE_MM + 1):
+        if i == 0:
+            continue
+        d = i * cal.step
+        t = mm(2) if i % 5 == 0 else mm(1)
+        c.line(x + d, y - t / 2, x + d, y + t / 2)
+        c.line(x - t / 2, y + d, x + t / 2, y + d)
+        if numbers and i % 5 == 0:
+            label = f"{i:+d}".replace("-", "\u2212")
+            # x labels above the axis, y labels left of it: the two sets never meet
+            c.drawCentredString(x + d, y + mm(1.5), label)
+            c.drawRightString(x - mm(1.5), y + d - 2, label)
+    if numbers:
+        c.drawString(x + reach + mm(1), y - 2, "mm, right +")
+        c.drawCentredString(x, y + reach + mm(1), "mm, up +")
+    c.circle(x, y, mm(1), stroke=1, fill=0)
+    c.restoreState()
+
+
+def _paragraphs(c, x, y, width, texts, size=8.5, leading=11):
+    c.setFont(FONT, size)
+    for text in texts:
+        for line in geo.wrap(text, width, measure, "body", size) or [text]:
+            c.drawString(x, y, line)
+            y -= leading
+        y -= leading / 3
+    return y
+
+
+def _calibration_front(c, ctx, paper, grid, rows, pages):
+    c.bookmarkPage("counters-calibration")
+    c.addOutlineEntry("Duplex calibration and manifest", "counters-calibration", 0)
+    cal = geo.calibration(grid)
+    ox, oy = (float(v) for v in ctx.options.back_offset_mm)
+    left = mm(geo.MARGIN_SIDE_MM + 6)
+    width = paper.width - 2 * left
+    c.setFillColor(INK)
+    c.setFont(BOLD, 13)
+    c.drawString(left, paper.height - mm(22), title(ctx))
+    c.setFont(BOLD, 10)
+    c.drawString(left, paper.height - mm(29), "Duplex calibration \u2013 print pages 1 and 2 first")
+    _paragraphs(c, left, paper.height - mm(36), width, [
+        "1. Print pages 1\u20132 double-sided, flipped on the LONG edge, at 100% / Actual size "
+        "(never \u201cfit to page\u201d). The bars at the foot must measure 100 mm and 4 in.",
+    ])
+    _cross(c, cal.front, cal, numbers=False)
+    x_text = cal.front[0] + cal.scale + mm(10)
+    text_end = _paragraphs(c, x_text, cal.front[1] + cal.scale + mm(2), paper.width - x_text - left, [
+        "2. Hold the sheet to a light with page 2 facing you. This cross shows through.",
+        "3. On page 2's scale, read where this cross's centre falls, in mm: right and up are "
+        "positive.",
+        f"4. Rebuild with --back-offset X,Y: X = {ox:g} + the right reading, Y = {oy:g} + the up "
+        "reading. Example: the cross falls 1.5 mm right and 0.5 mm down: pass "
+        f"--back-offset {ox + 1.5:g},{oy - 0.5:g}.",
+        "5. Cross nowhere near the scale? The printer flipped on the short edge: choose "
+        "long-edge binding.",
+    ])
+    bars_top = max(bar.label_y for bar in geo.bars(grid)) + mm(4)
+    below = min(text_end, cal.front[1] - cal.scale - mm(4))    # under the cross and the steps
+    _manifest(c, ctx, left, below - mm(8), width, rows, bars_top)
+    _bars(c, grid)
+    draw_footer(c, ctx, paper, 1, pages)
+
+
+def _calibration_back(c, ctx, paper, grid, pages):
+    c.bookmarkPage("counters-calibration-back")
+    c.addOutlineEntry("Duplex calibration, back", "counters-calibration-back", 1)
+    cal = geo.calibration(grid)
+    _cross(c, cal.back, cal, numbers=True)
+    c.setFillColor(INK)
+    left = mm(geo.MARGIN_SIDE_MM + 6)
+    c.setFont(BOLD, 10)
+    c.drawString(left, paper.height - mm(22), "Duplex calibration, back: read the offset here")
+    ox, oy = (float(v) for v in ctx.options.back_offset_mm)
+    _paragraphs(c, left, paper.height - mm(29), paper.width - 2 * left, [
+        "Hold this side towards you against a light. Read where the front's cross centre falls on "
+        "this scale (mm; right and up positive) and pass --back-offset X,Y with "
+        f"X = {ox:g} + right reading, Y = {oy:g} + up reading.",
+        f"This build's backs are shifted by {ox:g} mm right and {oy:g} mm up.",
+    ])
+    _bars(c, grid)
+    draw_footer(c, ctx, paper, 2, pages)
+
+
+def _manifest(c, ctx, left, top, width, rows, floor):
+    c.setFillColor(INK)
+    c.setFont(BOLD, 10)
+    c.drawString(left, top, "Manifest")
+    r = ctx.kit.rules
+    sets, size = ctx.options.sets, r.crew.size
+    fill = ctx.options.fill
+    w, after = r.weapon, r.after
+    y = _paragraphs(c, left, top - 13, width, [
+        f"Each nationality gets {sets} set{'' if sets == 1 else 's'} (--sets): a set is {size} crew counters and 1 bailed-out AFV "
+        "marker. " + ("The last sheet's spare cells take more sets, a set for each nationality in turn in the "
+                      "order below, round again while room lasts (the last set may be cut short); the counts "
+                      "below include them (--no-fill leaves the cells empty). " if fill else "")
+        + "Weapon markers: one per model and span of years (the years at the foot, alike on both faces), not "
+        "one per man; where several men carry the same weapon, print that sheet again (--sets adds crews and "
+        "AFV markers only).",
+        "Crew counters: front healthy, back wounded (reversed colours). Bottom left: the pistol's firepower "
+        f"({w.pistol_fp} FP); under the pistol, top right: its Relative Range (RR{w.pistol_relative_range}); "
+        f"bottom right: the CCV modifier ({signed(r.close_combat.ccv_modifier)}); the crossed-out S: no Smoke. "
+        f"Bailed-out AFV marker (an AFV destroyed, or one whose crew bailed out by choice: {'; '.join(r.voluntary)}): "
+        f"the AFV gives the crew members {signed(after.wreck_tem)} TEM as a {after.wreck_terrain}; its back: "
+        "remove it when the crew moves to another range chit.",
+        "Each nationality's emblem stands top left on every counter:",
+    ], size=8, leading=10)
+    headers = ["Nationality"] + [MANIFEST_HEADERS[k] for k in KINDS] + ["Total"]
+    col_w = mm(18)
+    name_w = width - col_w * (len(headers) - 1)
+    totals = {k: sum(counts[k] for _, counts in rows) for k in KINDS}
+    # Rows shrink (8 pt down to 5 pt) to stay above the bars; past that, the rest are summed up.
+    size = 8
+    while size > 5 and (len(rows) + 2) * size * 1.25 > y - 4 - floor:
+        size -= 0.5
+    pitch = size * 1.25
+    room = max(0, int((y - 4 - floor) // pitch) - 2)
+    shown = rows if len(rows) <= room else rows[:max(0, room - 1)]
+    y -= 4
+    _row(c, left, y, name_w, col_w, headers, BOLD, size)
+    for nat, counts in shown:
+        y -= pitch
+        side = size * 1.1       # the emblem, as a legend, before the name
+        for shape in geo.emblem(nat.emblem, (left, y - size * 0.2, side, side)):
+            _shape(c, shape, _paint(nat, ctx.options.bw)[2](shape.colour))
+        c.setFillColor(INK)
+        _row(c, left + side * 1.4, y, name_w - side * 1.4, col_w,
+             [nat.name] + [counts[k] for k in KINDS] + [sum(counts.values())], FONT, size)
+    if len(shown) < len(rows):
+        y -= pitch
+        _row(c, left, y, name_w, col_w, [f"\u2026 {len(rows) - len(shown)} more: see each sheet's heading"],
+             FONT, size)
+    y -= pitch
+    _row(c, left, y, name_w, col_w, ["All"] + [totals[k] for k in KINDS] + [sum(totals.values())], BOLD, size)
+
+
+def _row(c, x, y, name_w, col_w, cells, font, size):
+    c.setFont(font, size)
+    c.drawString(x, y, ellipsise(str(cells[0]), font, size, name_w - 4))
+    for i, cell in enumerate(cells[1:], start=1):
+        c.drawRightString(x + name_w + i * col_w, y, str(cell))

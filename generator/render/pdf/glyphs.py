@@ -1,0 +1,65 @@
+"""Data text the kit's font cannot draw: caught before any PDF, named by file and key.
+
+Vera covers Latin, Greek and Cyrillic; a character outside it would print as an empty box, so
+every data string any output prints is checked first.
+"""
+
+import dataclasses
+
+from reportlab.pdfbase import pdfmetrics
+
+from generator.errors import RenderError
+from generator.render.pdf.canvas import FONT, register_fonts
+
+
+def check_printable(kit):
+    """Raise RenderError listing every data string with a character Vera lacks."""
+    register_fonts()
+    problems = list(undrawable_text(kit))
+    if problems:
+        raise RenderError(problems)
+
+
+# Rules fields whose TOML key differs (the rest match: crew.takeover is [crew] takeover).
+_TOML_KEYS = {"number": "variant.number", "title": "variant.title", "game": "variant.game",
+              "credit": "variant.credit", "trigger_rule": "triggers.rule", "exact_kill": "triggers.exact_kill",
+              "voluntary": "triggers.voluntary", "closed": "bail_out.closed", "open": "bail_out.open",
+              "deck_file": "deck.file"}
+
+
+def undrawable_text(kit):
+    """One problem line per data string the aid prints that holds a character Vera cannot draw."""
+    cmap = pdfmetrics.getFont(FONT).face.charToGlyph
+
+    def check(file, key, text):
+        lacking = sorted({ch for ch in str(text) if ord(ch) not in cmap and not ch.isspace()})
+        if lacking:
+            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
+            return f"{kit.directory / file}: {key}: the kit's font (Bitstream Vera) cannot print {shown}"
+
+    def walk(value, key):
+        if isinstance(value, str):
+            yield key, value
+        elif dataclasses.is_dataclass(value):
+            for field in dataclasses.fields(value):
+                if field.name not in ("readings", "results", "interpretations"):
+                    name = field.name if key else _TOML_KEYS.get(field.name, field.name)
+                    yield from walk(getattr(value, field.name), f"{key}.{name}".lstrip("."))
+        elif isinstance(value, tuple):
+            for i, item in enumerate(value):
+                yield from walk(item, f"{key}[{i}]")
+
+    rules = kit.rules
+    strings = list(walk(rules, ""))
+    strings += [(f"interpretation.{i.name}.readings.{i.reading}", i.sentence) for i in rules.interpretations]
+    for key, text in strings:
+        problem = check("rules.toml", key, text)
+        if problem:
+            yield problem
+    for n in kit.nationalities:
+        for key, text in [("name", n.name), ("adjective", n.adjective)] + [(f"{kind}[{i}].model", span.model)
+                                                for kind, spans in (("rifle", n.rifles), ("smg", n.smgs))
+                                                for i, span in enumerate(spans)]:
+            problem = check(f"nationalities/{n.key}.toml", key, text)
+            if problem:
+                yield problem

@@ -1,0 +1,446 @@
+"""Markdown -> reportlab flowables, by walking Python-Markdown's element tree.
+
+One handler per element type (h1-h3, p, ul/ol, table, hr, div); inline markup (strong, em,
+code, br) becomes Paragraph markup with every piece of text escaped, so nothing in the source
+is ever parsed as reportlab markup.  Raw HTML is never interpreted: it prints as the text it is,
+except a literal `<br>` (a line break inside a table cell).  `<div class="NAME" markdown="1">`
+hands its element to `handlers[NAME]`, which returns one flowable (the flowchart uses this).
+`---` is a frame break (the next column).  Headings become outline entries with keys
+`{prefix}-{n}`, numbered in document order, so two builds give the same bookmarks.
+With `bars`, a paragraph, list item or table row whose text holds `bars.marker` (the aid's
+change mark) loses the mark and gets a change bar beside it, drawn by `bars.draw`.
+"""
+
+import html
+import re
+from dataclasses import dataclass
+
+import markdown
+from markdown import util
+from markdown.extensions.md_in_html import MarkdownInHtmlExtension
+from markdown.extensions.tables import TableExtension
+from reportlab.lib.enums import TA_RIGHT, TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table,
+                                TableStyle)
+
+from generator.render.pdf.canvas import BOLD, FONT, INK, escape, grey, register_fonts
+
+# Markdown's documented placeholder for stashed raw HTML (markdown.util reference); group 1 indexes
+# md.htmlStash.rawHtmlBlocks.
+_STASH = util.HTML_PLACEHOLDER_RE
+_BREAKS = {"<br>", "<br/>", "<br />"}
+MAX_STRETCH = 1.5
+KEEP_ROWS = 12      # tables this short are never split across columns
+_ALIGN = re.compile(r"text-align:\s*(left|right|center)")
+
+
+@dataclass(frozen=True)
+class Styles:
+    """Paragraph styles for each element, and the colours tables use."""
+    body: ParagraphStyle
+    h1: ParagraphStyle
+    h2: ParagraphStyle
+    h3: ParagraphStyle
+    cell: ParagraphStyle
+    head_cell: ParagraphStyle
+    rule_colour: object = INK      # heading rules and table lines
+    head_fill: object = None                # table header background; None for ink-saving
+    grid_colour: object = grey(0.55)
+
+
+def make_styles(size, *, accent=INK, head_fill=None, table_size=None):
+    """Styles for body text of `size` pt (tables at `table_size`, default one point less)."""
+    register_fonts()        # the styles name Vera and its bold/italic mapping
+    table_size = table_size or size - 1
+    lead = round(size * 1.2, 2)
+    body = ParagraphStyle("body", fontName=FONT, fontSize=size, leading=lead, spaceAfter=size * 0.4,
+                          textColor=INK, splitLongWords=1)
+    h1 = ParagraphStyle("h1", body, fontName=BOLD, fontSize=size * 2, leading=size * 2.3, spaceAfter=1,
+                        textColor=accent)
+    h2 = ParagraphStyle("h2", body, fontName=BOLD, fontSize=size + 2.5, leading=size + 4, spaceBefore=size * 0.6,
+                        spaceAfter=size * 0.35, textColor=accent, keepWithNext=1)
+    h3 = ParagraphStyle("h3", h2, fontSize=size + 0.5, leading=lead + 1, spaceBefore=size * 0.3)
+    cell = ParagraphStyle("cell", body, fontSize=table_size, leading=round(table_size * 1.18, 2), spaceAfter=0)
+    head = ParagraphStyle("head_cell", cell, fontName=BOLD)
+    return Styles(body, h1, h2, h3, cell, head, accent, head_fill)
+
+
+class Heading(Paragraph):
+    """A heading that adds itself to the PDF outline where it is drawn."""
+
+    def __init__(self, markup, style, key, title, level):
+        super().__init__(markup, style)
+        self.outline = (key, title, level)
+
+    def draw(self):
+        key, title, level = self.outline
+        self.canv.bookmarkPage(key)
+        self.canv.addOutlineEntry(title, key, level=level, closed=False)
+        super().draw()
+
+
+class RuledHeading(Heading):
+    """A section heading with a thin rule under it, in the accent colour."""
+
+    def __init__(self, *args, colour=INK):
+        super().__init__(*args)
+        self.colour = colour
+
+    def draw(self):
+        super().draw()
+        self.canv.saveState()
+        self.canv.setStrokeColor(self.colour)
+        self.canv.setLineWidth(0.6)
+        self.canv.line(0, -1.5, self.width, -1.5)
+        self.canv.restoreState()
+
+
+class MarkedParagraph(Paragraph):
+    """A paragraph with a change bar beside it (`bars.draw`); its split parts keep the bar."""
+    bars = None
+
+    def draw(self):
+        super().draw()
+        self.bars.draw(self.canv, 0, self.height)
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        for part in parts:
+            part.bars = self.bars
+        return parts
+
+
+class BarredTable(Flowable):
+    """A reportlab Table with change bars beside rows `marked` (indices into its rows)."""
+
+    def __init__(self, table, marked, header_rows, bars):
+        super().__init__()
+        self.table, self.marked, self.header_rows, self.bars = table, marked, header_rows, bars
+
+    def wrap(self, availWidth, availHeight):
+        self.width, self.height = self.table.wrap(availWidth, availHeight)
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return barred_parts(self.table.split(availWidth, availHeight), self.marked, self.header_rows, self.bars)
+
+    def draw(self):
+        self.table.drawOn(self.canv, 0, 0)
+        row_bars(self.canv, self.table, self.marked, self.height, self.bars)
+
+
+def row_bars(canv, table, marked, height, bars):
+    """A change bar beside each marked row of a drawn `table` whose top is at `height`."""
+    top = height
+    for i, h in enumerate(table._rowHeights):
+        if i in marked:
+            bars.draw(canv, top - h, h)
+        top -= h
+
+
+def barred_parts(parts, marked, header_rows, bars):
+    """The pieces of a split table, each with the marked rows it holds (a repeated head is not)."""
+    out, done = [], 0
+    for n, part in enumerate(parts):
+        rows = len(part._cellvalues)
+        head = header_rows if n else 0          # the later pieces repeat the head rows
+        local = {head + r - done for r in marked if done <= r < done + rows - head}
+        if n == 0:
+            local = {r for r in marked if r < rows}
+        out.append(BarredTable(part, local, header_rows, bars))
+        done += rows - head
+    return out
+
+
+class FitTable(Flowable):
+    """A Table whose column widths are fitted to the frame it lands in (wrapping cells).
+
+    Rows in `marked` get a change bar beside them (drawn by `bars`).
+    """
+
+    def __init__(self, rows, aligns, styles, header_rows=1, marked=(), bars=None):
+        super().__init__()
+        self.rows, self.aligns, self.styles, self.header_rows = rows, aligns, styles, header_rows
+        self.marked, self.bars = set(marked), bars
+        self._table, self._built_for = None, None
+        self.spaceBefore, self.spaceAfter = 1, styles.body.spaceAfter + 2
+
+    def _build(self, width):
+        ncol = max(len(r) for r in self.rows)
+        natural, minimum = [0.0] * ncol, [0.0] * ncol
+        pad = 6.0
+        for row in self.rows:
+            for i, (text, style) in enumerate(row):
+                words = text.split() or [""]
+                line = max(stringWidth(t, style.fontName, style.fontSize) for t in text.split("\n"))
+                natural[i] = max(natural[i], line + pad)
+                longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)
+                minimum[i] = max(minimum[i], min(longest, width / ncol) + pad)
+        widths = _share(width, natural, minimum)
+        cells = [[Paragraph(_cell_markup(text), _aligned(style, self.aligns[i] if i < len(self.aligns) else None))
+                  for i, (text, style) in enumerate(row)] + [""] * (ncol - len(row)) for row in self.rows]
+        s = self.styles
+        commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+                    ("FONT", (0, 0), (-1, -1), FONT, s.cell.fontSize),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+                    ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.35, s.grid_colour),
+                    ("LINEABOVE", (0, 0), (-1, 0), 0.8, s.rule_colour)]
+        if self.header_rows:
+            commands.append(("LINEBELOW", (0, self.header_rows - 1), (-1, self.header_rows - 1), 0.8,
+                             s.rule_colour))
+            if s.head_fill is not None:
+                commands.append(("BACKGROUND", (0, 0), (-1, self.header_rows - 1), s.head_fill))
+        return Table(cells, colWidths=widths, repeatRows=self.header_rows, style=TableStyle(commands),
+                     hAlign="LEFT")
+
+    def wrap(self, availWidth, availHeight):
+        if self._built_for != availWidth:      # layout asks again and again at one width: build once
+            self._table, self._built_for = self._build(availWidth), availWidth
+        self.width, self.height = self._table.wrap(availWidth, availHeight)
+        return self.width, self.height
+
+    def splits(self):
+        return len(self.rows) > KEEP_ROWS       # a short table moves whole to the next column
+
+    def split(self, availWidth, availHeight):
+        if not self.splits():
+            return []
+        if self._built_for != availWidth:
+            self._table, self._built_for = self._build(availWidth), availWidth
+        parts = self._table.split(availWidth, availHeight)
+        return barred_parts(parts, self.marked, self.header_rows, self.bars) if self.marked and parts else parts
+
+    def draw(self):
+        self._table.drawOn(self.canv, 0, 0)
+        if self.marked:
+            row_bars(self.canv, self._table, self.marked, self.height, self.bars)
+
+
+def _share(width, natural, minimum):
+    """Column widths summing to `width`: natural widths when they fit, else squeezed above minimums."""
+    total = sum(natural)
+    if total <= width:
+        # Fill the frame, but never stretch a small table past half again its natural width.
+        return [n * min(width / total, MAX_STRETCH) for n in natural]
+    if sum(minimum) >= width:
+        return [m * width / sum(minimum) for m in minimum]
+    # Cap the widest columns at one width C (never below a column's minimum), so narrow
+    # columns keep their natural width and only the long ones wrap.
+    low, high = 0.0, max(natural)
+    for _ in range(50):
+        cap = (low + high) / 2
+        if sum(min(n, max(cap, m)) for n, m in zip(natural, minimum)) > width:
+            high = cap
+        else:
+            low = cap
+    widths = [min(n, max(low, m)) for n, m in zip(natural, minimum)]
+    spare = width - sum(widths)
+    return [w + spare / len(widths) for w in widths]
+
+
+def _aligned(style, align):
+    if align is None or align == "left":
+        return style
+    return ParagraphStyle(f"{style.name}-{align}", style, alignment={"right": TA_RIGHT, "center": TA_CENTER}[align])
+
+
+def _cell_markup(text):
+    # Cell text is kept as markup from the walk; the plain text only sized the columns.
+    return text.markup if isinstance(text, _Cell) else escape(text)
+
+
+class _Cell(str):
+    """Plain cell text (for measuring) that also carries its Paragraph markup."""
+
+    def __new__(cls, plain, markup):
+        obj = super().__new__(cls, plain)
+        obj.markup = markup
+        return obj
+
+
+class Converter:
+    """Walks one Markdown document's element tree and returns flowables."""
+
+    def __init__(self, styles, handlers=None, prefix="md", bars=None):
+        self.styles = styles
+        self.handlers = handlers or {}
+        self.prefix = prefix
+        self.bars = bars        # with bars.marker in a line's text: bars.draw(canvas, y, height) beside it
+        # Instances, not names: a name is looked up among installed entry points (slow to import).
+        self._md = markdown.Markdown(extensions=[TableExtension(), MarkdownInHtmlExtension()])
+        self._headings = 0
+
+    def convert(self, text):
+        return self.blocks(self.parse(text))
+
+    def parse(self, text):
+        """Markdown `text` -> its element tree (kept by this converter: raw HTML stays in its stash)."""
+        lines = text.split("\n")
+        for pre in self._md.preprocessors:
+            lines = pre.run(lines)
+        root = self._md.parser.parseDocument(lines).getroot()
+        for tree in self._md.treeprocessors:
+            new = tree.run(root)
+            root = root if new is None else new
+        return root
+
+    def restyled(self, root, styles):
+        """Flowables for an already parsed `root` in other styles: one parse serves every size tried."""
+        self.styles, self._headings = styles, 0
+        return self.blocks(root)
+
+    # -- block elements -------------------------------------------------------------------
+
+    def blocks(self, element, style=None):
+        out = []
+        for child in element:
+            made = self.block(child, style)
+            if made and isinstance(made[0], FitTable) and out and isinstance(out[-1], Paragraph):
+                out[-1].keepWithNext = 1        # a table's lead-in sentence stays with it
+            out += made
+        return out
+
+    def block(self, el, style=None):
+        tag = el.tag
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            return [self.heading(el)]
+        if tag == "p":
+            markup = self.inline(el)
+            return [self.paragraph(markup, style or self.styles.body)] if self.unmarked(markup).strip() else []
+        if tag in ("ul", "ol"):
+            return [self.listing(el, style)]
+        if tag == "table":
+            return [self.table(el)]
+        if tag == "hr":
+            return [FrameBreak()]
+        if tag == "div":
+            name = el.get("class", "")
+            if name in self.handlers:
+                return [self.handlers[name](el, self)]
+            return self.blocks(el, style)
+        # Anything else (blockquote, pre, ...) prints as its plain text.
+        text = self.plain(el).strip()
+        return [self.paragraph(escape(text), style or self.styles.body)] if self.unmarked(text).strip() else []
+
+    def paragraph(self, markup, style):
+        """A Paragraph; a marked one (its text holds the change mark) draws a change bar beside it."""
+        if self.bars is None or self.bars.marker not in markup:
+            return Paragraph(markup, style)
+        para = MarkedParagraph(self.unmarked(markup), style)
+        para.bars = self.bars
+        return para
+
+    def unmarked(self, text):
+        return text.replace(self.bars.marker, "") if self.bars is not None else text
+
+    def heading(self, el):
+        level = int(el.tag[1])
+        self._headings += 1
+        key = f"{self.prefix}-{self._headings}"
+        title = " ".join(self.unmarked(self.plain(el)).split())
+        style = {1: self.styles.h1, 2: self.styles.h2}.get(level, self.styles.h3)
+        outline_level = 0 if level <= 2 else 1
+        markup = self.unmarked(self.inline(el))      # headings come from the template: no bar
+        if level == 2:
+            return RuledHeading(markup, style, key, title, outline_level, colour=self.styles.rule_colour)
+        return Heading(markup, style, key, title, outline_level)
+
+    def listing(self, el, style=None):
+        style = style or self.styles.body
+        items = []
+        for li in el.findall("li"):
+            if any(child.tag in ("p", "ul", "ol", "table") for child in li):
+                content = self.blocks(li, style)
+            else:
+                content = [self.paragraph(self.inline(li), style)]
+            items.append(ListItem(content or [Spacer(0, 0)]))
+        ordered = el.tag == "ol"
+        return ListFlowable(items, bulletType="1" if ordered else "bullet", start=el.get("start", "1") if ordered
+                            else "\u2022", bulletFontName=FONT, bulletColor=INK, bulletFontSize=style.fontSize,
+                            leftIndent=style.fontSize * 1.3, bulletDedent=style.fontSize * 1.1,
+                            spaceAfter=style.spaceAfter, bulletFormat="%s." if ordered else None)
+
+    def table(self, el):
+        rows, aligns, header_rows, marked = [], [], 0, set()
+        for section in el:
+            for tr in section.findall("tr"):
+                cells = []
+                for i, cell in enumerate(tr):
+                    style = self.styles.head_cell if cell.tag == "th" else self.styles.cell
+                    plain, markup = self.plain(cell), self.inline(cell)
+                    if self.bars is not None and self.bars.marker in markup:
+                        marked.add(len(rows))
+                        plain, markup = self.unmarked(plain), self.unmarked(markup)
+                    cells.append((_Cell(plain, markup), style))
+                    match = _ALIGN.search(cell.get("style", "")) or None
+                    align = match.group(1) if match else cell.get("align")
+                    if len(aligns) <= i:
+                        aligns.append(align)
+                    elif align and not aligns[i]:
+                        aligns[i] = align
+                rows.append(cells)
+                header_rows += section.tag == "thead"
+        return FitTable(rows, aligns, self.styles, header_rows, marked, self.bars)
+
+    # -- inline markup ----------------------------------------------------------------------
+
+    def inline(self, el, skip=()):
+        """Paragraph markup for `el`'s content; children in `skip` are left out (their tails kept)."""
+        parts = [self._text(el.text)]
+        for child in el:
+            if child not in skip:
+                parts.append(self._inline_child(child))
+            parts.append(self._text(child.tail))
+        return "".join(parts).strip()
+
+    def _inline_child(self, child):
+        tag = child.tag
+        inner = self.inline(child)
+        if tag in ("strong", "b"):
+            return f"<b>{inner}</b>"
+        if tag in ("em", "i"):
+            return f"<i>{inner}</i>"
+        if tag == "br":
+            return "<br/>"
+        return inner        # code, a, span, ...: their text, unstyled
+
+    def _text(self, text):
+        if not text:
+            return ""
+        out, last = [], 0
+        for match in _STASH.finditer(text):
+            out.append(escape(self._literal(text[last:match.start()])))
+            raw = self._md.htmlStash.rawHtmlBlocks[int(match.group(1))]
+            raw = raw if isinstance(raw, str) else ""
+            out.append("<br/>" if raw.strip().lower() in _BREAKS else escape(html.unescape(raw)))
+            last = match.end()
+        out.append(escape(self._literal(text[last:])))
+        return "".join(out)
+
+    def _literal(self, text):
+        return text.replace(util.AMP_SUBSTITUTE, "&").replace("\n", " ")
+
+    def plain(self, el):
+        """The element's text with markup dropped (for bookmarks and measuring)."""
+        parts = [self._plain_text(el.text)]
+        for child in el:
+            parts.append("\n" if child.tag == "br" else self.plain(child))
+            parts.append(self._plain_text(child.tail))
+        return "".join(parts)
+
+    def _plain_text(self, text):
+        if not text:
+            return ""
+        def raw(match):
+            value = self._md.htmlStash.rawHtmlBlocks[int(match.group(1))]
+            value = value if isinstance(value, str) else ""
+            return "\n" if value.strip().lower() in _BREAKS else html.unescape(value)
+        return _STASH.sub(raw, self._literal(text))
+
+
+def to_flowables(text, styles, handlers=None, prefix="md", bars=None):
+    """Flowables for Markdown `text` (see the module docstring for what maps to what)."""
+    return Converter(styles, handlers, prefix, bars).convert(text)
