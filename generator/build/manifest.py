@@ -45,8 +45,8 @@ def manifest(kit, names, options, not_rebuilt=(), opener=None, since=None, pages
 
 
 def _page_count(handle):
-    from pypdf import PdfReader     # only for a PDF whose renderer did not count (imports cost)
-    return len(PdfReader(handle).pages)
+    from generator.render.pdf.kit_pdf import page_count     # only for a PDF whose renderer did not count
+    return page_count(handle)
 
 
 def library_versions():

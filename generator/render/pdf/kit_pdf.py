@@ -5,6 +5,7 @@ counter fronts and backs still fall on the two sides of one sheet when the kit p
 """
 
 import io
+from typing import BinaryIO
 
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import NameObject
@@ -49,3 +50,8 @@ def merge(parts, paper, title, subject):
     content = out.getvalue()
     out.close()
     return Pdf(content, pages)
+
+
+def page_count(handle: BinaryIO) -> int:
+    """The pages of a PDF read back (a renderer of ours counts its own; this is for the others)."""
+    return len(PdfReader(handle).pages)
