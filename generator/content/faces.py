@@ -52,7 +52,7 @@ class Face:
     pictogram: str = ""     # a weapon pictogram across the middle, above the lines
     band: bool = False      # reversed colours (ink ground, colour text) over all but the foot
     no_smoke: bool = False  # the crossed-out S between the numerals
-    corner_note: Line = None    # small words under the corner's pictogram ('RR5' under the pistol)
+    corner_note: Line | None = None    # small words under the corner's pictogram ('RR5' under the pistol)
     foot_pictogram: str = ""    # a pictogram at the foot's right, as tall as the numerals
 
     def words(self):

@@ -66,7 +66,7 @@ def source_checkout():
     return root if project == PROJECT else None
 
 
-_EXTRACTED = {}
+_EXTRACTED: dict[str, Path] = {}
 
 
 def _extracted(traversable, name):
