@@ -68,6 +68,7 @@ def test_package_data_carries_every_file_of_data_and_templates():
         for pattern in SETUPTOOLS["package-data"].get(package, ()):
             carried |= {p for p in folder.glob(pattern) if p.is_file()}
     present = {p for root in (DATA, TEMPLATES) for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    present |= {p for p in (ROOT / "generator").rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")}
     assert carried == present
     assert DATA / "rules.toml" in carried and TEMPLATES / "aid.md.j2" in carried
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.content.change import Change
+from generator.content.words import Words, load_words
 from generator.data.model import KitData
 from generator.engine.odds import Odds
 from generator.options import BuildOptions
@@ -33,6 +34,7 @@ class BuildContext:
     options: BuildOptions
     templates: Path         # the folder holding aid.md.j2
     changes: Since | None = None    # built --since OLD
+    words: Words = field(default_factory=load_words)   # the printed words of this edition
     # What one build works out once and every paper shares (the aid's text, the pre-rolled rows).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 

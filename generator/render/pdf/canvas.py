@@ -67,9 +67,9 @@ def register_fonts():
 
 def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None) -> str:
     """The footer every page of the kit carries: kit version, data stamp, paper, page."""
-    text = f"871 Bail-Out kit {__version__} \u00b7 data {ctx.kit.short_hash} \u00b7 {paper.label}"
+    text = ctx.words("page.footer", version=__version__, stamp=ctx.kit.short_hash, paper=paper.label)
     if page is not None:
-        text += f" \u00b7 page {page} of {pages}"
+        text += ctx.words("page.footer.page", page=page, pages=pages)
     return text
 
 
