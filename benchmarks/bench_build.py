@@ -50,7 +50,7 @@ def main():
     full = results["full kit, both papers"]
     parts = sum(results[f"{part}, both papers"] for part in PARTS)
     print(f"full kit / sum of parts = {full / parts:.2f} (merge and manifest overhead)")
-    help_ = median_time(lambda: subprocess.run([sys.executable, "-m", "generator.cli", "--help"], check=True,
+    help_ = median_time(lambda: subprocess.run([sys.executable, "-m", "generator", "--help"], check=True,
                                                 capture_output=True, cwd=ROOT), runs)
     print(f"{'bailout --help':28} {help_[0]:9.3f} {help_[1]:7.3f} {help_[2]:7.3f}")
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOOR = [sys.executable, str(ROOT / "benchmarks" / "bench_floor.py")]
-BAILOUT = [sys.executable, "-m", "generator.cli"]
+BAILOUT = [sys.executable, "-m", "generator"]
 LINEAR_TOLERANCE = 0.25
 SLACK = {"seconds": 0.005, "rss": 0.1}      # per 1,000 rows: noise below this is not growth
 
