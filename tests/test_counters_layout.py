@@ -1,7 +1,8 @@
 """Counter geometry and content, without rendering a PDF.
 
 Expected figures come from the print brief (100 mm, 4 in, 3/4 in counters, 5 pt floor), the rule
-text (a crew of five, pistol 1 FP at RR 5, CCV -1, Wall -1 TEM) and the data files read directly.
+text (a crew of five, pistol 1 FP at RR 5, CCV -1, Wall -1 TEM) and the data files read directly;
+the kit's words from the English catalogue.
 """
 
 import tomllib
@@ -11,6 +12,7 @@ import pytest
 
 from conftest import DATA
 from generator.content import faces as content
+from generator.content.words import load_words
 from generator.data import load
 from generator.layout import sheets as geo
 from generator.layout.paper import PAPERS
@@ -19,6 +21,7 @@ MM = 72 / 25.4                      # points per mm
 TOL = 0.001 * MM                    # well inside the 0.01 mm the print brief allows
 SIZES_MM = [Fraction(5, 8) * Fraction(254, 10), Fraction(3, 4) * Fraction(254, 10),
             Fraction(254, 10), Fraction(16), Fraction(10), Fraction(40)]
+WORDS = load_words()
 
 
 def grids():
@@ -105,7 +108,8 @@ def test_bars_are_100_mm_and_4_in_and_clear_of_ticks_and_footer(paper, size, gri
         assert 0 < bar.x and bar.x + bar.length < paper.width
         assert bar.label_y + 7 < lowest_tick        # label (6 pt) below the ticks
         assert bar.y > 8 * MM                       # above the footer line
-        assert "100%" in bar.label and "Actual size" in bar.label
+        # labelled with its own length, in its own unit
+        assert abs(bar.length / MM - bar.units * {"mm": 1, "in": 25.4}[bar.unit]) < 1e-6
     a, b = sorted(bars, key=lambda bar: -bar.y)
     assert b.label_y + 7 < a.y                      # stacked, not overlapping
 
@@ -200,7 +204,7 @@ def test_counters_and_manifest_follow_the_data_files():
     kit = load(DATA)
     rules = _toml(DATA / "rules.toml")
     for sets in (1, 2, 3):
-        groups = content.all_counters(kit, sets)
+        groups = content.all_counters(kit, sets, WORDS)
         rows = dict((nat.key, counts) for nat, counts in content.tally(groups))
         assert sorted(rows) == sorted(p.stem for p in (DATA / "nationalities").glob("*.toml"))
         for key, counts in rows.items():
@@ -218,32 +222,48 @@ def text_of(face):
     return " ".join(words).replace("\u00a0", " ")
 
 
+def face_words(key, **fields):
+    """A face's words as the English catalogue has them, ties (~) read as spaces."""
+    return WORDS(key, **fields).replace("~", " ")
+
+
 def test_faces_say_what_the_rule_says():
     kit = load(DATA)
     rules = _toml(DATA / "rules.toml")
     german = next(n for n in kit.nationalities if n.key == "german")
-    counters = content.counters_for(kit, german, 1)
+    counters = content.counters_for(kit, german, 1, WORDS)
     crew = next(c for c in counters if c.kind == "crew")
     # 871.4: "pistols having a 1 FP at Relative Range 5", never Smoke; 871.5: final CCV reduced by 1.
     # The pistol prints as "1 FP" with "RR5" under the pistol: never "1-5", which reads "one to five".
+    w = rules["weapon"]
+    fp = face_words("counter.crew.pistol.unit")
+    reach = face_words("counter.crew.pistol.range", range=w["pistol_relative_range"])
     for face in (crew.front, crew.back):
-        assert [(n.text, n.unit) for n in face.numerals] == [("1", "FP"), ("\u22121", "")]
+        assert [(n.text, n.unit) for n in face.numerals] == [(str(w["pistol_fp"]), fp), ("\u22121", "")]
         assert [n.place for n in face.numerals] == ["left", "right"] and face.no_smoke
-        assert face.corner == "pistol" and face.corner_note.text == "RR5"
+        assert face.corner == "pistol" and face.corner_note.text == reach
         assert "\u2013" not in text_of(face)
     assert not crew.front.band and crew.back.band
-    assert text_of(crew.back) == "RR5 WOUNDED Rule 33 except 33.11 1 FP \u22121"
+    fate = rules["fate"]
+    assert text_of(crew.back) == " ".join([
+        reach, face_words("counter.crew.back.title"), face_words("counter.crew.back.rule", rule=fate["wounded_rule"]),
+        face_words("counter.crew.back.except", rule=fate["wounded_except"]), f"{w['pistol_fp']} {fp}", "\u22121"])
     weapons = [c for c in counters if c.kind in ("rifle", "smg")]
+    rifle, smg = face_words("counter.rifle.title"), face_words("counter.smg.title")
     assert [text_of(c.front) for c in weapons] == [
-        "RIFLE Kar98k \u201939\u2013\u201945", "SMG MP 38 \u201939", "SMG MP 40 \u201940\u2013\u201945"]
+        f"{rifle} Kar98k \u201939\u2013\u201945", f"{smg} MP 38 \u201939", f"{smg} MP 40 \u201940\u2013\u201945"]
     assert [c.front.pictogram for c in weapons] == ["rifle", "smg", "smg"]
     marker = next(c for c in counters if c.kind == "marker")
     tem = f"\u2212{-rules['after']['wreck_tem']}"
-    assert text_of(marker.front) == f"BAILED-OUT AFV TEM as {rules['after']['wreck_terrain']} {tem}"
+    assert text_of(marker.front) == " ".join([
+        face_words("counter.marker.front.title"),
+        face_words("counter.marker.front.tem", terrain=rules["after"]["wreck_terrain"]), tem])
     # 871: the AFV gives the crew its TEM and "once the Crew Members move to another range chit the
     # AFV is removed from play".  The crew's pinning is the men's, not the AFV's (a Hero card in
     # 871.4 "Unpins the individual"): no side of the marker speaks of it.
-    assert text_of(marker.back) == f"REMOVE when crew moves to new range chit {tem} TEM"
+    assert text_of(marker.back) == " ".join([
+        face_words("counter.marker.back.title"), face_words("counter.marker.back.when"), tem,
+        face_words("counter.marker.back.unit")])
     assert marker.back.band and not marker.front.band
     for face in (marker.front, marker.back):
         said = text_of(face).lower()

@@ -2,7 +2,8 @@
 
 Counters are found as rectangles about the counter's size; each must then be the stated size
 within 0.01 mm, and each back's centre must sit at page width minus its front's centre (plus the
-back offset).  Expected counts are read from the data files, not from the code under test.
+back offset).  Expected counts are read from the data files, not from the code under test; the
+kit's words from the English catalogue.
 """
 
 import functools
@@ -16,6 +17,7 @@ from pypdf import PdfReader
 
 from conftest import DATA, edit
 from generator.build.pipeline import render_all
+from generator.content.words import load_words
 from generator.data import load
 from generator.errors import RenderError
 from generator.options import BuildOptions
@@ -25,7 +27,17 @@ TOL = 0.01 * MM                     # the brief's 0.01 mm, in points
 INCH_MM = Fraction(254, 10)
 STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 COUNTER_FILES = ["counters-a4.pdf", "counters-letter.pdf"]
-BACK_TITLE = {"AFV": "WOUNDED", "RIFLE": "RIFLE", "SMG": "SMG", "BAILED-OUT": "REMOVE"}
+WORDS = load_words()
+
+
+def _top_word(key):
+    return WORDS(key).split()[0]
+
+
+# The top word of each front title -> the top word of the same counter's back.
+BACK_TITLE = {_top_word(f"counter.{front}"): _top_word(f"counter.{back}") for front, back in (
+    ("crew.front.title", "crew.back.title"), ("rifle.title", "rifle.title"), ("smg.title", "smg.title"),
+    ("marker.front.title", "marker.back.title"))}
 
 
 def expected_counts(sets):
@@ -104,7 +116,7 @@ def centre(r):
 def _pistol_note():
     """'RR5': the pistol's Relative Range (871.4), printed small under the crew's pistol."""
     with open(DATA / "rules.toml", "rb") as handle:
-        return f"RR{tomllib.load(handle)['weapon']['pistol_relative_range']}"
+        return WORDS("counter.crew.pistol.range", range=tomllib.load(handle)['weapon']['pistol_relative_range'])
 
 
 def first_words(page, rects):
@@ -204,7 +216,8 @@ def test_every_page_has_a_100_mm_and_a_4_in_bar_labelled(default_build, paper):
         widths = bars(page)
         assert len(widths) == 2
         assert abs(widths[0] - 100 * MM) < TOL and abs(widths[1] - 4 * 72) < TOL
-        assert page.text.count("print at 100% / Actual size") == 2
+        assert page.text.count(WORDS("counters.bar.mm", length=100)) == 1
+        assert page.text.count(WORDS("counters.bar.in", length=4)) == 1
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -241,8 +254,8 @@ def test_viewer_hints_bookmarks_and_same_bytes_twice(default_build):
             else:
                 yield item.title
     found = list(titles(reader.outline))
-    assert found[0].startswith("Duplex calibration")
-    assert "Sheet 1 fronts" in found and "Sheet 1 backs" in found
+    assert found[:2] == [WORDS("calibration.outline.front"), WORDS("calibration.outline.back")]
+    assert WORDS("counters.outline.front", n=1) in found and WORDS("counters.outline.back", n=1) in found
     for path in (DATA / "nationalities").glob("*.toml"):
         with open(path, "rb") as handle:
             assert tomllib.load(handle)["name"] in found
@@ -250,7 +263,7 @@ def test_viewer_hints_bookmarks_and_same_bytes_twice(default_build):
 
 def test_manifest_on_the_sheet_matches_the_data(default_build):
     text = pages_of(default_build["counters-a4.pdf"])[0].text
-    assert "Manifest" in text
+    assert WORDS("calibration.manifest.heading") in text
     german = next(line for line in text.splitlines() if line.startswith("German "))
     assert "German" in german
 
@@ -263,7 +276,11 @@ def test_no_fill_prints_the_sets_alone_and_the_manifest_says_so():
     # crew 2 sets x 5, Kar98k, MP 38 and MP 40, one bailed-out AFV marker per set
     assert german.split()[1:] == ["10", "1", "2", "2", "15"]
     flat = " ".join(text.split())
-    assert "a set is 5 crew counters and 1 bailed-out AFV marker" in flat and "spare cells" not in flat
+    with open(DATA / "rules.toml", "rb") as handle:
+        size = tomllib.load(handle)["crew"]["size"]
+    sets = WORDS("calibration.manifest.set_count.many", n=2)
+    assert WORDS("calibration.manifest.sets", sets=sets, size=size) in flat
+    assert WORDS("calibration.manifest.fill") not in flat
 
 
 def test_manifest_says_what_prints_and_what_the_faces_mean(default_build):
@@ -274,13 +291,16 @@ def test_manifest_says_what_prints_and_what_the_faces_mean(default_build):
     with open(DATA / "rules.toml", "rb") as handle:
         rules = tomllib.load(handle)
     w, after = rules["weapon"], rules["after"]
-    assert "Each nationality gets 2 sets (--sets): a set is 5 crew counters and 1 bailed-out AFV marker" in flat
-    assert "The last sheet's spare cells take more sets" in flat and "the counts below include them" in flat
-    assert "Weapon markers: one per model and span of years" in flat and "not one per man" in flat
-    assert f"({w['pistol_fp']} FP)" in flat and f"(RR{w['pistol_relative_range']})" in flat
-    assert f"\u2212{-after['wreck_tem']} TEM as a {after['wreck_terrain']}" in flat
-    assert "remove it when the crew moves to another range chit" in flat
-    assert "main Ordnance has malfunctioned permanently" in flat
+    sets = WORDS("calibration.manifest.set_count.many", n=2)
+    assert WORDS("calibration.manifest.sets", sets=sets, size=rules["crew"]["size"]) in flat
+    assert WORDS("calibration.manifest.fill") in flat and WORDS("calibration.manifest.weapons") in flat
+    # the faces' words as the counters print them, the figures from the data
+    reach = WORDS("counter.crew.pistol.range", range=w["pistol_relative_range"])
+    assert WORDS("calibration.manifest.crew", fp=w["pistol_fp"], unit=WORDS("counter.crew.pistol.unit"), reach=reach,
+                 ccv=f"\u2212{-rules['close_combat']['ccv_modifier']}", letter=WORDS("counter.no_smoke.letter")) in flat
+    assert WORDS("calibration.manifest.marker", voluntary="; ".join(rules["triggers"]["voluntary"]),
+                 tem=f"\u2212{-after['wreck_tem']}", terrain=after["wreck_terrain"]) in flat
+    assert "main Ordnance has malfunctioned permanently" in rules["triggers"]["voluntary"]
     assert "\u2013" + str(w["pistol_relative_range"]) not in flat and "Ordnance out" not in flat
     assert "pinned" not in flat.lower() and "one per set" not in flat
 

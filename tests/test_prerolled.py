@@ -3,7 +3,8 @@
 Every expected count comes from the words of rule 871 (and the issue's figures), never from
 the code under test: 871.1.a column 3 reads 1 (1/3), 871.1.b column 2 reads 1 (1/2); 871.3
 column 3: 1 unhurt, 2 wounded, else killed; 871.4 column 4 reads 1 for a weapon (1/4), then
-column 3 of that card: 1 rifle (1/3), else SMG (2/3).
+column 3 of that card: 1 rifle (1/3), else SMG (2/3).  The kit's words (legend, heads, cells,
+the CSV header) are read from the English catalogue.
 """
 
 import csv
@@ -27,11 +28,39 @@ from generator.engine.odds import compute
 from generator.options import BuildOptions
 from generator.render.pdf import prerolled_pdf as render_mod
 from generator.content.context import BuildContext
+from generator.content.words import load_words
 from generator.data.sources import shipped
 from generator.render import csv_rows as csv_output
 
 SEED = 871
-HEADER = ["row", "closed", "open", "man1", "man2", "man3", "man4", "man5"]
+WORDS = load_words()
+
+
+def csv_header(size=5):
+    """The CSV's header row in the catalogue's words: the row, the two checks, each of `size` men
+    (871: "a crew of five")."""
+    return [WORDS("prerolled.csv.row"), WORDS("prerolled.csv.closed"), WORDS("prerolled.csv.open"),
+            *(WORDS("prerolled.csv.man", n=i) for i in range(1, size + 1))]
+
+
+def pattern(key, **groups):
+    """A regex for the catalogue's message `key`: its words as they stand, each {field} the regex
+    given in `groups`, else a named group of non-spaces."""
+    parts = re.split(r"\{(\w+)\}", WORDS(key))
+    return "".join(re.escape(p) if i % 2 == 0 else groups.get(p, rf"(?P<{p}>\S+)") for i, p in enumerate(parts))
+
+
+def printed(key, flat):
+    """Every run of words of message `key` between its {fields} is in the page text `flat`."""
+    return all(piece.strip() in flat for piece in re.split(r"\{\w+\}", WORDS(key)))
+
+
+def note(n):
+    return WORDS("prerolled.legend.note", note=n)
+
+
+def checks_of(t):
+    return WORDS("prerolled.legend.checks", closed=t["bail_out"]["closed"]["rule"], open=t["bail_out"]["open"]["rule"])
 
 
 def rule_chances(closed_column=3, fate_column=3):
@@ -71,7 +100,10 @@ def blocks(rows, block):
 
 
 def column_counts(chunk, header):
-    return {name: Counter(row[i] for row in chunk) for i, name in enumerate(header) if name != "row"}
+    """{'closed'|'open'|'man1'..: Counter of codes}: each column after the row number, by its
+    place in the header (row, the closed check, the open check, then each man)."""
+    names = ["closed", "open", *(f"man{i}" for i in range(1, len(header) - 2))]
+    return {name: Counter(row[i] for row in chunk) for i, name in enumerate(names, start=1)}
 
 
 # --- balanced -------------------------------------------------------------------------------
@@ -87,7 +119,7 @@ def test_shipped_chances_give_the_issue_counts():
 
 def test_balanced_default_rows_are_whole_exact_blocks():
     header, rows = csv_rows(context())
-    assert header == HEADER
+    assert header == csv_header()
     assert len(rows) % 36 == 0 and 150 <= len(rows) <= 250       # whole blocks, about 200
     assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
     want = expected_counts(rule_chances(), 36)
@@ -178,9 +210,18 @@ def test_independent_cells_fit_the_rule_chances():
 
 # --- PDF = CSV --------------------------------------------------------------------------------
 
-CELL = re.compile(r"(Unhurt|Wounded) - (pistol|rifle|SMG)|Killed")
-FATE = {"Unhurt": "U", "Wounded": "W"}
-WEAPON = {"pistol": "P", "rifle": "R", "SMG": "S"}
+# A man's cell in the catalogue's words -> his code in the CSV (871.3 fate, 871.4 weapon).
+FATE = {WORDS("prerolled.cell.unhurt"): "U", WORDS("prerolled.cell.wounded"): "W"}
+WEAPON = {WORDS("prerolled.cell.pistol"): "P", WORDS("prerolled.cell.rifle"): "R", WORDS("prerolled.cell.smg"): "S"}
+KILLED = WORDS("prerolled.cell.killed")
+
+
+def _any_of(words):
+    return "|".join(re.escape(w) for w in words)
+
+
+CELL = re.compile(pattern("prerolled.cell.man", fate=f"(?P<fate>{_any_of(FATE)})", weapon=f"(?P<weapon>{_any_of(WEAPON)})")
+                  + "|" + re.escape(KILLED))
 ROW = re.compile(r"(\d+) ([YN]) ([YN]) (.*)")
 
 
@@ -194,7 +235,7 @@ def pdf_rows(pdf):
             m = ROW.fullmatch(line.strip())
             if not m:
                 continue
-            men = [("K" if c.group(0) == "Killed" else FATE[c.group(1)] + WEAPON[c.group(2)])
+            men = [("K" if c.group(0) == KILLED else FATE[c.group("fate")] + WEAPON[c.group("weapon")])
                    for c in CELL.finditer(m.group(4))]
             assert CELL.sub("", m.group(4)).strip() == "", line      # nothing unparsed left over
             rows.append([m.group(1), m.group(2), m.group(3), *men])
@@ -209,23 +250,29 @@ def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
     rows, pages = pdf_rows(render_mod.render(ctx, PAPERS[paper]))
     assert rows == csv_body
     assert len(pages) >= 3
-    voluntary = next(i for i in ctx.kit.rules.interpretations if i.name == "voluntary_casualties")
+    t = rules_toml()
+    voluntary = t["interpretation"]["voluntary_casualties"]
+    assert voluntary["reading"] == "none"       # the shipped reading: no casualties drawn
+    said = WORDS("prerolled.legend.voluntary.text", sentence=voluntary["readings"]["none"].rstrip("."),
+                 note=note(voluntary["note"]), read=WORDS("prerolled.legend.voluntary.none", checks=checks_of(t)))
+    hero = f"prerolled.legend.hero.{t['interpretation']['hero_card']['reading']}"
+    stamp = re.compile(pattern("prerolled.heading.stamp"))
     for n, text in enumerate(pages, 1):
         flat = " ".join(text.split())
-        assert f"page {n} of {len(pages)}" in flat
-        assert "Seed 5" in flat and f"mode {mode}" in flat and ctx.kit.short_hash in flat
-        for phrase in ("next unticked row", "smaller crew", "uses the first men", "for any man who gets out",
-                       "read only each man's weapon", "draws nothing from the deck",
-                       voluntary.sentence.rstrip(".") + f" (player aid note {voluntary.note})."):
-            assert phrase in flat, (n, phrase)
+        assert WORDS("prerolled.heading.page", page=n, pages=len(pages)) in flat
+        found = stamp.search(flat)
+        assert found and (found["seed"], found["mode"], found["data"]) == ("5", mode, ctx.kit.short_hash)
+        for key in ("prerolled.legend.use.text", "prerolled.legend.men.text", hero, "prerolled.legend.rows.text"):
+            assert printed(key, flat), (n, key)
+        assert said in flat, n
 
 
-def test_plain_text_path_prints_the_same_rows(monkeypatch):
+def test_plain_text_path_prints_the_same_rows():
     ctx = context(rows=80)
-    fast = pdf_rows(render_mod.render(ctx, PAPERS["a4"]))
-    monkeypatch.setattr(render_mod._FastCells, "encode", lambda *a: (_ for _ in ()).throw(render_mod._NoFastPath()))
-    plain = pdf_rows(render_mod.render(ctx, PAPERS["a4"]))
-    assert fast == plain
+    fast = render_mod.render(ctx, PAPERS["a4"])
+    plain = render_mod.render(ctx, PAPERS["a4"], fast_text=False)
+    assert fast != plain        # the cells written another way ...
+    assert pdf_rows(fast) == pdf_rows(plain)        # ... print the same
 
 
 # --- reproducible ----------------------------------------------------------------------------
@@ -277,7 +324,9 @@ def test_fate_on_column_4_changes_the_block_and_counts(data_copy, tmp_path):
     for chunk in blocks(rows, 48):
         assert column_counts(chunk, header) == want
     pdf = (tmp_path / "out" / "prerolled-a4.pdf").read_bytes()
-    assert "block 48 rows" in PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    flat = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
+    stamp = re.search(pattern("prerolled.heading.stamp"), flat)
+    assert stamp and stamp["block"] == "48"
     assert pdf_rows(pdf)[0] == rows
 
 
@@ -285,11 +334,11 @@ def test_a_bigger_crew_gets_more_columns_printed_as_codes(data_copy):
     edit(data_copy / "rules.toml", "size = 5\n", "size = 8\n")
     ctx = context(data_copy, rows=40)
     header, rows = csv_rows(ctx)
-    assert header == ["row", "closed", "open", *(f"man{i}" for i in range(1, 9))]
+    assert header == csv_header(8)
     text = PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["a4"]))).pages[0].extract_text()
     printed = [line.split() for line in text.splitlines() if re.fullmatch(r"\d+( [A-Z]{1,2}){10}", line.strip())]
     assert printed == rows[:len(printed)] and len(printed) >= 30
-    assert "U unhurt, W wounded, K killed" in " ".join(text.split())
+    assert WORDS("prerolled.legend.codes.text") in " ".join(text.split())
 
 
 # --- the CLI ------------------------------------------------------------------------------------
@@ -325,7 +374,7 @@ def test_rows_are_legible_and_inside_their_columns(paper):
         chars = page.chars
         assert all(0 <= ch["x0"] and ch["x1"] <= page.width for ch in chars)
         body = [ch for ch in chars if ch["fontname"].endswith(("Roman", "Bold")) and ch["size"] >= 8]
-        killed = [w for w in page.extract_words(keep_blank_chars=False) if w["text"] == "Killed"]
+        killed = [w for w in page.extract_words(keep_blank_chars=False) if w["text"] == KILLED]
         assert killed and all(w["bottom"] - w["top"] >= 8 for w in killed)
         tops = sorted({round(w["top"], 1) for w in killed})
         assert min(b - a for a, b in zip(tops, tops[1:])) >= 8     # row pitch
@@ -349,7 +398,8 @@ def test_fonts_embedded_and_bookmarks_per_page_group():
             assert "/FontFile2" in font["/FontDescriptor"].get_object()
     titles = [item["/Title"] for item in reader.outline]
     assert len(titles) == len(reader.pages)             # one group a page at this size
-    spans = [tuple(map(int, re.fullmatch(r"Rows (\d+)-(\d+)", t).groups())) for t in titles]
+    spans = [tuple(map(int, re.fullmatch(pattern("prerolled.outline.rows", first=r"(\d+)", last=r"(\d+)"), t).groups()))
+             for t in titles]
     assert spans[0][0] == 1 and spans[-1][1] == 400
     assert all(b[0] == a[1] + 1 for a, b in zip(spans, spans[1:]))
 
@@ -377,8 +427,8 @@ def test_hostile_data_text_stays_on_the_page(data_copy):
     rows, pages = pdf_rows(pdf)
     assert rows == csv_rows(ctx)[1]
     flat = " ".join(pages[0].split())
-    for phrase in ("for any man who gets out", "read only each man's weapon", "draws nothing from the deck"):
-        assert phrase in flat           # the runaway label did not push the other items out
+    for key in ("prerolled.legend.hero.separate", "prerolled.legend.voluntary.none", "prerolled.legend.rows.text"):
+        assert printed(key, flat), key      # the runaway label did not push the other items out
 
 
 # --- geometry, without reportlab ----------------------------------------------------------------
@@ -425,8 +475,11 @@ def test_legend_follows_the_voluntary_reading_in_force(data_copy):
     sentence = next(i for i in ctx.kit.rules.interpretations if i.name == "voluntary_casualties").sentence
     assert "still draws for wounds" in sentence         # the data's own wording of the 'draw' reading
     flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["letter"]))).pages[0].extract_text().split())
-    assert sentence.rstrip(".") + " (player aid note 1)." in flat and "read each man as printed" in flat
-    assert "read only each man's weapon" not in flat
+    t = rules_toml(data_copy)
+    checks = checks_of(t)
+    read = WORDS("prerolled.legend.voluntary.other", checks=checks)
+    assert WORDS("prerolled.legend.voluntary.text", sentence=sentence.rstrip("."), note=note(1), read=read) in flat
+    assert WORDS("prerolled.legend.voluntary.none", checks=checks) not in flat
 
 
 def test_legend_words_the_checks_and_hero_cards_as_the_rule_does():
@@ -436,27 +489,35 @@ def test_legend_words_the_checks_and_hero_cards_as_the_rule_does():
     # kit's aid, not the rule: it says it replaces those card reads and draws, by agreement.
     ctx = context(rows=20)
     t = rules_toml()
-    closed, open_ = t["bail_out"]["closed"], t["bail_out"]["open"]
+    closed, open_, hero = t["bail_out"]["closed"], t["bail_out"]["open"], t["hero"]
+    readings = {name: s["reading"] for name, s in t["interpretation"].items()}
     notes = {name: s["note"] for name, s in t["interpretation"].items()}
+    assert readings["over_kill"] == "no_bail_out" and readings["hero_card"] == "separate"
+    assert hero["weapon_choice"] == ["rifle", "smg"] and hero["unpins"]
+    use = WORDS("prerolled.legend.use.text", closed=closed["rule"], open=open_["rule"], fate=t["fate"]["rule"],
+                weapon=t["weapon"]["rule"])
+    # the rule's terms for the checks (a kill by the exact number only), not the kit's "Closed" and "Open"
+    # (those stay the CSV's keys); Y and N are the codes its columns print
+    check = WORDS("prerolled.legend.check.text", checks=checks_of(t), when=WORDS("prerolled.legend.check.exact"),
+                  note=note(notes["over_kill"]), closed=closed["rule"], closed_label=closed["label"],
+                  closed_column=closed["column"], open=open_["rule"], open_label=open_["label"],
+                  open_column=open_["column"], yes="Y", no="N")
+    choice = WORDS("prerolled.legend.or", a=WORDS("prerolled.cell.rifle"), b=WORDS("prerolled.cell.smg"))
+    hero_card = WORDS("prerolled.legend.hero.separate", fate_rule=hero["fate_rule"], result=hero["fate_result"],
+                      weapon_rule=hero["weapon_rule"], choice=choice, unpins=WORDS("prerolled.legend.hero.unpins"),
+                      note=note(notes["hero_card"]))
     for paper in ("a4", "letter"):
         flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS[paper]))).pages[0].extract_text().split())
-        assert "An optional aid of this kit, for players who agree to use it: each row replaces the card reads" in flat
-        assert (f"the check on the kill card's RPC ({closed['rule']}, {open_['rule']}) and every man's draws "
-                f"({t['fate']['rule']}, {t['weapon']['rule']})") in flat
-        assert (f"Read the {closed['rule']} and {open_['rule']} columns only after a kill by the exact number "
-                f"needed (player aid note {notes['over_kill']})") in flat
-        assert "A Hero card played in 871.4, for any man who gets out, chooses his rifle or SMG and unpins him" in flat
-        assert f"(player aid note {notes['hero_card']})" in flat
-        assert f"(player aid note {notes['voluntary_casualties']})" in flat
-        # the rule's terms, not the kit's "Closed" and "Open" (those stay the CSV's keys)
-        assert f"{closed['label']} (kill card column {closed['column']})" in flat
+        assert use in flat and check in flat and hero_card in flat
+        assert f"({note(notes['voluntary_casualties'])})" in flat
         assert "Closed" not in flat and "Open and" not in flat and "second Hero card" not in flat
         assert not re.search(r"\(note \d", flat)        # every note cited is the player aid's
 
 
 def test_legend_owns_up_to_a_part_block(tmp_path):
     # 36 rows to a block with the shipped rules (lcm of 3, 2 and 36): 40 rows = one block + 4.
-    for rows, words in ((40, "Rows 37-40 are only the start of a block"), (10, "shorter than one block (10 of 36")):
+    for rows, words in ((40, WORDS("prerolled.legend.rows.part", first=37, last=40)),
+                        (10, WORDS("prerolled.legend.rows.short", rows=10, block=36))):
         status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--rows", rows,
                                  "--out", tmp_path / str(rows))
         assert status == 0, err

@@ -18,6 +18,7 @@ from generator import __version__
 from generator.build.manifest import manifest
 from generator.build.pipeline import render_all
 from generator.build.progress import progress as print_progress
+from generator.content.words import load_words
 from generator.data.model import KitData
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
 
@@ -37,7 +38,8 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     from generator.render.images import FACE_PAPER, face_images, thumbnails
     files = render_all(kit, options, templates=templates, progress=progress)
     files.pop("MANIFEST.txt")       # remade below, over everything the zip holds
-    files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"]))
+    # placed by the counters of the words the PDF printed (a build's: the default catalogue)
+    files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"], load_words()))
     thumbs = thumbnails({n: c for n, c in files.items() if n.endswith(".pdf")})
     files.update(thumbs)
     files["README.txt"] = readme_text(kit, options, files)

@@ -1,26 +1,42 @@
 """Which counters the kit prints, per nationality, and what each face carries.
 
 Pure: every figure comes from the kit data (FP, relative range, CCV, TEM, terrain, rule numbers,
-weapon models and years); nothing here measures or draws.  A face is laid out the way wargame
-counters are: the nationality emblem top left, a pictogram or the kind top right, a few words in
-the middle and the factors as big numerals along the bottom.  Each piece of text keeps the data
-file and key it came from, so a renderer that cannot fit it can name them.
+weapon models and years), every word from the catalogue (content/words.py, keys "counter.*");
+nothing here measures or draws.  A face is laid out the way wargame counters are: the
+nationality emblem top left, a pictogram or the kind top right, a few words in the middle and
+the factors as big numerals along the bottom.  Each piece of text keeps the data file and key it
+came from, so a renderer that cannot fit it can name them.
 """
 
 from dataclasses import dataclass
 
-from generator.data.model import KitData, Nationality
+from generator.content.words import Words
+from generator.data.model import KitData, Nationality, WeaponSpan
 from generator.text import signed
 
 KINDS = ("crew", "rifle", "smg", "marker")
-KIND_LABELS = {"crew": "Crew", "rifle": "Rifle", "smg": "SMG", "marker": "Bailed-out AFV"}
 RULES_FILE = "rules.toml"
 NBSP = "\u00a0"          # joins a phrase so a narrow counter wraps between phrases, not inside
+TIE = "~"                # a no-break space in the catalogue's counter words (a tie, as in TeX)
 EN_DASH = "\u2013"
 
+Source = tuple[tuple[str, str], ...]    # ((data file, key), ...) a piece of text was built from
 
-def phrase(text):
+
+def phrase(text: str) -> str:
     return text.replace(" ", NBSP)
+
+
+def tied(words: Words, key: str, **fields: object) -> str:
+    """The catalogue's words for `key` on a counter: a tie (~) prints as a no-break space, and
+    each value from data is one phrase (a narrow counter never wraps inside it)."""
+    text = words(key).replace(TIE, NBSP)
+    return text.format(**{name: phrase(str(value)) for name, value in fields.items()}) if fields else text
+
+
+def kind_label(words: Words, kind: str) -> str:
+    """What a kind of counter is called ('Crew', 'Bailed-out AFV')."""
+    return words(f"counter.kind.{kind}")
 
 
 @dataclass(frozen=True)
@@ -28,7 +44,7 @@ class Line:
     """One paragraph of a face's text.  style: 'title' (bold) or 'body'."""
     text: str
     style: str = "body"
-    source: tuple = ()      # ((file, key), ...) the text was built from
+    source: Source = ()
 
 
 @dataclass(frozen=True)
@@ -37,31 +53,32 @@ class Numeral:
     small word after it that says what it is ('1' 'FP', '−1' 'TEM'), if any."""
     text: str
     place: str              # 'left', 'centre' or 'right'
-    source: tuple = ()
+    source: Source = ()
     unit: str = ""          # small, on the numeral's baseline, to its right
 
-    def words(self):
+    def reading(self) -> str:
         return f"{self.text} {self.unit}" if self.unit else self.text
 
 
 @dataclass(frozen=True)
 class Face:
-    corner: object          # top right: a pictogram name ('pistol', 'afv') or a Line
-    lines: tuple            # Line, ... in the middle
-    numerals: tuple         # Numeral, ...
+    corner: str | Line      # top right: a pictogram name ('pistol', 'afv') or a Line
+    lines: tuple[Line, ...]     # in the middle
+    numerals: tuple[Numeral, ...]
     pictogram: str = ""     # a weapon pictogram across the middle, above the lines
     band: bool = False      # reversed colours (ink ground, colour text) over all but the foot
     no_smoke: bool = False  # the crossed-out S between the numerals
     corner_note: Line | None = None    # small words under the corner's pictogram ('RR5' under the pistol)
     foot_pictogram: str = ""    # a pictogram at the foot's right, as tall as the numerals
 
-    def words(self):
+    def reading(self, words: Words) -> list[str]:
         """What the face says, as plain text pieces in reading order (signs named in words)."""
-        words = [self.corner.text] if isinstance(self.corner, Line) else []
-        words += [f"{self.corner} {self.corner_note.text}"] if self.corner_note else []
-        words += [line.text for line in self.lines] + [n.words() for n in self.numerals]
-        words += ["no Smoke"] if self.no_smoke else []
-        return [w.replace(NBSP, " ") for w in words]
+        said = [self.corner.text] if isinstance(self.corner, Line) else []
+        if self.corner_note:
+            said.append(f"{words(f'counter.reading.{self.corner}')} {self.corner_note.text}")
+        said += [line.text for line in self.lines] + [n.reading() for n in self.numerals]
+        said += [words("counter.reading.no_smoke")] if self.no_smoke else []
+        return [w.replace(NBSP, " ") for w in said]
 
 
 @dataclass(frozen=True)
@@ -72,41 +89,46 @@ class Counter:
     back: Face
 
 
-def nationality_file(nat):
+def nationality_file(nat: Nationality) -> str:
     return f"nationalities/{nat.key}.toml"
 
 
-def short_years(span):
+def short_years(span: WeaponSpan) -> str:
     """'\u201939' or '\u201942\u2013\u201945': a span as big numerals short enough for a counter."""
     first, last = f"\u2019{span.first % 100:02d}", f"\u2019{span.last % 100:02d}"
     return first if span.first == span.last else f"{first}{EN_DASH}{last}"
 
 
-def crew_counter(kit, nat):
+def crew_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
     """Front healthy, back wounded; both keep the pistol, the CCV modifier and no Smoke.
     The pistol (871.4: "1 FP at Relative Range 5") prints as a big '1' with a small 'FP' at the
     foot and 'RR5' under the pistol pictogram: '1-5' would read as 'one to five'."""
     rules = kit.rules
     w, cc, fate = rules.weapon, rules.close_combat, rules.fate
-    pistol = Numeral(f"{w.pistol_fp}", "left", ((RULES_FILE, "weapon.pistol_fp"),), unit="FP")
-    reach = Line(f"RR{w.pistol_relative_range}", "title", ((RULES_FILE, "weapon.pistol_relative_range"),))
+    pistol = Numeral(f"{w.pistol_fp}", "left", ((RULES_FILE, "weapon.pistol_fp"),),
+                     unit=tied(words, "counter.crew.pistol.unit"))
+    reach = Line(tied(words, "counter.crew.pistol.range", range=w.pistol_relative_range), "title",
+                 ((RULES_FILE, "weapon.pistol_relative_range"),))
     ccv = Numeral(signed(cc.ccv_modifier), "right", ((RULES_FILE, "close_combat.ccv_modifier"),))
     no_smoke = not (w.smoke or cc.smoke)        # 871.4: crew members never have Smoke
-    healthy = Face("pistol", (Line("AFV CREW", "title"),), (pistol, ccv), no_smoke=no_smoke, corner_note=reach)
-    ref = [Line(phrase(f"Rule {fate.wounded_rule}"), "body", ((RULES_FILE, "fate.wounded_rule"),))]
+    healthy = Face("pistol", (Line(tied(words, "counter.crew.front.title"), "title"),), (pistol, ccv),
+                   no_smoke=no_smoke, corner_note=reach)
+    ref = [Line(tied(words, "counter.crew.back.rule", rule=fate.wounded_rule), "body",
+                ((RULES_FILE, "fate.wounded_rule"),))]
     if fate.wounded_except:
-        ref.append(Line(phrase(f"except {fate.wounded_except}"), "body", ((RULES_FILE, "fate.wounded_except"),)))
-    wounded = Face("pistol", (Line("WOUNDED", "title"), *ref), (pistol, ccv), band=True, no_smoke=no_smoke,
-                   corner_note=reach)
+        ref.append(Line(tied(words, "counter.crew.back.except", rule=fate.wounded_except), "body",
+                        ((RULES_FILE, "fate.wounded_except"),)))
+    wounded = Face("pistol", (Line(tied(words, "counter.crew.back.title"), "title"), *ref), (pistol, ccv),
+                   band=True, no_smoke=no_smoke, corner_note=reach)
     return Counter(nat.key, "crew", healthy, wounded)
 
 
-def weapon_counters(nat):
+def weapon_counters(nat: Nationality, words: Words) -> list[Counter]:
     nat_file = nationality_file(nat)
     result = []
     for kind, spans in (("rifle", nat.rifles), ("smg", nat.smgs)):
         for i, span in enumerate(spans):
-            face = Face(Line(KIND_LABELS[kind].upper(), "title"),
+            face = Face(Line(tied(words, f"counter.{kind}.title"), "title"),
                         (Line(span.model, "body", ((nat_file, f"{kind}[{i}].model"),)),),
                         (Numeral(short_years(span), "centre", ((nat_file, f"{kind}[{i}].years"),)),),
                         pictogram=kind)
@@ -115,7 +137,7 @@ def weapon_counters(nat):
     return result
 
 
-def marker_counter(kit, nat):
+def marker_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
     """The bailed-out AFV marker: fits a destroyed AFV and one left Immobilized, Bogged Down or
     with its main Ordnance malfunctioned permanently alike.  871: the AFV "remains in play and
     provides the members of the crew a -1 TEM" as a Wall; "once the Crew Members move to another
@@ -124,24 +146,26 @@ def marker_counter(kit, nat):
     is the men's state, not the AFV's, and a Hero card may end it for one of them (871.4)."""
     after = kit.rules.after
     source = ((RULES_FILE, "after.wreck_tem"), (RULES_FILE, "after.wreck_terrain"))
-    front = Face("afv", (Line(phrase("BAILED-OUT") + " AFV", "title"),
-                         Line(phrase(f"TEM as {after.wreck_terrain}"), "body", source[1:])),
+    front = Face("afv", (Line(tied(words, "counter.marker.front.title"), "title"),
+                         Line(tied(words, "counter.marker.front.tem", terrain=after.wreck_terrain), "body",
+                              source[1:])),
                  (Numeral(signed(after.wreck_tem), "left", source[:1]),))
-    back = Face(Line("REMOVE", "title"),
-                (Line(" ".join(phrase(p) for p in ("when crew", "moves to new", "range chit"))),),
-                (Numeral(signed(after.wreck_tem), "left", source[:1], unit="TEM"),),
+    back = Face(Line(tied(words, "counter.marker.back.title"), "title"),
+                (Line(tied(words, "counter.marker.back.when")),),
+                (Numeral(signed(after.wreck_tem), "left", source[:1], unit=tied(words, "counter.marker.back.unit")),),
                 band=True, foot_pictogram="afv")
     return Counter(nat.key, "marker", front, back)
 
 
-def counters_for(kit, nat, sets, extra_crew=0, extra_markers=0):
+def counters_for(kit: KitData, nat: Nationality, sets: int, words: Words, extra_crew: int = 0,
+                 extra_markers: int = 0) -> tuple[Counter, ...]:
     """Every counter of one nationality, in print order: crew, rifles, SMGs, markers."""
-    crew = [crew_counter(kit, nat)] * (sets * kit.rules.crew.size + extra_crew)
-    markers = [marker_counter(kit, nat)] * (sets + extra_markers)    # one per AFV the sets cover
-    return tuple(crew + weapon_counters(nat) + markers)
+    crew = [crew_counter(kit, nat, words)] * (sets * kit.rules.crew.size + extra_crew)
+    markers = [marker_counter(kit, nat, words)] * (sets + extra_markers)    # one per AFV the sets cover
+    return tuple(crew + weapon_counters(nat, words) + markers)
 
 
-def extras(kit, spare):
+def extras(kit: KitData, spare: int) -> dict[str, tuple[int, int]]:
     """{nationality key: (extra crew, extra markers)} filling `spare` cells: a set (a crew and
     its marker) per nationality in turn, in nationality order; the last set as far as it fits."""
     nats = kit.nationalities
@@ -157,20 +181,20 @@ def extras(kit, spare):
             counts[1] += 1
             spare -= 1
         turn += 1
-    return {key: tuple(v) for key, v in added.items()}
+    return {key: (v[0], v[1]) for key, v in added.items()}
 
 
 Groups = tuple[tuple[Nationality, tuple[Counter, ...]], ...]   # counters by nationality, in print order
 
 
-def all_counters(kit: KitData, sets: int, spare: int = 0) -> Groups:
+def all_counters(kit: KitData, sets: int, words: Words, spare: int = 0) -> Groups:
     """((nationality, counters), ...) for every nationality, sorted as the data is; `spare`
     cells are filled with extra crews and markers (see `extras`)."""
     more = extras(kit, spare)
-    return tuple((nat, counters_for(kit, nat, sets, *more[nat.key])) for nat in kit.nationalities)
+    return tuple((nat, counters_for(kit, nat, sets, words, *more[nat.key])) for nat in kit.nationalities)
 
 
-def tally(groups):
+def tally(groups: Groups) -> tuple[tuple[Nationality, dict[str, int]], ...]:
     """((nationality, {kind: count}), ...) from `all_counters` output; every kind present."""
     rows = []
     for nat, counters in groups:

@@ -17,6 +17,7 @@ from generator.content import rows as P
 from generator.engine import procedure as R
 from generator.data import FATES
 from generator.content.weapons import weapon_rows
+from generator.content.words import load_words
 from generator.engine.odds import WEAPONS, man_code, percent
 from generator.text import fraction_text, signed, year_span
 
@@ -188,16 +189,17 @@ def add_prerolled(out, kit, odds):
 def add_counters(out, kit, sets):
     r = kit.rules
     rule_of = {"crew": r.crew.rule, "rifle": r.weapon.rule, "smg": r.weapon.rule, "marker": r.after.rule}
-    for nat, counters in C.all_counters(kit, sets):
+    words = load_words()    # the words the counters print (a build's: the default catalogue)
+    for nat, counters in C.all_counters(kit, sets, words):
         distinct = {}
         for counter in counters:        # same faces, one counter kind: counted once
             distinct[counter] = distinct.get(counter, 0) + 1
         index = {}
         for counter, n in distinct.items():
             i = index[counter.kind] = index.get(counter.kind, -1) + 1
-            faces = [" / ".join(face.words()) for face in (counter.front, counter.back)]
+            faces = [" / ".join(face.reading(words)) for face in (counter.front, counter.back)]
             shown = faces[0] if faces[0] == faces[1] else f"{faces[0]} | back: {faces[1]}"
-            word = C.KIND_LABELS[counter.kind]
+            word = C.kind_label(words, counter.kind)
             label = f"{nat.name} {word if word.isupper() else word.lower()} counter"
             key = f"counters.{nat.key}.{counter.kind}.{i}"
             out.add(key, rule_of[counter.kind], label, shown)

@@ -16,13 +16,16 @@ Pure: no reportlab.  Same (data, rows, seed, mode) -> same rows.
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import overload
 
 from generator.content.context import BuildContext
+from generator.content.words import Words
+from generator.data.model import KitData
+from generator.engine.odds import Odds, man_code
 from generator.errors import UsageError
-from generator.engine.odds import man_code
 
 MODES = ("balanced", "independent")
 YES, NO = "Y", "N"
@@ -30,38 +33,48 @@ TARGET_ROWS = 200           # the default table: whole blocks, about this many r
 MAX_BLOCK = 100_000         # a balanced block longer than this would not fit a sane table
 
 
+Row = tuple[str, ...]       # one row's codes, in column order
+
+
 @dataclass(frozen=True)
 class Column:
-    name: str               # CSV header: 'closed', 'open', 'man1', ...
-    outcomes: tuple         # ((code, Fraction), ...) in a fixed order, chances > 0, summing to 1
+    name: str               # the column's key: 'closed', 'open', 'man1', ...
+    outcomes: tuple[tuple[str, Fraction], ...]  # (code, chance) in a fixed order, chances > 0, summing to 1
+    man: int = 0            # a crew member's column: his number (1, 2, ...); 0 for a check
 
 
 @dataclass(frozen=True)
 class Table:
-    columns: tuple          # Column, in CSV order
+    columns: tuple[Column, ...]     # in CSV order
     block: int              # lcm of every chance's denominator
     mode: str
     seed: int
     rows: "Rows"            # one tuple of codes per row, in column order (row number = index + 1)
 
 
-class Rows(Sequence):
+class Rows(Sequence[Row]):
     """The rows of a table, stored as one byte per cell (its index among the column's codes).
 
     Why: a million rows as tuples of strings take over 100 MB; as bytes, 7 MB.  Reading a row
     gives the same tuple of codes.
     """
 
-    def __init__(self, columns, cells):
+    def __init__(self, columns: Sequence[Column], cells: Sequence[Sequence[str]]) -> None:
         self._codes = tuple(tuple(code for code, _ in col.outcomes) for col in columns)
         self._cells = tuple(bytes(map({code: i for i, code in enumerate(codes)}.__getitem__, column))
                             for codes, column in zip(self._codes, cells))
         self._length = len(self._cells[0]) if self._cells else 0
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self._length
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Row]: ...
+
+    def __getitem__(self, index: int | slice) -> Row | list[Row]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._length))]
         if index < 0:
@@ -70,39 +83,39 @@ class Rows(Sequence):
             raise IndexError(index)
         return tuple(codes[cells[index]] for codes, cells in zip(self._codes, self._cells))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Rows) and (self._codes, self._cells) == (other._codes, other._cells)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self._codes, self._cells))
 
 
-def columns(kit, odds):
+def columns(kit: KitData, odds: Odds) -> tuple[Column, ...]:
     """The columns of a row, each with its exact outcome chances, from the odds."""
-    def check(name, p):
+    def check(name: str, p: Fraction) -> Column:
         return Column(name, tuple((code, q) for code, q in ((YES, p), (NO, 1 - p)) if q))
-    man = tuple((man_code(fate, weapon), Fraction(p)) for (fate, weapon), p in odds.man.items() if p)
+    outcomes = tuple((man_code(fate, weapon), Fraction(p)) for (fate, weapon), p in odds.man.items() if p)
     cols = [check("closed", Fraction(odds.bail_out_closed)), check("open", Fraction(odds.bail_out_open))]
-    cols += [Column(f"man{i}", man) for i in range(1, kit.rules.crew.size + 1)]
+    cols += [Column(f"man{i}", outcomes, man=i) for i in range(1, kit.rules.crew.size + 1)]
     return tuple(cols)
 
 
-def block_length(cols):
+def block_length(cols: Sequence[Column]) -> int:
     """The least common multiple of the denominators of every chance in a row."""
     return math.lcm(*(p.denominator for col in cols for _, p in col.outcomes))
 
 
-def counts(column, block):
+def counts(column: Column, block: int) -> dict[str, int]:
     """{code: how many of `block` rows hold it} - exact, since block * p is whole."""
     return {code: int(p * block) for code, p in column.outcomes}
 
 
-def default_rows(block):
+def default_rows(block: int) -> int:
     """A whole number of blocks, as near TARGET_ROWS as blocks allow (at least one)."""
     return max(1, round(Fraction(TARGET_ROWS, block))) * block
 
 
-def generate(kit, odds, rows=None, seed=0, mode="balanced"):
+def generate(kit: KitData, odds: Odds, rows: int | None = None, seed: int = 0, mode: str = "balanced") -> Table:
     """The Table for these options.  `rows` None means default_rows(block)."""
     if mode not in MODES:
         raise UsageError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -121,9 +134,9 @@ def generate(kit, odds, rows=None, seed=0, mode="balanced"):
     return Table(cols, block, mode, seed, Rows(cols, cells))
 
 
-def _balanced(rng, col, block, rows):
+def _balanced(rng: random.Random, col: Column, block: int, rows: int) -> list[str]:
     pack = [code for code, n in counts(col, block).items() for _ in range(n)]
-    out = []
+    out: list[str] = []
     while len(out) < rows:
         deal = pack[:]
         rng.shuffle(deal)
@@ -132,7 +145,7 @@ def _balanced(rng, col, block, rows):
     return out
 
 
-def _independent(rng, col, block, rows):
+def _independent(rng: random.Random, col: Column, block: int, rows: int) -> list[str]:
     tally = counts(col, block)
     if block <= 1 << 16:
         # lookup[i] is the outcome for integer i in range(block): each code fills block * p slots.
@@ -140,7 +153,8 @@ def _independent(rng, col, block, rows):
         pick = rng.randrange
         return [lookup[pick(block)] for _ in range(rows)]
     # A huge block: walk the cumulative counts instead of building a huge lookup list.
-    bounds, total = [], 0
+    bounds: list[tuple[int, str]] = []
+    total = 0
     for code, n in tally.items():
         total += n
         bounds.append((total, code))
@@ -148,14 +162,16 @@ def _independent(rng, col, block, rows):
             for x in (rng.randrange(block) for _ in range(rows))]
 
 
-def header(table):
-    return ["row", *(c.name for c in table.columns)]
+def header(table: Table, words: Words) -> list[str]:
+    """The CSV's header row: the row number's column, then each column's (keys "prerolled.csv.*")."""
+    heads = (words("prerolled.csv.man", n=c.man) if c.man else words(f"prerolled.csv.{c.name}") for c in table.columns)
+    return [words("prerolled.csv.row"), *heads]
 
 
-def csv_chunks(table, lines=10_000):
+def csv_chunks(table: Table, words: Words, lines: int = 10_000) -> Iterator[str]:
     """The rows as CSV (LF line ends): header `row,closed,open,man1,...`, then one line a row, in
     pieces of some `lines` lines, so a long table is never one list of lines."""
-    yield ",".join(header(table)) + "\n"
+    yield ",".join(header(table, words)) + "\n"
     rows = table.rows
     for start in range(0, len(rows), lines):
         yield "".join(f"{i},{','.join(rows[i - 1])}\n" for i in range(start + 1, min(start + lines, len(rows)) + 1))

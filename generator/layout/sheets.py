@@ -137,7 +137,8 @@ class Bar:
     length: float
     height: float
     ticks: tuple            # x positions of the graduations
-    label: str
+    unit: str               # 'mm' or 'in': the renderer labels the bar with its length in this unit
+    units: int              # the bar's length in that unit
     label_y: float          # baseline of the label, above the bar
 
 
@@ -145,14 +146,13 @@ def bars(grid):
     """The 100 mm and 4 in calibration bars, centred below the grid's cut ticks."""
     below_ticks = grid.y0 - mm(BLEED_MM + TICK_GAP_MM + TICK_MM)
     result = []
-    for k, (length, step, label) in enumerate((
-            (mm(BAR_MM), mm(10), f"{BAR_MM} mm \u2013 print at 100% / Actual size"),
-            (BAR_IN * 72.0, 36.0, f"{BAR_IN} in \u2013 print at 100% / Actual size"))):
+    for k, (length, step, unit, units) in enumerate(((mm(BAR_MM), mm(10), "mm", BAR_MM),
+                                                     (BAR_IN * 72.0, 36.0, "in", BAR_IN))):
         top = below_ticks - mm(4) - k * mm(Fraction(11, 2))
         x = (grid.page_w - length) / 2
         n = round(length / step)
         result.append(Bar(x, top - mm(BAR_HEIGHT_MM), length, mm(BAR_HEIGHT_MM),
-                          tuple(x + i * step for i in range(n + 1)), label, top + mm(1)))
+                          tuple(x + i * step for i in range(n + 1)), unit, units, top + mm(1)))
     return result
 
 

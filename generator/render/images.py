@@ -1,28 +1,37 @@
 """Images of the kit's PDFs: counter faces at cut size and page thumbnails (pypdfium2, Pillow)."""
 
 import io
+from collections.abc import Mapping
 
 import pypdfium2 as pdfium
+from PIL import Image
 
-from generator.content.faces import KIND_LABELS
-from generator.content.faces import all_counters
+from generator.content.faces import Counter, Groups, all_counters
+from generator.content.words import Words
+from generator.data.model import KitData
 from generator.layout import sheets as geo
 from generator.layout.paper import PAPERS
+from generator.options import BuildOptions
 from generator.units import MM_PER_INCH
 
 DPI = 300
 THUMB_PX = 240              # a thumbnail's width
 FACE_PAPER = "a4"           # counters keep their size on either paper: faces come from one
+# A kind's part of a face image's file name: names, not printed words, so they stay the same
+# whatever the catalogue calls the kinds (the release's faces/*.png keep their names).
+FILE_KINDS = {"crew": "crew", "rifle": "rifle", "smg": "smg", "marker": "bailed-out-afv"}
 
 
-def face_images(kit, options, counters_pdf):
+def face_images(kit: KitData, options: BuildOptions, counters_pdf: bytes, words: Words) -> dict[str, bytes]:
     """{'faces/NAT-KIND[-YEARS]-front.png': png, ...}: every distinct counter face at cut size.
 
     Each face is cropped from the counters PDF at its cut rectangle, placed by the same layout
-    code the renderer draws with (grid, pagination, page order, mirrored backs).
+    code the renderer draws with (grid, pagination, page order, mirrored backs), from the
+    counters made with the same `words` as the PDF's.
     """
     paper = PAPERS[FACE_PAPER]
-    grid, groups, sheets = geo.sheet_plan(paper, options, lambda spare: all_counters(kit, options.sets, spare))
+    grid, groups, sheets = geo.sheet_plan(paper, options,
+                                          lambda spare: all_counters(kit, options.sets, words, spare))
     px = round(float(options.counter_mm) / float(MM_PER_INCH) * DPI)
     scale = px / grid.size
     names = face_names(groups)
@@ -50,18 +59,18 @@ def face_images(kit, options, counters_pdf):
     return images
 
 
-def face_names(groups):
+def face_names(groups: Groups) -> dict[Counter, str]:
     """{Counter: 'german-rifle-1939-45'}: nationality key, kind, and the years where a kind has
     several counters (taken from the nationality's spans when they match one to one)."""
     names = {}
     for nat, counters in groups:
-        by_kind = {}
+        by_kind: dict[str, list[Counter]] = {}
         for counter in dict.fromkeys(counters):
             by_kind.setdefault(counter.kind, []).append(counter)
         for kind, distinct in by_kind.items():
             spans = {"rifle": nat.rifles, "smg": nat.smgs}.get(kind, ())
             for i, counter in enumerate(distinct):
-                name = f"{nat.key}-{KIND_LABELS[kind].lower().replace(' ', '-')}"    # 'german-bailed-out-afv'
+                name = f"{nat.key}-{FILE_KINDS[kind]}"    # 'german-bailed-out-afv'
                 if len(distinct) > 1:
                     if len(spans) == len(distinct):
                         span = spans[i]
@@ -72,7 +81,7 @@ def face_names(groups):
     return names
 
 
-def thumbnails(pdfs):
+def thumbnails(pdfs: Mapping[str, bytes]) -> dict[str, bytes]:
     """{'thumbs/NAME.png': png} of each PDF's first page, THUMB_PX wide."""
     thumbs = {}
     for name, content in sorted(pdfs.items()):
@@ -86,10 +95,8 @@ def thumbnails(pdfs):
     return thumbs
 
 
-def _png(image, dpi=None):
+def _png(image: Image.Image, dpi: int | None = None) -> bytes:
     out = io.BytesIO()
     extra = {"dpi": (dpi, dpi)} if dpi else {}
     image.save(out, format="PNG", optimize=True, **extra)
     return out.getvalue()
-
-

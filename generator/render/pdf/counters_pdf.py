@@ -2,62 +2,79 @@
 
 Geometry is all in layout/counters.py; this module only draws it.  Each counter's fill is one
 rectangle exactly the counter's size (tests find counters that way); its bleed, a reversed band,
-cut ticks and bars are separate shapes of other sizes.  Every black and grey is pure K.
+cut ticks and bars are separate shapes of other sizes.  Every black and grey is pure K.  Every
+word comes from the catalogue (ctx.words): "counters.*" around the sheets, "calibration.*" on
+the calibration pair; the faces' own words come with the faces (content/faces.py).
 """
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
-from generator.colour import grey as luma
-from generator.content.faces import KINDS, KIND_LABELS, Line, all_counters, tally
-from generator.text import ELLIPSIS, signed, truncate
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.colour import luma
+from generator.content.context import BuildContext
+from generator.content.faces import KINDS, Face, Groups, Line, all_counters, kind_label, tally
+from generator.content.words import Words
+from generator.data.model import Nationality
 from generator.errors import RenderError
 from generator.layout import sheets as geo
+from generator.layout.paper import Paper
+from generator.text import ELLIPSIS, signed, truncate
 from generator.units import mm
-from generator.render.pdf.canvas import BOLD, FONT, INK, colour, draw_footer, ellipsise, finish, grey, new_canvas, register_fonts
+from generator.render.pdf.canvas import (BOLD, FONT, INK, colour, draw_footer, ellipsise, finish, grey, new_canvas,
+                                         register_fonts)
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
 WHITE = "#ffffff"
-HEADING_NAMES = {"crew": "crew", "rifle": "rifle", "smg": "SMG", "marker": "bailed-out AFV"}
-MANIFEST_HEADERS = {"crew": "Crew", "rifle": "Rifle", "smg": "SMG", "marker": "Markers"}
+EXAMPLE_READING = (1.5, -0.5)   # the calibration steps' example: the cross 1.5 mm right, 0.5 mm down
+
+Fits = dict[tuple[Face, str], Any]  # (face, 'middle'|'corner'): (size, placed); (face, 'pictogram'): its height
+Tally = tuple[tuple[Nationality, dict[str, int]], ...]
+Paint = tuple[Any, Any, Callable[[str], Any]]      # reportlab colours: ground, ink, emblem colour of a '#rrggbb'
 
 
-def title(ctx):
+def title(ctx: BuildContext) -> str:
     r = ctx.kit.rules
-    return f"{r.number} {r.title} \u2013 crew counters"
+    return ctx.words("counters.title", number=r.number, title=r.title)
 
 
-def measure(text, style, size):
+def measure(text: str, style: str, size: float) -> float:
     return stringWidth(text, BOLD if style == "title" else FONT, size)
 
 
-def render(ctx, paper):
+def render(ctx: BuildContext, paper: Paper | None) -> bytes:
+    assert paper is not None        # a per-paper output ("{paper}" in its name)
     register_fonts()    # text is measured before the canvas exists
-    kit, opts = ctx.kit, ctx.options
-    grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: all_counters(kit, opts.sets, spare))
+    kit, opts, words = ctx.kit, ctx.options, ctx.words
+    grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: all_counters(kit, opts.sets, words, spare))
     zone = geo.zones(grid.size, grid.safe_inset())
-    fits = _fit_faces(groups, zone, opts.counter_mm, kit.directory)
+    fits = _fit_faces(groups, zone, opts.counter_mm, kit.directory, words)
     pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
-    c, buffer = new_canvas(paper, title(ctx), f"Double-sided counters, {paper.label}, "
-                           f"{float(opts.counter_mm):.2f} mm", duplex=True)
+    c, buffer = new_canvas(paper, title(ctx), words("counters.subject", paper=paper.label,
+                                                    size=f"{float(opts.counter_mm):.2f}"), duplex=True)
     _calibration_front(c, ctx, paper, grid, tally(groups), pages)
     c.showPage()
     _calibration_back(c, ctx, paper, grid, pages)
     c.showPage()
-    forms = {}      # (nationality, face) -> the name of the form XObject that draws it
+    forms: dict[tuple[str, Face], str] = {}     # (nationality, face) -> the name of the form XObject that draws it
     for n, slots in enumerate(sheets, start=1):
         for side in ("front", "back"):
             page = geo.sheet_page(n, side) + 1
             key = f"counters-sheet{n}-{side}"
             c.bookmarkPage(key)
-            c.addOutlineEntry(f"Sheet {n} {side}s", key, 0)
+            c.addOutlineEntry(words(f"counters.outline.{side}", n=n), key, 0)
             present = sorted({s.group for s in slots})
             if side == "front":
                 for g in present:
                     nat = groups[g][0]
                     c.bookmarkPage(f"{key}-{nat.key}")
                     c.addOutlineEntry(truncate(nat.name, 60), f"{key}-{nat.key}", 1)
-            _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, len(sheets), page, pages, forms)
+            _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, (n, len(sheets), page, pages), forms)
             c.showPage()
     return finish(c, buffer)
 
@@ -65,7 +82,7 @@ def render(ctx, paper):
 PICTOGRAM_SHARES = (0.22, 0.19, 0.16, 0.13, 0.1)     # of the side: tried largest first
 
 
-def _middle_fit(face, zone):
+def _middle_fit(face: Face, zone: geo.Zones) -> tuple[float, Any]:
     """(pictogram height, (size, placed)) for the middle of `face`: the largest weapon pictogram
     that leaves its words near full size, else the largest that leaves them room at all."""
     x, y, w, h = zone.middle
@@ -81,12 +98,13 @@ def _middle_fit(face, zone):
     return fallback or (0.0, None)
 
 
-def _fit_faces(groups, zone, counter_mm, directory):
+def _fit_faces(groups: Groups, zone: geo.Zones, counter_mm: Fraction, directory: Path, words: Words) -> Fits:
     """{(face, 'corner'|'middle'): (size, placed)} for every distinct face; RenderError naming
     the data if any face's words cannot fit at 5 pt."""
-    fits = {}
+    fits: Fits = {}
     for nat, counters in groups:
         for counter in counters:
+            kind = counter.kind
             for face in (counter.front, counter.back):
                 if (face, "middle") in fits:
                     continue
@@ -94,30 +112,31 @@ def _fit_faces(groups, zone, counter_mm, directory):
                 if fit is None:
                     x, y, w, h = zone.middle
                     box = (x, y, w, h - zone.size * PICTOGRAM_SHARES[-1] if face.pictogram else h)
-                    raise RenderError(_no_fit(face.lines, box, counter_mm, nat, counter.kind, directory))
+                    raise RenderError(_no_fit(face.lines, box, counter_mm, nat, kind_label(words, kind), directory))
                 fits[face, "middle"] = fit
                 fits[face, "pictogram"] = ph
                 if isinstance(face.corner, Line):
                     fit = geo.fit_box((face.corner,), zone.corner, measure, zone.text_pt * 1.2)
                     if fit is None:
-                        raise RenderError(_no_fit((face.corner,), zone.corner, counter_mm, nat, counter.kind,
+                        raise RenderError(_no_fit((face.corner,), zone.corner, counter_mm, nat, kind_label(words, kind),
                                                   directory))
                     fits[face, "corner"] = fit
     return fits
 
 
-def _no_fit(lines, box, counter_mm, nat, kind, directory):
+def _no_fit(lines: Sequence[Line], box: tuple[float, float, float, float], counter_mm: Fraction, nat: Nationality,
+            kind: str, directory: Path) -> list[str]:
     """One message per data value too long for the counter; if every value fits alone, the
-    counter itself is too small for the face."""
+    counter itself is too small for the face.  `kind`: what the catalogue calls the counter."""
     size = f"{float(counter_mm):.2f} mm"
     blamed = [line for line in geo.culprits(lines, box, measure) if line.source]
     if not blamed:
         face = " / ".join(truncate(line.text, 30) for line in lines)
-        return [f"--counter-size {size}: the {truncate(nat.name, SHOWN_CHARS)} {KIND_LABELS[kind].lower()} "
+        return [f"--counter-size {size}: the {truncate(nat.name, SHOWN_CHARS)} {kind.lower()} "
                 f"counter ({face}) cannot fit even at {geo.MIN_TEXT_PT} pt; choose a larger --counter-size"]
     problems = []
     for line in blamed:
-        files = {}
+        files: dict[str, list[str]] = {}
         for file, key in line.source:
             files.setdefault(file, []).append(key)
         for file, keys in files.items():
@@ -129,7 +148,7 @@ def _no_fit(lines, box, counter_mm, nat, kind, directory):
 
 # ---- counter sheets -------------------------------------------------------------------------
 
-def _paint(nat, bw):
+def _paint(nat: Nationality, bw: bool) -> Paint:
     """(ground, ink, emblem colour function) of a nationality's counters; --bw: white, black and
     the emblem in K greys (the shapes tell nationalities apart)."""
     if bw:
@@ -137,7 +156,10 @@ def _paint(nat, bw):
     return colour(nat.colour), colour(nat.text_colour), colour
 
 
-def _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, sheets, page, pages, forms):
+def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: geo.Zones, groups: Groups, fits: Fits,
+           slots: Sequence[geo.Slot], side: str, where: tuple[int, int, int, int],
+           forms: dict[tuple[str, Face], str]) -> None:
+    """One side of sheet n; `where`: (n, sheets, this page, pages)."""
     bw = ctx.options.bw
     for slot in slots:
         nat, counters = groups[slot.group]
@@ -147,20 +169,22 @@ def _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, n, sheets, page
             name = forms[nat.key, face] = f"face{len(forms)}"
             room = 2 * mm(geo.BLEED_MM)     # the box clips: keep its edge clear of the bleed's
             c.beginForm(name, -room, -room, zone.size + room, zone.size + room)
-            _counter(c, 0, 0, zone, face, nat, fits, bw)
+            _counter(c, 0, 0, zone, face, nat, fits, bw, ctx.words)
             c.endForm()
         x, y = geo.face_origin(grid, slot, side)
         c.saveState()
         c.translate(x, y)
         c.doForm(forms[nat.key, face])
         c.restoreState()
+    n, sheets, page, pages = where
     _ticks(c, grid, side)
-    _bars(c, grid)
-    _heading(c, paper, grid, groups, slots, side, n, sheets, page)
+    _bars(c, grid, ctx.words)
+    _heading(c, ctx.words, paper, grid, groups, slots, side, (n, sheets, page))
     draw_footer(c, ctx, paper, page, pages)
 
 
-def _counter(c, x, y, zone, face, nat, fits, bw):
+def _counter(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, nat: Nationality, fits: Fits, bw: bool,
+             words: Words) -> None:
     ground, ink, emblem_colour = _paint(nat, bw)
     s, b = zone.size, mm(geo.BLEED_MM)
     c.saveState()
@@ -188,7 +212,7 @@ def _counter(c, x, y, zone, face, nat, fits, bw):
     else:
         (px, py, pw, ph), note = geo.corner_boxes(zone, face.corner_note is not None)
         _polygons(c, geo.pictogram(face.corner, (x + px, y + py, pw, ph)))
-        if note:
+        if note and face.corner_note:
             c.setFont(BOLD, zone.small_pt)
             c.drawCentredString(x + note[0], y + note[1], face.corner_note.text)
     if face.pictogram:
@@ -208,17 +232,18 @@ def _counter(c, x, y, zone, face, nat, fits, bw):
             c.drawString(x + piece.x, y + piece.y, piece.text.replace("\u00a0", " "))
         spans.append(span)
     if face.no_smoke:
-        _no_smoke(c, x, y, geo.icon_between(zone, min(e for _, e in spans), max(b for b, _ in spans)), ink)
+        icon = geo.icon_between(zone, min(e for _, e in spans), max(b for b, _ in spans))
+        _no_smoke(c, x, y, icon, ink, words("counter.no_smoke.letter"))
     c.restoreState()
 
 
-def _text(c, x, y, placed):
+def _text(c: Canvas, x: float, y: float, placed: Sequence[geo.Placed]) -> None:
     for item in placed:
         c.setFont(BOLD if item.style == "title" else FONT, item.size)
         c.drawCentredString(x + item.x, y + item.y, item.text)
 
 
-def _polygons(c, polygons):
+def _polygons(c: Canvas, polygons: Sequence[Sequence[tuple[float, float]]]) -> None:
     for points in polygons:
         path = c.beginPath()
         path.moveTo(*points[0])
@@ -228,7 +253,7 @@ def _polygons(c, polygons):
         c.drawPath(path, fill=1, stroke=0)
 
 
-def _shape(c, shape, fill):
+def _shape(c: Canvas, shape: geo.Shape, fill: Any) -> None:
     c.setFillColor(fill)
     if shape.kind == "circle":
         c.circle(*shape.data, fill=1, stroke=0)
@@ -242,8 +267,8 @@ def _shape(c, shape, fill):
         _polygons(c, [shape.data])
 
 
-def _no_smoke(c, x, y, icon, ink):
-    """No Smoke capability (871.4): an S in a struck-through circle, between the numerals."""
+def _no_smoke(c: Canvas, x: float, y: float, icon: tuple[float, float, float], ink: Any, letter: str) -> None:
+    """No Smoke capability (871.4): Smoke's letter in a struck-through circle, between the numerals."""
     cx, cy, d = icon
     r = d / 2
     c.setStrokeColor(ink)
@@ -251,12 +276,12 @@ def _no_smoke(c, x, y, icon, ink):
     c.circle(x + cx, y + cy, r, fill=0, stroke=1)
     size = d * 0.8
     c.setFont(BOLD, size)
-    c.drawCentredString(x + cx, y + cy - size * geo.CAP / 2, "S")
+    c.drawCentredString(x + cx, y + cy - size * geo.CAP / 2, letter)
     k = r * 0.7071
     c.line(x + cx - k, y + cy + k, x + cx + k, y + cy - k)
 
 
-def _ticks(c, grid, side):
+def _ticks(c: Canvas, grid: geo.Grid, side: str) -> None:
     """Ticks at every cut line; on a back, where the front's cut lines land after the flip."""
     c.saveState()
     c.setStrokeColor(INK)
@@ -269,7 +294,7 @@ def _ticks(c, grid, side):
     c.restoreState()
 
 
-def _bars(c, grid):
+def _bars(c: Canvas, grid: geo.Grid, words: Words) -> None:
     c.saveState()
     for bar in geo.bars(grid):
         c.setFillColor(INK)
@@ -279,35 +304,35 @@ def _bars(c, grid):
         for x in bar.ticks:     # graduations stand above the bar, so its ends are plain to see
             c.line(x, bar.y + bar.height, x, bar.y + bar.height + mm(1))
         c.setFont(FONT, 6)
-        c.drawCentredString(bar.x + bar.length / 2, bar.label_y + mm(1), bar.label)
+        c.drawCentredString(bar.x + bar.length / 2, bar.label_y + mm(1),
+                            words(f"counters.bar.{bar.unit}", length=bar.units))
     c.restoreState()
 
 
-def _heading(c, paper, grid, groups, slots, side, n, sheets, page):
+def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, groups: Groups, slots: Sequence[geo.Slot],
+             side: str, where: tuple[int, int, int]) -> None:
+    """Which sheet and side this is, then what it holds; `where`: (n, sheets, this page)."""
+    n, sheets, page = where
     c.saveState()
     c.setFillColor(INK)
     top = paper.height - mm(10)
     c.setFont(BOLD, 9)
-    if side == "front":
-        what = f"Sheet {n} of {sheets}: fronts. Print double-sided, flip on long edge, at 100% / Actual size."
-    else:
-        what = f"Sheet {n} of {sheets}: backs (mirrored), for the reverse of page {page - 1}."
-    c.drawCentredString(paper.width / 2, top, what)
-    counts = {}
+    c.drawCentredString(paper.width / 2, top, words(f"counters.heading.{side}", n=n, sheets=sheets, page=page - 1))
+    counts: dict[int, dict[str, int]] = {}
     for s in slots:
         counts.setdefault(s.group, {k: 0 for k in KINDS})[groups[s.group][1][s.item].kind] += 1
     parts = []
     for g in sorted(counts):
-        listed = ", ".join(f"{counts[g][k]} {HEADING_NAMES[k]}"
-                           for k in KINDS if counts[g][k])
-        parts.append(f"{truncate(groups[g][0].name, 40)}: {listed}")
+        listed = ", ".join(words(f"counters.heading.count.{k}", count=counts[g][k]) for k in KINDS if counts[g][k])
+        parts.append(words("counters.heading.group", nationality=truncate(groups[g][0].name, 40), counts=listed))
     width = paper.width - 2 * mm(geo.MARGIN_SIDE_MM)
     ticks_top = grid.y0 + grid.height + mm(geo.BLEED_MM + geo.TICK_GAP_MM + geo.TICK_MM)
-    _block(c, "This sheet \u2013 " + "; ".join(parts), paper.width / 2, top - 10, width, ticks_top + mm(2))
+    _block(c, words("counters.heading.contents", groups="; ".join(parts)), paper.width / 2, top - 10, width,
+           ticks_top + mm(2))
     c.restoreState()
 
 
-def _block(c, text, x_centre, baseline, width, floor):
+def _block(c: Canvas, text: str, x_centre: float, baseline: float, width: float, floor: float) -> None:
     """Centred wrapped text from `baseline` down, kept above `floor`: shrink from 7 pt to 5 pt,
     then cut the last line that fits with an ellipsis (many nationalities make a long list)."""
     for size in (7, 6.5, 6, 5.5, 5):
@@ -326,8 +351,8 @@ def _block(c, text, x_centre, baseline, width, floor):
 
 # ---- calibration pair -----------------------------------------------------------------------
 
-def _cross(c, point, cal, numbers):
-    """A cross through `point` with a mm scale along both arms, labelled every 5 mm."""
+def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: Words | None) -> None:
+    """A cross through `point` with a mm scale along both arms; with `words`, labelled every 5 mm."""
     x, y = point
     c.saveState()
     c.setStrokeColor(INK)
@@ -344,19 +369,20 @@ def _cross(c, point, cal, numbers):
         t = mm(2) if i % 5 == 0 else mm(1)
         c.line(x + d, y - t / 2, x + d, y + t / 2)
         c.line(x - t / 2, y + d, x + t / 2, y + d)
-        if numbers and i % 5 == 0:
+        if words and i % 5 == 0:
             label = f"{i:+d}".replace("-", "\u2212")
             # x labels above the axis, y labels left of it: the two sets never meet
             c.drawCentredString(x + d, y + mm(1.5), label)
             c.drawRightString(x - mm(1.5), y + d - 2, label)
-    if numbers:
-        c.drawString(x + reach + mm(1), y - 2, "mm, right +")
-        c.drawCentredString(x, y + reach + mm(1), "mm, up +")
+    if words:
+        c.drawString(x + reach + mm(1), y - 2, words("calibration.cross.right"))
+        c.drawCentredString(x, y + reach + mm(1), words("calibration.cross.up"))
     c.circle(x, y, mm(1), stroke=1, fill=0)
     c.restoreState()
 
 
-def _paragraphs(c, x, y, width, texts, size=8.5, leading=11):
+def _paragraphs(c: Canvas, x: float, y: float, width: float, texts: Sequence[str], size: float = 8.5,
+                leading: float = 11) -> float:
     c.setFont(FONT, size)
     for text in texts:
         for line in geo.wrap(text, width, measure, "body", size) or [text]:
@@ -366,91 +392,89 @@ def _paragraphs(c, x, y, width, texts, size=8.5, leading=11):
     return y
 
 
-def _calibration_front(c, ctx, paper, grid, rows, pages):
-    c.bookmarkPage("counters-calibration")
-    c.addOutlineEntry("Duplex calibration and manifest", "counters-calibration", 0)
-    cal = geo.calibration(grid)
+def _offset(ctx: BuildContext) -> tuple[float, float]:
     ox, oy = (float(v) for v in ctx.options.back_offset_mm)
+    return ox, oy
+
+
+def _calibration_front(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, rows: Tally, pages: int) -> None:
+    words = ctx.words
+    c.bookmarkPage("counters-calibration")
+    c.addOutlineEntry(words("calibration.outline.front"), "counters-calibration", 0)
+    cal = geo.calibration(grid)
+    ox, oy = _offset(ctx)
+    right, up = EXAMPLE_READING
     left = mm(geo.MARGIN_SIDE_MM + 6)
     width = paper.width - 2 * left
     c.setFillColor(INK)
     c.setFont(BOLD, 13)
     c.drawString(left, paper.height - mm(22), title(ctx))
     c.setFont(BOLD, 10)
-    c.drawString(left, paper.height - mm(29), "Duplex calibration \u2013 print pages 1 and 2 first")
+    c.drawString(left, paper.height - mm(29), words("calibration.heading"))
     _paragraphs(c, left, paper.height - mm(36), width, [
-        "1. Print pages 1\u20132 double-sided, flipped on the LONG edge, at 100% / Actual size "
-        "(never \u201cfit to page\u201d). The bars at the foot must measure 100 mm and 4 in.",
-    ])
-    _cross(c, cal.front, cal, numbers=False)
+        words("calibration.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN)])
+    _cross(c, cal.front, cal, None)
     x_text = cal.front[0] + cal.scale + mm(10)
     text_end = _paragraphs(c, x_text, cal.front[1] + cal.scale + mm(2), paper.width - x_text - left, [
-        "2. Hold the sheet to a light with page 2 facing you. This cross shows through.",
-        "3. On page 2's scale, read where this cross's centre falls, in mm: right and up are "
-        "positive.",
-        f"4. Rebuild with --back-offset X,Y: X = {ox:g} + the right reading, Y = {oy:g} + the up "
-        "reading. Example: the cross falls 1.5 mm right and 0.5 mm down: pass "
-        f"--back-offset {ox + 1.5:g},{oy - 0.5:g}.",
-        "5. Cross nowhere near the scale? The printer flipped on the short edge: choose "
-        "long-edge binding.",
-    ])
+        words("calibration.step.2"), words("calibration.step.3"),
+        words("calibration.step.4", x=f"{ox:g}", y=f"{oy:g}", right=f"{right:g}", down=f"{-up:g}",
+              example_x=f"{ox + right:g}", example_y=f"{oy + up:g}"),
+        words("calibration.step.5")])
     bars_top = max(bar.label_y for bar in geo.bars(grid)) + mm(4)
     below = min(text_end, cal.front[1] - cal.scale - mm(4))    # under the cross and the steps
     _manifest(c, ctx, left, below - mm(8), width, rows, bars_top)
-    _bars(c, grid)
+    _bars(c, grid, words)
     draw_footer(c, ctx, paper, 1, pages)
 
 
-def _calibration_back(c, ctx, paper, grid, pages):
+def _calibration_back(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, pages: int) -> None:
+    words = ctx.words
     c.bookmarkPage("counters-calibration-back")
-    c.addOutlineEntry("Duplex calibration, back", "counters-calibration-back", 1)
+    c.addOutlineEntry(words("calibration.outline.back"), "counters-calibration-back", 1)
     cal = geo.calibration(grid)
-    _cross(c, cal.back, cal, numbers=True)
+    _cross(c, cal.back, cal, words)
     c.setFillColor(INK)
     left = mm(geo.MARGIN_SIDE_MM + 6)
     c.setFont(BOLD, 10)
-    c.drawString(left, paper.height - mm(22), "Duplex calibration, back: read the offset here")
-    ox, oy = (float(v) for v in ctx.options.back_offset_mm)
+    c.drawString(left, paper.height - mm(22), words("calibration.back.heading"))
+    ox, oy = _offset(ctx)
     _paragraphs(c, left, paper.height - mm(29), paper.width - 2 * left, [
-        "Hold this side towards you against a light. Read where the front's cross centre falls on "
-        "this scale (mm; right and up positive) and pass --back-offset X,Y with "
-        f"X = {ox:g} + right reading, Y = {oy:g} + up reading.",
-        f"This build's backs are shifted by {ox:g} mm right and {oy:g} mm up.",
-    ])
-    _bars(c, grid)
+        words("calibration.back.read", x=f"{ox:g}", y=f"{oy:g}"),
+        words("calibration.back.shift", x=f"{ox:g}", y=f"{oy:g}")])
+    _bars(c, grid, words)
     draw_footer(c, ctx, paper, 2, pages)
 
 
-def _manifest(c, ctx, left, top, width, rows, floor):
+def _manifest_text(ctx: BuildContext) -> list[str]:
+    """The manifest's paragraphs: what a set is, what fills the last sheet, what the faces mean."""
+    words, r = ctx.words, ctx.kit.rules
+    sets = ctx.options.sets
+    w, after = r.weapon, r.after
+    count = words(f"calibration.manifest.set_count.{'one' if sets == 1 else 'many'}", n=sets)
+    what = [words("calibration.manifest.sets", sets=count, size=r.crew.size)]
+    what += [words("calibration.manifest.fill")] if ctx.options.fill else []
+    what += [words("calibration.manifest.weapons")]
+    faces = [words("calibration.manifest.crew", fp=w.pistol_fp, unit=words("counter.crew.pistol.unit"),
+                   reach=words("counter.crew.pistol.range", range=w.pistol_relative_range),
+                   ccv=signed(r.close_combat.ccv_modifier), letter=words("counter.no_smoke.letter")),
+             words("calibration.manifest.marker", voluntary="; ".join(r.voluntary), tem=signed(after.wreck_tem),
+                   terrain=after.wreck_terrain)]
+    return [" ".join(what), " ".join(faces), words("calibration.manifest.emblems")]
+
+
+def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: float, rows: Tally, floor: float) -> None:
+    words = ctx.words
     c.setFillColor(INK)
     c.setFont(BOLD, 10)
-    c.drawString(left, top, "Manifest")
-    r = ctx.kit.rules
-    sets, size = ctx.options.sets, r.crew.size
-    fill = ctx.options.fill
-    w, after = r.weapon, r.after
-    y = _paragraphs(c, left, top - 13, width, [
-        f"Each nationality gets {sets} set{'' if sets == 1 else 's'} (--sets): a set is {size} crew counters and 1 bailed-out AFV "
-        "marker. " + ("The last sheet's spare cells take more sets, a set for each nationality in turn in the "
-                      "order below, round again while room lasts (the last set may be cut short); the counts "
-                      "below include them (--no-fill leaves the cells empty). " if fill else "")
-        + "Weapon markers: one per model and span of years (the years at the foot, alike on both faces), not "
-        "one per man; where several men carry the same weapon, print that sheet again (--sets adds crews and "
-        "AFV markers only).",
-        "Crew counters: front healthy, back wounded (reversed colours). Bottom left: the pistol's firepower "
-        f"({w.pistol_fp} FP); under the pistol, top right: its Relative Range (RR{w.pistol_relative_range}); "
-        f"bottom right: the CCV modifier ({signed(r.close_combat.ccv_modifier)}); the crossed-out S: no Smoke. "
-        f"Bailed-out AFV marker (an AFV destroyed, or one whose crew bailed out by choice: {'; '.join(r.voluntary)}): "
-        f"the AFV gives the crew members {signed(after.wreck_tem)} TEM as a {after.wreck_terrain}; its back: "
-        "remove it when the crew moves to another range chit.",
-        "Each nationality's emblem stands top left on every counter:",
-    ], size=8, leading=10)
-    headers = ["Nationality"] + [MANIFEST_HEADERS[k] for k in KINDS] + ["Total"]
+    c.drawString(left, top, words("calibration.manifest.heading"))
+    y = _paragraphs(c, left, top - 13, width, _manifest_text(ctx), size=8, leading=10)
+    heads = ["nationality", *KINDS, "total"]
+    headers: list[object] = [words(f"calibration.manifest.head.{k}") for k in heads]
     col_w = mm(18)
     name_w = width - col_w * (len(headers) - 1)
     totals = {k: sum(counts[k] for _, counts in rows) for k in KINDS}
     # Rows shrink (8 pt down to 5 pt) to stay above the bars; past that, the rest are summed up.
-    size = 8
+    size: float = 8
     while size > 5 and (len(rows) + 2) * size * 1.25 > y - 4 - floor:
         size -= 0.5
     pitch = size * 1.25
@@ -465,16 +489,17 @@ def _manifest(c, ctx, left, top, width, rows, floor):
             _shape(c, shape, _paint(nat, ctx.options.bw)[2](shape.colour))
         c.setFillColor(INK)
         _row(c, left + side * 1.4, y, name_w - side * 1.4, col_w,
-             [nat.name] + [counts[k] for k in KINDS] + [sum(counts.values())], FONT, size)
+             [nat.name, *(counts[k] for k in KINDS), sum(counts.values())], FONT, size)
     if len(shown) < len(rows):
         y -= pitch
-        _row(c, left, y, name_w, col_w, [f"\u2026 {len(rows) - len(shown)} more: see each sheet's heading"],
-             FONT, size)
+        _row(c, left, y, name_w, col_w, [words("calibration.manifest.more", count=len(rows) - len(shown))], FONT, size)
     y -= pitch
-    _row(c, left, y, name_w, col_w, ["All"] + [totals[k] for k in KINDS] + [sum(totals.values())], BOLD, size)
+    _row(c, left, y, name_w, col_w, [words("calibration.manifest.all"), *(totals[k] for k in KINDS),
+                                     sum(totals.values())], BOLD, size)
 
 
-def _row(c, x, y, name_w, col_w, cells, font, size):
+def _row(c: Canvas, x: float, y: float, name_w: float, col_w: float, cells: Sequence[object], font: str,
+         size: float) -> None:
     c.setFont(font, size)
     c.drawString(x, y, ellipsise(str(cells[0]), font, size, name_w - 4))
     for i, cell in enumerate(cells[1:], start=1):

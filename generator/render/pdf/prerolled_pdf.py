@@ -1,28 +1,36 @@
-"""Pre-rolled bail-out tables: the rows of generator.prerolled printed page by page.
+"""Pre-rolled bail-out tables: the rows of generator.content.rows printed page by page.
 
 Drawn straight on the canvas, one page at a time (no platypus Table), so the cost grows
 linearly with the rows.  The rows are generated once per build context and shared by both
 papers and the CSV.  Text from data (labels, rule numbers, sentences) is drawn as plain
-strings, never parsed as markup, and is wrapped and ellipsised to fit.
+strings, never parsed as markup, and is wrapped and ellipsised to fit.  Every word comes from
+the catalogue (ctx.words, keys "prerolled.*"); the cells' Y and N are the CSV's codes.
 """
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 
 from generator.content import rows as prerolled
-from generator.layout.table import table_geometry
-from generator.engine.odds import man_code
+from generator.content.context import BuildContext
+from generator.content.rows import Table
+from generator.content.words import Words
 from generator.data import FATES
+from generator.data.model import Check, Interpretation
+from generator.engine.odds import Odds, man_code
+from generator.engine.procedure import draws_weapon
 from generator.errors import RenderError
-from generator.engine.procedure import PISTOL, draws_weapon
+from generator.layout.paper import Paper
+from generator.layout.table import ColumnBox, TableGeometry, table_geometry
 from generator.text import truncate
 from generator.render.pdf.canvas import BOLD, FONT, draw_footer, ellipsise, finish, new_canvas, register_fonts
 
-TITLE = "Pre-rolled bail-out tables"
 MARGIN = 30
 ROW = 11.5                  # row pitch; the row text is BODY pt (at least 8)
 BODY = 8.5
@@ -43,86 +51,118 @@ BAND = HexColor("#eef1f5")
 KILLED_TINT = HexColor("#f7d9d4")
 YES_TINT = HexColor("#dcefd8")
 
-FATE_WORD = {"unhurt": "Unhurt", "wounded": "Wounded", "killed": "Killed"}
-WEAPON_WORD = {PISTOL: "pistol", "rifle": "rifle", "smg": "SMG"}
-
 KILLED = man_code("killed", None)
 
-def man_labels(odds):
+Legend = tuple[float, list[tuple[str, str]]]    # (hanging indent, [(key or '', line), ...])
+Labels = dict[str, str]                         # {man code: the words its cell prints}
+
+
+def cell_word(words: Words, name: str) -> str:
+    """A cell's word for a fate or a weapon ('Killed', 'SMG'), also quoted by the legend."""
+    return words(f"prerolled.cell.{name}")
+
+
+def man_labels(odds: Odds, words: Words) -> Labels:
     """{man code: friendly text}: 'Unhurt - SMG', 'Wounded - pistol', 'Killed'."""
     labels = {}
     for fate, weapon in odds.man:
-        word = FATE_WORD.get(fate, fate.capitalize())
-        labels[man_code(fate, weapon)] = word if weapon is None else f"{word} - {WEAPON_WORD[weapon]}"
+        word = cell_word(words, fate)
+        labels[man_code(fate, weapon)] = word if weapon is None else \
+            words("prerolled.cell.man", fate=word, weapon=cell_word(words, weapon))
     return labels
 
 
-def cell_font(code):
+def cell_font(code: str) -> str:
     """Bold for the cells a player must not miss: a bail-out (Y) and a killed man."""
     return BOLD if code in (prerolled.YES, KILLED) else FONT
 
 
-def legend_sentences(ctx, table):
-    """How to use the table, worded from the rules data (the readings in force included)."""
-    r = ctx.kit.rules
-    closed, open_, hero = r.closed, r.open, r.hero
+def _either(words: Words, items: Sequence[str]) -> str:
+    """'a or b or c', in the catalogue's words for 'or'."""
+    text = items[0] if items else ""
+    for item in items[1:]:
+        text = words("prerolled.legend.or", a=text, b=item)
+    return text
+
+
+def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
+    """How to use the table, worded from the rules data (the readings in force included):
+    [(key word, sentence), ...]."""
+    words, r = ctx.words, ctx.kit.rules
     notes = {i.name: i for i in r.interpretations}
-    no_weapon = [FATE_WORD[f] for f in FATES if not draws_weapon(r, f)]
-    shows_none = f" ({' or '.join(no_weapon)})" if no_weapon else ""
-    unpins = " and unpins him" if hero.unpins else ""
-    choice = " or ".join(WEAPON_WORD[k] for k in hero.weapon_choice)
     # The table prints no notes: it cites them as the player aid's, or prints their sentence.
-    aid_note = lambda name: f"player aid note {notes[name].note}"      # noqa: E731
-    if r.setting("hero_card") == "single":
-        hero_text = (f"A Hero card makes one man {hero.fate_result} ({hero.fate_rule}) whatever his cell says; "
-                     f"the same card also chooses his {choice}{unpins} ({hero.weapon_rule}; "
-                     f"{aid_note('hero_card')}).")
-    else:
-        hero_text = (f"A Hero card played in {hero.fate_rule} makes one man {hero.fate_result} whatever his cell "
-                     f"says. A Hero card played in {hero.weapon_rule}, for any man who gets out, chooses his "
-                     f"{choice}{unpins}; the others read their weapon from their cells ({aid_note('hero_card')}).")
-    over = notes["over_kill"]
-    when = ("only after a kill by the exact number needed" if over.reading == "no_bail_out"
-            else "after any kill result")
-    checks = f"the {truncate(closed.rule, RULE_CHARS)} and {truncate(open_.rule, RULE_CHARS)} columns"
-    voluntary = notes["voluntary_casualties"]
-    if voluntary.reading == "none":
-        read = f"So skip {checks} and read only each man's weapon."
-    else:
-        read = f"Skip {checks} and read each man as printed."
-    mode = (f"Balanced: rows 1-{table.block}, {table.block + 1}-{2 * table.block} and so on each hold exactly "
-            f"the rule's chances in every column, in shuffled order."
-            if table.mode == "balanced" else "Independent: every cell drawn on its own with the rule's exact chances.")
-    rest = len(table.rows) % table.block
-    if table.mode == "balanced" and rest:
-        whole = len(table.rows) - rest
-        mode += (f" Rows {whole + 1}-{len(table.rows)} are only the start of a block, so their proportions "
-                 f"are not exact." if whole else
-                 f" This table is shorter than one block ({len(table.rows)} of {table.block} rows), so its "
-                 f"proportions are not exact.")
+    cite = {name: words("prerolled.legend.note", note=i.note) for name, i in notes.items()}
+    checks = words("prerolled.legend.checks", closed=truncate(r.closed.rule, RULE_CHARS),
+                   open=truncate(r.open.rule, RULE_CHARS))
+    use = words("prerolled.legend.use.text", closed=r.closed.rule, open=r.open.rule, fate=r.fate.rule,
+                weapon=r.weapon.rule)
     return [
-        ("Use", f"An optional aid of this kit, for players who agree to use it: each row replaces the card "
-                f"reads and draws of one bail-out, the check on the kill card's RPC ({closed.rule}, "
-                f"{open_.rule}) and every man's draws ({r.fate.rule}, {r.weapon.rule}). Take the next unticked "
-                f"row and tick its box."),
-        ("Check", f"Read {checks} {when} ({aid_note('over_kill')}). "
-                  f"{closed.rule}: {closed.label} (kill card column {closed.column}); {open_.rule}: {open_.label} "
-                  f"(column {open_.column}). Y: the crew may bail out, read the men; N: it may not."),
-        ("Men", f"Man 1 to Man {r.crew.size}: each crew member's fate ({r.fate.rule}) and the weapon he "
-                f"carries besides his pistol ({r.weapon.rule}). A smaller crew "
-                f"({r.crew.commander_casualty_rule}) uses the first men. Where a man's weapon is needed but his "
-                f"cell shows none{shows_none}, read the same man in the following rows until a cell shows one."),
-        ("Hero", hero_text),
-        ("Voluntary", f"{voluntary.sentence.rstrip().rstrip('.')} ({aid_note('voluntary_casualties')}). {read}"),
-        ("Rows", f"The table draws nothing from the deck. {mode}"),
+        (words("prerolled.legend.use.key"), use),
+        (words("prerolled.legend.check.key"), _check_text(words, r.closed, r.open, checks, notes["over_kill"],
+                                                          cite["over_kill"])),
+        (words("prerolled.legend.men.key"), _men_text(ctx)),
+        (words("prerolled.legend.hero.key"), _hero_text(ctx, cite["hero_card"])),
+        (words("prerolled.legend.voluntary.key"), _voluntary_text(words, checks, notes["voluntary_casualties"],
+                                                                  cite["voluntary_casualties"])),
+        (words("prerolled.legend.rows.key"), words("prerolled.legend.rows.text", mode=_mode_text(words, table))),
     ]
 
 
-def legend_lines(ctx, table, width, codes=False):
-    """[(key, text), ...]: each sentence wrapped under a hanging indent, key on its first line."""
+def _check_text(words: Words, closed: Check, open_: Check, checks: str, over: Interpretation, note: str) -> str:
+    """When to read the check columns (the over-kill reading in force) and what they hold."""
+    when = words("prerolled.legend.check.exact" if over.reading == "no_bail_out" else "prerolled.legend.check.any")
+    return words("prerolled.legend.check.text", checks=checks, when=when, note=note, closed=closed.rule,
+                 closed_label=closed.label, closed_column=closed.column, open=open_.rule, open_label=open_.label,
+                 open_column=open_.column, yes=prerolled.YES, no=prerolled.NO)
+
+
+def _men_text(ctx: BuildContext) -> str:
+    """What each man's column holds, and where to read a weapon his cell does not show."""
+    words, r = ctx.words, ctx.kit.rules
+    no_weapon = [cell_word(words, f) for f in FATES if not draws_weapon(r, f)]
+    none = words("prerolled.legend.men.none", fates=_either(words, no_weapon)) if no_weapon else ""
+    return words("prerolled.legend.men.text", first=words("prerolled.head.man", n=1),
+                 last=words("prerolled.head.man", n=r.crew.size), fate=r.fate.rule, weapon=r.weapon.rule,
+                 casualty=r.crew.commander_casualty_rule, none=none)
+
+
+def _hero_text(ctx: BuildContext, note: str) -> str:
+    """What a Hero card does to a man's cell: one card or two (the hero_card reading in force)."""
+    words, r = ctx.words, ctx.kit.rules
+    hero = r.hero
+    key = "prerolled.legend.hero.single" if r.setting("hero_card") == "single" else "prerolled.legend.hero.separate"
+    return words(key, result=hero.fate_result, fate_rule=hero.fate_rule, weapon_rule=hero.weapon_rule,
+                 choice=_either(words, [cell_word(words, k) for k in hero.weapon_choice]),
+                 unpins=words("prerolled.legend.hero.unpins") if hero.unpins else "", note=note)
+
+
+def _voluntary_text(words: Words, checks: str, voluntary: Interpretation, note: str) -> str:
+    """The voluntary bail-out reading in force (its own sentence, from data) and how to read the row."""
+    read = words("prerolled.legend.voluntary.none" if voluntary.reading == "none"
+                 else "prerolled.legend.voluntary.other", checks=checks)
+    return words("prerolled.legend.voluntary.text", sentence=voluntary.sentence.rstrip().rstrip("."), note=note,
+                 read=read)
+
+
+def _mode_text(words: Words, table: Table) -> str:
+    """How the rows were drawn, owning up to a part block at the end."""
+    block, rows = table.block, len(table.rows)
+    if table.mode != "balanced":
+        return words("prerolled.legend.rows.independent")
+    said = [words("prerolled.legend.rows.balanced", block=block, next=block + 1, double=2 * block)]
+    rest = rows % block
+    if rest:
+        whole = rows - rest
+        said.append(words("prerolled.legend.rows.part", first=whole + 1, last=rows) if whole else
+                    words("prerolled.legend.rows.short", rows=rows, block=block))
+    return " ".join(said)
+
+
+def legend_lines(ctx: BuildContext, table: Table, width: float, codes: bool = False) -> Legend:
+    """(indent, [(key, text), ...]): each sentence wrapped under a hanging indent, key on its first line."""
     sentences = legend_sentences(ctx, table)
     if codes:
-        sentences.append(("Codes", "U unhurt, W wounded, K killed; then P pistol only, R rifle, S SMG."))
+        sentences.append((ctx.words("prerolled.legend.codes.key"), ctx.words("prerolled.legend.codes.text")))
     indent = max(stringWidth(key, BOLD, LEGEND) for key, _ in sentences) + 6
     lines = []
     for key, sentence in sentences:
@@ -133,11 +173,11 @@ def legend_lines(ctx, table, width, codes=False):
     return indent, lines
 
 
-def head_lines(label):
+def head_lines(label: str) -> list[str]:
     """A check column's label (the rule's term, 'Non-open-topped AFV') in at most HEAD_LINES
     lines, broken at a space or after a hyphen where the widest line is narrowest."""
     pieces = [p for p in re.split(r"(?<=-)|(?<= )", " ".join(str(label).split())) if p]
-    best = None
+    best: tuple[float, list[str]] | None = None
     for cut in range(1, len(pieces)):
         lines = ["".join(pieces[:cut]).strip(), "".join(pieces[cut:]).strip()]
         width = max(stringWidth(line, FONT, SMALL) for line in lines)
@@ -147,74 +187,81 @@ def head_lines(label):
     return [ellipsise(line, FONT, SMALL, HEAD_MAX) for line in lines[:HEAD_LINES]]
 
 
-def _check_head_width(check):
+def _check_head_width(check: Check) -> float:
     """The width a check column's head needs: its rule number (bold) over its label lines."""
     widths = [stringWidth(ellipsise(check.rule, BOLD, HEAD, HEAD_MAX), BOLD, HEAD)]
     widths += [stringWidth(line, FONT, SMALL) for line in head_lines(check.label)]
-    return max(widths + [stringWidth("Y", BOLD, BODY)])
+    return max(widths + [stringWidth(prerolled.YES, BOLD, BODY)])
 
 
-def column_widths(table, labels, table_checks):
+def column_widths(table: Table, labels: Labels, table_checks: Sequence[Check],
+                  words: Words) -> tuple[tuple[str, float, bool], ...]:
     """((key, minimum width, grows), ...) for the layout: measured from what the cells print."""
     rows = len(table.rows)
     men = [c.name for c in table.columns[2:]]
     text_w = max(stringWidth(t, cell_font(code), BODY) for code, t in labels.items())
-    man_w = max(text_w, stringWidth("Man 9", BOLD, HEAD)) + 2 * PAD
+    man_w = max(text_w, stringWidth(words("prerolled.head.man", n=9), BOLD, HEAD)) + 2 * PAD
     check_w = max(_check_head_width(check) for check in (table_checks[0], table_checks[1])) + 2 * PAD
-    row_w = max(stringWidth(str(rows), FONT, BODY), stringWidth("Row", BOLD, HEAD)) + 2 * PAD
+    row_w = max(stringWidth(str(rows), FONT, BODY), stringWidth(words("prerolled.head.row"), BOLD, HEAD)) + 2 * PAD
     return (("row", row_w, False), ("tick", ROW + 2, False), ("closed", check_w, False),
             ("open", check_w, False), *((m, man_w, True) for m in men))
 
 
-def _geometry(ctx, paper, table):
+def _geometry(ctx: BuildContext, paper: Paper, table: Table) -> tuple[TableGeometry, Legend, Labels]:
     """(geometry, legend lines, labels): friendly cell text, or the CSV codes if it cannot fit."""
-    friendly = man_labels(ctx.odds)
-    codes = {code: code for code in friendly}
+    friendly = man_labels(ctx.odds, ctx.words)
     checks = (ctx.kit.rules.closed, ctx.kit.rules.open)
-    for labels in (friendly, codes):
-        legend = legend_lines(ctx, table, paper.width - 2 * MARGIN, labels is codes)
+
+    def laid_out(labels: Labels, codes: bool) -> tuple[TableGeometry, Legend, Labels]:
+        legend = legend_lines(ctx, table, paper.width - 2 * MARGIN, codes)
         top = TITLE_SIZE + 6 + LEGEND_LEAD * (1 + len(legend[1])) + 6 + HEAD + HEAD_LINES * SMALL_LEAD + 6
-        try:
-            geo = table_geometry(paper, column_widths(table, labels, checks), row_height=ROW, top=top,
-                                 bottom=FOOTER, margin=MARGIN)
-        except RenderError:
-            if labels is codes:
-                raise
-            continue
+        geo = table_geometry(paper, column_widths(table, labels, checks, ctx.words), row_height=ROW, top=top,
+                             bottom=FOOTER, margin=MARGIN)
         return geo, legend, labels
+    try:
+        return laid_out(friendly, False)
+    except RenderError:     # the words do not fit: the CSV's codes, explained in the legend
+        return laid_out({code: code for code in friendly}, True)
 
 
-def page_count(ctx, paper):
+def page_count(ctx: BuildContext, paper: Paper) -> int:
     """How many pages the table for ctx.options makes on `paper` (laid out, not drawn)."""
     register_fonts()
     table = prerolled.table_for(ctx)
     return _geometry(ctx, paper, table)[0].pages(len(table.rows))
 
 
-def render(ctx, paper):
+def render(ctx: BuildContext, paper: Paper | None, *, fast_text: bool = True) -> bytes:
+    """The tables on `paper`.  The cells' text is written fast (each distinct text encoded once)
+    unless `fast_text` is False or reportlab writes text in a form the fast way does not parse:
+    then through reportlab's text object, cell by cell, the plain and slower way."""
+    assert paper is not None        # a per-paper output ("{paper}" in its name)
     register_fonts()        # measuring text needs Vera before the canvas exists
     table = prerolled.table_for(ctx)
     geo, legend, labels = _geometry(ctx, paper, table)
-    try:
-        return _document(ctx, paper, table, geo, legend, labels, fast=True)
-    except _NoFastPath:     # reportlab wrote text in a form we do not parse: the plain, slower way
-        return _document(ctx, paper, table, geo, legend, labels, fast=False)
+    if fast_text:
+        try:
+            return _document(ctx, paper, table, geo, legend, labels, fast=True)
+        except _NoFastPath:
+            pass
+    return _document(ctx, paper, table, geo, legend, labels, fast=False)
 
 
-def _document(ctx, paper, table, geo, legend, labels, fast):
+def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry, legend: Legend, labels: Labels,
+              fast: bool) -> bytes:
     rows = len(table.rows)
     pages = geo.pages(rows)
-    o = ctx.options
-    c, buffer = new_canvas(paper, f"{TITLE} ({paper.label})",
-                           f"{ctx.kit.rules.number} bail-out rows: seed {o.seed}, {table.mode}, {rows} rows, "
-                           f"data {ctx.kit.short_hash}", binary=True)
+    o, words = ctx.options, ctx.words
+    c, buffer = new_canvas(paper, words("prerolled.meta.title", paper=paper.label),
+                           words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=o.seed, mode=table.mode,
+                                 rows=rows, data=ctx.kit.short_hash), binary=True)
     cells = _FastCells(c, geo, labels) if fast else _PlainCells(c, geo, labels)
     groups = {g[3]: g for g in geo.bookmark_groups(rows)}
     for page in range(1, pages + 1):
         if page in groups:
             key, first, last, _ = groups[page]
             c.bookmarkPage(key)
-            c.addOutlineEntry(f"Rows {first}-{last}", key, level=0)
+            c.addOutlineEntry(words("prerolled.outline.rows", first=first, last=last), key, level=0)
         span = geo.page_rows(page, rows)
         _heading(c, ctx, paper, geo, table, legend, page, pages, span)
         _grid(c, ctx, geo, table, span)
@@ -224,7 +271,7 @@ def _document(ctx, paper, table, geo, legend, labels, fast):
     return _finish_binary(c, buffer)
 
 
-def _finish_binary(c, buffer):
+def _finish_binary(c: Canvas, buffer: Any) -> bytes:
     """finish(), with streams left binary (Flate only, no ASCII85 armour).
 
     Why: without reportlab's C accelerator, ASCII85 is a third of the time of a 100k-row table
@@ -239,11 +286,11 @@ def _finish_binary(c, buffer):
         rl_config.useA85 = saved
 
 
-def _num(v):
+def _num(v: float) -> str:
     return f"{v:.2f}"
 
 
-def _grid(c, ctx, geo, table, span):
+def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: range) -> None:
     """Fills, rules and tick boxes of one page, written as batched path operators.
 
     Why batched: 100,000 rows make some 400,000 rectangles; one canvas call each would cost
@@ -256,7 +303,8 @@ def _grid(c, ctx, geo, table, span):
     if not ctx.options.bw:
         # Colour: a band on every other row, tints behind Y and Killed cells (light: greyscale-safe).
         cols = [(_num(col.x + 1), _num(col.width - 2)) for col in geo.columns[2:]]
-        band, tint = [], {prerolled.YES: [], KILLED: []}
+        band: list[str] = []
+        tint: dict[str, list[str]] = {prerolled.YES: [], KILLED: []}
         for slot, index in enumerate(span):
             y = _num(ys[slot])
             if index % 2:
@@ -300,30 +348,30 @@ class _NoFastPath(Exception):
 class _Cells:
     """Where each cell's text goes: row numbers right-aligned, Y/N centred, men left-aligned."""
 
-    def __init__(self, c, geo, labels):
+    def __init__(self, c: Canvas, geo: TableGeometry, labels: Labels) -> None:
         self.c, self.geo, self.labels = c, geo, labels
         self.row_right = geo.column("row").right - PAD
-        self.cols = geo.columns[2:]
+        self.cols: tuple[ColumnBox, ...] = geo.columns[2:]
         self.centred = {col.key for col in geo.columns[2:4]}
-        self.widths = {}
+        self.widths: dict[tuple[str, str], float] = {}
 
-    def width(self, text, font):
+    def width(self, text: str, font: str) -> float:
         w = self.widths.get((text, font))
         if w is None:
             w = self.widths[(text, font)] = stringWidth(text, font, BODY)
         return w
 
-    def x(self, col, label, font):
+    def x(self, col: ColumnBox, label: str, font: str) -> float:
         return col.centre - self.width(label, font) / 2 if col.key in self.centred else col.x + PAD
 
-    def baseline(self, slot):
+    def baseline(self, slot: int) -> float:
         return self.geo.row_bottom(slot) + (ROW - BODY) / 2 + 1.2
 
 
 class _PlainCells(_Cells):
     """Reportlab's text object, one call per cell: simple, about 30 us a cell."""
 
-    def draw(self, table, span):
+    def draw(self, table: Table, span: range) -> None:
         text = self.c.beginText()
         text.setFillGray(0)
         font = None
@@ -355,9 +403,9 @@ class _FastCells(_Cells):
 
     _CODE = re.compile(r"BT 1 0 0 1 0 0 Tm (/\S+ \S+ Tf \S+ TL) (\((?:[^()\\]|\\.)*\) Tj) ET")
 
-    def __init__(self, c, geo, labels):
+    def __init__(self, c: Canvas, geo: TableGeometry, labels: Labels) -> None:
         super().__init__(c, geo, labels)
-        self.shown = {}
+        self.shown: dict[tuple[str, str], tuple[str, str]] = {}
         self.digits = {d: self.encode(FONT, d) for d in "0123456789"}
         if len({op for op, _ in self.digits.values()}) != 1:
             raise _NoFastPath
@@ -365,7 +413,7 @@ class _FastCells(_Cells):
         self.digit_lit = {d: show[1:-4] for d, (_, show) in self.digits.items()}
         self.digit_w = {d: stringWidth(d, FONT, BODY) for d in "0123456789"}
 
-    def encode(self, font, text):
+    def encode(self, font: str, text: str) -> tuple[str, str]:
         key = (font, text)
         if key not in self.shown:
             t = self.c.beginText()
@@ -374,10 +422,11 @@ class _FastCells(_Cells):
             match = self._CODE.fullmatch(t.getCode())
             if not match:
                 raise _NoFastPath
-            self.shown[key] = match.groups()
+            op, show = match.groups()
+            self.shown[key] = (op, show)
         return self.shown[key]
 
-    def draw(self, table, span):
+    def draw(self, table: Table, span: range) -> None:
         out = ["BT"]
         add = out.append
         current = None
@@ -402,17 +451,18 @@ class _FastCells(_Cells):
         self.c.addLiteral("\n".join(out))
 
 
-def _heading(c, ctx, paper, geo, table, legend, page, pages, span):
-    o = ctx.options
+def _heading(c: Canvas, ctx: BuildContext, paper: Paper, geo: TableGeometry, table: Table, legend: Legend,
+             page: int, pages: int, span: range) -> None:
+    o, words = ctx.options, ctx.words
     top = paper.height - MARGIN
     c.setFillGray(0)
     c.setFont(BOLD, TITLE_SIZE)
-    c.drawString(geo.left, top - TITLE_SIZE, f"{ctx.kit.rules.number} {TITLE}")
-    c.drawRightString(geo.right, top - TITLE_SIZE, f"page {page} of {pages}")
+    c.drawString(geo.left, top - TITLE_SIZE, words("prerolled.heading.title", rule=ctx.kit.rules.number))
+    c.drawRightString(geo.right, top - TITLE_SIZE, words("prerolled.heading.page", page=page, pages=pages))
     y = top - TITLE_SIZE - 6 - LEGEND_LEAD
     c.setFont(FONT, LEGEND)
-    stamp = (f"Seed {o.seed} \u00b7 mode {table.mode} \u00b7 block {table.block} rows \u00b7 "
-             f"data {ctx.kit.short_hash} \u00b7 rows {span.start + 1}-{span.stop} of {len(table.rows)}")
+    stamp = words("prerolled.heading.stamp", seed=o.seed, mode=table.mode, block=table.block,
+                  data=ctx.kit.short_hash, first=span.start + 1, last=span.stop, rows=len(table.rows))
     c.drawString(geo.left, y, ellipsise(stamp, FONT, LEGEND, geo.right - geo.left))
     c.setFillGray(0.1)
     indent, lines = legend
@@ -423,15 +473,19 @@ def _heading(c, ctx, paper, geo, table, legend, page, pages, span):
             c.drawString(geo.left, y, ellipsise(key, BOLD, LEGEND, indent - 4))
             c.setFont(FONT, LEGEND)
         c.drawString(geo.left + indent, y, line)
-    # Column heads: a bail-out check by its rule number, the rule's term for its AFVs under it
-    # (the CSV keys these columns 'closed' and 'open'; the page uses the rule's words).
-    r = ctx.kit.rules
-    names = {"row": ("Row", []), "tick": ("", []), "closed": (r.closed.rule, head_lines(r.closed.label)),
-             "open": (r.open.rule, head_lines(r.open.label))}
+    _column_heads(c, words, geo, table, ctx.kit.rules.closed, ctx.kit.rules.open)
+
+
+def _column_heads(c: Canvas, words: Words, geo: TableGeometry, table: Table, closed: Check, open_: Check) -> None:
+    """A bail-out check by its rule number, the rule's term for its AFVs under it (the CSV keys
+    these columns 'closed' and 'open'; the page uses the rule's words); each man by his number."""
+    names = {"row": (words("prerolled.head.row"), []), "tick": ("", []),
+             "closed": (closed.rule, head_lines(closed.label)), "open": (open_.rule, head_lines(open_.label))}
+    names.update({col.name: (words("prerolled.head.man", n=col.man), []) for col in table.columns if col.man})
     head_y = geo.body_top + 3 + HEAD_LINES * SMALL_LEAD
     c.setFillGray(0)
     for col in geo.columns:
-        name, under = names.get(col.key, (f"Man {col.key[3:]}", []))
+        name, under = names[col.key]
         c.setFont(BOLD, HEAD)
         c.drawCentredString(col.centre, head_y, ellipsise(name, BOLD, HEAD, col.width - 2))
         c.setFont(FONT, SMALL)
