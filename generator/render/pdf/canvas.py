@@ -55,7 +55,7 @@ def fill(hex_colour: str) -> Color | None:
 
 
 INK = colour(theme.BLACK)       # every black the kit prints
-WHITE = HexColor(theme.WHITE)   # white text and knock-outs: RGB 1 1 1 lays no ink
+PAPER = HexColor(theme.WHITE)   # white text and knock-outs, the paper's own: RGB 1 1 1 lays no ink
 
 
 # -- what every PDF says of itself --------------------------------------------------------------

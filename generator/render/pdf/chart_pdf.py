@@ -20,7 +20,7 @@ from reportlab.platypus import Flowable, Paragraph
 from generator.content.aid_text import flowchart_settings
 from generator.errors import RenderError
 from generator.layout import chart as geometry
-from generator.render.pdf.canvas import BOLD, INK, ITALIC, WHITE
+from generator.render.pdf.canvas import BOLD, INK, ITALIC, PAPER
 from generator.render.pdf.markdown_pdf import Converter, Styles
 from generator.render.theme import MARK_LEVEL
 
@@ -140,7 +140,7 @@ class Flowchart(Flowable):
         x, y = arrow.label_at
         w = stringWidth(label, ITALIC, size) + 4
         left = x - w / 2 if arrow.label_anchor == "centre" else x - w
-        c.setFillColor(WHITE)
+        c.setFillColor(PAPER)
         c.rect(left, y - 1, w, size + 1, stroke=0, fill=1)
         c.setFillColor(INK)
         c.setFont(ITALIC, size)
@@ -174,7 +174,7 @@ class Flowchart(Flowable):
             tx, ty = rect.right - PAD - tw, rect.top - TAB_SIZE / 2
             c.setFillColor(self.accent)
             c.roundRect(tx, ty - 1.5, tw, TAB_SIZE + 3, 1.5, stroke=0, fill=1)
-            c.setFillColor(WHITE)
+            c.setFillColor(PAPER)
             c.setFont(BOLD, TAB_SIZE)
             c.drawCentredString(tx + tw / 2, ty + 1.2, box.rule)
         c.restoreState()
@@ -209,7 +209,7 @@ def from_element(el: Element, converter: Converter, *, accent: Any, fill: Any, h
         if title_el is None:
             raise RenderError(f"{source}: a flowchart box has no **title**")
         nested = [child for child in head if child.tag in BLOCKS]
-        text = converter.inline(head, skip={title_el, rule_el, *nested})
+        text = converter.inline(head, skip={e for e in (title_el, rule_el, *nested) if e is not None})
         body = [converter.paragraph(text, box_style)] if converter.unmarked(text) else []
         rest = nested + ([child for child in li if child is not head and child.tag in BLOCKS] if head is not li else [])
         for child in rest:

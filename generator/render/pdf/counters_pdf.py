@@ -14,10 +14,10 @@ from generator.errors import RenderError
 from generator.layout import sheets as geo
 from generator.units import mm
 from generator.render.pdf.canvas import BOLD, FONT, INK, colour, draw_footer, ellipsise, finish, grey, new_canvas, register_fonts
+from generator.render.theme import WHITE
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
-WHITE = "#ffffff"
 HEADING_NAMES = {"crew": "crew", "rifle": "rifle", "smg": "SMG", "marker": "bailed-out AFV"}
 MANIFEST_HEADERS = {"crew": "Crew", "rifle": "Rifle", "smg": "SMG", "marker": "Markers"}
 

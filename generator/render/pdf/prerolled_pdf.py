@@ -20,6 +20,7 @@ from generator.data import FATES
 from generator.errors import RenderError
 from generator.engine.procedure import PISTOL, draws_weapon
 from generator.text import truncate
+from generator.render import theme
 from generator.render.pdf.canvas import BOLD, FONT, draw_footer, ellipsise, finish, new_canvas, register_fonts
 
 TITLE = "Pre-rolled bail-out tables"
@@ -39,9 +40,9 @@ TITLE_SIZE = 12
 FOOTER = 16
 PAD = 3                     # inner padding of a cell
 # Colour tints (light, so text stays black-on-light in greyscale); dropped with --bw.
-BAND = HexColor("#eef1f5")
-KILLED_TINT = HexColor("#f7d9d4")
-YES_TINT = HexColor("#dcefd8")
+BAND = HexColor(theme.BAND)
+KILLED_TINT = HexColor(theme.KILLED_TINT)
+YES_TINT = HexColor(theme.YES_TINT)
 
 FATE_WORD = {"unhurt": "Unhurt", "wounded": "Wounded", "killed": "Killed"}
 WEAPON_WORD = {PISTOL: "pistol", "rifle": "rifle", "smg": "SMG"}
