@@ -1,9 +1,9 @@
 """The player aid's content: templates/aid.md.j2 rendered with the rules data and the exact odds.
 
 Reportlab-free on purpose: the PDF (render/pdf/aid_pdf.py) and the HTML edition
-(render/html/aid_html.py) are two renderers of the one Markdown text made here.  Every `{{ }}` output is Markdown-escaped on the way out
-(Jinja `finalize`), so data text can never add structure.  The template is compiled once per
-process and folder, not once per paper.
+(render/html/aid_html.py) are two renderers of the one Markdown text made here.  Every `{{ }}`
+output is Markdown-escaped on the way out (Jinja `finalize`), so data text can never add
+structure.  The template is compiled once per process and folder, not once per paper.
 """
 
 from collections.abc import Mapping

@@ -13,7 +13,7 @@ change mark) loses the mark and gets a change bar beside it, drawn by `bars.draw
 
 import html
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 from xml.etree.ElementTree import Element
