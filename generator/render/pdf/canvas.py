@@ -1,8 +1,11 @@
-"""What every PDF of the kit shares: embedded fonts, metadata, viewer hints, reproducibility.
+"""What every PDF of the kit shares: embedded fonts, colours, metadata, viewer hints, reproducibility.
 
 Only Bitstream Vera (shipped with reportlab) is used, registered as TrueType so it is embedded;
 no standard-14 font is ever referenced.  Canvases are made in invariant mode, which (with
-SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same input, same bytes.
+SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same input, same bytes.  Colours
+are the theme's (render/theme.py) made reportlab colours here, by its ink rules.  The document
+info (author, creator, keywords) is the catalogue's words filled from the data's [variant]; a
+canvas takes it with its footer, which every page carries and which has the build's context.
 """
 
 import os
