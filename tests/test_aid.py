@@ -30,6 +30,10 @@ from generator.content.aid import markdown_text
 from dataclasses import replace
 from generator.content.context import BuildContext
 from generator.data.sources import shipped
+from generator import __version__
+from generator.content.words import load_words
+
+WORDS = load_words()        # the kit's English
 
 SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 AID_FILES = [f"player-aid-{paper}.pdf" for paper in SIZES]
@@ -320,9 +324,15 @@ def test_type_sizes(pdfs):
 
 
 def test_metadata_bookmarks_and_print_scaling(pdfs):
+    v = rules_toml()["variant"]   # the catalogue's words, filled from the data's [variant]
+    fields = {"number": v["number"], "title": v["title"], "game": v["game"], "credit": v["credit"],
+              "version": __version__}
     for paper, reader in readers(pdfs).items():
         meta = reader.metadata
-        assert "player aid" in meta.title and meta.subject and meta.author and meta.creator
+        assert meta.title == WORDS("aid.title", **fields) and meta.subject == WORDS("aid.subject", **fields)
+        assert meta.author == WORDS("pdf.author", **fields) and v["credit"] in meta.author
+        assert meta.creator == meta.producer == WORDS("pdf.creator", **fields)
+        assert meta["/Keywords"] == WORDS("pdf.keywords", **fields)
         assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
         titles = [o.title for o in reader.outline]
         for heading in ("The procedure", "Odds", "Survivors", "Crew morale", "Weapons", "Close combat",

@@ -10,14 +10,17 @@ import re
 import tomllib
 from html.parser import HTMLParser
 
+import pdfplumber
 import pypdf
 import pytest
 
 from conftest import DATA, edit
+from generator.content.words import load_words
 from generator.build.pipeline import render_all
 from generator.data import load
 from generator.options import BuildOptions
 
+WORDS = load_words()        # the kit's English
 FRACTION = re.compile(r"(?<![\w/.])\d+/\d+(?![\w/])")
 PERCENT = re.compile(r"\d+\.\d%")
 
@@ -26,14 +29,15 @@ def build(data=DATA, **options):
     return render_all(load(data), BuildOptions(parts=("aid",), **options))
 
 
-def html_of(data=DATA, **options):
+def html_of(data=DATA, words=None, **options):
     """The web aid alone (no PDFs): what `bailout build --only aid` writes as player-aid.html."""
     from generator.engine.odds import compute
     from generator.render.html import aid_html
     from generator.content.context import BuildContext
     from generator.data.sources import shipped
     kit = load(data)
-    return aid_html.render(BuildContext(kit, compute(kit), BuildOptions(**options), shipped("templates"))).decode()
+    ctx = BuildContext(kit, compute(kit), BuildOptions(**options), shipped("templates"), words=words or WORDS)
+    return aid_html.render(ctx).decode()
 
 
 @pytest.fixture(scope="module")
@@ -160,6 +164,55 @@ def test_black_and_white_follows_the_option(outputs):
     bw = html_of(bw=True)
     assert "#3b4722" in colour and "#3b4722" not in bw
     assert re.sub(r"<style>.*?</style>", "", colour, flags=re.S) == re.sub(r"<style>.*?</style>", "", bw, flags=re.S)
+
+
+def _rgb(colour):
+    """A PDF fill colour (gray, RGB or CMYK, 0..1) as '#rrggbb'."""
+    if len(colour) == 1:
+        colour = colour * 3
+    elif len(colour) == 4:
+        c, m, y, k = colour
+        colour = ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    return "#" + "".join(f"{round(v * 255):02x}" for v in colour)
+
+
+@pytest.mark.parametrize("bw", [False, True])
+def test_the_page_and_the_pdf_share_one_palette(bw):
+    # The title prints in the accent colour in both editions.
+    outputs = build(papers=("a4",), bw=bw)
+    accent = re.search(r"--accent: (#[0-9a-f]{6})", outputs["player-aid.html"].decode()).group(1)
+    with pdfplumber.open(io.BytesIO(outputs["player-aid-a4.pdf"])) as pdf:
+        chars = pdf.pages[0].chars
+        title = max(chars, key=lambda ch: ch["size"])
+    assert _rgb(title["non_stroking_color"]) == accent
+    assert (accent == "#000000") == bw
+
+
+class _Keys(dict):
+    """A catalogue that knows every key and words each as the key itself, in brackets."""
+
+    def __missing__(self, key):
+        return f"[{key}]"
+
+    def __contains__(self, key):
+        return True
+
+
+def test_the_pages_own_words_are_the_catalogues():
+    from generator.content.words import Words
+    keyed = html_of(words=Words("xx", _Keys()))
+    assert '<html lang="xx">' in keyed
+    page = Page(keyed)
+    footer = page.plain()[page.plain().rindex("[page.footer]"):]
+    assert footer == "[page.footer]"        # the footer is the catalogue's, and nothing else
+    unstyled = re.sub(r"<style>.*?</style>", "", keyed, flags=re.S)
+    for key, message in WORDS.messages.items():
+        if key.startswith("aid.html."):
+            # each phrase between its fields (a lone word may be the data's)
+            for phrase in re.split(r"\{[^}]*\}", message):
+                if " " in phrase.strip():
+                    assert phrase not in unstyled, (key, phrase)
+    assert "[aid.html.chart.title]" in keyed and "[aid.html.rule] " in keyed and "[aid.title]" in keyed
 
 
 def test_reproducible(outputs):

@@ -6,6 +6,7 @@ by asking the code under test.
 """
 
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -16,8 +17,11 @@ import pytest
 
 from conftest import DATA, edit, run_cli
 from generator.content.items import diff, print_items
+from generator.content.words import Words, load_words
 from generator.data import load
 from generator.engine.odds import compute
+
+WORDS = load_words()        # the kit's English: what a value in the kit's own words reads
 
 RULES = tomllib.loads((DATA / "rules.toml").read_text())
 NATIONS = sorted(p.stem for p in (DATA / "nationalities").glob("*.toml"))
@@ -143,7 +147,8 @@ def hungarian_added(data):
     first, last = RULES["period"]["first_year"], RULES["period"]["last_year"]
     years = f"{first}\u2013{str(last)[2:]}"      # same century: "1939-45"
     short = f"\u2019{first % 100:02d}\u2013\u2019{last % 100:02d}"     # on a counter: "'39-'45"
-    added = {"nationality.hungarian": "Hungarian", "nationality.hungarian.colour": "#9a8f6a on #000000",
+    colours = WORDS("item.nationality.colour.value", colour="#9a8f6a", text_colour="#000000")
+    added = {"nationality.hungarian": "Hungarian", "nationality.hungarian.colour": colours,
              "weapons.hungarian.rifle": f"{years}: 35M", "weapons.hungarian.smg": f"{years}: 39M",
              "counters.hungarian.crew.0": crew, "counters.hungarian.crew.0.count": SETS * RULES["crew"]["size"],
              "counters.hungarian.rifle.0": f"RIFLE / 35M / {short}",
@@ -184,7 +189,8 @@ def transcribed_deck(data):
     before, after = man_chances(FATE, WEAPON), man_chances(FATE, weapon)
     block = math.lcm(3, 2, *(p.denominator for p in after.values()))      # 18
     readings = RULES["interpretation"]["deck"]["readings"]
-    expected = {"deck": ("ideal", "transcribed (decks/mine.toml)"), "deck.size": (24, n),
+    expected = {"deck": (WORDS("item.deck.ideal"), WORDS("item.deck.transcribed", file="decks/mine.toml")),
+                "deck.size": (24, n),
                 "note.deck.reading": ("uniform", "transcribed"),
                 "note.deck.sentence": (readings["uniform"], readings["transcribed"]),
                 "weapon.pistol.chance": (WEAPON["P"], weapon["P"]),
@@ -236,6 +242,32 @@ def test_changes_are_grouped_by_the_rule_numbers_in_the_data(data_copy, base_ite
 
 def test_no_edit_no_change(base_items):
     assert diff(base_items, items(DATA)) == []
+
+
+class _Keys(dict):
+    """A catalogue that knows every key and words each as the key itself, in brackets."""
+
+    def __missing__(self, key):
+        return f"[{key}]"
+
+    def __contains__(self, key):
+        return True
+
+
+def test_every_label_and_word_of_the_items_is_the_catalogues():
+    kit = load(DATA)
+    keyed = print_items(kit, compute(kit), SETS, Words("keys", _Keys()))
+    english = print_items(kit, compute(kit), SETS)
+    assert keyed.keys() == english.keys()
+    for key, item in keyed.items():
+        assert re.fullmatch(r"\[item\.[a-z_.]+\]", item.label), (key, item.label)
+        assert item.label != english[key].label
+    # Values in the kit's words are the catalogue's too: yes and no, "or", an SMG gap's "none, so".
+    flags = [k for k, i in english.items() if i.value in (WORDS("item.yes"), WORDS("item.no"))]
+    assert flags and all(keyed[k].value in ("[item.yes]", "[item.no]") for k in flags)
+    assert keyed["deck"].value == "[item.deck.ideal]"
+    assert keyed["crew.leader_roles"].value == "[item.or]".join(RULES["crew"]["leader_roles"])
+    assert any("[item.weapons.none_so]" in str(i.value) for k, i in keyed.items() if k.startswith("weapons."))
 
 
 # -- the command --------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ Expected names, counts and colours come from the data files (tomllib), not from 
 """
 
 import hashlib
+import html
 import io
 import re
 import stat
@@ -12,11 +13,17 @@ import tomllib
 import zipfile
 from html.parser import HTMLParser
 
+import pypdf
 import pytest
 from PIL import Image
 
 from conftest import DATA, run_cli
 from generator import __version__
+from generator.content.words import load_words
+from generator.layout.paper import PAPERS as PAPERS_BY_KEY
+
+WORDS = load_words()        # the kit's English
+RULES = tomllib.loads((DATA / "rules.toml").read_text())
 
 PARTS = ("kit", "player-aid", "prerolled", "counters")
 PAPERS = ("a4", "letter")
@@ -147,14 +154,83 @@ def test_index_links_every_file_and_only_files_in_the_zip(release):
         assert hashlib.sha256(files[name]).hexdigest() in text
 
 
+def flat(text):
+    return " ".join(text.split())
+
+
 def test_readme_for_players(release):
     _, _, _, files = release
-    readme = " ".join(files["README.txt"].decode().split())
-    for needed in ("Tom Cundiff", "Avalon Hill", "Up Front", "no card data", "Actual size", "LONG edge",
+    readme = flat(files["README.txt"].decode())
+    v = RULES["variant"]
+    credits = WORDS("release.credits", number=v["number"], title=v["title"], credit=v["credit"], game=v["game"])
+    tips = [WORDS("release.readme.tip.actual_size", actual_size=WORDS("release.actual_size")),
+            WORDS("release.readme.tip.duplex"), WORDS("release.readme.tip.calibration")]
+    for needed in (v["credit"], v["game"], flat(credits), *map(flat, tips), WORDS("release.print.counters"),
                    "player-aid.html", "prerolled.csv", "faces/", "index.html"):
         assert needed in readme, needed
+    lines = files["README.txt"].decode().splitlines()
+    assert max(len(line) for line in lines if not line.startswith("    ")) <= 92     # filled, but for the file notes
+    assert lines[-1] == WORDS("release.readme.built", version=__version__)
+
+
+def test_index_says_what_each_pdf_is_and_how_to_print_it(release):
+    _, _, _, files = release
+    page = html.unescape(files["index.html"].decode())
+    v = RULES["variant"]
+    assert f"<title>{WORDS('release.title', number=v['number'], title=v['title'], version=__version__)}</title>" in page
+    for key in ("kit", "prerolled", "counters"):
+        assert WORDS(f"release.file.{key}") in page and WORDS(f"release.print.{key}") in page
+    assert WORDS("release.file.aid", number=v["number"]) in page
+    for heading in ("pdfs", "others", "faces", "thumbs", "credits"):
+        assert f"<h2>{WORDS(f'release.index.{heading}')}</h2>" in page
+    assert f"<strong>{WORDS('release.actual_size')}</strong>" in page and f"<em>{v['game']}</em>" in page
+
+
+def test_every_pdf_names_the_kit_and_its_variant(release):
+    _, _, _, files = release
+    v = RULES["variant"]
+    fields = {**{k: v[k] for k in ("number", "title", "game", "credit")}, "version": __version__}
+    for name in (n for n in files if n.endswith(".pdf")):
+        meta = pypdf.PdfReader(io.BytesIO(files[name])).metadata
+        assert meta.author == WORDS("pdf.author", **fields), name
+        assert meta.creator == meta.producer == WORDS("pdf.creator", **fields), name
+        if name.startswith("kit-"):
+            paper = next(p for p in PAPERS_BY_KEY.values() if name == f"kit-{p.key}.pdf")
+            assert meta.title == WORDS("kit.title", paper=paper.label, **fields)
+            assert meta.subject == WORDS("kit.subject", **fields)
+        else:
+            assert meta["/Keywords"] == WORDS("pdf.keywords", **fields), name
 
 
 def test_cli_bad_option_writes_nothing(tmp_path):
     code, _, err = run_cli("release", "--counter-size", "3mm", "--out", tmp_path / "x")
     assert code == 2 and "counter" in err and "Traceback" not in err and not (tmp_path / "x").exists()
+
+
+class _Keys(dict):
+    """A catalogue that knows every key and words each as the key itself, in brackets."""
+
+    def __missing__(self, key):
+        return f"[{key}]"
+
+    def __contains__(self, key):
+        return True
+
+
+def test_the_pages_words_are_the_catalogues(release):
+    from generator.content.words import Words
+    from generator.data import load
+    from generator.options import BuildOptions
+    from generator.render.html.release_pages import index_html, readme_text
+    _, _, _, files = release
+    keyed = Words("xx", _Keys())
+    kit, options = load(DATA), BuildOptions()
+    readme = readme_text(kit, options, files, keyed).decode()
+    page = index_html(kit, options, files, keyed).decode()
+    assert '<html lang="xx">' in page and "[release.index.intro]" in page and "[release.readme.how]" in readme
+    unstyled = re.sub(r"<style>.*?</style>", "", page, flags=re.S)
+    for key, message in WORDS.messages.items():
+        if key.startswith("release."):
+            for phrase in re.split(r"\{[^}]*\}", message):      # each phrase between its fields
+                if " " in phrase.strip():
+                    assert phrase not in readme and phrase not in unstyled, (key, phrase)

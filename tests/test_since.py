@@ -6,19 +6,24 @@ those edits and the rule text, not from the code under test.
 """
 
 import io
+import re
 import shutil
 import subprocess
+import tomllib
 
 import pdfplumber
 import pytest
 
 from conftest import DATA, edit, run_cli
 from generator.content import marks as aid_changes
+from generator.content.words import load_words
 from generator.build.pipeline import render_all
 from generator.data import load
 from generator.options import BuildOptions
 
 MM = 72 / 25.4
+WORDS = load_words()        # the kit's English
+RULES = tomllib.loads((DATA / "rules.toml").read_text())
 
 
 def four_edits(folder):
@@ -143,11 +148,15 @@ def test_the_changes_box_names_each_changed_rule(since_build, new_data):
     old = load(DATA)
     assert not any(aid_changes.CHANGED in t for t in texts)
     # Each page says, above its text, what the bars mean and where the list is ...
-    assert all(t.startswith(f"Changed since data {old.short_hash}: a bar in the margin") for t in texts)
+    assert all(t.startswith(WORDS("aid.since.notice", label=f"data {old.short_hash}")) for t in texts)
     assert len(notice_bars) == 2        # ... with a bar as its key
     # ... and the list closes page 2.
     assert f"Changes since data {old.short_hash}" in right
-    assert "crew may bail out: now 1/4 (25.0%), was 1/3 (33.3%)" in right
+    # The closed-top check now reads column 4: 1 in 4, where column 3 read 1 in 3.
+    label = WORDS("item.bail_out.chance", label=RULES["bail_out"]["closed"]["label"])
+    line = WORDS("change.box.changed", label=label, new=WORDS("item.show.chance", fraction="1/4", percent="25.0%"),
+                 old=WORDS("item.show.chance", fraction="1/3", percent="33.3%"))
+    assert line in right
 
 
 def test_box_lists_exactly_the_changed_rules(new_data):
@@ -165,7 +174,29 @@ def test_box_lists_exactly_the_changed_rules(new_data):
     # closed check, crew morale, one man's outcome (fate and weapon), weapons, note 4
     assert rules == [r["bail_out"]["closed"]["rule"], r["crew"]["morale_rule"],
                      f'{r["fate"]["rule"]}, {r["weapon"]["rule"]}', r["weapon"]["rule"],
-                     f'note {r["interpretation"]["weapons_for"]["note"]}']
+                     WORDS("item.note.rule", note=r["interpretation"]["weapons_for"]["note"])]
+
+
+class _Keys(dict):
+    """A catalogue that knows every key and words each as the key itself, in brackets."""
+
+    def __missing__(self, key):
+        return f"[{key}]"
+
+    def __contains__(self, key):
+        return True
+
+
+def test_the_box_is_in_the_catalogues_words(new_data):
+    from generator.build.pipeline import since_base
+    from generator.content.words import Words
+    from generator.data.sources import shipped
+    kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
+    box = aid_changes.box_vars(since_base(kit, options, shipped("templates")), Words("keys", _Keys()))
+    lines = [line for _, group in box["groups"] for line in group]
+    assert lines and all(re.fullmatch(r"\[change\.box\.[a-z]+\]", line) for line in lines), lines
+    # the German SMG spans moved its counters: one line for what changed off the sheet
+    assert re.fullmatch(r"\[change\.off_aid\.(one|many)\](; \[change\.off_aid\.(one|many)\])*", box["off_aid"])
 
 
 def test_manifest_records_the_base(since_build):
@@ -240,10 +271,11 @@ def test_web_aid_marks_the_same_changes(new_data):
     assert aid_changes.CHANGED not in text
     changed = _changed_texts(text)
     assert any("column 4 reads 1:" in line for line in changed)       # the closed-top check
-    assert any(line.startswith("Changed: German") for line in changed)   # the weapons row
-    assert any(line.startswith("Changed: WP") for line in changed)       # one man, wounded, pistol only
+    said = WORDS("aid.html.changed")      # what a screen reader hears first
+    assert any(line.startswith(f"{said} German") for line in changed)   # the weapons row
+    assert any(line.startswith(f"{said} WP") for line in changed)       # one man, wounded, pistol only
     assert any("Only unhurt men draw" in line for line in changed)       # note 4
-    assert not any("column 2 reads 1:" in line or line.startswith("Changed: British") for line in changed)
+    assert not any("column 2 reads 1:" in line or line.startswith(f"{said} British") for line in changed)
     assert 'href="#changes"' in text and 'id="changes"' in text
 
 

@@ -11,6 +11,7 @@ import io
 import os
 import time
 import zipfile
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
 
 
-def zip_name(kit):
+def zip_name(kit: KitData) -> str:
     return f"bailout-kit-{__version__}-{kit.hash[:8]}.zip"
 
 
@@ -36,25 +37,26 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     progress = None if quiet else print_progress
     from generator.render.html.release_pages import index_html, readme_text
     from generator.render.images import FACE_PAPER, face_images, thumbnails
+    words = load_words()        # a build's words, as every part's context has them
     files = render_all(kit, options, templates=templates, progress=progress)
     files.pop("MANIFEST.txt")       # remade below, over everything the zip holds
     # placed by the counters of the words the PDF printed (a build's: the default catalogue)
     files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"], load_words()))
     thumbs = thumbnails({n: c for n, c in files.items() if n.endswith(".pdf")})
     files.update(thumbs)
-    files["README.txt"] = readme_text(kit, options, files)
-    files["index.html"] = index_html(kit, options, files)
+    files["README.txt"] = readme_text(kit, options, files, words)
+    files["index.html"] = index_html(kit, options, files, words)
     files["MANIFEST.txt"] = manifest(kit, files, options)
     name = zip_name(kit)
     return name, zip_bytes(name[:-len(".zip")], files)
 
 
-def _whole_kit(options):
+def _whole_kit(options: BuildOptions) -> BuildOptions:
     """A release always holds every part for both papers; the other options stand as given."""
     return replace(options, papers=PAPER_KEYS, parts=PARTS)
 
 
-def zip_bytes(folder, files):
+def zip_bytes(folder: str, files: Mapping[str, bytes]) -> bytes:
     """A reproducible zip of {name: bytes}, every file under `folder/`, in sorted order."""
     stamp = _zip_date()
     buffer = io.BytesIO()
@@ -68,7 +70,7 @@ def zip_bytes(folder, files):
     return buffer.getvalue()
 
 
-def _zip_date():
+def _zip_date() -> tuple[int, int, int, int, int, int]:
     check_source_date_epoch()
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if not epoch:

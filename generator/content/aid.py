@@ -17,7 +17,7 @@ def markdown_text(ctx: BuildContext) -> str:
     the paper).  A template that will not render is a RenderError naming the template file and line.
 
     Built `--since` OLD (ctx.changes set), it carries the "Changes since" box and a change mark
-    on every changed line (generator/aid_changes.py).
+    on every changed line (content/marks.py).
     """
     memo, key = ctx.memo, "aid markdown"
     if key not in memo:         # made once a build: the PDF for each paper and the HTML share it

@@ -1,14 +1,15 @@
 """The player aid's content: templates/aid.md.j2 rendered with the rules data and the exact odds.
 
-Reportlab-free on purpose: the PDF (render/aid.py) and the HTML edition are two renderers of
-the one Markdown text made here.  Every `{{ }}` output is Markdown-escaped on the way out
-(Jinja `finalize`), so data text can never add structure.  The template is compiled once per
-process and folder, not once per paper.
+Reportlab-free on purpose: the PDF (render/pdf/aid_pdf.py) and the HTML edition
+(render/html/aid_html.py) are two renderers of the one Markdown text made here.  Every `{{ }}`
+output is Markdown-escaped on the way out (Jinja `finalize`), so data text can never add
+structure.  The template is compiled once per process and folder, not once per paper.
 """
 
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import jinja2
@@ -47,7 +48,7 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
 
 
 @lru_cache(maxsize=4)
-def _environment(folder):
+def _environment(folder: str) -> SandboxedEnvironment:
     env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
                                autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
                                keep_trailing_newline=True)
@@ -55,9 +56,9 @@ def _environment(folder):
     return env
 
 
-def _template_line(tb, filename):
+def _template_line(tb: TracebackType | None, filename: str) -> int | None:
     """The template line a render error came from (Jinja maps its frames to the template file)."""
-    line = None
+    line: int | None = None
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == filename:
             line = tb.tb_lineno
@@ -65,7 +66,7 @@ def _template_line(tb, filename):
     return line
 
 
-def template_vars(ctx):
+def template_vars(ctx: BuildContext) -> dict[str, Any]:
     """Everything the template may read: the rules, the odds and the tables derived from them."""
     kit, odds = ctx.kit, ctx.odds
     r = kit.rules
@@ -87,11 +88,11 @@ def template_vars(ctx):
         "nationalities": [weapon_rows(n, r) for n in kit.nationalities],
         "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
         "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,
-        "since": None,      # built --since OLD: the "Changes since" box (aid_changes.box_vars)
+        "since": None,      # built --since OLD: the "Changes since" box (marks.box_vars)
     }
 
 
-def md_escape(value):
+def md_escape(value: object) -> str:
     """Every placeholder's output as literal Markdown text: no structure can come from data."""
     if value is None:
         return ""
@@ -113,7 +114,7 @@ def flowchart_settings(attributes: Mapping[str, str], source: Path) -> tuple[int
     """(boxes per row, [(from, to) box indices], [label per bypass]) from the flowchart div's
     attributes: data-per-row="4", data-bypass="1-3, 3-5", data-bypass-label="one | two".
     Both renderers of the aid read the chart's shape here."""
-    bypasses = []
+    bypasses: list[tuple[int, int]] = []
     for pair in (attributes.get("data-bypass") or "").split(","):
         if not pair.strip():
             continue

@@ -22,5 +22,5 @@ class Change:
     new: object             # None where the item is gone
 
     @property
-    def status(self):
+    def status(self) -> str:
         return "added" if self.old is None else "removed" if self.new is None else "changed"

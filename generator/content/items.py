@@ -4,211 +4,273 @@
 kit prints (chances as Fractions), every sentence, label and reading from rules.toml, the
 weapons by nationality and year, the nationalities and their counters, and the pre-rolled
 block.  Keys are stable names ("bail_out.closed.chance", "survivors.5.hero.3"); each item
-carries the rule number it prints under, read from the data.  `diff(old, new)` compares two
-item sets key by key, so an edit lists exactly the items whose printed value moved: what it
-touched and what derives from it, nothing else.  Pure: no reportlab, no I/O.
+carries the rule number it prints under, read from the data, and a label in the catalogue's
+words ("item.*" in locale/en.po).  `diff(old, new)` compares two item sets key by key, so an
+edit lists exactly the items whose printed value moved: what it touched and what derives from
+it, nothing else.  Pure: no reportlab, no I/O.
 """
 
 import re
+from collections.abc import Iterable
+from fractions import Fraction
+from functools import lru_cache
+from typing import cast
 
 from generator.content import faces as C
-from generator.content.change import Change, Item
 from generator.content import rows as P
-from generator.engine import procedure as R
-from generator.data import FATES
+from generator.content.change import Change, Item
 from generator.content.weapons import weapon_rows
-from generator.content.words import load_words
-from generator.engine.odds import WEAPONS, man_code, percent
+from generator.content.words import Words, load_words
+from generator.data import FATES
+from generator.data.model import KitData
+from generator.engine import procedure as R
+from generator.engine.odds import WEAPONS, Odds, man_code, percent
 from generator.text import fraction_text, signed, year_span
 
 KINDS = ("chance", "mean", "number", "modifier", "text")
-HERO_KEY = {False: "no_hero", True: "hero"}
-WEAPON_WORD = {R.PISTOL: "pistol only", "rifle": "rifle", "smg": "SMG"}
+HERO_KEY = {False: "no_hero", True: "hero"}     # a survivors item's key part; also its label's key
+# A weapon's name in the labels, by catalogue key: a man with no rifle or SMG has his pistol only.
+WEAPON_WORD = {R.PISTOL: "item.weapon.pistol", "rifle": "item.weapon.rifle", "smg": "item.weapon.smg"}
+
+Groups = list[tuple[str, list[Change]]]
+
+
+@lru_cache(maxsize=1)
+def source_words() -> Words:
+    """The source language's catalogue, read once: the words of a diff asked for without a build."""
+    return load_words()
 
 
 class _Items:
-    def __init__(self):
-        self.items = {}
+    """The items as they are added, in print order, with the catalogue that words their labels."""
 
-    def add(self, key, rule, label, value, kind="text"):
+    def __init__(self, words: Words) -> None:
+        self.items: dict[str, Item] = {}
+        self.words = words
+
+    def add(self, key: str, rule: str, label: str, value: object, kind: str = "text") -> None:
         if isinstance(value, (list, tuple)):
             value = ", ".join(str(v) for v in value)
         elif isinstance(value, bool):
-            value = "yes" if value else "no"
+            value = self.words("item.yes" if value else "item.no")
         self.items[key] = Item(key, rule, label, value, kind)
 
+    def weapon(self, kind: str) -> str:
+        return self.words(WEAPON_WORD[kind])
 
-def print_items(kit, odds, sets=2):
+    def either(self, names: Iterable[str]) -> str:
+        """'SL or ASL': the names joined by the catalogue's 'or'."""
+        return self.words("item.or").join(names)
+
+
+def print_items(kit: KitData, odds: Odds, sets: int = 2, words: Words | None = None) -> dict[str, Item]:
     """{key: Item} for everything the kit prints from this data, in the aid's order."""
-    r = kit.rules
-    out = _Items()
-    add = out.add
-    add("variant.title", r.number, "variant title", f"{r.number} {r.title}")
-    add("variant.game", r.number, "game", r.game)
-    add("variant.credit", r.number, "credit", r.credit)
-    add("period", r.number, "years tabulated", year_span(r.first_year, r.last_year))
-    add("deck", r.number, "deck", f"transcribed ({r.deck_file})" if r.deck_file else "ideal")
-    add("deck.columns", r.number, "RPC columns read", r.columns)
-    add("deck.size", r.number, "cards in the deck", odds.deck_size, "number")
-
-    add("triggers.exact_kill", r.trigger_rule, "trigger", r.exact_kill)
-    add("triggers.voluntary", r.trigger_rule, "voluntary bail-out after", "; ".join(r.voluntary))
-
-    for name, check, p in (("closed", r.closed, odds.bail_out_closed), ("open", r.open, odds.bail_out_open)):
-        add(f"bail_out.{name}.rule", check.rule, f"{name}-top check: rule number", check.rule)
-        add(f"bail_out.{name}.label", check.rule, "the AFVs this check is for", check.label)
-        add(f"bail_out.{name}.column", check.rule, f"{check.label}: kill card's RPC column", check.column, "number")
-        add(f"bail_out.{name}.succeed", check.rule, f"{check.label}: column reads", check.succeed)
-        add(f"bail_out.{name}.chance", check.rule, f"{check.label}: crew may bail out", p, "chance")
-
-    c = r.crew
-    add("crew.size", c.rule, "crew size", c.size, "number")
-    add("crew.commander_casualty_rule", c.rule, "commander casualty rule", c.commander_casualty_rule)
-    add("crew.per_commander_casualty", c.rule, "men lost per commander casualty", c.per_commander_casualty, "number")
-    add("crew.minimum_size", c.rule, "smallest crew", c.minimum_size, "number")
-    add("crew.morale_rule", c.morale_rule, "crew morale: rule number", c.morale_rule)
-    add("crew.morale_offset", c.morale_rule, "crew average Morale: the AFV's Morale", c.morale_offset, "modifier")
-    add("crew.max_leaders", c.morale_rule, "most SL or ASL in a crew", c.max_leaders, "number")
-    add("crew.leader_roles", c.morale_rule, "leader roles", " or ".join(c.leader_roles))
-    add("crew.leader_scope", c.morale_rule, "crew leader's scope", c.leader_scope)
-    add("crew.takeover", c.morale_rule, "crew leader takes over", c.takeover)
-    for morale in c.aid_afv_morale:
-        average, _ = R.crew_morale(r, morale, 1)
-        add(f"morale.{morale}.average", c.morale_rule, f"AFV Morale {morale}: crew average", average, "number")
-        for size in c.aid_crew_sizes:
-            add(f"morale.{morale}.total.{size}", c.morale_rule, f"AFV Morale {morale}: total, {size} men",
-                R.crew_morale(r, morale, size)[1], "number")
-
-    f = r.fate
-    add("fate.rule", f.rule, "fate: rule number", f.rule)
-    add("fate.column", f.rule, "fate: RPC column", f.table.column, "number")
-    add("fate.wounded_rule", f.rule, "wounded: rule applied", f.wounded_rule)
-    add("fate.wounded_except", f.rule, "wounded: except", f.wounded_except)
-    for fate in FATES:
-        add(f"fate.{fate}.values", f.rule, f"{fate}: column reads", f.table.values_for(fate))
-        add(f"fate.{fate}.chance", f.rule, f"a man is {fate}", odds.fate[fate], "chance")
-    h = r.hero
-    add("hero.fate_result", h.fate_rule, "Hero card: the man is", h.fate_result)
-    add("hero.weapon_choice", h.weapon_rule, "Hero card: weapon choice", " or ".join(WEAPON_WORD[k] for k in h.weapon_choice))
-    add("hero.unpins", h.weapon_rule, "Hero card unpins the man", h.unpins)
-
-    w = r.weapon
-    add("weapon.rule", w.rule, "weapon: rule number", w.rule)
-    add("weapon.pistol", w.rule, "pistol",
-        f"{w.pistol_fp} FP at Relative Range {w.pistol_relative_range} ({w.pistol_rule})")
-    add("weapon.smoke", w.rule, "crew has Smoke", w.smoke)
-    add("weapon.armed_column", w.rule, "armed: RPC column", w.armed_column, "number")
-    add("weapon.armed_values", w.rule, "armed: column reads", w.armed_values)
-    add("weapon.type_column", w.rule, "weapon type: RPC column of the same card", w.types.column, "number")
-    add("weapon.type_words", w.rule, "which rifle or SMG, in the rule's words", w.type_words)
-    for kind in WEAPONS[1:]:
-        add(f"weapon.{kind}.values", w.rule, f"{WEAPON_WORD[kind]}: type column reads", w.types.values_for(kind))
-    for kind in WEAPONS:
-        add(f"weapon.{kind}.chance", w.rule, f"a survivor's weapon: {WEAPON_WORD[kind]}", odds.weapon[kind], "chance")
-
-    both = f"{f.rule}, {w.rule}"
-    for (fate, weapon), p in odds.man.items():
-        what = f"{fate}, {WEAPON_WORD[weapon]}" if weapon else fate
-        add(f"man.{man_code(fate, weapon)}", both, f"one man {man_code(fate, weapon)} ({what})", p, "chance")
-
-    for size, by_hero in odds.survivors.items():
-        for hero, dist in by_hero.items():
-            crew = f"crew of {size}{' + Hero' if hero else ''}"
-            for k, p in dist.items():
-                add(f"survivors.{size}.{HERO_KEY[hero]}.{k}", f.rule, f"{crew}: {k} alive", p, "chance")
-            add(f"expected.{size}.{HERO_KEY[hero]}", f.rule, f"{crew}: average alive",
-                odds.expected_survivors[size][hero], "mean")
-
-    a = r.after
-    add("after.pinned", a.rule, "crew pinned on bailing out", a.pinned)
-    add("after.group", a.rule, "new group", a.group)
-    # The keys keep the data's names; the labels say what a player reads (a voluntary bail-out
-    # leaves no wreck: the AFV "remains in play").
-    add("after.wreck", a.rule, "the AFV gives the crew members", f"{signed(a.wreck_tem)} TEM as a {a.wreck_terrain}")
-    add("after.wreck_until", a.rule, "the AFV leaves play", a.wreck_until)
-    add("after.infiltrators", a.rule, "infiltrators", a.infiltrators)
-
-    cc = r.close_combat
-    add("close_combat.ccv_modifier", cc.rule, "crew member's final CCV", cc.ccv_modifier, "modifier")
-    add("close_combat.pistol_only_vs_unarmed", cc.rule, "pistol only: CCV of an unarmed man",
-        cc.pistol_only_vs_unarmed, "modifier")
-    add("close_combat.pistol_only_net", cc.rule, "pistol only, net against an unarmed man",
-        R.pistol_only_ccv(r), "modifier")
-    add("close_combat.smoke", cc.rule, "crew has Smoke in close combat", cc.smoke)
-
-    for note in r.interpretations:
-        group = f"note {note.note}"
-        add(f"note.{note.name}.number", group, f"note number of '{note.name}'", note.note, "number")
-        add(f"note.{note.name}.reading", group, "reading in force", note.reading)
-        add(f"note.{note.name}.sentence", group, "the note", note.sentence)
-
+    out = _Items(words if words is not None else source_words())
+    for section in (_variant, _bail_out, _crew, _fate, _weapon, _survivors, _after, _notes):
+        section(out, kit, odds)
     add_weapons(out, kit)
     add_prerolled(out, kit, odds)
     add_counters(out, kit, sets)
     return out.items
 
 
-def add_weapons(out, kit):
-    r = kit.rules
+def _variant(out: _Items, kit: KitData, odds: Odds) -> None:
+    r, w = kit.rules, out.words
+    add = out.add
+    add("variant.title", r.number, w("item.variant.title"), f"{r.number} {r.title}")
+    add("variant.game", r.number, w("item.variant.game"), r.game)
+    add("variant.credit", r.number, w("item.variant.credit"), r.credit)
+    add("period", r.number, w("item.period"), year_span(r.first_year, r.last_year))
+    add("deck", r.number, w("item.deck"),
+        w("item.deck.transcribed", file=r.deck_file) if r.deck_file else w("item.deck.ideal"))
+    add("deck.columns", r.number, w("item.deck.columns"), r.columns)
+    add("deck.size", r.number, w("item.deck.size"), odds.deck_size, "number")
+
+
+def _bail_out(out: _Items, kit: KitData, odds: Odds) -> None:
+    r, w = kit.rules, out.words
+    add = out.add
+    add("triggers.exact_kill", r.trigger_rule, w("item.triggers.exact_kill"), r.exact_kill)
+    add("triggers.voluntary", r.trigger_rule, w("item.triggers.voluntary"), "; ".join(r.voluntary))
+    for name, check, p in (("closed", r.closed, odds.bail_out_closed), ("open", r.open, odds.bail_out_open)):
+        label = check.label
+        add(f"bail_out.{name}.rule", check.rule, w(f"item.bail_out.{name}.rule"), check.rule)
+        add(f"bail_out.{name}.label", check.rule, w("item.bail_out.label"), label)
+        add(f"bail_out.{name}.column", check.rule, w("item.bail_out.column", label=label), check.column, "number")
+        add(f"bail_out.{name}.succeed", check.rule, w("item.bail_out.succeed", label=label), check.succeed)
+        add(f"bail_out.{name}.chance", check.rule, w("item.bail_out.chance", label=label), p, "chance")
+
+
+def _crew(out: _Items, kit: KitData, odds: Odds) -> None:
+    r, w = kit.rules, out.words
+    c = r.crew
+    add = out.add
+    add("crew.size", c.rule, w("item.crew.size"), c.size, "number")
+    add("crew.commander_casualty_rule", c.rule, w("item.crew.commander_casualty_rule"), c.commander_casualty_rule)
+    add("crew.per_commander_casualty", c.rule, w("item.crew.per_commander_casualty"), c.per_commander_casualty,
+        "number")
+    add("crew.minimum_size", c.rule, w("item.crew.minimum_size"), c.minimum_size, "number")
+    add("crew.morale_rule", c.morale_rule, w("item.crew.morale_rule"), c.morale_rule)
+    add("crew.morale_offset", c.morale_rule, w("item.crew.morale_offset"), c.morale_offset, "modifier")
+    add("crew.max_leaders", c.morale_rule, w("item.crew.max_leaders"), c.max_leaders, "number")
+    add("crew.leader_roles", c.morale_rule, w("item.crew.leader_roles"), out.either(c.leader_roles))
+    add("crew.leader_scope", c.morale_rule, w("item.crew.leader_scope"), c.leader_scope)
+    add("crew.takeover", c.morale_rule, w("item.crew.takeover"), c.takeover)
+    for morale in c.aid_afv_morale:
+        average, _ = R.crew_morale(r, morale, 1)
+        add(f"morale.{morale}.average", c.morale_rule, w("item.morale.average", morale=morale), average, "number")
+        for size in c.aid_crew_sizes:
+            add(f"morale.{morale}.total.{size}", c.morale_rule, w("item.morale.total", morale=morale, size=size),
+                R.crew_morale(r, morale, size)[1], "number")
+
+
+def _fate(out: _Items, kit: KitData, odds: Odds) -> None:
+    r, w = kit.rules, out.words
+    f, h = r.fate, r.hero
+    add = out.add
+    add("fate.rule", f.rule, w("item.fate.rule"), f.rule)
+    add("fate.column", f.rule, w("item.fate.column"), f.table.column, "number")
+    add("fate.wounded_rule", f.rule, w("item.fate.wounded_rule"), f.wounded_rule)
+    add("fate.wounded_except", f.rule, w("item.fate.wounded_except"), f.wounded_except)
+    for fate in FATES:
+        add(f"fate.{fate}.values", f.rule, w("item.fate.values", fate=fate), f.table.values_for(fate))
+        add(f"fate.{fate}.chance", f.rule, w("item.fate.chance", fate=fate), odds.fate[fate], "chance")
+    add("hero.fate_result", h.fate_rule, w("item.hero.fate_result"), h.fate_result)
+    add("hero.weapon_choice", h.weapon_rule, w("item.hero.weapon_choice"),
+        out.either(out.weapon(k) for k in h.weapon_choice))
+    add("hero.unpins", h.weapon_rule, w("item.hero.unpins"), h.unpins)
+
+
+def _weapon(out: _Items, kit: KitData, odds: Odds) -> None:
+    r, w = kit.rules, out.words
+    p = r.weapon
+    add = out.add
+    add("weapon.rule", p.rule, w("item.weapon.rule"), p.rule)
+    add("weapon.pistol", p.rule, w("item.weapon.pistol.label"),
+        w("item.weapon.pistol.value", fp=p.pistol_fp, range=p.pistol_relative_range, rule=p.pistol_rule))
+    add("weapon.smoke", p.rule, w("item.weapon.smoke"), p.smoke)
+    add("weapon.armed_column", p.rule, w("item.weapon.armed_column"), p.armed_column, "number")
+    add("weapon.armed_values", p.rule, w("item.weapon.armed_values"), p.armed_values)
+    add("weapon.type_column", p.rule, w("item.weapon.type_column"), p.types.column, "number")
+    add("weapon.type_words", p.rule, w("item.weapon.type_words"), p.type_words)
+    for kind in WEAPONS[1:]:
+        add(f"weapon.{kind}.values", p.rule, w("item.weapon.values", weapon=out.weapon(kind)),
+            p.types.values_for(kind))
+    for kind in WEAPONS:
+        add(f"weapon.{kind}.chance", p.rule, w("item.weapon.chance", weapon=out.weapon(kind)), odds.weapon[kind],
+            "chance")
+    both = f"{r.fate.rule}, {p.rule}"
+    for (fate, weapon), chance in odds.man.items():
+        code = man_code(fate, weapon)
+        label = (w("item.man.armed", code=code, fate=fate, weapon=out.weapon(weapon)) if weapon
+                 else w("item.man.unarmed", code=code, fate=fate))
+        add(f"man.{code}", both, label, chance, "chance")
+
+
+def _survivors(out: _Items, kit: KitData, odds: Odds) -> None:
+    r, w = kit.rules, out.words
+    for size, by_hero in odds.survivors.items():
+        for hero, dist in by_hero.items():
+            crew = w(f"item.crew_of.{HERO_KEY[hero]}", size=size)
+            for k, p in dist.items():
+                out.add(f"survivors.{size}.{HERO_KEY[hero]}.{k}", r.fate.rule, w("item.survivors", crew=crew, count=k),
+                        p, "chance")
+            out.add(f"expected.{size}.{HERO_KEY[hero]}", r.fate.rule, w("item.expected", crew=crew),
+                    odds.expected_survivors[size][hero], "mean")
+
+
+def _after(out: _Items, kit: KitData, odds: Odds) -> None:
+    r, w = kit.rules, out.words
+    a, cc = r.after, r.close_combat
+    add = out.add
+    add("after.pinned", a.rule, w("item.after.pinned"), a.pinned)
+    add("after.group", a.rule, w("item.after.group"), a.group)
+    # The keys keep the data's names; the labels say what a player reads (a voluntary bail-out
+    # leaves no wreck: the AFV "remains in play").
+    add("after.wreck", a.rule, w("item.after.wreck"),
+        w("item.after.wreck.value", tem=signed(a.wreck_tem), terrain=a.wreck_terrain))
+    add("after.wreck_until", a.rule, w("item.after.wreck_until"), a.wreck_until)
+    add("after.infiltrators", a.rule, w("item.after.infiltrators"), a.infiltrators)
+    add("close_combat.ccv_modifier", cc.rule, w("item.close_combat.ccv_modifier"), cc.ccv_modifier, "modifier")
+    add("close_combat.pistol_only_vs_unarmed", cc.rule, w("item.close_combat.pistol_only_vs_unarmed"),
+        cc.pistol_only_vs_unarmed, "modifier")
+    add("close_combat.pistol_only_net", cc.rule, w("item.close_combat.pistol_only_net"),
+        R.pistol_only_ccv(r), "modifier")
+    add("close_combat.smoke", cc.rule, w("item.close_combat.smoke"), cc.smoke)
+
+
+def _notes(out: _Items, kit: KitData, odds: Odds) -> None:
+    w = out.words
+    for note in kit.rules.interpretations:
+        group = w("item.note.rule", note=note.note)
+        out.add(f"note.{note.name}.number", group, w("item.note.number", name=note.name), note.note, "number")
+        out.add(f"note.{note.name}.reading", group, w("item.note.reading"), note.reading)
+        out.add(f"note.{note.name}.sentence", group, w("item.note.sentence"), note.sentence)
+
+
+def add_weapons(out: _Items, kit: KitData) -> None:
+    r, w = kit.rules, out.words
     for nat in kit.nationalities:
-        out.add(f"nationality.{nat.key}", r.number, "nationality", nat.name)
-        out.add(f"nationality.{nat.key}.colour", r.number, f"{nat.name}: colours",
-                f"{nat.colour} on {nat.text_colour}" if nat.text_colour else nat.colour)
+        out.add(f"nationality.{nat.key}", r.number, w("item.nationality"), nat.name)
+        out.add(f"nationality.{nat.key}.colour", r.number, w("item.nationality.colour", nationality=nat.name),
+                w("item.nationality.colour.value", colour=nat.colour, text_colour=nat.text_colour)
+                if nat.text_colour else nat.colour)
 
         rows = weapon_rows(nat, r)      # the aid's rows: (years, model), SMG gaps as (None, instead)
-        for kind in ("rifle", "smg"):
-            runs = [(span, model if kind == "rifle" else _smg_text(*model)) for span, model in rows[kind]]
-            out.add(f"weapons.{nat.key}.{kind}", r.weapon.rule, f"{nat.name} {WEAPON_WORD[kind]}",
-                    "; ".join(f"{span}: {model or 'none'}" for span, model in runs))
+        smg = [(span, _smg_text(out, *model)) for span, model in rows["smg"]]
+        runs: dict[str, list[tuple[str, str | None]]] = {"rifle": rows["rifle"], "smg": list(smg)}
+        for kind, spans in runs.items():
+            out.add(f"weapons.{nat.key}.{kind}", r.weapon.rule,
+                    w("item.weapons", nationality=nat.name, weapon=out.weapon(kind)),
+                    "; ".join(f"{span}: {model or w('item.weapons.none')}" for span, model in spans))
 
 
-def _smg_text(model, instead):
-    return model or f"none, so {instead or WEAPON_WORD[R.PISTOL]}"
+def _smg_text(out: _Items, model: str | None, instead: str | None) -> str:
+    """An SMG span's model; where there is none, what a man who draws one takes instead."""
+    return model or out.words("item.weapons.none_so", instead=instead or out.weapon(R.PISTOL))
 
 
-def add_prerolled(out, kit, odds):
-    r = kit.rules
+def add_prerolled(out: _Items, kit: KitData, odds: Odds) -> None:
+    r, w = kit.rules, out.words
     cols = P.columns(kit, odds)
     block = P.block_length(cols)
-    out.add("prerolled.block", r.number, "pre-rolled: rows in a balanced block", block, "number")
-    out.add("prerolled.men", r.crew.rule, "pre-rolled: men per row", r.crew.size, "number")
-    rules_of = {"closed": r.closed.rule, "open": r.open.rule}
+    out.add("prerolled.block", r.number, w("item.prerolled.block"), block, "number")
+    out.add("prerolled.men", r.crew.rule, w("item.prerolled.men"), r.crew.size, "number")
+    checks = {"closed": r.closed, "open": r.open}
     seen = set()
     for col in cols:
-        name = col.name if col.name in rules_of else "man"     # every man's column is alike
+        name = col.name if col.name in checks else "man"     # every man's column is alike
         if name in seen:
             continue
         seen.add(name)
-        what = {"closed": f"{r.closed.label} column", "open": f"{r.open.label} column",
-                "man": "each man's column"}[name]
+        check = checks.get(name)
+        label = (w("item.prerolled.check", label=check.label) if check is not None else w("item.prerolled.man"))
         counts = P.counts(col, block)
-        out.add(f"prerolled.{name}", rules_of.get(name, f"{r.fate.rule}, {r.weapon.rule}"),
-                f"pre-rolled: {what}, per block", ", ".join(f"{n} {code}" for code, n in counts.items()))
+        out.add(f"prerolled.{name}", check.rule if check is not None else f"{r.fate.rule}, {r.weapon.rule}",
+                label, ", ".join(f"{n} {code}" for code, n in counts.items()))
 
 
-def add_counters(out, kit, sets):
-    r = kit.rules
+def add_counters(out: _Items, kit: KitData, sets: int) -> None:
+    r, w = kit.rules, out.words
     rule_of = {"crew": r.crew.rule, "rifle": r.weapon.rule, "smg": r.weapon.rule, "marker": r.after.rule}
-    words = load_words()    # the words the counters print (a build's: the default catalogue)
-    for nat, counters in C.all_counters(kit, sets, words):
-        distinct = {}
+    for nat, counters in C.all_counters(kit, sets, w):
+        distinct: dict[C.Counter, int] = {}
         for counter in counters:        # same faces, one counter kind: counted once
             distinct[counter] = distinct.get(counter, 0) + 1
-        index = {}
+        index: dict[str, int] = {}
         for counter, n in distinct.items():
             i = index[counter.kind] = index.get(counter.kind, -1) + 1
-            faces = [" / ".join(face.reading(words)) for face in (counter.front, counter.back)]
-            shown = faces[0] if faces[0] == faces[1] else f"{faces[0]} | back: {faces[1]}"
-            word = C.kind_label(words, counter.kind)
-            label = f"{nat.name} {word if word.isupper() else word.lower()} counter"
+            front, back = (" / ".join(face.reading(w)) for face in (counter.front, counter.back))
+            shown = front if front == back else w("item.counter.faces", front=front, back=back)
             key = f"counters.{nat.key}.{counter.kind}.{i}"
-            out.add(key, rule_of[counter.kind], label, shown)
-            out.add(f"{key}.count", rule_of[counter.kind], f"{label}s printed", n, "number")
+            rule = rule_of[counter.kind]
+            out.add(key, rule, w(f"item.counter.{counter.kind}", nationality=nat.name), shown)
+            out.add(f"{key}.count", rule, w(f"item.counter.{counter.kind}.count", nationality=nat.name), n, "number")
 
 
 # -- the diff -----------------------------------------------------------------------------------
 
-def diff(old, new):
+def diff(old: dict[str, Item], new: dict[str, Item]) -> Groups:
     """Every item whose printed value differs, was added or was removed, grouped by rule number.
 
     Returns [(rule, [Change, ...]), ...]: rules in numeric order ("871" < "871.1.a" < "871.2"),
@@ -222,26 +284,27 @@ def diff(old, new):
     for key, item in old.items():
         if key not in new:
             changes.append(Change(key, item.rule, item.label, item.kind, item.value, None))
-    groups = {}
+    groups: dict[str, list[Change]] = {}
     for change in changes:
         groups.setdefault(change.rule, []).append(change)
     return [(rule, groups[rule]) for rule in sorted(groups, key=rule_order)]
 
 
-def rule_order(rule):
+def rule_order(rule: str) -> tuple[int, tuple[tuple[int, int, str], ...]]:
     """Rule numbers in reading order, numbers compared as numbers; notes after the rules."""
     parts = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|[^\d]+", rule))
     return (0 if rule[:1].isdigit() else 1, parts)
 
 
-def show(kind, value):
+def show(kind: str, value: object, words: Words | None = None) -> str:
     """One printed value as text: a chance as fraction and percentage, a mean to two places."""
+    w = words if words is not None else source_words()
     if value is None:
-        return "(none)"
+        return w("item.show.none")
     if kind == "chance":
-        return f"{fraction_text(value)} ({percent(value)})"
+        return w("item.show.chance", fraction=fraction_text(value), percent=percent(value))
     if kind == "mean":
-        return f"{fraction_text(value)} (= {float(value):.2f})"
+        return w("item.show.mean", fraction=fraction_text(value), value=float(cast(Fraction, value)))
     if kind == "modifier":
         return signed(value)
     return str(value)

@@ -5,17 +5,21 @@ the new, with the same template, kit version and data hash, and comparing them l
 in the template every list item, table row and paragraph is one line, so a changed figure,
 row or sentence is a changed line.  Each such line of the new text gets CHANGED, a private-use
 character, just inside its Markdown syntax ("- ", "| ", "1. "); renderers draw it as a change
-bar in the margin and never print it (render/markdown_flow.py for the PDF; render/aid_html.py
+bar in the margin and never print it (render/pdf/markdown_pdf.py for the PDF; render/html/aid_html.py
 gives the line's element class "changed", drawn as a bar at its left).
 
-The box lists the changes by rule number from changes.diff (generator/changes.py), so it names
-what moved even where the aid does not print it (counters, the pre-rolled block).
+The box lists the changes by rule number from items.diff (content/items.py), so it names what
+moved even where the aid does not print it (counters, the pre-rolled block); its lines are in
+the catalogue's words ("change.*").
 """
 
 import re
 from difflib import SequenceMatcher
+from typing import Any
 
-from generator.content.context import BuildContext
+from generator.content.change import Change
+from generator.content.context import BuildContext, Since
+from generator.content.words import Words
 from generator.errors import RenderError
 
 CHANGED = "\ue000"          # marks a changed line in the aid's Markdown; never printed
@@ -38,7 +42,7 @@ def marked_text(ctx: BuildContext) -> str:
     plain = render_text(ctx)
     if not since.groups:
         return plain        # nothing changed: the aid as built without --since, byte for byte
-    final = render_text(ctx, extra={"since": box_vars(since)})
+    final = render_text(ctx, extra={"since": box_vars(since, ctx.words)})
     plain_lines, final_lines = plain.split("\n"), final.split("\n")
     changed = changed_lines(old.split("\n"), plain_lines)
     # The box adds lines; every other line of the final text is a line of the plain one.
@@ -51,13 +55,13 @@ def marked_text(ctx: BuildContext) -> str:
     return "\n".join(final_lines)
 
 
-def changed_lines(old, new):
+def changed_lines(old: list[str], new: list[str]) -> set[int]:
     """Indices of the lines of `new` that are new or changed against `old` (content lines only).
 
     Where lines were only removed, the line now in their place is marked if it is of the same
     kind (a table row for table rows, a list item for list items), so a deletion shows too.
     """
-    marked = set()
+    marked: set[int] = set()
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag in ("replace", "insert"):
             marked.update(j for j in range(j1, j2) if _content(new[j]))
@@ -66,63 +70,74 @@ def changed_lines(old, new):
     return marked
 
 
-def _content(line):
+def _content(line: str) -> bool:
     return not _SKIP.match(line)
 
 
-def _kind(line):
-    return _PREFIX.match(line).group(1).strip()[:1]
+def _prefix(line: str) -> str:
+    """The line's Markdown syntax ("- ", "| ", "1. "), or ""."""
+    match = _PREFIX.match(line)
+    return match.group(1) if match else ""
 
 
-def mark(line):
+def _kind(line: str) -> str:
+    return _prefix(line).strip()[:1]
+
+
+def mark(line: str) -> str:
     """`line` with CHANGED just inside its Markdown syntax, so the mark rides on its text."""
-    prefix = _PREFIX.match(line).group(1)
+    prefix = _prefix(line)
     return f"{prefix}{CHANGED}{line[len(prefix):]}"
 
 
-OFF_AID = {"prerolled": "the pre-rolled tables", "counters": "the counters"}    # key prefix -> what it is
+# What changed off the aid, by item key prefix: the catalogue key of what it is.
+OFF_AID = {"prerolled": "change.off_aid.prerolled", "counters": "change.off_aid.counters"}
 
 
-def box_vars(since):
+def box_vars(since: Since, words: Words) -> dict[str, Any]:
     """The template's `since`: {label, count, off_aid, groups: [(rule, [line, ...])]}.
 
     Each rule shows up to PER_RULE changes the aid prints (the rest counted); what changed off
     the aid (pre-rolled tables, counters) is one line for all, `off_aid`.  Past MAX_LINES in
     all, each rule shows one change, so the list keeps to its corner of page 2.
     """
-    groups = _box_groups(since, PER_RULE)
+    groups = _box_groups(since, PER_RULE, words)
     if sum(len(lines) for _, lines in groups) > MAX_LINES:
-        groups = _box_groups(since, 1)
-    off = {}
+        groups = _box_groups(since, 1, words)
+    off: dict[str, int] = {}
     for _, changes in since.groups:
         for c in changes:
             where = OFF_AID.get(c.key.split(".")[0])
             if where:
                 off[where] = off.get(where, 0) + 1
+    off_aid = [words("change.off_aid.one" if n == 1 else "change.off_aid.many", where=words(where), count=n)
+               for where, n in off.items()]
     return {"label": since.label, "groups": groups, "count": sum(len(c) for _, c in since.groups),
-            "off_aid": "; ".join(f"{where} ({n} change{'s' if n != 1 else ''})" for where, n in off.items())}
+            "off_aid": "; ".join(off_aid)}
 
 
-def _box_groups(since, per_rule):
+def _box_groups(since: Since, per_rule: int, words: Words) -> list[tuple[str, list[str]]]:
     groups = []
     for rule, changes in since.groups:
         on_aid = [c for c in changes if c.key.split(".")[0] not in OFF_AID]
         if not on_aid:
             continue
-        lines = [box_line(c) for c in on_aid[:per_rule]]
+        lines = [box_line(c, words) for c in on_aid[:per_rule]]
         if len(on_aid) > per_rule:
-            lines.append(f"and {len(on_aid) - per_rule} more")
+            lines.append(words("change.box.more", count=len(on_aid) - per_rule))
         groups.append((rule, lines))
     return groups
 
 
-def box_line(change):
+def box_line(change: Change, words: Words) -> str:
     """One change for a player: the new value first, then the old; a reworded text just says so."""
     from generator.content.items import show    # here: a build without --since reads only CHANGED from this module
+    label = change.label
     if change.status == "added":
-        return f"{change.label}: {show(change.kind, change.new)} (new)"
+        return words("change.box.added", label=label, value=show(change.kind, change.new, words))
     if change.status == "removed":
-        return f"{change.label}: removed (was {show(change.kind, change.old)})"
+        return words("change.box.removed", label=label, value=show(change.kind, change.old, words))
     if change.kind == "text" and len(str(change.new)) + len(str(change.old)) > 60:
-        return f"{change.label}: reworded"
-    return f"{change.label}: now {show(change.kind, change.new)}, was {show(change.kind, change.old)}"
+        return words("change.box.reworded", label=label)
+    return words("change.box.changed", label=label, new=show(change.kind, change.new, words),
+                 old=show(change.kind, change.old, words))

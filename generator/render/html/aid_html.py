@@ -1,67 +1,72 @@
-"""The player aid as one self-contained web page: the aid's Markdown (generator/aid_content.py)
--> Python-Markdown -> HTML with the CSS inline and the flowchart as inline SVG.
+"""The player aid as one self-contained web page: the aid's Markdown (content/aid.py) ->
+Python-Markdown -> HTML with the CSS inline and the flowchart as inline SVG.
 
 Same text and figures as the PDF.  Data text reaches us Markdown-escaped (`&` and `<` as
 entities), and everything added here goes through ElementTree, which escapes on output, so
 nothing from data can become markup.  No script, no web font, nothing fetched: the page works
 saved to a phone or attached to a forum post.  The flowchart's list stays in the page as the
 step-by-step text (and the SVG's text equivalent); the SVG is the overview, left out on
-screens too narrow to read it.
+screens too narrow to read it.  The page's own words are the catalogue's ("aid.html.*"); its
+style is aid.css beside this module (aid_changes.css with --since), its colours the theme's.
 """
 
 import re
 import xml.etree.ElementTree as etree
+from importlib import resources
+from pathlib import Path
+from string import Template
 
 import markdown
 from markdown.treeprocessors import Treeprocessor
 
 from generator import __version__
-from generator.content.marks import CHANGED
 from generator.content.aid import markdown_text, template_file
 from generator.content.aid_text import flowchart_settings
+from generator.content.context import BuildContext, Since
+from generator.content.marks import CHANGED
+from generator.content.words import Words
 from generator.errors import RenderError
 from generator.layout import chart as geometry
-
-# Colours: the PDF's olive (render/aid.py) with text and fills at >= 4.5:1 contrast (WCAG AA).
-COLOURS = {"accent": "#3b4722", "head": "#e3dfca", "box": "#f7f5ed", "rule": "#6b6b6b"}
-BW_COLOURS = {"accent": "#000000", "head": "#ffffff", "box": "#ffffff", "rule": "#595959"}
+from generator.layout.paper import Paper
+from generator.render import theme
 
 CHART_W = 960           # the SVG's own units; CSS scales it to the column
 TITLE_PX, TAB_PX, LABEL_PX = 20, 14, 15
 PAD, TAB_DROP = 10, 12
 BOLD_EM = 0.62          # a generous bold sans character width, in em: titles wrap before they overflow
+STYLE, CHANGES_STYLE = "aid.css", "aid_changes.css"     # package files; $names filled by _style()
 
 
-def render(ctx, paper=None):
+def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
     text = markdown_text(ctx)       # the paper-free web edition
     md = markdown.Markdown(extensions=["tables", "md_in_html"], output_format="html")
     since, source = ctx.changes, template_file(ctx)
-    page = _Page(md, source, since if since is not None and since.groups else None)
+    page = _Page(md, source, ctx.words, since if since is not None and since.groups else None)
     md.treeprocessors.register(page, "aid-page", -10)   # after inline markup and unescaping
     body = md.convert(text)
     if page.charts != 1:
         raise RenderError(f"{source}: the web aid needs exactly one flowchart div; found {page.charts}")
-    r = ctx.kit.rules
-    title = f"{r.number} {r.title}: player aid"
-    description = f"The whole {r.number} procedure, exact odds and tables for {r.game} (variant by {r.credit})"
-    colours = BW_COLOURS if ctx.options.bw else COLOURS
+    r, words, stamp = ctx.kit.rules, ctx.words, ctx.kit.short_hash
+    title = words("aid.title", number=r.number, title=r.title)
+    description = words("aid.subject", number=r.number, game=r.game, credit=r.credit)
+    # The web edition's footer: the kit's footer line, the web edition named where a PDF names its paper.
+    footer = words("page.footer", version=__version__, stamp=stamp, paper=words("aid.html.edition"))
     html = "\n".join([
         "<!DOCTYPE html>",
-        '<html lang="en">',
+        f'<html lang="{_escape(words.lang)}">',
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_escape(title)}</title>",
         f'<meta name="description" content="{_escape(description)}">',
-        f'<meta name="generator" content="bailout-kit {__version__}, data {ctx.kit.short_hash}">',
-        f"<style>\n{_css(colours)}{_CHANGES_CSS if page.since else ''}</style>",
+        f'<meta name="generator" content="{_escape(words("aid.html.generator", version=__version__, stamp=stamp))}">',
+        f"<style>\n{_style(ctx.options.bw, page.since is not None)}</style>",
         "</head>",
         "<body>",
         "<main>",
         body,
         "</main>",
-        f'<footer><p>871 Bail-Out kit {__version__} \u00b7 data {ctx.kit.short_hash} \u00b7 '
-        "web edition of the player aid; print the PDF for the table.</p></footer>",
+        f"<footer><p>{_escape(footer)}</p></footer>",
         "</body>",
         "</html>",
         "",
@@ -69,16 +74,27 @@ def render(ctx, paper=None):
     return html.encode("utf-8")
 
 
-def _escape(text):
+def _style(bw: bool, changes: bool) -> str:
+    """The page's CSS: aid.css (and aid_changes.css) with the theme's colours and the chart's sizes."""
+    colours = theme.palette(bw)
+    values = {"accent": colours.accent, "head": colours.head, "box": colours.box, "rule": colours.rule,
+              "ink": theme.WEB_INK, "paper": theme.WHITE, "muted": theme.MUTED, "print_ink": theme.BLACK,
+              "mark": theme.CHANGE_BAR, "title_px": TITLE_PX, "tab_px": TAB_PX, "label_px": LABEL_PX}
+    files = [STYLE, CHANGES_STYLE] if changes else [STYLE]
+    here = resources.files(__package__)
+    return "".join(Template(here.joinpath(name).read_text(encoding="utf-8")).substitute(values) for name in files)
+
+
+def _escape(text: object) -> str:
     return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
 
 
-def _plain(el):
+def _plain(el: etree.Element) -> str:
     return " ".join("".join(el.itertext()).split())
 
 
-def _slug(text, taken):
+def _slug(text: str, taken: set[str]) -> str:
     base = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
     slug, n = base, 2
     while slug in taken:
@@ -90,16 +106,17 @@ def _slug(text, taken):
 class _Page(Treeprocessor):
     """Shapes Python-Markdown's tree into the page: heading ids, accessible tables, the chart."""
 
-    def __init__(self, md, source, since=None):
+    def __init__(self, md: markdown.Markdown, source: Path, words: Words, since: Since | None = None) -> None:
         super().__init__(md)
         self.source = source    # the template file, for messages
+        self.words = words
         self.charts = 0
-        self.since = since      # aid_changes.Since when built --since OLD with changes
+        self.since = since      # when built --since OLD with changes
 
-    def run(self, root):
+    def run(self, root: etree.Element) -> None:
         if self.since is not None:
-            _mark_changes(root, self.since)
-        ids = set()
+            _mark_changes(root, self.since, self.words)
+        ids: set[str] = set()
         last_heading = None
         for parent in list(root.iter()):
             for i, el in enumerate(list(parent)):
@@ -107,7 +124,7 @@ class _Page(Treeprocessor):
                     parent.remove(el)
                 elif el.tag == "div" and el.get("class") == "flowchart":
                     self.charts += 1
-                    _flowchart(el, ids, self.source)
+                    _flowchart(el, ids, self.source, self.words)
         for el in root.iter():
             if el.tag in ("h1", "h2", "h3") and el.get("id") is None:
                 el.set("id", _slug(_plain(el), ids))
@@ -116,33 +133,22 @@ class _Page(Treeprocessor):
                 if el.tag in ("h1", "h2"):
                     last_heading = el
                 if el.tag == "table":
-                    parent[i] = _table(el, last_heading)
+                    parent[i] = _table(el, last_heading, self.words)
         return None
 
 
 # -- built --since OLD: the lines that changed --------------------------------------------------
 
 _BLOCKS = ("li", "p", "tr", "h1", "h2", "h3")
-_CHANGES_CSS = """\
-.since-note { font-weight: 700; border-left: 4px solid #000000; padding-left: 0.5rem; }
-.changed { position: relative; }
-p.changed::after, li.changed::after { content: ""; position: absolute; top: 0.15em; bottom: 0.15em;
-  left: -0.75rem; width: 4px; background: #000000; }
-li.changed::after { left: -1.55rem; }
-.steps > li.changed::after { left: -0.7rem; top: 0; bottom: 0; }
-tr.changed > :first-child { box-shadow: inset 4px 0 0 #000000; padding-left: 0.8rem; }
-.changes { margin: 2rem 0 1rem; padding: 0.25rem 1rem 0.5rem; background: var(--box);
-  border: 3px solid var(--accent); border-radius: 6px; }
-.changes h3 { margin-top: 0.5rem; }
-"""
+_LINK = "\x00"         # stands for the link in the note's sentence, to split it there
 
 
-def _mark_changes(root, since):
+def _mark_changes(root: etree.Element, since: Since, words: Words) -> None:
     """Each element holding the aid's change mark loses it; its line (list item, paragraph, table
     row) gets class "changed", drawn as a bar at its left, and says "changed" to a screen reader.
     A note under the title says what the bars mean and links to the list of changes."""
     parents = {child: parent for parent in root.iter() for child in parent}
-    marked = []
+    marked: list[etree.Element] = []
     for el in list(root.iter()):
         for attr, owner in (("text", el), ("tail", parents.get(el))):
             value = getattr(el, attr)
@@ -156,7 +162,7 @@ def _mark_changes(root, since):
         el.set("class", " ".join(filter(None, [el.get("class"), "changed"])))
         target = el[0] if el.tag == "tr" and len(el) else el
         hidden = etree.Element("span", {"class": "vh"})
-        hidden.text = "Changed: "
+        hidden.text = words("aid.html.changed") + " "
         hidden.tail, target.text = target.text, None
         target.insert(0, hidden)
     box = next((d for d in root.iter("div") if d.get("class") == "changes"), None)
@@ -165,10 +171,11 @@ def _mark_changes(root, since):
         return
     box.set("id", "changes")
     note = etree.Element("p", {"class": "since-note"})
-    note.text = f"Changed since {since.label}: a bar at the left marks each changed line; "
+    # The sentence is one message, the link one of its fields: split around it.
+    note.text, link_tail = words("aid.html.since_note", label=since.label, link=_LINK).split(_LINK)
     link = etree.SubElement(note, "a", {"href": "#changes"})
-    link.text = "the list of changes"
-    link.tail = " closes the page."
+    link.text = words("aid.html.since_link")
+    link.tail = link_tail
     siblings = list(parents[title])
     after = siblings.index(title) + 1
     if after < len(siblings) and siblings[after].tag == "p":
@@ -176,7 +183,7 @@ def _mark_changes(root, since):
     parents[title].insert(after, note)
 
 
-def _table(table, heading):
+def _table(table: etree.Element, heading: etree.Element | None, words: Words) -> etree.Element:
     """Headers with scope, the first column as row headers, in a box that scrolls on its own."""
     for th in table.iter("th"):
         th.set("scope", "col")
@@ -187,9 +194,9 @@ def _table(table, heading):
             row[0].set("scope", "row")
     wrap = etree.Element("div", {"class": "table-wrap", "role": "region", "tabindex": "0"})
     if heading is not None:
-        wrap.set("aria-labelledby", heading.get("id"))
+        wrap.set("aria-labelledby", heading.get("id", ""))
     else:
-        wrap.set("aria-label", "table")
+        wrap.set("aria-label", words("aid.html.table"))
     wrap.append(table)
     wrap.tail = table.tail
     table.tail = None
@@ -199,28 +206,28 @@ def _table(table, heading):
 # -- the flowchart ----------------------------------------------------------------------------
 
 class _Box:
-    def __init__(self, title, rule):
+    def __init__(self, title: str, rule: str) -> None:
         self.title, self.rule = title, rule
 
 
-def _flowchart(div, ids, source):
+def _flowchart(div: etree.Element, ids: set[str], source: Path, words: Words) -> None:
     """The chart's list becomes the step-by-step text (one h3 per box); an SVG overview goes first."""
     listing = next((child for child in div if child.tag in ("ol", "ul")), None)
     if listing is None:
         raise RenderError(f"{source}: the flowchart div holds no list of boxes")
     boxes = []
     for n, li in enumerate(listing.findall("li"), 1):
-        boxes.append(_step(li, n, ids, source))
+        boxes.append(_step(li, n, ids, source, words))
     if not boxes:
         raise RenderError(f"{source}: the flowchart has no boxes")
     per_row, bypasses, labels = flowchart_settings(div.attrib, source)
     listing.set("class", "steps")
     for key in ("data-per-row", "data-bypass", "data-bypass-label"):
         div.attrib.pop(key, None)
-    div.insert(0, _svg(boxes, per_row, bypasses, labels, source))
+    div.insert(0, _svg(boxes, per_row, bypasses, labels, source, words))
 
 
-def _step(li, n, ids, source):
+def _step(li: etree.Element, n: int, ids: set[str], source: Path, words: Words) -> _Box:
     """Turn one list item (**title** *rule* text, sub-list) into an h3 and the text under it."""
     head = next((child for child in li if child.tag == "p"), li)
     title_el = next((child for child in head if child.tag == "strong"), None)
@@ -236,7 +243,7 @@ def _step(li, n, ids, source):
     if rule:
         badge = etree.SubElement(h3, "span", {"class": "rule"})
         hidden = etree.SubElement(badge, "span", {"class": "vh"})
-        hidden.text = "rule "
+        hidden.text = words("aid.html.rule") + " "
         hidden.tail = rule
     # What is left of the head after the title and the rule: the box's text, as a paragraph.
     para = etree.Element("p")
@@ -274,10 +281,11 @@ def _step(li, n, ids, source):
     return _Box(title, rule)
 
 
-def _wrap(text, width, size):
+def _wrap(text: str, width: float, size: float) -> list[str]:
     """Greedy word wrap by an over-estimate of bold sans widths (the browser's font is unknown)."""
     per_line = max(1, int(width / (size * BOLD_EM)))
-    lines, current = [], ""
+    lines: list[str] = []
+    current = ""
     for word in text.split():
         trial = f"{current} {word}" if current else word
         if len(trial) <= per_line or not current:
@@ -288,7 +296,8 @@ def _wrap(text, width, size):
     return lines + [current] if current else lines
 
 
-def _svg(boxes, per_row, bypasses, labels, source):
+def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], labels: list[str], source: Path,
+         words: Words) -> etree.Element:
     """The procedure as an SVG: boxes with titles and rule tabs, arrows, the bypass and its label."""
     lead = TITLE_PX * 1.2
     gap_x = 34
@@ -296,7 +305,8 @@ def _svg(boxes, per_row, bypasses, labels, source):
         widths = geometry.box_widths(CHART_W, len(boxes), per_row, gap_x)
     except ValueError as error:
         raise RenderError(f"{source}: the flowchart cannot be drawn: {error}") from None
-    lines = [_wrap(f"{n}. {box.title}", w - 2 * PAD, TITLE_PX) for n, (box, w) in enumerate(zip(boxes, widths), 1)]
+    lines = [_wrap(words("aid.html.chart.step", n=n, title=box.title), w - 2 * PAD, TITLE_PX)
+             for n, (box, w) in enumerate(zip(boxes, widths), 1)]
     most = max(len(t) for t in lines)
     heights = [PAD + TAB_DROP + most * lead + PAD] * len(boxes)
     try:
@@ -305,128 +315,84 @@ def _svg(boxes, per_row, bypasses, labels, source):
     except ValueError as error:
         raise RenderError(f"{source}: the flowchart cannot be drawn: {error}") from None
     height = chart.height + TAB_PX + 2   # the viewBox starts TAB_PX higher: tabs straddle the top edge
-
-    def y(v):                            # layout is y-up from the bottom; SVG is y-down
-        return round(chart.height - v, 1)
-
-    def n(v):
-        return round(v, 1)
-
-    steps = "; ".join(f"{i}. {b.title}" + (f" (rule {b.rule})" if b.rule else "") for i, b in enumerate(boxes, 1))
-    svg = etree.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "viewBox": f"-2 {-TAB_PX} {CHART_W + 4} {n(height)}",
+    flip = _Flip(chart.height)
+    svg = etree.Element("svg", {"xmlns": "http://www.w3.org/2000/svg",
+                                "viewBox": f"-2 {-TAB_PX} {CHART_W + 4} {_n(height)}",
                                 "role": "img", "aria-labelledby": "chart-title chart-desc", "class": "chart",
                                 "focusable": "false"})
-    t = etree.SubElement(svg, "title", {"id": "chart-title"})
-    t.text = f"The procedure as a flowchart: {steps}."
-    d = etree.SubElement(svg, "desc", {"id": "chart-desc"})
-    d.text = ("".join(f"Step {a + 1} leads to step {b + 1} directly, {label}. " if label else
-                      f"Step {a + 1} leads to step {b + 1} directly. " for (a, b), label in zip(bypasses, labels))
-              + "Each step is set out in full in the list below the chart.")
-    defs = etree.SubElement(svg, "g", {"class": "boxes"})
-    for i, (box, rect, title_lines) in enumerate(zip(boxes, chart.boxes, lines)):
-        g = etree.SubElement(defs, "g")
-        etree.SubElement(g, "rect", {"class": "box", "x": f"{n(rect.x)}", "y": f"{y(rect.top)}", "width": f"{n(rect.w)}",
-                                     "height": f"{n(rect.h)}", "rx": "6"})
-        text_top = rect.top - PAD - TAB_DROP
-        for k, line in enumerate(title_lines):
-            tx = etree.SubElement(g, "text", {"class": "box-title", "x": f"{n(rect.x + PAD)}",
-                                              "y": f"{y(text_top - TITLE_PX * 0.85 - k * lead)}"})
-            tx.text = line
-        if box.rule:
-            tab_w = len(box.rule) * TAB_PX * BOLD_EM + 12
-            tab_x = rect.right - PAD - tab_w
-            etree.SubElement(g, "rect", {"class": "tab", "x": f"{n(tab_x)}", "y": f"{y(rect.top + TAB_PX * 0.7)}",
-                                         "width": f"{n(tab_w)}", "height": f"{n(TAB_PX * 1.5)}", "rx": "3"})
-            tr = etree.SubElement(g, "text", {"class": "tab-text", "x": f"{n(tab_x + tab_w / 2)}",
-                                              "y": f"{y(rect.top - TAB_PX * 0.35)}"})
-            tr.text = box.rule
+    _svg_text(svg, boxes, bypasses, labels, words)
+    group = etree.SubElement(svg, "g", {"class": "boxes"})
+    for box, rect, title_lines in zip(boxes, chart.boxes, lines):
+        _svg_box(etree.SubElement(group, "g"), box, rect, title_lines, flip)
     arrows = etree.SubElement(svg, "g", {"class": "arrows"})
     for arrow in chart.arrows:
-        tip, left, right = arrow.head(length=10, half_width=5.5)
-        base = ((left[0] + right[0]) / 2, (left[1] + right[1]) / 2)
-        points = list(arrow.points[:-1]) + [base]
-        etree.SubElement(arrows, "polyline", {"class": "shaft", "points": " ".join(f"{n(px)},{y(py)}" for px, py in points)})
-        etree.SubElement(arrows, "polygon", {"class": "head", "points": " ".join(f"{n(px)},{y(py)}" for px, py in (tip, left, right))})
-        label = labels[arrow.bypass] if arrow.bypass is not None else ""
-        if arrow.label_at and label:
-            lx, ly = arrow.label_at
-            w = len(label) * LABEL_PX * 0.55 + 10
-            if arrow.label_anchor == "right":       # label_at is the label's right end
-                lx -= w / 2
-            # The label's box as the layout reserves it: 1 below the anchor to LABEL_PX + 1 above.
-            etree.SubElement(arrows, "rect", {"class": "label-bg", "x": f"{n(lx - w / 2)}", "y": f"{y(ly + LABEL_PX + 1)}",
-                                              "width": f"{n(w)}", "height": f"{n(LABEL_PX + 2)}"})
-            lt = etree.SubElement(arrows, "text", {"class": "label", "x": f"{n(lx)}", "y": f"{y(ly + LABEL_PX * 0.22)}"})
-            lt.text = label
+        _svg_arrow(arrows, arrow, labels[arrow.bypass] if arrow.bypass is not None else "", flip)
     return svg
 
 
-def _css(c):
-    return f"""\
-:root {{ --accent: {c['accent']}; --head: {c['head']}; --box: {c['box']}; --rule: {c['rule']};
-  --ink: #1a1a1a; --paper: #ffffff; }}
-*, *::before, *::after {{ box-sizing: border-box; }}
-html {{ -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }}
-body {{ margin: 0; background: var(--paper); color: var(--ink); line-height: 1.5;
-  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial, sans-serif;
-  font-size: 1rem; }}
-main, footer {{ max-width: 62rem; margin: 0 auto; padding: 0 1rem; }}
-main > p, main > ul, main > ol, .steps p, .steps ul {{ max-width: 40rem; }}
-h1, h2, h3 {{ color: var(--accent); line-height: 1.2; }}
-h1 {{ font-size: 1.75rem; margin: 1.25rem 0 0.25rem; }}
-h1 + p {{ margin-top: 0; color: #444; }}
-h2 {{ font-size: 1.3rem; margin: 2rem 0 0.6rem; padding-bottom: 0.2rem; border-bottom: 2px solid var(--accent); }}
-h3 {{ font-size: 1.05rem; margin: 0 0 0.4rem; display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.4rem; }}
-ul {{ padding-left: 1.25rem; }}
-li {{ margin: 0.15rem 0; }}
-.vh {{ position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
-  clip-path: inset(50%); white-space: nowrap; }}
-.flowchart {{ margin: 0.5rem 0 1rem; }}
-.chart {{ display: block; width: 100%; height: auto; margin: 0 0 1.25rem; }}
-.chart .box {{ fill: var(--box); stroke: var(--accent); stroke-width: 2; }}
-.chart .box-title {{ fill: var(--accent); font-weight: 700; font-size: {TITLE_PX}px; }}
-.chart .tab {{ fill: var(--accent); }}
-.chart .tab-text {{ fill: #ffffff; font-weight: 700; font-size: {TAB_PX}px; text-anchor: middle; }}
-.chart .shaft {{ fill: none; stroke: var(--accent); stroke-width: 2.2; }}
-.chart .head {{ fill: var(--accent); }}
-.chart .label-bg {{ fill: var(--paper); }}
-.chart .label {{ fill: var(--ink); font-style: italic; font-size: {LABEL_PX}px; text-anchor: middle; }}
-.steps {{ list-style: none; padding: 0; margin: 0; display: grid; gap: 1.6rem;
-  grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); }}
-.steps > li {{ position: relative; margin: 0; padding: 0.75rem 0.9rem; background: var(--box);
-  border: 2px solid var(--accent); border-radius: 6px; }}
-.steps > li p {{ margin: 0 0 0.4rem; }}
-.steps > li ul {{ margin: 0; }}
-.step-no {{ flex: none; min-width: 1.6rem; padding: 0 0.3rem; border-radius: 3px;
-  background: var(--accent); color: #ffffff; text-align: center; }}
-.rule {{ flex: none; margin-left: auto; font-size: 0.85rem; font-weight: 700; color: var(--accent);
-  border: 1px solid var(--accent); border-radius: 3px; padding: 0 0.35rem; }}
-.table-wrap {{ max-width: 100%; overflow-x: auto; margin: 0.5rem 0 1.25rem; }}
-.table-wrap:focus-visible {{ outline: 2px solid var(--accent); outline-offset: 2px; }}
-table {{ border-collapse: collapse; font-size: 0.95rem; font-variant-numeric: tabular-nums; }}
-th, td {{ padding: 0.3rem 0.6rem; border-bottom: 1px solid var(--rule); vertical-align: top; }}
-thead th {{ background: var(--head); border-bottom: 2px solid var(--accent); border-top: 2px solid var(--accent);
-  text-align: left; }}
-tbody th {{ font-weight: 600; text-align: left; }}
-footer {{ margin-top: 2.5rem; padding-bottom: 2rem; font-size: 0.875rem; color: #444; border-top: 1px solid var(--rule); }}
-@media (max-width: 40em) {{
-  .chart {{ display: none; }}
-  .steps {{ grid-template-columns: 1fr; }}
-  .steps > li + li::before {{ content: ""; position: absolute; left: 1.4rem; top: calc(-1.6rem - 2px);
-    height: 1.6rem; border-left: 2px solid var(--accent); }}
-  h1 {{ font-size: 1.45rem; }}
-  table {{ font-size: 0.875rem; }}
-  th, td {{ padding: 0.25rem 0.4rem; }}
-}}
-@media print {{
-  :root {{ --paper: #ffffff; --ink: #000000; }}
-  body {{ font-size: 10pt; line-height: 1.35; }}
-  main, footer {{ max-width: none; padding: 0; }}
-  h2, h2 + p, p:has(+ .table-wrap) {{ break-after: avoid; page-break-after: avoid; }}
-  .chart {{ display: block; break-inside: avoid; }}
-  .steps {{ grid-template-columns: repeat(2, 1fr); gap: 0.8rem; }}
-  .steps > li, tr, .table-wrap {{ break-inside: avoid; page-break-inside: avoid; }}
-  .table-wrap {{ overflow: visible; }}
-  footer {{ border: none; margin-top: 0.5rem; padding-bottom: 0; }}
-}}
-"""
+def _n(v: float) -> float:
+    return round(v, 1)
+
+
+class _Flip:
+    """The layout is y-up from the bottom; SVG is y-down."""
+
+    def __init__(self, height: float) -> None:
+        self.height = height
+
+    def __call__(self, v: float) -> float:
+        return round(self.height - v, 1)
+
+
+def _svg_text(svg: etree.Element, boxes: list[_Box], bypasses: list[tuple[int, int]], labels: list[str],
+              words: Words) -> None:
+    """The chart's text equivalent: every step in its title, the bypasses in its description."""
+    steps = "; ".join(words("aid.html.chart.step_rule", n=i, title=b.title, rule=b.rule) if b.rule
+                      else words("aid.html.chart.step", n=i, title=b.title) for i, b in enumerate(boxes, 1))
+    t = etree.SubElement(svg, "title", {"id": "chart-title"})
+    t.text = words("aid.html.chart.title", steps=steps)
+    sentences = [words("aid.html.chart.bypass_label", start=a + 1, end=b + 1, label=label) if label
+                 else words("aid.html.chart.bypass", start=a + 1, end=b + 1) for (a, b), label in zip(bypasses, labels)]
+    d = etree.SubElement(svg, "desc", {"id": "chart-desc"})
+    d.text = " ".join(sentences + [words("aid.html.chart.below")])
+
+
+def _svg_box(g: etree.Element, box: _Box, rect: geometry.Rect, title_lines: list[str], y: _Flip) -> None:
+    """One box: its outline, its title's lines, its rule number on a tab across its top edge."""
+    lead = TITLE_PX * 1.2
+    etree.SubElement(g, "rect", {"class": "box", "x": f"{_n(rect.x)}", "y": f"{y(rect.top)}", "width": f"{_n(rect.w)}",
+                                 "height": f"{_n(rect.h)}", "rx": "6"})
+    text_top = rect.top - PAD - TAB_DROP
+    for k, line in enumerate(title_lines):
+        tx = etree.SubElement(g, "text", {"class": "box-title", "x": f"{_n(rect.x + PAD)}",
+                                          "y": f"{y(text_top - TITLE_PX * 0.85 - k * lead)}"})
+        tx.text = line
+    if box.rule:
+        tab_w = len(box.rule) * TAB_PX * BOLD_EM + 12
+        tab_x = rect.right - PAD - tab_w
+        etree.SubElement(g, "rect", {"class": "tab", "x": f"{_n(tab_x)}", "y": f"{y(rect.top + TAB_PX * 0.7)}",
+                                     "width": f"{_n(tab_w)}", "height": f"{_n(TAB_PX * 1.5)}", "rx": "3"})
+        tr = etree.SubElement(g, "text", {"class": "tab-text", "x": f"{_n(tab_x + tab_w / 2)}",
+                                          "y": f"{y(rect.top - TAB_PX * 0.35)}"})
+        tr.text = box.rule
+
+
+def _svg_arrow(arrows: etree.Element, arrow: geometry.Arrow, label: str, y: _Flip) -> None:
+    """One arrow: its shaft, its head, and a bypass's label on a paper-coloured ground."""
+    tip, left, right = arrow.head(length=10, half_width=5.5)
+    base = ((left[0] + right[0]) / 2, (left[1] + right[1]) / 2)
+    points = list(arrow.points[:-1]) + [base]
+    etree.SubElement(arrows, "polyline", {"class": "shaft",
+                                          "points": " ".join(f"{_n(px)},{y(py)}" for px, py in points)})
+    etree.SubElement(arrows, "polygon", {"class": "head",
+                                         "points": " ".join(f"{_n(px)},{y(py)}" for px, py in (tip, left, right))})
+    if arrow.label_at and label:
+        lx, ly = arrow.label_at
+        w = len(label) * LABEL_PX * 0.55 + 10
+        if arrow.label_anchor == "right":       # label_at is the label's right end
+            lx -= w / 2
+        # The label's box as the layout reserves it: 1 below the anchor to LABEL_PX + 1 above.
+        etree.SubElement(arrows, "rect", {"class": "label-bg", "x": f"{_n(lx - w / 2)}", "y": f"{y(ly + LABEL_PX + 1)}",
+                                          "width": f"{_n(w)}", "height": f"{_n(LABEL_PX + 2)}"})
+        lt = etree.SubElement(arrows, "text", {"class": "label", "x": f"{_n(lx)}", "y": f"{y(ly + LABEL_PX * 0.22)}"})
+        lt.text = label

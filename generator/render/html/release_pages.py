@@ -1,69 +1,163 @@
 """The release's own pages: README.txt for players and index.html, a page that shows and links
-every file in the zip (thumbnails, sizes, SHA-256).  No script, nothing fetched; every piece of
-text is escaped, names included."""
+every file in the zip (thumbnails, sizes, SHA-256).  No script, nothing fetched.
+
+Both are Jinja2 templates beside this module (README.txt.j2, index.html.j2, read as package
+files); their words are the catalogue's ("release.*").  The page is autoescaped: every piece of
+text is escaped, names included; the README is plain text.
+"""
 
 import hashlib
 import html
+import io
+from collections.abc import Mapping
+from functools import lru_cache, partial
+from importlib import resources
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+from pypdf import PdfReader
 
 from generator import __version__
+from generator.content.words import Words
+from generator.data.model import KitData
+from generator.layout.paper import PAPERS
+from generator.options import BuildOptions
+from generator.render import theme
 
-PAPER_LABEL = {"a4": "A4", "letter": "US Letter"}
-PARTS = (   # file stem, what it is, how to print it
-    ("kit", "The whole kit in one bookmarked PDF: player aid, pre-rolled tables, counters.",
-     "Actual size; duplex, flip on long edge."),
-    ("player-aid", "The player aid: the 871 procedure as a flowchart, every chance as an exact figure, "
-     "crew morale, weapons by nationality and year, close combat, the interpretation notes.",
-     "Actual size; one sheet, duplex, flip on long edge."),
-    ("prerolled", "Pre-rolled bail-out tables: tick the next unused row instead of drawing cards.",
-     "Actual size; single- or double-sided."),
-    ("counters", "Double-sided crew, weapon and bailed-out AFV counters, true to size, with a duplex calibration page.",
-     "Actual size (never fit to page); duplex, flip on long edge; print the calibration page first."),
-)
-OTHERS = (
-    ("player-aid.html", "The player aid as a web page, to read on a phone at the table or post to a forum."),
-    ("prerolled.csv", "The pre-rolled rows as CSV, for digital play."),
-    ("README.txt", "What each file is and how to print it."),
-    ("MANIFEST.txt", "Every file with its SHA-256 and page count (this page's too), the data hash and the kit version."),
-)
+# The PDFs, in the kit's order: (file stem, catalogue key part of what it is and how to print it).
+PARTS = (("kit", "kit"), ("player-aid", "aid"), ("prerolled", "prerolled"), ("counters", "counters"))
+# The other files to read: (name, catalogue key part of what it is).
+OTHERS = (("player-aid.html", "html"), ("prerolled.csv", "csv"), ("README.txt", "readme"),
+          ("MANIFEST.txt", "manifest"))
+README, INDEX = "README.txt.j2", "index.html.j2"
+WIDTH, TIP_WIDTH = 92, 90       # the README's credits, and its printing tips (a hanging indent)
+TIPS = ("actual_size", "duplex", "calibration", "papers")
 
 
-def _credits(kit):
+def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words) -> bytes:
+    """README.txt: what each file is and how to print it, the printing tips, the credits."""
     r = kit.rules
-    return (f"Rule {r.number} \"{r.title}\" is a variant by {r.credit} for {r.game}, published by "
-            "The Avalon Hill Game Company. This kit is a fan-made play aid; it ships no card data "
-            "from the game (add your own personality cards and AFVs to the data files if you wish).")
+    pdfs = [{"names": ", ".join(f"{stem}-{p}.pdf" for p in options.papers), **_part(words, key, r.number)}
+            for stem, key in PARTS]
+    actual_size = words("release.actual_size")
+    papers = {key: paper.label for key, paper in PAPERS.items()}
+    tips = [words(f"release.readme.tip.{tip}", actual_size=actual_size, **papers) for tip in TIPS]
+    text = _render(README, words, r=r, version=__version__, data=kit.hash[:8], pdfs=pdfs,
+                   others=_others(words, files, facts=False), faces=len(_faces(files)), tips=tips,
+                   credits=_credits(kit, words), width=WIDTH, tip_width=TIP_WIDTH)
+    return text.encode("utf-8")
 
 
-def readme_text(kit, options, files):
+def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words) -> bytes:
+    """index.html: every file shown and linked, each PDF with its first page, size, pages and hash."""
     r = kit.rules
-    lines = [f"{r.number} {r.title}: print kit {__version__} (data {kit.hash[:8]})", "",
-             "Open index.html for a page that shows and links every file.", "",
-             "WHAT EACH FILE IS", ""]
-    for stem, what, how in PARTS:
-        names = ", ".join(f"{stem}-{p}.pdf" for p in options.papers)
-        lines += [f"{names}", f"    {what}", f"    Print: {how}", ""]
-    for name, what in OTHERS:
-        lines += [name, f"    {what}", ""]
-    faces = sorted(n for n in files if n.startswith("faces/"))
-    if faces:
-        lines += ["faces/", "    One PNG per counter face for digital play (VASSAL, Tabletop Simulator): "
-                  f"{len(faces)} images at cut size, 300 dpi, named nationality-kind-face "
-                  "(for example faces/german-crew-front.png).", ""]
-    lines += ["thumbs/", "    Small pictures of each PDF's first page, for index.html.", "",
-              "HOW TO PRINT", "",
-              "- Print at Actual size / 100%, never \"Fit to page\". Each counter sheet carries a 100 mm",
-              "  and a 4 in bar: measure one; if it is short, the printer scaled the page.",
-              "- Counters and the player aid are duplex: flip on the LONG edge.",
-              "- Print the counters' calibration page first: hold it to a light, read how far the back's",
-              "  cross sits from the front's, and rebuild with --back-offset X,Y (mm) if it is off.",
-              "- A4 and US Letter files hold the same content; counters are the same size on both.", "",
-              "CREDITS", ""]
-    lines += _wrap(_credits(kit), 92)
-    lines += ["", f"Built by bailout-kit {__version__}; the same data and options give the same files."]
-    return ("\n".join(lines) + "\n").encode("utf-8")
+    pdfs = []
+    for stem, key in PARTS:
+        for paper in options.papers:
+            name = f"{stem}-{paper}.pdf"
+            content = files[name]
+            pdfs.append({"name": name, "thumb": f"thumbs/{stem}-{paper}.png", "paper": PAPERS[paper].label,
+                         "facts": _facts(words, content, _pages(content)), **_part(words, key, r.number)})
+    faces = [{"name": n, "alt": _face_alt(n)} for n in _faces(files)]
+    colours = {"accent": theme.COLOUR.accent, "ink": theme.WEB_INK, "line": theme.COLOUR.rule,
+               "paper": theme.short_hex(theme.WHITE), "link": theme.LINK}
+    page = _render(INDEX, words, html_words=partial(_html_words, words), r=r, data=kit.hash[:8],
+                   title=words("release.title", number=r.number, title=r.title, version=__version__),
+                   pdfs=pdfs, others=_others(words, files, facts=True), faces=faces,
+                   thumbs=sorted(n for n in files if n.startswith("thumbs/")), credits=_credits(kit, words),
+                   colours=colours)
+    return page.encode("utf-8")
 
 
-def _wrap(text, width):
+def _part(words: Words, key: str, number: str) -> dict[str, str]:
+    return {"what": words(f"release.file.{key}", number=number), "how": words(f"release.print.{key}")}
+
+
+def _others(words: Words, files: Mapping[str, bytes], facts: bool) -> list[dict[str, Any]]:
+    # MANIFEST.txt is made last (it holds the index page's hash), so it has no figures.
+    return [{"name": name, "what": words(f"release.file.{key}"),
+             "facts": _facts(words, files[name]) if facts and name in files else None}
+            for name, key in OTHERS]
+
+
+def _faces(files: Mapping[str, bytes]) -> list[str]:
+    """The face images: each counter's front, then its back ('faces/german-crew-front.png' sorts
+    by 'german-crew', then front before back)."""
+    return sorted((n for n in files if n.startswith("faces/")),
+                  key=lambda n: (n.rsplit("-", 1)[0], n.endswith("-back.png")))
+
+
+def _credits(kit: KitData, words: Words) -> str:
+    r = kit.rules
+    return words("release.credits", number=r.number, title=r.title, credit=r.credit, game=r.game)
+
+
+def _facts(words: Words, content: bytes, pages: int | None = None) -> dict[str, object]:
+    return {"size": _size(words, len(content)), "pages": pages, "digest": hashlib.sha256(content).hexdigest()}
+
+
+def _size(words: Words, n: int) -> str:
+    if n < 1024 * 1024:
+        return words("release.size.kb", size=n / 1024)
+    return words("release.size.mb", size=n / 1024 / 1024)
+
+
+def _pages(content: bytes) -> int:
+    return len(PdfReader(io.BytesIO(content)).pages)
+
+
+def _face_alt(name: str) -> str:
+    # 'faces/german-rifle-1939-45-front.png' -> 'german rifle 1939-45, front'
+    stem = name[len("faces/"):-len(".png")]
+    body, face = stem.rsplit("-", 1)
+    return f"{body.replace('-', ' ', 2)}, {face}"
+
+
+# -- the templates ----------------------------------------------------------------------------
+
+def _render(name: str, words: Words, **values: object) -> str:
+    return _environment().get_template(name).render(words=words, **values)
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FunctionLoader(_source), undefined=jinja2.StrictUndefined,
+                             autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default=False),
+                             finalize=_finalize, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters.update(wrap=_wrap, bullet=_bullet)
+    return env
+
+
+def _source(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+@jinja2.pass_eval_context
+def _finalize(eval_ctx: jinja2.nodes.EvalContext, value: object) -> object:
+    """In the HTML page, every output escaped as html.escape does it ('&quot;', '&#x27;'), the
+    page's spelling from its first release on; autoescape then leaves it as it is."""
+    if eval_ctx.autoescape and not hasattr(value, "__html__"):
+        return Markup(_escape(value))
+    return value
+
+
+def _escape(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _html_words(words: Words, key: str, **fields: object) -> Markup:
+    """words(key) as HTML: its text escaped, each field escaped unless it is markup already (the
+    template's <em> and <strong>)."""
+    marks = {name: f"\x00{name}\x00" for name in fields}
+    text = _escape(words(key, **marks))
+    for name, value in fields.items():
+        text = text.replace(marks[name], str(value) if hasattr(value, "__html__") else _escape(value))
+    return Markup(text)
+
+
+def _wrap(text: str, width: int) -> str:
+    """`text` filled to lines of at most `width` characters (a longer word has a line of its own)."""
     out, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:
@@ -71,128 +165,9 @@ def _wrap(text, width):
             line = word
         else:
             line = f"{line} {word}" if line else word
-    return out + [line] if line else out
+    return "\n".join(out + [line] if line else out)
 
 
-def _size(n):
-    return f"{n / 1024:,.0f} KB" if n < 1024 * 1024 else f"{n / 1024 / 1024:,.1f} MB"
-
-
-def _e(text):
-    return html.escape(str(text), quote=True)
-
-
-def _pages(content):
-    import io
-    from pypdf import PdfReader
-    return len(PdfReader(io.BytesIO(content)).pages)
-
-
-def _face_alt(name):
-    # 'faces/german-rifle-1939-45-front.png' -> 'german rifle 1939-45, front'
-    stem = name[len("faces/"):-len(".png")]
-    body, face = stem.rsplit("-", 1)
-    return f"{body.replace('-', ' ', 2)}, {face}"
-
-
-def index_html(kit, options, files):
-    r = kit.rules
-    title = f"{r.number} {r.title}: print kit {__version__}"
-    rows = []
-    for stem, what, how in PARTS:
-        for paper in options.papers:
-            name = f"{stem}-{paper}.pdf"
-            content = files[name]
-            thumb = f"thumbs/{stem}-{paper}.png"
-            rows.append(
-                f'<li class="pdf"><a class="thumb" href="{_e(name)}"><img src="{_e(thumb)}" width="120" '
-                f'alt="First page of {_e(name)}"></a>'
-                f'<div><h3><a href="{_e(name)}">{_e(name)}</a></h3>'
-                f"<p>{_e(what)} {PAPER_LABEL[paper]}.</p><p><strong>Print:</strong> {_e(how)}</p>"
-                f"{_facts(content, _pages(content))}</div></li>")
-    others = []
-    for name, what in OTHERS:
-        # MANIFEST.txt is made last (it holds this page's hash), so it has no figures here.
-        facts = _facts(files[name]) if name in files else ""
-        others.append(f'<li><h3><a href="{_e(name)}">{_e(name)}</a></h3><p>{_e(what)}</p>{facts}</li>')
-    # Each counter's front, then its back: 'faces/german-crew-front.png' sorts by 'german-crew', 0.
-    faces = sorted((n for n in files if n.startswith("faces/")),
-                   key=lambda n: (n.rsplit("-", 1)[0], n.endswith("-back.png")))
-    face_items = "\n".join(
-        f'<li><a href="{_e(n)}"><img src="{_e(n)}" width="75" height="75" alt="{_e(_face_alt(n))}"></a></li>'
-        for n in faces)
-    thumbs = sorted(n for n in files if n.startswith("thumbs/"))
-    thumb_items = "\n".join(f'<li><a href="{_e(n)}">{_e(n)}</a></li>' for n in thumbs)
-    page = f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(title)}</title>
-<style>
-:root {{ --accent: #3b4722; --ink: #1a1a1a; --line: #6b6b6b; }}
-*, *::before, *::after {{ box-sizing: border-box; }}
-body {{ margin: 0; color: var(--ink); background: #fff; line-height: 1.5;
-  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial, sans-serif; }}
-main {{ max-width: 62rem; margin: 0 auto; padding: 0 1rem 2rem; }}
-h1, h2, h3 {{ color: var(--accent); line-height: 1.2; }}
-h1 {{ font-size: 1.6rem; margin: 1.25rem 0 0.25rem; }}
-h2 {{ font-size: 1.25rem; margin: 2rem 0 0.75rem; border-bottom: 2px solid var(--accent); padding-bottom: 0.2rem; }}
-h3 {{ font-size: 1rem; margin: 0 0 0.25rem; }}
-p {{ margin: 0 0 0.4rem; max-width: 40rem; }}
-a {{ color: #1d4d8f; }}
-ul.files {{ list-style: none; padding: 0; margin: 0; display: grid; gap: 1rem;
-  grid-template-columns: repeat(auto-fill, minmax(20rem, 1fr)); }}
-ul.files > li {{ border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; min-width: 0; }}
-li.pdf {{ display: flex; gap: 0.75rem; align-items: flex-start; }}
-li.pdf > div {{ min-width: 0; }}
-.thumb img {{ display: block; border: 1px solid var(--line); height: auto; }}
-dl {{ margin: 0.4rem 0 0; font-size: 0.875rem; display: grid; grid-template-columns: auto 1fr; gap: 0 0.5rem; }}
-dt {{ font-weight: 600; }}
-dd {{ margin: 0; min-width: 0; }}
-code {{ font-size: 0.8rem; overflow-wrap: anywhere; word-break: break-all; }}
-ul.faces {{ list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.5rem; }}
-ul.faces img {{ display: block; border: 1px solid var(--line); }}
-ul.plain {{ padding-left: 1.25rem; }}
-@media (max-width: 30em) {{ li.pdf {{ flex-direction: column; }} ul.files {{ grid-template-columns: 1fr; }} }}
-</style>
-</head>
-<body>
-<main>
-<h1>{_e(title)}</h1>
-<p>Print-ready files for <em>{_e(r.game)}</em> variant {_e(r.number)}, {_e(r.title)}, by {_e(r.credit)}.
-Data {_e(kit.hash[:8])}. Print every PDF at <strong>Actual size / 100%</strong>, never fit to page.</p>
-<h2>PDFs to print</h2>
-<ul class="files">
-{chr(10).join(rows)}
-</ul>
-<h2>To read and for digital play</h2>
-<ul class="files">
-{chr(10).join(others)}
-</ul>
-<h2>Counter faces</h2>
-<p>{len(faces)} images, one per distinct counter face, front and back, at cut size and 300 dpi
-(for VASSAL or Tabletop Simulator). Select one to open it.</p>
-<ul class="faces">
-{face_items}
-</ul>
-<h2>Thumbnails</h2>
-<ul class="plain">
-{thumb_items}
-</ul>
-<h2>Credits</h2>
-<p>{_e(_credits(kit))}</p>
-</main>
-</body>
-</html>
-"""
-    return page.encode("utf-8")
-
-
-def _facts(content, pages=None):
-    digest = hashlib.sha256(content).hexdigest()
-    rows = [("Size", _size(len(content)))]
-    if pages is not None:
-        rows.append(("Pages", str(pages)))
-    items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
-    return f"<dl>{items}<dt>SHA-256</dt><dd><code>{digest}</code></dd></dl>"
+def _bullet(text: str, width: int) -> str:
+    """A list item: '- ' and `text` filled to `width`, its later lines indented under the first."""
+    return "\n".join(("- " if i == 0 else "  ") + line for i, line in enumerate(_wrap(text, width - 2).split("\n")))

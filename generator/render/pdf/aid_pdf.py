@@ -1,39 +1,43 @@
-"""The player-aid sheet as a PDF: the aid's Markdown (generator/aid_content.py) -> flowables ->
-at most one duplex sheet.
+"""The player-aid sheet as a PDF: the aid's Markdown (content/aid.py) -> flowables -> at most
+one duplex sheet.
 
 The Markdown walk escapes all text again for reportlab, so nothing in it is parsed as markup.  Page 1 puts the
 title and the flowchart across the page, then two columns; page 2 likewise (the template's
 `---` lines make the cuts).  Body text is the largest of 9, 8.5 and 8 pt that fits two pages;
-past that is a RenderError, never a third page.
+past that is a RenderError, never a third page.  Colours: the theme's palette (render/theme.py).
 """
 
 import io
+from collections.abc import Callable
+from typing import Any
+from xml.etree.ElementTree import Element
 
-from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, KeepTogether, PageBreak, PageTemplate,
                                 Spacer)
 from reportlab.platypus.doctemplate import LayoutError
 
-from generator.content.marks import CHANGED
 from generator.content.aid import markdown_text, template_file
+from generator.content.context import BuildContext
+from generator.content.marks import CHANGED
 from generator.errors import RenderError
+from generator.layout.paper import Paper
+from generator.render import theme
 from generator.render.pdf import chart_pdf as flowchart
-from generator.render.pdf.canvas import AUTHOR, BOLD, CREATOR, FONT, INK, Pdf, draw_footer, register_fonts, set_metadata
+from generator.render.pdf.canvas import (BOLD, FONT, Pdf, colour, document_info, draw_footer, fill, register_fonts,
+                                         set_metadata)
 from generator.render.pdf.glyphs import check_printable
-from generator.render.pdf.markdown_pdf import Converter, FitTable, make_styles
+from generator.render.pdf.markdown_pdf import Converter, FitTable, Styles, make_styles
 
 MAX_PAGES = 2
 BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
 MARGIN, COLUMN_GAP, FOOTER = 28.0, 16.0, 32.0    # FOOTER: the frames' bottom edge
 MIN_COLUMN = 24.0                # shorter columns under a full-width part are left out
-ACCENT = colors.HexColor("#3b4722")     # dark olive: near-black once printed grey
-HEAD_FILL = colors.HexColor("#e3dfca")
-BOX_FILL = colors.HexColor("#f7f5ed")
 
 
-def render(ctx, paper):
+def render(ctx: BuildContext, paper: Paper | None) -> Pdf:
+    assert paper is not None, "the aid's PDF is made per paper"
     register_fonts()
     check_printable(ctx.kit)
     if "aid" not in ctx.memo:       # the text is the same for every paper: make and parse it once
@@ -56,33 +60,34 @@ class _TooLong(Exception):
 
 # -- the pages ------------------------------------------------------------------------------
 
-def _styles(ctx, size):
-    bw = ctx.options.bw
-    return make_styles(size, accent=INK if bw else ACCENT, head_fill=None if bw else HEAD_FILL,
-                       table_size=size - 1)
+def _styles(ctx: BuildContext, size: float) -> Styles:
+    colours = theme.palette(ctx.options.bw)
+    return make_styles(size, accent=colour(colours.accent), head_fill=fill(colours.head), table_size=size - 1)
 
 
-def _converter(ctx):
+def _converter(ctx: BuildContext) -> Converter:
     """A Markdown walker for the aid; its styles are set per size tried (see _build)."""
-    bw = ctx.options.bw
+    colours = theme.palette(ctx.options.bw)
 
-    def chart(el, converter):
+    def chart(el: Element, converter: Converter) -> Flowable:
         return flowchart.from_element(el, converter, accent=converter.styles.rule_colour,
-                                      fill=None if bw else BOX_FILL, head_fill=None if bw else HEAD_FILL,
+                                      fill=fill(colours.box), head_fill=fill(colours.head),
                                       source=template_file(ctx))
 
-    def changes(el, converter):
+    def changes(el: Element, converter: Converter) -> Flowable:
         # Table-cell type, a little air between rule numbers: the list is dense by nature.
         style = ParagraphStyle("changes", converter.styles.cell, spaceAfter=converter.styles.cell.fontSize * 0.35)
-        return ChangesBox(converter.blocks(el, style), converter.styles.rule_colour, None if bw else BOX_FILL)
-    def keep(el, converter):
+        return ChangesBox(converter.blocks(el, style), converter.styles.rule_colour, fill(colours.box))
+
+    def keep(el: Element, converter: Converter) -> Flowable:
         # A block that never splits across columns: the interpretation notes stay under their
         # heading, so no note reads as the rule text beside it.
         return KeepTogether(converter.blocks(el))
 
-    if getattr(ctx, "changes", None) is None:      # the aid as it always was: no marks to look for
-        return Converter(None, {"flowchart": chart, "keep": keep}, prefix="aid")
-    return Converter(None, {"flowchart": chart, "changes": changes, "keep": keep}, prefix="aid", bars=ChangeBars())
+    handlers: dict[str, Callable[[Element, Converter], Flowable]] = {"flowchart": chart, "keep": keep}
+    if ctx.changes is None:      # the aid as it always was: no marks to look for
+        return Converter(None, handlers, prefix="aid")
+    return Converter(None, {**handlers, "changes": changes}, prefix="aid", bars=ChangeBars())
 
 
 class ChangeBars:
@@ -91,7 +96,7 @@ class ChangeBars:
     marker = CHANGED
     WIDTH, GAP = 2.5, 5.0       # the bar, and its distance from the text column
 
-    def draw(self, canv, y, height):
+    def draw(self, canv: Any, y: float, height: float) -> None:
         """A bar from `y` to `y + height` in the flowable's coordinates, beside its column."""
         ax, _ = canv.absolutePosition(0, 0)
         page_width = canv._pagesize[0]
@@ -100,21 +105,20 @@ class ChangeBars:
         else:
             x = page_width - MARGIN + self.GAP
         canv.saveState()
-        canv.setFillGray(0)        # pure K: one plate
+        canv.setFillGray(theme.MARK_LEVEL)        # pure K: one plate
         canv.rect(x - ax, y, self.WIDTH, height, stroke=0, fill=1)
         canv.restoreState()
 
 
-def _changes_notice(canvas, paper, label):
+def _changes_notice(canvas: Any, paper: Paper, text: str) -> None:
     """A line in the top margin of each page: what the bars mean, with a bar drawn as its key.
     In the margin, so the sheet's text keeps its place (page 1 has no line to spare)."""
     y = paper.height - 21
     canvas.saveState()
-    canvas.setFillGray(0)
+    canvas.setFillGray(theme.MARK_LEVEL)
     canvas.rect(MARGIN - ChangeBars.GAP - ChangeBars.WIDTH, y - 2, ChangeBars.WIDTH, 9, stroke=0, fill=1)
     canvas.setFont(BOLD, 7.5)
-    canvas.drawString(MARGIN, y, f"Changed since {label}: a bar in the margin marks each changed line; "
-                                 f"the list of changes is on page 2.")
+    canvas.drawString(MARGIN, y, text)
     canvas.restoreState()
 
 
@@ -122,19 +126,19 @@ class ChangesBox(Flowable):
     """The "Changes since" box: its content inside a heavy rule, on a light fill."""
     PAD = 5.0
 
-    def __init__(self, content, rule_colour, fill):
+    def __init__(self, content: list[Flowable], rule_colour: Any, fill: Any) -> None:
         super().__init__()
         self.content, self.rule_colour, self.fill = content, rule_colour, fill
         self.spaceAfter = 8
 
-    def wrap(self, availWidth, availHeight):
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         inner = availWidth - 2 * self.PAD
         self._sizes = [f.wrapOn(self.canv, inner, availHeight)[1] for f in self.content]
         body = sum(self._sizes) + sum(f.getSpaceAfter() for f in self.content[:-1])
         self.width, self.height = availWidth, body + 2 * self.PAD
         return self.width, self.height
 
-    def split(self, availWidth, availHeight):
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         """Two boxes, the second continuing in the next column, cut between paragraphs."""
         room = availHeight - 2 * self.PAD
         used, cut = 0.0, 0
@@ -149,7 +153,7 @@ class ChangesBox(Flowable):
         return [ChangesBox(self.content[:cut], self.rule_colour, self.fill),
                 ChangesBox(self.content[cut:], self.rule_colour, self.fill)]
 
-    def draw(self):
+    def draw(self) -> None:
         c = self.canv
         c.saveState()
         if self.fill is not None:
@@ -166,7 +170,7 @@ class ChangesBox(Flowable):
             y -= f.getSpaceAfter()
 
 
-def _build(ctx, paper, story, precheck=True):
+def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: bool = True) -> Pdf:
     """The PDF's bytes for the aid's flowables `story` (at one body size), or _TooLong.
 
     The template's `---` rules cut the story into: page 1 across the page | page 1 in two
@@ -186,7 +190,7 @@ def _build(ctx, paper, story, precheck=True):
     height = paper.height - MARGIN - FOOTER
     top = paper.height - MARGIN
     col_w = (width - COLUMN_GAP) / 2
-    templates = []
+    templates: list[list[Frame]] = []
     for page, (start, end, stop) in enumerate(((0, cuts[0], cuts[1]), (cuts[1] + 2, cuts[2], len(story))), 1):
         head_h = _stack_height(story[start:end], width, height)
         if head_h > height:
@@ -202,21 +206,23 @@ def _build(ctx, paper, story, precheck=True):
             raise _TooLong()
         templates.append(frames)
     total = MAX_PAGES if any(not isinstance(f, Spacer) for f in story[cuts[1] + 2:]) else 1
-    title = _title(ctx)
+    title, subject, info = _title(ctx), _subject(ctx), document_info(ctx)
+    since = ctx.changes
+    notice = ctx.words("aid.since.notice", label=since.label) if since is not None and since.groups else None
 
-    def on_page(canvas, doc):
+    def on_page(canvas: Any, doc: BaseDocTemplate) -> None:
         page = canvas.getPageNumber()
         if page > total or (page == 2 and not page_one_done.drawn):
             raise _TooLong()
         if page == 1:
-            set_metadata(canvas, title, _subject(ctx))
+            set_metadata(canvas, title, subject)
         draw_footer(canvas, ctx, paper, page, total, margin=24)
-        if getattr(ctx, "changes", None) is not None and ctx.changes.groups:
-            _changes_notice(canvas, paper, ctx.changes.label)
+        if notice is not None:
+            _changes_notice(canvas, paper, notice)
 
     buffer = io.BytesIO()
     doc = BaseDocTemplate(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
-                          title=title, subject=_subject(ctx), author=AUTHOR, creator=CREATOR,
+                          title=title, subject=subject, author=info.author, creator=info.creator,
                           initialFontName=FONT, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
                           bottomMargin=FOOTER)
     doc.addPageTemplates([
@@ -234,18 +240,18 @@ def _build(ctx, paper, story, precheck=True):
 class _Mark(Spacer):
     """A zero-size flowable that remembers being drawn."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(0, 0)
         self.drawn = False
 
-    def draw(self):
+    def draw(self) -> None:
         self.drawn = True
 
 
 NO_PAD = {"leftPadding": 0, "rightPadding": 0, "topPadding": 0, "bottomPadding": 0}
 
 
-def _may_fit(flowables, width, height, columns):
+def _may_fit(flowables: list[Flowable], width: float, height: float, columns: int) -> bool:
     """False when `flowables` surely overflow `columns` frames of width x height.
 
     A lower bound on the room they need: no gaps between them, and every flowable that can
@@ -272,7 +278,7 @@ def _may_fit(flowables, width, height, columns):
     return True
 
 
-def _stack_height(flowables, width, height):
+def _stack_height(flowables: list[Flowable], width: float, height: float) -> float:
     """The height `flowables` take stacked in a frame `width` wide (0 for none)."""
     canvas = Canvas(io.BytesIO())        # a scratch canvas: some flowables measure on one
     total = 0.0
@@ -284,11 +290,11 @@ def _stack_height(flowables, width, height):
     return total + 2 if flowables else 0.0      # slack: the last of these must never be pushed over
 
 
-def _title(ctx):
+def _title(ctx: BuildContext) -> str:
     r = ctx.kit.rules
-    return f"{r.number} {r.title}: player aid"
+    return ctx.words("aid.title", number=r.number, title=r.title)
 
 
-def _subject(ctx):
+def _subject(ctx: BuildContext) -> str:
     r = ctx.kit.rules
-    return f"The whole {r.number} procedure, exact odds and tables for {r.game} (variant by {r.credit})"
+    return ctx.words("aid.subject", number=r.number, game=r.game, credit=r.credit)

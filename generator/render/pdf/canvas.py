@@ -1,15 +1,20 @@
-"""What every PDF of the kit shares: embedded fonts, metadata, viewer hints, reproducibility.
+"""What every PDF of the kit shares: embedded fonts, colours, metadata, viewer hints, reproducibility.
 
 Only Bitstream Vera (shipped with reportlab) is used, registered as TrueType so it is embedded;
 no standard-14 font is ever referenced.  Canvases are made in invariant mode, which (with
-SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same input, same bytes.
+SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same input, same bytes.  Colours
+are the theme's (render/theme.py) made reportlab colours here, by its ink rules.  The document
+info (author, creator, keywords) is the catalogue's words filled from the data's [variant]; a
+canvas takes it with its footer, which every page carries and which has the build's context.
 """
 
 import os
+from dataclasses import dataclass
+from typing import Any
 
 import reportlab
 from reportlab import rl_config
-from reportlab.lib.colors import CMYKColor, HexColor
+from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase import pdfmetrics
@@ -20,6 +25,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from generator import __version__
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
+from generator.render import theme
 from generator.text import ELLIPSIS
 from generator.units import mm
 
@@ -32,26 +38,47 @@ EDGE_MM = 5            # nothing is drawn nearer a page edge than this (many pri
 MM = mm(1)
 
 
-def grey(level):
+# -- the theme's colours for reportlab (the ink rules: generator/render/theme.py) ---------------
+
+def grey(level: float) -> CMYKColor:
     """Grey of `level` (0 black .. 1 white) as pure K: a print shop's CMYK conversion keeps it
     on the black plate alone, where RGB grey would spread small text over four plates."""
     return CMYKColor(0, 0, 0, round(1 - level, 4))
 
 
-INK = grey(0)           # every black the kit prints (white may stay RGB 1 1 1: it lays no ink)
+def colour(hex_colour: str) -> Color:
+    """A colour ('#rrggbb', the theme's or the data's) for reportlab: neutral ones as pure K, others as given."""
+    level = theme.grey_level(hex_colour)
+    return grey(level) if level is not None else HexColor(hex_colour)
 
 
-def colour(hex_colour):
-    """A data colour ('#rrggbb') for reportlab: neutral ones (r = g = b) as pure K, others as given."""
-    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
-    return grey(r / 255) if r == g == b else HexColor(hex_colour)
+def fill(hex_colour: str) -> Color | None:
+    """A fill colour, or None for white: white lays no ink, so the fill is left undrawn."""
+    return colour(hex_colour) if theme.lays_ink(hex_colour) else None
 
 
-CREATOR = f"bailout-kit {__version__} (871 AFVs & Bail Out print kit)"
-AUTHOR = "bailout-kit, from the 871 variant by Tom Cundiff"
+INK = colour(theme.BLACK)       # every black the kit prints
+PAPER = HexColor(theme.WHITE)   # white text and knock-outs, the paper's own: RGB 1 1 1 lays no ink
 
 
-def register_fonts():
+# -- what every PDF says of itself --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    """The author, creator and keywords every PDF of the kit carries."""
+    author: str
+    creator: str
+    keywords: str
+
+
+def document_info(ctx: BuildContext) -> DocumentInfo:
+    r = ctx.kit.rules
+    fields = {"version": __version__, "number": r.number, "title": r.title, "game": r.game, "credit": r.credit}
+    return DocumentInfo(ctx.words("pdf.author", **fields), ctx.words("pdf.creator", **fields),
+                        ctx.words("pdf.keywords", **fields))
+
+
+def register_fonts() -> None:
     """Register Vera as TrueType (embedded) and map bold/italic for Paragraph markup."""
     if FONT in pdfmetrics.getRegisteredFontNames():
         return
@@ -73,11 +100,14 @@ def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages:
     return text
 
 
-def new_canvas(paper, title, subject, *, duplex=False, binary=False):
+def new_canvas(paper: Paper, title: str, subject: str, *, duplex: bool = False,
+               binary: bool = False) -> tuple[Any, "_Capture"]:
     """A canvas writing into memory; return (canvas, buffer).  Call `finish()` for the bytes.
 
     `binary`: each page's stream is deflated as the page ends (Flate only, no ASCII85), so a
     long document holds compressed pages; finish it with rl_config.useA85 off to match.
+    The author, creator and keywords come with the first footer (draw_footer), which has the
+    build's context.
     """
     register_fonts()
     buffer = _Capture()
@@ -89,7 +119,7 @@ def new_canvas(paper, title, subject, *, duplex=False, binary=False):
     return c, buffer
 
 
-def _compress_last_page(c):
+def _compress_last_page(c: Any) -> None:
     """Deflate the page just ended now, not at save(): memory then grows by a page's compressed
     bytes, not its operator text (a 200,000-row table is some 300 MB of operators, 18 MB deflated).
 
@@ -106,24 +136,29 @@ def _compress_last_page(c):
     page.Contents, page.stream = stream, None
 
 
-def set_metadata(c, title, subject, *, duplex=False):
-    """Title, subject, author, creator and the viewer hints every kit PDF carries."""
+def set_metadata(c: Any, title: str, subject: str, *, duplex: bool = False) -> None:
+    """Title, subject and the viewer hints every kit PDF carries."""
     c.setTitle(title)
     c.setSubject(subject)
-    c.setAuthor(AUTHOR)
-    c.setCreator(CREATOR)
-    c.setProducer(CREATOR)
-    c.setKeywords("Up Front, 871, AFVs & Bail Out, wargame aid")
     c.setViewerPreference("PrintScaling", "None")
     if duplex:
         c.setViewerPreference("Duplex", "DuplexFlipLongEdge")
     c.showOutline()
 
 
+def set_document_info(c: Any, info: DocumentInfo) -> None:
+    """Author, creator (also the producer) and keywords; setting them again changes nothing."""
+    c.setAuthor(info.author)
+    c.setCreator(info.creator)
+    c.setProducer(info.creator)
+    c.setKeywords(info.keywords)
+
+
 class Pdf(bytes):
     """A rendered PDF's bytes, knowing its page count (so MANIFEST.txt needs no PDF parser)."""
+    pages: int
 
-    def __new__(cls, content, pages):
+    def __new__(cls, content: bytes, pages: int) -> "Pdf":
         pdf = super().__new__(cls, content)
         pdf.pages = pages
         return pdf
@@ -133,14 +168,14 @@ class _Capture:
     """What a canvas saves into: it keeps the written bytes objects as they are (a BytesIO would
     copy them, and a 20 MB table would then sit in memory three times at the peak)."""
 
-    def __init__(self):
-        self.parts = []
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         self.parts.append(data)
 
 
-def finish(c, buffer):
+def finish(c: Any, buffer: _Capture) -> Pdf:
     c.save()        # shows a last page still being drawn, so the count below includes it
     c.setPageCallBack(None)     # the callback holds the canvas: a cycle would keep its pages alive
     content = buffer.parts[0] if len(buffer.parts) == 1 else b"".join(buffer.parts)
@@ -148,37 +183,42 @@ def finish(c, buffer):
     return Pdf(content, c.getPageNumber() - 1)
 
 
-def footer_baseline(size=7):
+def footer_baseline(size: float = 7) -> float:
     """The footer's baseline: its descenders stay EDGE_MM clear of the paper's edge."""
     return EDGE_MM * MM + size * 0.3
 
 
-def draw_footer(c, ctx, paper, page=None, pages=None, margin=18, size=7):
-    """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM."""
+def draw_footer(c: Any, ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None,
+                margin: float = 18, size: float = 7) -> None:
+    """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM.
+
+    Every page of the kit carries it, so it also sets the document's author, creator and
+    keywords (from the same context): a canvas is made without one."""
+    set_document_info(c, document_info(ctx))
     c.saveState()
     c.setFont(FONT, size)
-    c.setFillGray(0.25)         # DeviceGray: pure K
+    c.setFillGray(theme.FOOTER_LEVEL)         # DeviceGray: pure K
     c.drawCentredString(paper.width / 2, max(margin * 0.6, footer_baseline(size)), footer_text(ctx, paper, page, pages))
     c.restoreState()
 
 
-def escape(text):
+def escape(text: object) -> str:
     """Text from data, safe inside reportlab Paragraph markup."""
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def ellipsise(text, font, size, width):
+def ellipsise(text: object, font: str, size: float, width: float) -> str:
     """`text` on one line, cut to fit `width` points with the kit's one ellipsis (text.ELLIPSIS).
 
     Bisection, not a walk: data text may run to 10,000 characters."""
-    text = " ".join(str(text).split())
-    if stringWidth(text, font, size) <= width:
-        return text
-    low, high = 0, len(text)        # the longest prefix that fits with the ellipsis lies in [low, high)
+    line = " ".join(str(text).split())
+    if stringWidth(line, font, size) <= width:
+        return line
+    low, high = 0, len(line)        # the longest prefix that fits with the ellipsis lies in [low, high)
     while low < high - 1:
         mid = (low + high) // 2
-        if stringWidth(text[:mid] + ELLIPSIS, font, size) <= width:
+        if stringWidth(line[:mid] + ELLIPSIS, font, size) <= width:
             low = mid
         else:
             high = mid
-    return text[:low].rstrip() + ELLIPSIS
+    return line[:low].rstrip() + ELLIPSIS

@@ -5,10 +5,14 @@ is one box: its first **strong** is the box title, its first *em* the rule numbe
 box's tab, the rest the box's text.  `data-per-row` sets boxes per row.  `data-bypass="1-3, 3-5"`
 draws bypass arrows (box 1 over box 2 into box 3; box 3 down to the elbow into box 5), and
 `data-bypass-label="first label | second label"` labels them in the same order.  Arrowheads are
-drawn as triangles (Vera has no arrow glyphs).  Geometry comes from layout.flowchart.
+drawn as triangles (Vera has no arrow glyphs).  Geometry comes from layout/chart.py.
 """
 
-from reportlab.lib import colors
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from xml.etree.ElementTree import Element
+
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
@@ -16,7 +20,9 @@ from reportlab.platypus import Flowable, Paragraph
 from generator.content.aid_text import flowchart_settings
 from generator.errors import RenderError
 from generator.layout import chart as geometry
-from generator.render.pdf.canvas import BOLD, INK, ITALIC
+from generator.render.pdf.canvas import BOLD, INK, ITALIC, PAPER
+from generator.render.pdf.markdown_pdf import Converter, Styles
+from generator.render.theme import MARK_LEVEL
 
 PAD = 4.0           # inside a box
 HEAD_GAP = 2.0      # between the title and the text
@@ -27,7 +33,7 @@ BLOCKS = ("p", "ul", "ol", "table")
 
 
 class Box:
-    def __init__(self, title, rule, body, bars=None):
+    def __init__(self, title: str, rule: str, body: list[Flowable], bars: "BoxBars | None" = None) -> None:
         self.title, self.rule, self.body = title, rule, body     # markup, plain text, [flowables]
         self.bars = bars        # BoxBars for the box's changed lines, or None
 
@@ -37,21 +43,22 @@ class BoxBars:
     outside its text.  (A bar in the page margin would sit beside another box of the row.)"""
     WIDTH, INSET = 2.0, 0.9
 
-    def __init__(self, page_bars):
-        self.marker = page_bars.marker
-        self.left = None        # the box's left edge on the page, set as the box is drawn
+    def __init__(self, page_bars: Any) -> None:
+        self.marker: str = page_bars.marker
+        self.left = 0.0         # the box's left edge on the page, set as the box is drawn
 
-    def draw(self, canv, y, height):
+    def draw(self, canv: Any, y: float, height: float) -> None:
         ax, _ = canv.absolutePosition(0, 0)
         canv.saveState()
-        canv.setFillGray(0)
+        canv.setFillGray(MARK_LEVEL)
         canv.rect(self.left + self.INSET - ax, y, self.WIDTH, height, stroke=0, fill=1)
         canv.restoreState()
 
 
 class Flowchart(Flowable):
-    def __init__(self, boxes, styles, *, per_row=4, bypasses=(), bypass_labels=(), accent=INK,
-                 fill=None, head_fill=None):
+    def __init__(self, boxes: list[Box], styles: Styles, *, per_row: int = 4,
+                 bypasses: Sequence[tuple[int, int]] = (), bypass_labels: Sequence[str] = (), accent: Any = INK,
+                 fill: Any = None, head_fill: Any = None) -> None:
         super().__init__()
         self.boxes, self.styles = boxes, styles
         self.per_row, self.bypasses, self.bypass_labels = per_row, tuple(bypasses), tuple(bypass_labels)
@@ -60,18 +67,19 @@ class Flowchart(Flowable):
         self.title_style = ParagraphStyle("box-title", styles.body, fontName=BOLD, fontSize=size + 0.5,
                                           leading=size + 2, spaceAfter=0)
         self.label_size = max(size - 0.5, 7.5)
-        self.chart = None
+        self.chart: geometry.Chart | None = None     # laid out by wrap()
         self.spaceAfter = size
 
-    def _tab_width(self, box):
+    def _tab_width(self, box: Box) -> float:
         return stringWidth(box.rule, BOLD, TAB_SIZE) + 6 if box.rule else 0
 
-    def wrap(self, availWidth, availHeight):
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         try:
             widths = geometry.box_widths(availWidth, len(self.boxes), self.per_row, GAP_X)
         except ValueError as error:
             raise RenderError(f"the flowchart cannot be drawn: {error}") from None
-        heights, self._titles = [], []
+        heights: list[float] = []
+        self._titles: list[tuple[Paragraph, float]] = []
         for box, w in zip(self.boxes, widths):
             inner = w - 2 * PAD
             title = Paragraph(box.title, self.title_style)
@@ -86,22 +94,24 @@ class Flowchart(Flowable):
             self._titles.append((title, th))
             heights.append(h)
         try:
-            self.chart = geometry.arrange(availWidth, heights, self.per_row, gap_x=GAP_X, bypasses=self.bypasses,
-                                          label_height=self.label_size + 5)
+            chart = geometry.arrange(availWidth, heights, self.per_row, gap_x=GAP_X, bypasses=self.bypasses,
+                                     label_height=self.label_size + 5)
         except ValueError as error:
             raise RenderError(f"the flowchart cannot be drawn: {error}") from None
-        self.width, self.height = availWidth, self.chart.height
+        self.chart = chart
+        self.width, self.height = availWidth, chart.height
         return self.width, self.height
 
-    def draw(self):
-        c = self.canv
+    def draw(self) -> None:
+        c, chart = self.canv, self.chart
+        assert chart is not None, "a flowable is wrapped before it is drawn"
         c.saveState()
-        for box, rect, (title, th) in zip(self.boxes, self.chart.boxes, self._titles):
+        for box, rect, (title, th) in zip(self.boxes, chart.boxes, self._titles):
             self._draw_box(c, box, rect, title, th)
         c.setStrokeColor(self.accent)
         c.setFillColor(self.accent)
         c.setLineWidth(1.1)
-        for arrow in self.chart.arrows:
+        for arrow in chart.arrows:
             path = c.beginPath()
             (x, y), *rest = arrow.points
             path.moveTo(x, y)
@@ -122,20 +132,21 @@ class Flowchart(Flowable):
                 c.setFillColor(self.accent)
         c.restoreState()
 
-    def _label(self, c, arrow, label):
+    def _label(self, c: Any, arrow: geometry.Arrow, label: str) -> None:
+        assert arrow.label_at is not None
         size = self.label_size
         while size > 5 and stringWidth(label, ITALIC, size) > arrow.label_room:
             size -= 0.25
         x, y = arrow.label_at
         w = stringWidth(label, ITALIC, size) + 4
         left = x - w / 2 if arrow.label_anchor == "centre" else x - w
-        c.setFillColor(colors.white)
+        c.setFillColor(PAPER)
         c.rect(left, y - 1, w, size + 1, stroke=0, fill=1)
         c.setFillColor(INK)
         c.setFont(ITALIC, size)
         c.drawString(left + 2, y + 0.5, label)
 
-    def _draw_box(self, c, box, rect, title, th):
+    def _draw_box(self, c: Any, box: Box, rect: geometry.Rect, title: Paragraph, th: float) -> None:
         c.saveState()
         c.setLineWidth(0.9)
         c.setStrokeColor(self.accent)
@@ -163,7 +174,7 @@ class Flowchart(Flowable):
             tx, ty = rect.right - PAD - tw, rect.top - TAB_SIZE / 2
             c.setFillColor(self.accent)
             c.roundRect(tx, ty - 1.5, tw, TAB_SIZE + 3, 1.5, stroke=0, fill=1)
-            c.setFillColor(colors.white)
+            c.setFillColor(PAPER)
             c.setFont(BOLD, TAB_SIZE)
             c.drawCentredString(tx + tw / 2, ty + 1.2, box.rule)
         c.restoreState()
@@ -180,7 +191,8 @@ class Flowchart(Flowable):
             y -= f.getSpaceAfter()
 
 
-def from_element(el, converter, *, accent, fill, head_fill, source):
+def from_element(el: Element, converter: Converter, *, accent: Any, fill: Any, head_fill: Any,
+                 source: Path) -> Flowchart:
     """Build a Flowchart from the template's `<div class="flowchart">` element."""
     listing = next((child for child in el if child.tag in ("ol", "ul")), None)
     if listing is None:
@@ -197,7 +209,7 @@ def from_element(el, converter, *, accent, fill, head_fill, source):
         if title_el is None:
             raise RenderError(f"{source}: a flowchart box has no **title**")
         nested = [child for child in head if child.tag in BLOCKS]
-        text = converter.inline(head, skip={title_el, rule_el, *nested})
+        text = converter.inline(head, skip={e for e in (title_el, rule_el, *nested) if e is not None})
         body = [converter.paragraph(text, box_style)] if converter.unmarked(text) else []
         rest = nested + ([child for child in li if child is not head and child.tag in BLOCKS] if head is not li else [])
         for child in rest:

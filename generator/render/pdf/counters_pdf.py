@@ -27,10 +27,10 @@ from generator.text import ELLIPSIS, signed, truncate
 from generator.units import mm
 from generator.render.pdf.canvas import (BOLD, FONT, INK, colour, draw_footer, ellipsise, finish, grey, new_canvas,
                                          register_fonts)
+from generator.render.theme import WHITE
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
-WHITE = "#ffffff"
 EXAMPLE_READING = (1.5, -0.5)   # the calibration steps' example: the cross 1.5 mm right, 0.5 mm down
 
 Fits = dict[tuple[Face, str], Any]  # (face, 'middle'|'corner'): (size, placed); (face, 'pictogram'): its height

@@ -5,14 +5,17 @@ every data string any output prints is checked first.
 """
 
 import dataclasses
+from collections.abc import Iterator
 
 from reportlab.pdfbase import pdfmetrics
+
+from generator.data.model import KitData
 
 from generator.errors import RenderError
 from generator.render.pdf.canvas import FONT, register_fonts
 
 
-def check_printable(kit):
+def check_printable(kit: KitData) -> None:
     """Raise RenderError listing every data string with a character Vera lacks."""
     register_fonts()
     problems = list(undrawable_text(kit))
@@ -27,17 +30,18 @@ _TOML_KEYS = {"number": "variant.number", "title": "variant.title", "game": "var
               "deck_file": "deck.file"}
 
 
-def undrawable_text(kit):
+def undrawable_text(kit: KitData) -> Iterator[str]:
     """One problem line per data string the aid prints that holds a character Vera cannot draw."""
     cmap = pdfmetrics.getFont(FONT).face.charToGlyph
 
-    def check(file, key, text):
+    def check(file: str, key: str, text: object) -> str | None:
         lacking = sorted({ch for ch in str(text) if ord(ch) not in cmap and not ch.isspace()})
         if lacking:
             shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
             return f"{kit.directory / file}: {key}: the kit's font (Bitstream Vera) cannot print {shown}"
+        return None
 
-    def walk(value, key):
+    def walk(value: object, key: str) -> Iterator[tuple[str, str]]:
         if isinstance(value, str):
             yield key, value
         elif dataclasses.is_dataclass(value):

@@ -5,41 +5,49 @@ counter fronts and backs still fall on the two sides of one sheet when the kit p
 """
 
 import io
-from typing import BinaryIO
+from collections.abc import Mapping, Sequence
+from typing import Any, BinaryIO
 
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import NameObject
 
-from generator.render.pdf.canvas import AUTHOR, CREATOR, Pdf
+from generator.content.context import BuildContext
+from generator.layout.paper import Paper
+from generator.render.pdf.canvas import DocumentInfo, Pdf, document_info
+
+Part = tuple[str, bytes | BinaryIO]     # (bookmark title, a PDF's bytes or a binary file open for reading)
 
 
-def render(ctx, paper, parts):
-    """The kit for one paper: `parts` is [(bookmark title, PDF)] in kit order.
+def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Part]) -> Pdf:
+    """The kit for one paper: `sources` is [(bookmark title, PDF)] in kit order.
 
     Each PDF is its bytes or a binary file open for reading (a build passes its staged files,
     so no part need be held in memory whole)."""
+    assert paper is not None, "the kit is made per paper"
     r = ctx.kit.rules
-    return merge(parts, paper, f"{r.number} {r.title}: print kit ({paper.label})",
-                 f"{r.game} variant {r.number}: player aid, pre-rolled bail-out tables, crew counters")
+    title = ctx.words("kit.title", number=r.number, title=r.title, paper=paper.label)
+    subject = ctx.words("kit.subject", number=r.number, title=r.title, game=r.game)
+    return merge(sources, paper, title, subject, document_info(ctx))
 
 
-def merge(parts, paper, title, subject):
+def merge(parts: Sequence[Part], paper: Paper, title: str, subject: str, info: DocumentInfo) -> Pdf:
     """`parts` is [(bookmark title, PDF bytes or binary file)]; return the merged PDF's bytes."""
     writer = PdfWriter()
-    readers = [(name, PdfReader(content if hasattr(content, "read") else io.BytesIO(content)))
+    readers = [(name, PdfReader(io.BytesIO(content) if isinstance(content, bytes) else content))
                for name, content in parts]
     for name, reader in readers:
         if len(writer.pages) % 2:
             writer.add_blank_page(paper.width, paper.height)
         writer.append(reader, outline_item=name)
     # The parts' dates (fixed, or SOURCE_DATE_EPOCH) are the kit's: no clock is read here.
-    first = readers[0][1].metadata or {}
+    first: Mapping[str, Any] = readers[0][1].metadata or {}
     dates = {key: first[key] for key in ("/CreationDate", "/ModDate") if key in first}
-    writer.add_metadata({"/Title": title, "/Subject": subject, "/Author": AUTHOR,
-                         "/Creator": CREATOR, "/Producer": CREATOR, **dates})
+    writer.add_metadata({"/Title": title, "/Subject": subject, "/Author": info.author,
+                         "/Creator": info.creator, "/Producer": info.creator, **dates})
     prefs = writer.create_viewer_preferences()
-    prefs.print_scaling = NameObject("/None")
-    prefs.duplex = NameObject("/DuplexFlipLongEdge")
+    # Set as keys (what the properties of that name write), which pypdf's stubs type cleanly.
+    prefs[NameObject("/PrintScaling")] = NameObject("/None")
+    prefs[NameObject("/Duplex")] = NameObject("/DuplexFlipLongEdge")
     writer.page_mode = "/UseOutlines"
     # No file /ID (optional in an unencrypted PDF): pypdf's only public way to make one draws it at
     # random, and same parts must give the same bytes.

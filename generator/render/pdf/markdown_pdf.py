@@ -13,7 +13,10 @@ change mark) loses the mark and gets a change bar beside it, drawn by `bars.draw
 
 import html
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, Protocol
+from xml.etree.ElementTree import Element
 
 import markdown
 from markdown import util
@@ -25,6 +28,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table,
                                 TableStyle)
 
+from generator.render import theme
 from generator.render.pdf.canvas import BOLD, FONT, INK, escape, grey, register_fonts
 
 # Markdown's documented placeholder for stashed raw HTML (markdown.util reference); group 1 indexes
@@ -36,6 +40,16 @@ KEEP_ROWS = 12      # tables this short are never split across columns
 _ALIGN = re.compile(r"text-align:\s*(left|right|center)")
 
 
+class Bars(Protocol):
+    """Change bars: `marker` in a line's text asks for one; `draw` puts it beside the line."""
+    marker: str
+
+    def draw(self, canv: Any, y: float, height: float) -> None: ...
+
+
+Handler = Callable[[Element, "Converter"], Flowable]    # a div class's flowable (the aid's flowchart)
+
+
 @dataclass(frozen=True)
 class Styles:
     """Paragraph styles for each element, and the colours tables use."""
@@ -45,12 +59,12 @@ class Styles:
     h3: ParagraphStyle
     cell: ParagraphStyle
     head_cell: ParagraphStyle
-    rule_colour: object = INK      # heading rules and table lines
-    head_fill: object = None                # table header background; None for ink-saving
-    grid_colour: object = grey(0.55)
+    rule_colour: Any = INK      # heading rules and table lines
+    head_fill: Any = None                # table header background; None for ink-saving
+    grid_colour: Any = grey(theme.GRID_LEVEL)
 
 
-def make_styles(size, *, accent=INK, head_fill=None, table_size=None):
+def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_size: float | None = None) -> Styles:
     """Styles for body text of `size` pt (tables at `table_size`, default one point less)."""
     register_fonts()        # the styles name Vera and its bold/italic mapping
     table_size = table_size or size - 1
@@ -70,11 +84,11 @@ def make_styles(size, *, accent=INK, head_fill=None, table_size=None):
 class Heading(Paragraph):
     """A heading that adds itself to the PDF outline where it is drawn."""
 
-    def __init__(self, markup, style, key, title, level):
+    def __init__(self, markup: str, style: ParagraphStyle, key: str, title: str, level: int) -> None:
         super().__init__(markup, style)
         self.outline = (key, title, level)
 
-    def draw(self):
+    def draw(self) -> None:
         key, title, level = self.outline
         self.canv.bookmarkPage(key)
         self.canv.addOutlineEntry(title, key, level=level, closed=False)
@@ -84,11 +98,12 @@ class Heading(Paragraph):
 class RuledHeading(Heading):
     """A section heading with a thin rule under it, in the accent colour."""
 
-    def __init__(self, *args, colour=INK):
-        super().__init__(*args)
+    def __init__(self, markup: str, style: ParagraphStyle, key: str, title: str, level: int, *,
+                 colour: Any = INK) -> None:
+        super().__init__(markup, style, key, title, level)
         self.colour = colour
 
-    def draw(self):
+    def draw(self) -> None:
         super().draw()
         self.canv.saveState()
         self.canv.setStrokeColor(self.colour)
@@ -99,13 +114,14 @@ class RuledHeading(Heading):
 
 class MarkedParagraph(Paragraph):
     """A paragraph with a change bar beside it (`bars.draw`); its split parts keep the bar."""
-    bars = None
+    bars: Bars | None = None
 
-    def draw(self):
+    def draw(self) -> None:
         super().draw()
-        self.bars.draw(self.canv, 0, self.height)
+        if self.bars is not None:
+            self.bars.draw(self.canv, 0, self.height)
 
-    def split(self, availWidth, availHeight):
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         parts = super().split(availWidth, availHeight)
         for part in parts:
             part.bars = self.bars
@@ -115,23 +131,23 @@ class MarkedParagraph(Paragraph):
 class BarredTable(Flowable):
     """A reportlab Table with change bars beside rows `marked` (indices into its rows)."""
 
-    def __init__(self, table, marked, header_rows, bars):
+    def __init__(self, table: Table, marked: set[int], header_rows: int, bars: Bars) -> None:
         super().__init__()
         self.table, self.marked, self.header_rows, self.bars = table, marked, header_rows, bars
 
-    def wrap(self, availWidth, availHeight):
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.width, self.height = self.table.wrap(availWidth, availHeight)
         return self.width, self.height
 
-    def split(self, availWidth, availHeight):
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         return barred_parts(self.table.split(availWidth, availHeight), self.marked, self.header_rows, self.bars)
 
-    def draw(self):
+    def draw(self) -> None:
         self.table.drawOn(self.canv, 0, 0)
         row_bars(self.canv, self.table, self.marked, self.height, self.bars)
 
 
-def row_bars(canv, table, marked, height, bars):
+def row_bars(canv: Any, table: Table, marked: set[int], height: float, bars: Bars) -> None:
     """A change bar beside each marked row of a drawn `table` whose top is at `height`."""
     top = height
     for i, h in enumerate(table._rowHeights):
@@ -140,9 +156,10 @@ def row_bars(canv, table, marked, height, bars):
         top -= h
 
 
-def barred_parts(parts, marked, header_rows, bars):
+def barred_parts(parts: list[Table], marked: set[int], header_rows: int, bars: Bars) -> list[Flowable]:
     """The pieces of a split table, each with the marked rows it holds (a repeated head is not)."""
-    out, done = [], 0
+    out: list[Flowable] = []
+    done = 0
     for n, part in enumerate(parts):
         rows = len(part._cellvalues)
         head = header_rows if n else 0          # the later pieces repeat the head rows
@@ -160,14 +177,16 @@ class FitTable(Flowable):
     Rows in `marked` get a change bar beside them (drawn by `bars`).
     """
 
-    def __init__(self, rows, aligns, styles, header_rows=1, marked=(), bars=None):
+    def __init__(self, rows: list[list[tuple[str, ParagraphStyle]]], aligns: list[str | None], styles: Styles,
+                 header_rows: int = 1, marked: Iterable[int] = (), bars: Bars | None = None) -> None:
         super().__init__()
         self.rows, self.aligns, self.styles, self.header_rows = rows, aligns, styles, header_rows
         self.marked, self.bars = set(marked), bars
-        self._table, self._built_for = None, None
+        self._table: Table | None = None
+        self._built_for: float | None = None
         self.spaceBefore, self.spaceAfter = 1, styles.body.spaceAfter + 2
 
-    def _build(self, width):
+    def _build(self, width: float) -> Table:
         ncol = max(len(r) for r in self.rows)
         natural, minimum = [0.0] * ncol, [0.0] * ncol
         pad = 6.0
@@ -196,30 +215,34 @@ class FitTable(Flowable):
         return Table(cells, colWidths=widths, repeatRows=self.header_rows, style=TableStyle(commands),
                      hAlign="LEFT")
 
-    def wrap(self, availWidth, availHeight):
-        if self._built_for != availWidth:      # layout asks again and again at one width: build once
-            self._table, self._built_for = self._build(availWidth), availWidth
-        self.width, self.height = self._table.wrap(availWidth, availHeight)
+    def _table_for(self, width: float) -> Table:
+        if self._table is None or self._built_for != width:     # layout asks again and again at one width: build once
+            self._table, self._built_for = self._build(width), width
+        return self._table
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.width, self.height = self._table_for(availWidth).wrap(availWidth, availHeight)
         return self.width, self.height
 
-    def splits(self):
+    def splits(self) -> bool:
         return len(self.rows) > KEEP_ROWS       # a short table moves whole to the next column
 
-    def split(self, availWidth, availHeight):
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         if not self.splits():
             return []
-        if self._built_for != availWidth:
-            self._table, self._built_for = self._build(availWidth), availWidth
-        parts = self._table.split(availWidth, availHeight)
-        return barred_parts(parts, self.marked, self.header_rows, self.bars) if self.marked and parts else parts
+        parts: list[Flowable] = self._table_for(availWidth).split(availWidth, availHeight)
+        if self.marked and parts and self.bars is not None:
+            return barred_parts(parts, self.marked, self.header_rows, self.bars)
+        return parts
 
-    def draw(self):
+    def draw(self) -> None:
+        assert self._table is not None, "a flowable is wrapped before it is drawn"
         self._table.drawOn(self.canv, 0, 0)
-        if self.marked:
+        if self.marked and self.bars is not None:
             row_bars(self.canv, self._table, self.marked, self.height, self.bars)
 
 
-def _share(width, natural, minimum):
+def _share(width: float, natural: list[float], minimum: list[float]) -> list[float]:
     """Column widths summing to `width`: natural widths when they fit, else squeezed above minimums."""
     total = sum(natural)
     if total <= width:
@@ -241,13 +264,13 @@ def _share(width, natural, minimum):
     return [w + spare / len(widths) for w in widths]
 
 
-def _aligned(style, align):
+def _aligned(style: ParagraphStyle, align: str | None) -> ParagraphStyle:
     if align is None or align == "left":
         return style
     return ParagraphStyle(f"{style.name}-{align}", style, alignment={"right": TA_RIGHT, "center": TA_CENTER}[align])
 
 
-def _cell_markup(text):
+def _cell_markup(text: str) -> str:
     # Cell text is kept as markup from the walk; the plain text only sized the columns.
     return text.markup if isinstance(text, _Cell) else escape(text)
 
@@ -255,7 +278,9 @@ def _cell_markup(text):
 class _Cell(str):
     """Plain cell text (for measuring) that also carries its Paragraph markup."""
 
-    def __new__(cls, plain, markup):
+    markup: str
+
+    def __new__(cls, plain: str, markup: str) -> "_Cell":
         obj = super().__new__(cls, plain)
         obj.markup = markup
         return obj
@@ -264,7 +289,8 @@ class _Cell(str):
 class Converter:
     """Walks one Markdown document's element tree and returns flowables."""
 
-    def __init__(self, styles, handlers=None, prefix="md", bars=None):
+    def __init__(self, styles: Styles | None, handlers: dict[str, Handler] | None = None, prefix: str = "md",
+                 bars: Bars | None = None) -> None:
         self.styles = styles
         self.handlers = handlers or {}
         self.prefix = prefix
@@ -273,10 +299,19 @@ class Converter:
         self._md = markdown.Markdown(extensions=[TableExtension(), MarkdownInHtmlExtension()])
         self._headings = 0
 
-    def convert(self, text):
+    @property
+    def styles(self) -> Styles:
+        assert self._styles is not None, "a converter made without styles is restyled before it walks"
+        return self._styles
+
+    @styles.setter
+    def styles(self, styles: Styles | None) -> None:
+        self._styles = styles
+
+    def convert(self, text: str) -> list[Flowable]:
         return self.blocks(self.parse(text))
 
-    def parse(self, text):
+    def parse(self, text: str) -> Element:
         """Markdown `text` -> its element tree (kept by this converter: raw HTML stays in its stash)."""
         lines = text.split("\n")
         for pre in self._md.preprocessors:
@@ -287,15 +322,15 @@ class Converter:
             root = root if new is None else new
         return root
 
-    def restyled(self, root, styles):
+    def restyled(self, root: Element, styles: Styles) -> list[Flowable]:
         """Flowables for an already parsed `root` in other styles: one parse serves every size tried."""
         self.styles, self._headings = styles, 0
         return self.blocks(root)
 
     # -- block elements -------------------------------------------------------------------
 
-    def blocks(self, element, style=None):
-        out = []
+    def blocks(self, element: Element, style: ParagraphStyle | None = None) -> list[Flowable]:
+        out: list[Flowable] = []
         for child in element:
             made = self.block(child, style)
             if made and isinstance(made[0], FitTable) and out and isinstance(out[-1], Paragraph):
@@ -303,7 +338,7 @@ class Converter:
             out += made
         return out
 
-    def block(self, el, style=None):
+    def block(self, el: Element, style: ParagraphStyle | None = None) -> list[Flowable]:
         tag = el.tag
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             return [self.heading(el)]
@@ -325,7 +360,7 @@ class Converter:
         text = self.plain(el).strip()
         return [self.paragraph(escape(text), style or self.styles.body)] if self.unmarked(text).strip() else []
 
-    def paragraph(self, markup, style):
+    def paragraph(self, markup: str, style: ParagraphStyle) -> Paragraph:
         """A Paragraph; a marked one (its text holds the change mark) draws a change bar beside it."""
         if self.bars is None or self.bars.marker not in markup:
             return Paragraph(markup, style)
@@ -333,10 +368,10 @@ class Converter:
         para.bars = self.bars
         return para
 
-    def unmarked(self, text):
+    def unmarked(self, text: str) -> str:
         return text.replace(self.bars.marker, "") if self.bars is not None else text
 
-    def heading(self, el):
+    def heading(self, el: Element) -> Heading:
         level = int(el.tag[1])
         self._headings += 1
         key = f"{self.prefix}-{self._headings}"
@@ -348,7 +383,7 @@ class Converter:
             return RuledHeading(markup, style, key, title, outline_level, colour=self.styles.rule_colour)
         return Heading(markup, style, key, title, outline_level)
 
-    def listing(self, el, style=None):
+    def listing(self, el: Element, style: ParagraphStyle | None = None) -> ListFlowable:
         style = style or self.styles.body
         items = []
         for li in el.findall("li"):
@@ -363,11 +398,13 @@ class Converter:
                             leftIndent=style.fontSize * 1.3, bulletDedent=style.fontSize * 1.1,
                             spaceAfter=style.spaceAfter, bulletFormat="%s." if ordered else None)
 
-    def table(self, el):
-        rows, aligns, header_rows, marked = [], [], 0, set()
+    def table(self, el: Element) -> FitTable:
+        rows: list[list[tuple[str, ParagraphStyle]]] = []
+        aligns: list[str | None] = []
+        header_rows, marked = 0, set()
         for section in el:
             for tr in section.findall("tr"):
-                cells = []
+                cells: list[tuple[str, ParagraphStyle]] = []
                 for i, cell in enumerate(tr):
                     style = self.styles.head_cell if cell.tag == "th" else self.styles.cell
                     plain, markup = self.plain(cell), self.inline(cell)
@@ -387,7 +424,7 @@ class Converter:
 
     # -- inline markup ----------------------------------------------------------------------
 
-    def inline(self, el, skip=()):
+    def inline(self, el: Element, skip: Iterable[Element] = ()) -> str:
         """Paragraph markup for `el`'s content; children in `skip` are left out (their tails kept)."""
         parts = [self._text(el.text)]
         for child in el:
@@ -396,7 +433,7 @@ class Converter:
             parts.append(self._text(child.tail))
         return "".join(parts).strip()
 
-    def _inline_child(self, child):
+    def _inline_child(self, child: Element) -> str:
         tag = child.tag
         inner = self.inline(child)
         if tag in ("strong", "b"):
@@ -407,7 +444,7 @@ class Converter:
             return "<br/>"
         return inner        # code, a, span, ...: their text, unstyled
 
-    def _text(self, text):
+    def _text(self, text: str | None) -> str:
         if not text:
             return ""
         out, last = [], 0
@@ -420,10 +457,10 @@ class Converter:
         out.append(escape(self._literal(text[last:])))
         return "".join(out)
 
-    def _literal(self, text):
+    def _literal(self, text: str) -> str:
         return text.replace(util.AMP_SUBSTITUTE, "&").replace("\n", " ")
 
-    def plain(self, el):
+    def plain(self, el: Element) -> str:
         """The element's text with markup dropped (for bookmarks and measuring)."""
         parts = [self._plain_text(el.text)]
         for child in el:
@@ -431,16 +468,18 @@ class Converter:
             parts.append(self._plain_text(child.tail))
         return "".join(parts)
 
-    def _plain_text(self, text):
+    def _plain_text(self, text: str | None) -> str:
         if not text:
             return ""
-        def raw(match):
+
+        def raw(match: re.Match[str]) -> str:
             value = self._md.htmlStash.rawHtmlBlocks[int(match.group(1))]
             value = value if isinstance(value, str) else ""
             return "\n" if value.strip().lower() in _BREAKS else html.unescape(value)
         return _STASH.sub(raw, self._literal(text))
 
 
-def to_flowables(text, styles, handlers=None, prefix="md", bars=None):
+def to_flowables(text: str, styles: Styles, handlers: dict[str, Handler] | None = None, prefix: str = "md",
+                 bars: Bars | None = None) -> list[Flowable]:
     """Flowables for Markdown `text` (see the module docstring for what maps to what)."""
     return Converter(styles, handlers, prefix, bars).convert(text)

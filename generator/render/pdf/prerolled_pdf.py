@@ -29,6 +29,7 @@ from generator.errors import RenderError
 from generator.layout.paper import Paper
 from generator.layout.table import ColumnBox, TableGeometry, table_geometry
 from generator.text import truncate
+from generator.render import theme
 from generator.render.pdf.canvas import BOLD, FONT, draw_footer, ellipsise, finish, new_canvas, register_fonts
 
 MARGIN = 30
@@ -47,9 +48,9 @@ TITLE_SIZE = 12
 FOOTER = 16
 PAD = 3                     # inner padding of a cell
 # Colour tints (light, so text stays black-on-light in greyscale); dropped with --bw.
-BAND = HexColor("#eef1f5")
-KILLED_TINT = HexColor("#f7d9d4")
-YES_TINT = HexColor("#dcefd8")
+BAND = HexColor(theme.BAND)
+KILLED_TINT = HexColor(theme.KILLED_TINT)
+YES_TINT = HexColor(theme.YES_TINT)
 
 KILLED = man_code("killed", None)
 

@@ -1,0 +1,71 @@
+"""The kit's colours, in one module: the palette, its black-and-white variant, and the ink rules.
+
+Values are plain hex ('#rrggbb') or grey levels (0 black .. 1 white), so the web aid's CSS and
+the PDFs read the same numbers; render/pdf/canvas.py turns them into reportlab colours.
+
+The ink rules (canvas.py applies them):
+- a neutral colour (r = g = b), black above all, prints as pure K: a print shop's CMYK
+  conversion keeps it on the black plate alone, where RGB grey would spread small text over four;
+- white lays no ink: a white fill is not drawn, white text and knock-outs may stay RGB white;
+- black and white (--bw): the accent is black and the fills white, so nothing prints in colour.
+"""
+
+from dataclasses import dataclass
+
+BLACK = "#000000"
+WHITE = "#ffffff"
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The player aid's colours, the same in its PDF and its web page."""
+    accent: str     # headings, rules, the flowchart's boxes, arrows and rule tabs
+    head: str       # table heads and the flowchart's title bands
+    box: str        # the flowchart's boxes and the "Changes since" box
+    rule: str       # the web page's table lines (the PDF's are GRID_LEVEL)
+
+
+# Dark olive: near-black once printed grey; the web page's text and fills keep >= 4.5:1 contrast (WCAG AA).
+COLOUR = Palette(accent="#3b4722", head="#e3dfca", box="#f7f5ed", rule="#6b6b6b")
+BLACK_AND_WHITE = Palette(accent=BLACK, head=WHITE, box=WHITE, rule="#595959")
+
+
+def palette(bw: bool) -> Palette:
+    """The aid's palette: --bw's, or the colour one."""
+    return BLACK_AND_WHITE if bw else COLOUR
+
+
+# -- the web pages --------------------------------------------------------------------------
+WEB_INK = "#1a1a1a"     # body text on screen: a shade off black; printed, the page uses BLACK
+MUTED = "#444"          # the subtitle and the footer
+LINK = "#1d4d8f"        # the release index's links
+CHANGE_BAR = BLACK      # the web aid's change bars, in colour and --bw alike
+
+# -- the PDFs' greys, as levels ---------------------------------------------------------------
+GRID_LEVEL = 0.55       # table lines
+FOOTER_LEVEL = 0.25     # the footer line
+MARK_LEVEL = 0          # change bars and their key: pure K, one plate
+
+# -- the pre-rolled tables' tints: light, so text stays black-on-light in greyscale; dropped with --bw
+BAND = "#eef1f5"
+KILLED_TINT = "#f7d9d4"
+YES_TINT = "#dcefd8"
+
+
+def grey_level(hex_colour: str) -> float | None:
+    """The grey level of a neutral colour (r = g = b), which prints as pure K; None for a hue."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return r / 255 if r == g == b else None
+
+
+def lays_ink(hex_colour: str) -> bool:
+    """False for white: a white fill is left undrawn."""
+    return hex_colour.lower() != WHITE
+
+
+def short_hex(hex_colour: str) -> str:
+    """'#ffffff' as CSS's short '#fff' where each channel's digits repeat; else as given."""
+    digits = hex_colour[1:]
+    if len(digits) == 6 and all(digits[i] == digits[i + 1] for i in (0, 2, 4)):
+        return "#" + digits[0::2]
+    return hex_colour
