@@ -56,9 +56,9 @@ class Problems:
 class Reader:
     """One table of a TOML file, read key by key; every problem goes to `problems`.
 
-    A value that is missing or bad is reported and read as None (or the default given).  The
-    types below promise the value of `kind` all the same: a load that reported a problem builds
-    its model from such Nones, and then raises DataError, so no None reaches a caller of load().
+    A value that is missing or bad is reported and read as REPORTED, None (or as the default
+    given).  The types below promise a value of `kind` all the same: a load that reported a
+    problem builds its model with such Nones, then raises DataError, so none leaves load().
     """
 
     def __init__(self, problems: Problems, file: str, table: dict[str, Any], path: str = "") -> None:
@@ -130,7 +130,7 @@ class Reader:
         return good if len(good) == len(value) else None
 
     def section(self, name: str, *, required: bool = True) -> "Reader | None":
-        """A sub-table as its own Reader (an empty one if absent or of the wrong type)."""
+        """A sub-table as its own Reader; None if absent (reported if `required`) or not a table."""
         self._seen.add(name)
         value = self.table.get(name, _MISSING)
         if value is _MISSING:
