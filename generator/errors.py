@@ -1,13 +1,14 @@
 """One error hierarchy: anything a user can fix ends as a message and exit status 2."""
 
 import unicodedata
+from collections.abc import Iterable
 
 # Line breaks, escapes and other invisible controls: in a message they could start what looks
 # like a second problem line or drive the terminal (Cc, Cf, Zl, Zp), or fail to encode (Cs).
 _UNSAFE = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 
 
-def one_line(text):
+def one_line(text: object) -> str:
     """`text` with every control character escaped as repr() writes it (a newline as \\n)."""
     text = str(text)
     if text.isprintable():      # the common case, and fast: nothing to escape
@@ -22,7 +23,7 @@ class KitError(Exception):
     argument supplied can split a problem in two or reach the terminal raw.
     """
 
-    def __init__(self, problems):
+    def __init__(self, problems: str | Iterable[str]) -> None:
         if isinstance(problems, str):
             problems = [problems]
         self.problems = [one_line(p) for p in problems]

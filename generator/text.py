@@ -10,12 +10,12 @@ ELLIPSIS = "\u2026"
 MINUS = "\u2212"        # a typographic minus: modifiers read as modifiers (Vera has the glyph)
 
 
-def signed(n):
+def signed(n: int) -> str:
     """A modifier: '+1', '\u22122', '\u00b10'."""
     return f"+{n}" if n > 0 else (f"{MINUS}{-n}" if n < 0 else "\u00b10")
 
 
-def year_span(first, last):
+def year_span(first: int, last: int) -> str:
     """'1942', '1939\u201345', '1999\u20132001'."""
     if first == last:
         return str(first)
@@ -23,13 +23,13 @@ def year_span(first, last):
     return f"{first}\u2013{tail}"
 
 
-def fraction_text(p):
+def fraction_text(p: Fraction | int) -> str:
     """An exact chance as '1/3' (a whole number as '1')."""
     p = Fraction(p)
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
-def truncate(text, limit):
+def truncate(text: str, limit: int) -> str:
     """`text` on one line, at most `limit` characters, ending in an ellipsis when cut."""
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit - 1].rstrip() + ELLIPSIS

@@ -16,7 +16,9 @@ import time
 import pytest
 
 from generator.build import transaction as B
-from conftest import ROOT
+from generator.build.outputs import all_file_names
+from generator.layout.paper import PAPERS
+from conftest import ROOT, edit
 
 FAST = ("--only", "prerolled", "--quiet")
 
@@ -41,7 +43,7 @@ def files(out):
 
 def only_kit_files(out):
     """Nothing in `out` but outputs, MANIFEST.txt and the lock file."""
-    return {p.name for p in out.iterdir()} <= {*B.all_file_names(B.PAPERS.values()), B.MANIFEST, B.LOCK_NAME}
+    return {p.name for p in out.iterdir()} <= {*all_file_names(PAPERS.values()), B.MANIFEST, B.LOCK_NAME}
 
 
 def wait_for(predicate, what, timeout=60):
@@ -116,7 +118,7 @@ def test_after_sigkill_while_rendering_the_next_build_cleans_up(earlier):
     assert only_kit_files(out) and manifest_matches(out)
 
 
-def test_after_sigkill_while_renaming_the_next_build_undoes_the_commit_first(earlier):
+def test_after_sigkill_while_renaming_the_next_build_undoes_the_commit_first(earlier, data_copy):
     out, before = earlier
     staging = out / B.STAGING
     build_ = start(out, "--paper", "a4", "--seed", "5", slow=0.3)
@@ -124,8 +126,11 @@ def test_after_sigkill_while_renaming_the_next_build_undoes_the_commit_first(ear
     build_.kill()
     build_.communicate(timeout=60)
     assert files(out) != before                 # a rename was cut short: the plan is the way back
-    with B._Lock(out):
-        B._remove(B._fresh_staging(out))        # what the next build does first, under the lock
+    # The next build undoes that commit before it renders: even one that then fails to render
+    # (a weapon name the font cannot draw) leaves the earlier files as they were, and no staging.
+    edit(data_copy / "nationalities" / "soviet.toml", 'model = "PPS-43"', 'model = "PPS-43 \\u4e2d"')
+    status, err = build(out, "--paper", "a4", "--data", str(data_copy))
+    assert status == 2 and "U+4E2D" in err and "Traceback" not in err
     assert files(out) == before and only_kit_files(out)
 
 

@@ -3,15 +3,24 @@
 import hashlib
 import io
 import platform
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import BinaryIO
 
 from generator import __version__
+from generator.content.context import Since
+from generator.data.model import KitData
+from generator.options import BuildOptions
+
+Opener = Callable[[str], BinaryIO]      # opens a file of the build, by name, for reading
 
 
 # What else decides the bytes: same data, options and these versions give the same files.
 LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
 
 
-def manifest(kit, names, options, not_rebuilt=(), opener=None, since=None, pages=None):
+def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: BuildOptions,
+             not_rebuilt: Sequence[str] = (), opener: Opener | None = None, since: Since | None = None,
+             pages: Mapping[str, int | None] | None = None) -> bytes:
     """Each file of this build with its SHA-256 and page count, the data hash, the kit version,
     the versions of Python and of each library that shapes the output, and the --since base.
 
@@ -20,8 +29,10 @@ def manifest(kit, names, options, not_rebuilt=(), opener=None, since=None, pages
     counts the renderers reported; a PDF without one is counted by reading it.
     """
     if opener is None:
-        opener = lambda name: io.BytesIO(names[name])   # noqa: E731
-        pages = {name: getattr(content, "pages", None) for name, content in names.items()}
+        assert isinstance(names, Mapping), "without an opener, `names` holds each file's bytes"
+        outputs = names
+        opener = lambda name: io.BytesIO(outputs[name])   # noqa: E731
+        pages = {name: getattr(content, "pages", None) for name, content in outputs.items()}
     pages = pages or {}
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
@@ -36,24 +47,24 @@ def manifest(kit, names, options, not_rebuilt=(), opener=None, since=None, pages
             digest = hashlib.sha256()
             for chunk in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(chunk)
-            count = (pages.get(name) or _page_count(handle)) if name.endswith(".pdf") else "-"
-        lines.append(f"{name:24} {count:>5}  {digest.hexdigest()}")
+            shown = (pages.get(name) or _page_count(handle)) if name.endswith(".pdf") else "-"
+        lines.append(f"{name:24} {shown:>5}  {digest.hexdigest()}")
     if not_rebuilt:
         lines += ["", "Not made by this build (left from an earlier one, maybe from other data or options):"]
         lines += [f"  {name}" for name in not_rebuilt]
     return ("\n".join(lines) + "\n").encode()
 
 
-def _page_count(handle):
+def _page_count(handle: BinaryIO) -> int:
     from generator.render.pdf.kit_pdf import page_count     # only for a PDF whose renderer did not count
     return page_count(handle)
 
 
-def library_versions():
+def library_versions() -> list[tuple[str, str]]:
     """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs."""
     from importlib.metadata import PackageNotFoundError, version
 
-    def installed(name):
+    def installed(name: str) -> str:
         try:
             return version(name)
         except PackageNotFoundError:    # imported from somewhere pip does not know

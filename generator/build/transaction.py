@@ -22,8 +22,10 @@ import shutil
 import signal
 import stat
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from types import FrameType
+from typing import Any, NoReturn
 
 from generator.build.outputs import all_file_names
 from generator.errors import UsageError
@@ -52,7 +54,7 @@ class Terminated(KeyboardInterrupt):
 
 def write_all(out: Path, outputs: Mapping[str, bytes]) -> None:
     """Write {name: bytes} into `out` as a build does: under its lock, all or nothing."""
-    def make(folder):
+    def make(folder: Path) -> list[str]:
         folder.mkdir()
         for name, content in outputs.items():
             write_file(folder, name, content)
@@ -87,7 +89,6 @@ def write_file(folder: Path, name: str, content: bytes) -> None:
     os.chmod(folder / name, 0o666 & ~umask())    # outputs are for sharing
 
 
-
 # -- one build per folder --------------------------------------------------------------------
 
 class _Lock:
@@ -96,12 +97,12 @@ class _Lock:
     The lock file stays (removing it would let a build lock a file another has just unlinked).
     """
 
-    def __init__(self, out):
+    def __init__(self, out: Path) -> None:
         self.out = out
-        self.fd = None
-        self.made = []          # folders this build made, deepest last: removed again on failure
+        self.fd: int | None = None
+        self.made: list[Path] = []      # folders this build made, deepest last: removed again on failure
 
-    def __enter__(self):
+    def __enter__(self) -> "_Lock":
         out = self.out
         try:
             missing = out
@@ -109,22 +110,22 @@ class _Lock:
                 self.made.insert(0, missing)
                 missing = missing.parent
             out.mkdir(parents=True, exist_ok=True)
-            self.fd = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                              0o666 & ~umask())
+            fd = self.fd = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                                   0o666 & ~umask())
         except OSError as error:
             raise UsageError(f"--out {out}: cannot create the folder or {LOCK_NAME} in it "
                              f"({error.strerror})") from None
         try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:
-            os.close(self.fd)
+            os.close(fd)
             if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
                 raise UsageError(f"--out {out}: another build is writing this folder now ({LOCK_NAME} is "
                                  f"locked); run again when it has finished, or choose another --out") from None
             raise UsageError(f"--out {out}: cannot lock {LOCK_NAME} ({error.strerror})") from None
         return self
 
-    def __exit__(self, failed, *exc):
+    def __exit__(self, failed: type[BaseException] | None, *exc: object) -> None:
         if failed and self.made:    # a build that made --out and failed leaves no --out behind
             _remove(self.out / LOCK_NAME)
             for folder in reversed(self.made):
@@ -132,10 +133,12 @@ class _Lock:
                     folder.rmdir()
                 except OSError:
                     break
+        assert self.fd is not None
         os.close(self.fd)       # closing the only descriptor releases the lock
 
 
-def is_file(path):
+def is_file(path: Path) -> bool:
+    """Whether `path` is a regular file; a UsageError when it cannot even be looked at."""
     try:
         return stat.S_ISREG(os.stat(path).st_mode)
     except OSError as error:
@@ -146,7 +149,7 @@ def is_file(path):
 
 # -- staging, commit, roll back --------------------------------------------------------------
 
-def _fresh_staging(out):
+def _fresh_staging(out: Path) -> Path:
     """An empty staging folder, after finishing whatever a killed build left (we hold the lock)."""
     staging = out / STAGING
     try:
@@ -165,7 +168,7 @@ def _fresh_staging(out):
 _OLD_TEMP = re.compile(r"\.(.+)\.[a-z0-9_]{8}\.tmp")
 
 
-def _remove_old_temporaries(out):
+def _remove_old_temporaries(out: Path) -> None:
     """The `.NAME.xxxxxxxx.tmp` files an interrupted build of an earlier version left behind."""
     ours = set(all_file_names(PAPERS.values())) | {MANIFEST}
     for entry in os.scandir(out):
@@ -174,11 +177,11 @@ def _remove_old_temporaries(out):
             os.unlink(entry.path)
 
 
-def _commit(out, staging, names):
+def _commit(out: Path, staging: Path, names: Iterable[str]) -> None:
     """Rename every staged file into `out`, keeping the files replaced until the last rename."""
     new, old = staging / "new", staging / "old"
     old.mkdir()
-    plan = []
+    plan: list[tuple[str, str]] = []   # (name, how): 'had' an earlier file, 'new', or a 'folder' in the way
     for name in names:
         if os.path.lexists(out / name) and os.path.isdir(out / name) and not os.path.islink(out / name):
             plan.append((name, "folder"))       # found again in the loop below, after renames
@@ -205,7 +208,7 @@ def _commit(out, staging, names):
         raise
 
 
-def _roll_back(out, staging):
+def _roll_back(out: Path, staging: Path) -> None:
     """Undo a commit by its plan: every earlier file back in place, every new one gone."""
     new, old = staging / "new", staging / "old"
     for line in (staging / "plan").read_text().splitlines():
@@ -216,7 +219,7 @@ def _roll_back(out, staging):
             os.unlink(out / name)       # ours: renamed there by this commit
 
 
-def _remove(path, strict=False):
+def _remove(path: Path, strict: bool = False) -> None:
     try:
         if os.path.islink(path) or (os.path.lexists(path) and not os.path.isdir(path)):
             os.unlink(path)
@@ -232,8 +235,8 @@ def _remove(path, strict=False):
 class _terminate_as_interrupt:
     """SIGTERM raises Terminated during the build (main thread only; restored after)."""
 
-    def __enter__(self):
-        self.previous = None
+    def __enter__(self) -> "_terminate_as_interrupt":
+        self.previous: Callable[[int, FrameType | None], Any] | int | None = None
         try:
             self.previous = signal.signal(signal.SIGTERM, self._raise)
         except ValueError:      # not the main thread: signals cannot be handled here anyway
@@ -241,10 +244,10 @@ class _terminate_as_interrupt:
         return self
 
     @staticmethod
-    def _raise(signum, frame):
+    def _raise(signum: int, frame: FrameType | None) -> NoReturn:
         raise Terminated()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         if self.previous is not None:
             signal.signal(signal.SIGTERM, self.previous)
 
@@ -253,8 +256,8 @@ class _signals_held:
     """SIGINT and SIGTERM wait while earlier files are put back, so a second Ctrl-C cannot stop
     a rollback half done."""
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self.held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, self.held)

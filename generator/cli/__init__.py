@@ -7,13 +7,15 @@ Every user-fixable problem ends as a message on stderr and exit status 2, never 
 import os
 import signal
 import sys
+from collections.abc import Sequence
 
 from generator.cli.commands import COMMANDS
 from generator.cli.parser import parser
 from generator.errors import KitError
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
+    """`bailout ARGV...` (default: the process's arguments); returns the exit status."""
     args = parser().parse_args(argv)
     try:
         if "data" in args:

@@ -1,6 +1,7 @@
 """Every argparse converter: text from the command line -> a checked value, or one clear line."""
 
 import argparse
+from collections.abc import Callable
 from fractions import Fraction
 
 from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS
@@ -9,7 +10,7 @@ from generator.units import MM_PER_INCH
 SIZES_HELP = f"Use 5/8in, 3/4in, 1in, or {MIN_COUNTER_MM} to {MAX_COUNTER_MM} millimetres like 19mm."
 
 
-def counter_size_mm(text):
+def counter_size_mm(text: str) -> Fraction:
     """A size in inches ('5/8in', '3/4in', '1in') or millimetres ('16mm', '16') -> mm as a Fraction."""
     t = "".join(text.split()).lower()
     unit = t[-2:] if t[-2:] in ("in", "mm") else ""
@@ -28,7 +29,7 @@ def counter_size_mm(text):
     return mm
 
 
-def back_offset_mm(text):
+def back_offset_mm(text: str) -> tuple[Fraction, Fraction]:
     """'X,Y' in millimetres (each within +-10) -> (x, y) Fractions."""
     parts = text.split(",")
     try:
@@ -42,7 +43,8 @@ def back_offset_mm(text):
     return x, y
 
 
-def parts_list(text):
+def parts_list(text: str) -> tuple[str, ...]:
+    """--only's comma list -> the parts it names, in build order."""
     parts = [p.strip() for p in text.split(",") if p.strip()]
     bad = [p for p in parts if p not in PARTS]
     if bad or not parts:
@@ -50,8 +52,9 @@ def parts_list(text):
     return tuple(p for p in PARTS if p in parts)
 
 
-def count(low, high):
-    def parse(text):
+def count(low: int, high: int) -> Callable[[str], int]:
+    """A converter to a whole number from `low` to `high`."""
+    def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
@@ -62,7 +65,7 @@ def count(low, high):
     return parse
 
 
-def seed(text):
+def seed(text: str) -> int:
     """A random seed, 0 to 2**63 - 1: Python's Random draws the same for -n as for n, so no negatives."""
     try:
         value = int(text)
@@ -74,7 +77,7 @@ def seed(text):
     return value
 
 
-def positive(text):
+def positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -84,7 +87,7 @@ def positive(text):
     return value
 
 
-def whole(text):
+def whole(text: str) -> int:
     try:
         return int(text)
     except ValueError:

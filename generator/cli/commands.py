@@ -1,18 +1,23 @@
 """What each subcommand does, once its arguments are parsed."""
 
+import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from generator.errors import UsageError, one_line
+from generator.data.model import KitData
 from generator.data.sources import PathProblem, probe
 
+Command = Callable[[argparse.Namespace], int | None]    # returns the exit status; None is 0
 
-def _load(args):
+
+def _load(args: argparse.Namespace) -> KitData:
     from generator.data import load
     return load(args.data)
 
 
-def cmd_check(args):
+def cmd_check(args: argparse.Namespace) -> None:
     from generator.options import check_source_date_epoch
     check_source_date_epoch()       # check renders every part, as a build would
     kit = _load(args)
@@ -27,7 +32,7 @@ def cmd_check(args):
           f"every part renders with the default options")
 
 
-def cmd_odds(args):
+def cmd_odds(args: argparse.Namespace) -> None:
     from generator.engine.odds import as_json, compute
     from generator.cli.odds_report import odds_lines
     kit = _load(args)
@@ -38,7 +43,7 @@ def cmd_odds(args):
         print("\n".join(odds_lines(kit, odds)))
 
 
-def cmd_simulate(args):
+def cmd_simulate(args: argparse.Namespace) -> None:
     from generator.engine import procedure as R
     from generator.cli.odds_report import figure_label
     from generator.engine.simulate import simulate
@@ -62,12 +67,13 @@ def cmd_simulate(args):
     print(f"largest |z| = {worst:.2f}")
 
 
-def cmd_crew(args):
+def cmd_crew(args: argparse.Namespace) -> None:
     from generator.cli.crew_report import crew_lines
-    print("\n".join(crew_lines(_load(args), args)))
+    print("\n".join(crew_lines(_load(args), args.nationality, afv=args.afv, afv_morale=args.afv_morale,
+                               casualties=args.casualties, in_use=args.in_use, most=args.most)))
 
 
-def cmd_diff(args):
+def cmd_diff(args: argparse.Namespace) -> int:
     from generator.cli.diff_report import as_json, text_lines
     from generator.content.compare import compare
     result = compare(args.old, args.new)
@@ -78,7 +84,7 @@ def cmd_diff(args):
     return 1 if result.groups else 0
 
 
-def cmd_build(args):
+def cmd_build(args: argparse.Namespace) -> None:
     from generator.build.pipeline import build_into
     from generator.cli.parser import options_from_args
     from generator.options import check_source_date_epoch
@@ -88,7 +94,7 @@ def cmd_build(args):
     build_into(Path(args.out), _load(args), options, quiet=args.quiet)
 
 
-def cmd_release(args):
+def cmd_release(args: argparse.Namespace) -> None:
     from generator.build.release import make_release
     from generator.build.transaction import write_all
     from generator.cli.parser import options_from_args
@@ -102,14 +108,14 @@ def cmd_release(args):
     print(out / name)
 
 
-def cmd_init(args):
+def cmd_init(args: argparse.Namespace) -> None:
     from generator.data.sources import init
     made = init(args.folder)
     print(f"copied the kit's {' and '.join(p.name + '/' for p in made)} into {args.folder}; edit them there, "
           f"then run bailout check and bailout build in that folder (they use ./data and ./templates)")
 
 
-def _check_out(out):
+def _check_out(out: str) -> None:
     """--out must be a folder or not exist yet, and be a path this system can look at."""
     try:
         kind = probe(out)
@@ -119,8 +125,7 @@ def _check_out(out):
         raise UsageError(f"--out {out}: is a file, not a folder")
 
 
-COMMANDS = {"build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew, "diff": cmd_diff,
-             "init": cmd_init,
-             "odds": cmd_odds, "simulate": cmd_simulate}
+COMMANDS: dict[str, Command] = {"build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew,
+                                "diff": cmd_diff, "init": cmd_init, "odds": cmd_odds, "simulate": cmd_simulate}
 
 

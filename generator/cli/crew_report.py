@@ -4,46 +4,42 @@ import math
 
 from generator.engine.crews import find_crews
 from generator.engine.procedure import crew_size
-from generator.data.model import MORALE_RANGE
+from generator.data.model import MORALE_RANGE, KitData, Nationality
 from generator.errors import UsageError
 
 MAX_COMBINATIONS = 2_000_000    # some seconds of search; a real roster (a few dozen cards) is far below
 
 
-def crew_lines(kit, args):
+def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_morale: int | None = None,
+               casualties: int = 0, in_use: str = "", most: int = 20) -> list[str]:
+    """`bailout crew NATIONALITY (--afv NAME | --afv-morale M)`: the 871.2 target and the crews the
+    nationality's unused cards (`in_use` is a comma list of cards in play) make, at most `most`."""
     rules = kit.rules
-    nat = next((n for n in kit.nationalities if n.key == args.nationality.lower()), None)
+    nat = next((n for n in kit.nationalities if n.key == nationality.lower()), None)
     if nat is None:
-        raise UsageError(f"crew: no nationality {args.nationality!r}; the data has "
+        raise UsageError(f"crew: no nationality {nationality!r}; the data has "
                          f"{', '.join(n.key for n in kit.nationalities)}")
     where = f"{kit.directory}/nationalities/{nat.key}.toml"
-    if args.afv is not None:
-        afv = next((a for a in nat.afvs if a.name.lower() == args.afv.lower()), None)
-        if afv is None:
-            known = ", ".join(a.name for a in nat.afvs) or "none (add [[afv]] tables)"
-            raise UsageError(f"crew: {where}: afv: no AFV named {args.afv!r}; listed: {known}")
-        morale, label = afv.morale, f"{afv.name} (Morale {afv.morale})"
-    else:
-        morale, label = args.afv_morale, f"an AFV of Morale {args.afv_morale}"
+    morale, label = _afv(nat, where, afv, afv_morale)
     if not MORALE_RANGE[0] <= morale <= MORALE_RANGE[1]:
         raise UsageError(f"crew: --afv-morale must be {MORALE_RANGE[0]} to {MORALE_RANGE[1]}, got {morale}")
-    if args.casualties < 0:
+    if casualties < 0:
         raise UsageError("crew: --casualties cannot be negative")
-    in_use = [i.strip() for i in args.in_use.split(",") if i.strip()]
-    unknown = sorted(set(in_use) - {c.card_id for c in nat.roster})
+    cards = [i.strip() for i in in_use.split(",") if i.strip()]
+    unknown = sorted(set(cards) - {c.card_id for c in nat.roster})
     if nat.roster and unknown:
         raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}")
     c = rules.crew
-    size = crew_size(rules, args.casualties)
-    free = len(nat.roster) - len(set(in_use))
+    size = crew_size(rules, casualties)
+    free = len(nat.roster) - len(set(cards))
     if math.comb(max(free, 0), size) > MAX_COMBINATIONS:   # every combination is tried: keep it finite
         raise UsageError(f"crew: {where}: roster: {free:,} unused cards make {math.comb(free, size):,} crews of "
                          f"{size} to try (at most {MAX_COMBINATIONS:,}); list fewer cards, or set some aside "
                          f"with --in-use")
-    search = find_crews(rules, nat.roster, morale, args.casualties, in_use)
+    search = find_crews(rules, nat.roster, morale, casualties, cards)
     note = next(i.note for i in rules.interpretations if i.name == "crew_size")
     lines = [f"{nat.name} crew for {label}, {c.morale_rule}: {_count(search.size, 'man', 'men')} "
-             f"(crew of {c.size}, {_count(args.casualties, 'commander casualty', 'commander casualties')}, "
+             f"(crew of {c.size}, {_count(casualties, 'commander casualty', 'commander casualties')}, "
              f"{c.commander_casualty_rule}; note {note}); "
              f"average Morale {search.average}, so their Morale totals {search.total}; "
              f"at most {c.max_leaders} of them {' or '.join(c.leader_roles)}."]
@@ -56,15 +52,28 @@ def crew_lines(kit, args):
         lines.append(f"No personality cards are listed in {where} (key: roster); add [[roster]] tables "
                      f"(card, role, morale) to search for crews.")
         return lines
-    lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(in_use)} unused cards"
+    lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(cards)} unused cards"
                  f"{'' if search.crews else f': {c.morale_rule} cannot be met from these cards'}.")
-    for crew in search.crews[:args.most]:
+    for crew in search.crews[:most]:
         lines.append("  " + ", ".join(f"{card.card_id}{' ' + card.role if card.role else ''} "
                                       f"(M{card.morale})" for card in crew))
-    if len(search.crews) > args.most:
-        lines.append(f"  ... and {len(search.crews) - args.most} more (--most N lists more)")
+    if len(search.crews) > most:
+        lines.append(f"  ... and {len(search.crews) - most} more (--most N lists more)")
     return lines
 
 
-def _count(n, one, many):
+def _afv(nat: Nationality, where: str, afv: str | None, afv_morale: int | None) -> tuple[int, str]:
+    """(the AFV's Morale, how the report names it): the AFV named from the file, or a Morale given."""
+    if afv is not None:
+        listed = next((a for a in nat.afvs if a.name.lower() == afv.lower()), None)
+        if listed is None:
+            known = ", ".join(a.name for a in nat.afvs) or "none (add [[afv]] tables)"
+            raise UsageError(f"crew: {where}: afv: no AFV named {afv!r}; listed: {known}")
+        return listed.morale, f"{listed.name} (Morale {listed.morale})"
+    if afv_morale is None:
+        raise UsageError("crew: give the AFV, by --afv NAME or --afv-morale M")
+    return afv_morale, f"an AFV of Morale {afv_morale}"
+
+
+def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"

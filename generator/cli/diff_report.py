@@ -1,12 +1,17 @@
 """`bailout diff` as text lines or JSON data."""
 
+from collections.abc import Sequence
 from fractions import Fraction
 
+from generator.content.change import Change
 from generator.content.items import show
 from generator.text import fraction_text
 
 
-def change_line(change):
+Groups = Sequence[tuple[str, Sequence[Change]]]    # items.diff(): [(rule, [Change, ...]), ...]
+
+
+def change_line(change: Change) -> str:
     if change.status == "added":
         return f"{change.label}: new: {show(change.kind, change.new)}"
     if change.status == "removed":
@@ -14,7 +19,7 @@ def change_line(change):
     return f"{change.label}: {show(change.kind, change.old)} -> {show(change.kind, change.new)}"
 
 
-def text_lines(groups, old_label, new_label):
+def text_lines(groups: Groups, old_label: str, new_label: str) -> list[str]:
     """The diff as text, one heading per rule number."""
     if not groups:
         return [f"No printed change from {old_label} to {new_label}."]
@@ -26,12 +31,12 @@ def text_lines(groups, old_label, new_label):
     return lines
 
 
-def as_json(groups):
+def as_json(groups: Groups) -> list[dict[str, object]]:
     """The same list as data: old and new as printed values, fractions as strings ("1/3")."""
-    def value(kind, v):
-        if v is None or kind not in ("chance", "mean"):
+    def value(kind: str, v: object) -> object:
+        if not isinstance(v, (Fraction, int)) or kind not in ("chance", "mean"):
             return v
-        return fraction_text(Fraction(v))
+        return fraction_text(v)
     return [{"rule": c.rule, "key": c.key, "label": c.label, "kind": c.kind, "status": c.status,
              "old": value(c.kind, c.old), "new": value(c.kind, c.new),
              "old_text": None if c.old is None else show(c.kind, c.old),

@@ -1,13 +1,14 @@
 """`bailout odds` as a plain-text table: each chance as a fraction and a percentage."""
 
-from generator.data.model import Rules
-from generator.engine.odds import man_code, percent
+from generator.data.model import KitData, Rules
+from generator.engine.odds import Odds, man_code, percent
 from generator.engine.simulate import Figure
 
 WEAPON_WORD = {"pistol": "pistol only", "rifle": "rifle", "smg": "SMG"}
 
 
-def odds_lines(kit, odds):
+def odds_lines(kit: KitData, odds: Odds) -> list[str]:
+    """`bailout odds`: every chance of the kit, by rule, as a fraction and a percentage."""
     r = kit.rules
     notes = {i.name: i for i in r.interpretations}
     w, hero = r.weapon, r.hero
@@ -47,8 +48,8 @@ def odds_lines(kit, odds):
             for with_hero in (False, True):
                 dist = table[size][with_hero]
                 lines.append(f"{title}, crew of {size}{', ' + hero_label if with_hero else ''}")
-                for k, p in dist.items():
-                    row(f"{k}", p)
+                for men, p in dist.items():
+                    row(f"{men}", p)
     lines.append("Expected survivors")
     for size in sorted(odds.expected_survivors, reverse=True):
         for with_hero in (False, True):

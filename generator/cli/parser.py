@@ -4,6 +4,7 @@ import argparse
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import NoReturn
 
 from generator import __version__
 from generator.cli.argtypes import back_offset_mm, count, counter_size_mm, parts_list, positive, seed, whole
@@ -12,19 +13,20 @@ from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PART
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         print(f"bailout: error: {one_line(message)}", file=sys.stderr)    # argparse echoes arguments raw
         raise SystemExit(2)
 
 
-def parser():
+def parser() -> argparse.ArgumentParser:
+    """The `bailout` parser with every subcommand."""
     p = _Parser(prog="bailout", description="Print-kit generator for Up Front variant 871, AFVs & Bail Out.")
     p.add_argument("--version", action="version", version=f"bailout {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
-    def data_opt(q):
+    def data_opt(q: argparse.ArgumentParser) -> None:
         q.add_argument("--data", type=Path, default=None, metavar="DIR",
                        help="the data folder (default: ./data when it holds rules.toml, else the kit's own)")
 
@@ -72,7 +74,7 @@ def parser():
     return p
 
 
-def add_build_options(p, *, release=False):
+def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> None:
     """The build options; a release always holds every part for both papers and lands in dist/."""
     if release:
         p.add_argument("--out", default="dist", metavar="DIR", help="where the zip lands (default dist/)")
@@ -102,7 +104,6 @@ def add_build_options(p, *, release=False):
                    help="sets of crew markers per nationality, one marker per crew member (default 2)")
     g.add_argument("--no-fill", action="store_true",
                    help="leave the last sheet's spare cells empty (default: more crews and markers)")
-
 
 
 def options_from_args(args: argparse.Namespace) -> BuildOptions:

@@ -302,9 +302,11 @@ def show(kind: str, value: object, words: Words | None = None) -> str:
     if value is None:
         return w("item.show.none")
     if kind == "chance":
-        return w("item.show.chance", fraction=fraction_text(value), percent=percent(value))
+        chance = cast(Fraction, value)
+        return w("item.show.chance", fraction=fraction_text(chance), percent=percent(chance))
     if kind == "mean":
-        return w("item.show.mean", fraction=fraction_text(value), value=float(cast(Fraction, value)))
+        mean = cast(Fraction, value)
+        return w("item.show.mean", fraction=fraction_text(mean), value=float(mean))
     if kind == "modifier":
-        return signed(value)
+        return signed(cast(int, value))
     return str(value)

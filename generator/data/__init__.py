@@ -30,7 +30,7 @@ __all__ = ["load", "FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "Afv", "
 MAX_NATIONALITIES = 26
 
 
-def load(data_dir):
+def load(data_dir: str | os.PathLike[str]) -> KitData:
     """Read and validate `data_dir`; raise DataError with every problem found."""
     data_dir = Path(data_dir)
     problems = Problems(str(data_dir))
@@ -47,13 +47,13 @@ def load(data_dir):
     nat_files = _nationality_files(data_dir)
     if not nat_files:
         problems.add("nationalities/", "", "no nationality files (*.toml) found")
-    nationalities = []
+    nationalities: list[Nationality] = []
     for name in nat_files:
         rel = f"nationalities/{name}"
         table = read_toml(problems, data_dir, rel)
         if table is not None:
             nationalities.append(read_nationality(problems, rel, name[:-len(".toml")], table, rules))
-    seen = {}
+    seen: dict[str, str] = {}   # casefolded name -> key
     for nat in nationalities:
         if nat.name and nat.name.casefold() in seen:
             problems.add(f"nationalities/{nat.key}.toml", "name",
@@ -63,10 +63,11 @@ def load(data_dir):
     digest = _hash(problems, data_dir)
     if problems:
         raise DataError(problems.lines)
+    assert rules is not None and digest is not None     # else a problem was added above
     return KitData(data_dir, rules, tuple(nationalities), deck_cards, digest)
 
 
-def _nationality_files(data_dir):
+def _nationality_files(data_dir: Path) -> list[str]:
     """The *.toml names in data_dir/nationalities, sorted; a DataError if there are too many."""
     nat_dir = data_dir / "nationalities"
     try:
@@ -87,7 +88,7 @@ def _nationality_files(data_dir):
     return sorted(names)
 
 
-def _hash(problems, data_dir):
+def _hash(problems: Problems, data_dir: Path) -> str | None:
     """sha256 over every regular *.toml file in the data folder, path and bytes, in path order."""
     digest = hashlib.sha256()
     try:

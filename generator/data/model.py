@@ -1,15 +1,16 @@
 """The data model: frozen dataclasses for rule 871 and the nationalities.  No I/O here."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.data.schema import in_range
 
-FATES = ("unhurt", "wounded", "killed")
-WEAPON_TYPES = ("rifle", "smg")
-LEADER_ROLES = ("SL", "ASL")
+FATES: tuple[str, ...] = ("unhurt", "wounded", "killed")
+WEAPON_TYPES: tuple[str, ...] = ("rifle", "smg")
+LEADER_ROLES: tuple[str, ...] = ("SL", "ASL")
 # The readings the code knows how to apply, per interpretation setting.
-READINGS = {
+READINGS: dict[str, tuple[str, ...]] = {
     "voluntary_casualties": ("none", "draw"),
     "hero_card": ("separate", "single"),
     "pistol_ccv": ("net_unarmed", "plus_one"),
@@ -25,7 +26,7 @@ YEAR = in_range(1900, 2100)
 MORALE_RANGE = (0, 10)     # a sanity bound on Morale values, not a rule of 871
 # The emblem vocabulary: the shapes a nationality file may draw its emblem with, and the keys
 # each takes besides `shape` and its colour(s).  Sizes are whole percentages (exact, no floats).
-EMBLEM_SHAPES = {
+EMBLEM_SHAPES: dict[str, tuple[str, ...]] = {
     "disc": ("colour", "size", "x", "y"),
     "ring": ("colour", "size", "width", "x", "y"),
     "square": ("colour", "size", "x", "y"),
@@ -33,19 +34,19 @@ EMBLEM_SHAPES = {
     "cross": ("colour", "size", "width", "x", "y"),
     "bars": ("colours", "size", "direction", "x", "y"),
 }
-BAR_DIRECTIONS = ("vertical", "horizontal")
+BAR_DIRECTIONS: tuple[str, ...] = ("vertical", "horizontal")
 
 
 @dataclass(frozen=True)
 class ColumnTable:
     """Which result each value of one RPC column gives."""
     column: int
-    results: tuple          # ((value, result), ...) for every value 1..column
+    results: tuple[tuple[int, str], ...]    # ((value, result), ...) for every value 1..column
 
-    def result(self, value):
+    def result(self, value: int) -> str:
         return dict(self.results)[value]
 
-    def values_for(self, result):
+    def values_for(self, result: str) -> tuple[int, ...]:
         return tuple(v for v, r in self.results if r == result)
 
 
@@ -54,7 +55,7 @@ class Check:
     rule: str
     label: str
     column: int
-    succeed: tuple
+    succeed: tuple[int, ...]    # the values of `column` that let the crew bail out
 
 
 @dataclass(frozen=True)
@@ -67,11 +68,11 @@ class Crew:
     morale_rule: str
     morale_offset: int
     max_leaders: int
-    leader_roles: tuple
+    leader_roles: tuple[str, ...]
     takeover: str
     leader_scope: str
-    aid_afv_morale: tuple
-    aid_crew_sizes: tuple
+    aid_afv_morale: tuple[int, ...]
+    aid_crew_sizes: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class Hero:
     fate_rule: str
     fate_result: str
     weapon_rule: str
-    weapon_choice: tuple
+    weapon_choice: tuple[str, ...]     # 'rifle', 'smg'
     unpins: bool
 
 
@@ -99,7 +100,7 @@ class Weapon:
     pistol_rule: str
     smoke: bool
     armed_column: int
-    armed_values: tuple
+    armed_values: tuple[int, ...]
     types: ColumnTable      # read from the same card as the armed column
     type_words: str         # the rule's words for which rifle or SMG (it names no models)
 
@@ -129,10 +130,10 @@ class Interpretation:
     note: int
     reading: str
     default: str
-    readings: tuple         # ((reading, sentence), ...)
+    readings: tuple[tuple[str, str], ...]   # ((reading, sentence), ...)
 
     @property
-    def sentence(self):
+    def sentence(self) -> str:
         return dict(self.readings)[self.reading]
 
 
@@ -144,11 +145,11 @@ class Rules:
     credit: str
     first_year: int
     last_year: int
-    columns: tuple
+    columns: tuple[int, ...]    # the RPC columns the rules read, ascending
     deck_file: str | None
     trigger_rule: str
     exact_kill: str
-    voluntary: tuple
+    voluntary: tuple[str, ...]
     closed: Check
     open: Check
     crew: Crew
@@ -157,13 +158,13 @@ class Rules:
     weapon: Weapon
     after: After
     close_combat: CloseCombat
-    interpretations: tuple  # Interpretation, in note order
+    interpretations: tuple[Interpretation, ...]     # in note order
 
-    def setting(self, name):
+    def setting(self, name: str) -> str:
         """The reading in force for interpretation setting `name`."""
         return next(i.reading for i in self.interpretations if i.name == name)
 
-    def years(self):
+    def years(self) -> range:
         return range(self.first_year, self.last_year + 1)
 
 
@@ -195,7 +196,7 @@ class EmblemShape:
     at -100 and +100 (x right, y up).  `size` is the radius (disc, ring, star) or half-side (square,
     cross, bars); `width` a ring's thickness or a cross's arm width, as a percentage of `size`."""
     shape: str
-    colours: tuple          # one '#rrggbb' (bars: one per bar)
+    colours: tuple[str, ...]    # one '#rrggbb' (bars: one per bar)
     size: int = 100
     width: int = 30
     points: int = 5
@@ -212,20 +213,20 @@ class Nationality:
     adjective: str
     colour: str
     text_colour: str
-    rifles: tuple
-    smgs: tuple
-    roster: tuple
-    afvs: tuple
-    emblem: tuple = ()      # EmblemShape, drawn in order
+    rifles: tuple[WeaponSpan, ...]
+    smgs: tuple[WeaponSpan, ...]
+    roster: tuple[RosterCard, ...]
+    afvs: tuple[Afv, ...]
+    emblem: tuple[EmblemShape, ...] = ()    # drawn in order
 
-    def rifle_in(self, year):
+    def rifle_in(self, year: int) -> str | None:
         return _span_model(self.rifles, year)
 
-    def smg_in(self, year):
+    def smg_in(self, year: int) -> str | None:
         return _span_model(self.smgs, year)
 
 
-def _span_model(spans, year):
+def _span_model(spans: Iterable[WeaponSpan], year: int) -> str | None:
     return next((s.model for s in spans if s.first <= year <= s.last), None)
 
 
@@ -233,10 +234,10 @@ def _span_model(spans, year):
 class KitData:
     directory: Path
     rules: Rules
-    nationalities: tuple    # sorted by key
-    deck_cards: tuple | None  # transcribed deck rows (tuples in `rules.columns` order), or None
+    nationalities: tuple[Nationality, ...]  # sorted by key
+    deck_cards: tuple[tuple[int, ...], ...] | None  # transcribed deck rows (values in `rules.columns` order), or None
     hash: str               # sha256 of every data file, hex
 
     @property
-    def short_hash(self):
+    def short_hash(self) -> str:
         return self.hash[:10]

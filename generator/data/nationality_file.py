@@ -1,22 +1,25 @@
 """nationalities/*.toml -> Nationality: names, greyscale-safe colours, weapons by year."""
 
 from collections import Counter
+from typing import Any
 
 from generator.colour import grey_contrast
-from generator.data.schema import Reader, in_range, nonblank, one_of
+from generator.data.schema import Problems, Reader, Validator, in_range, nonblank, one_of
 from generator.data.model import (BAR_DIRECTIONS, EMBLEM_SHAPES, LEADER_ROLES, MORALE_RANGE, YEAR, Afv, EmblemShape, Nationality,
-                    RosterCard, WeaponSpan)
+                    RosterCard, Rules, WeaponSpan)
 
 MIN_GREY_CONTRAST = 4.5     # WCAG AA for body text, applied to the greys a mono printer makes
 
 
-def _colour(value):
+def _colour(value: str) -> str | None:
     if len(value) == 7 and value[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in value[1:]):
         return None
     return f"{value!r} is not a colour like '#8a9aa6'"
 
 
-def read_nationality(problems, rel, key, table, rules):
+def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, Any], rules: Rules | None) \
+        -> Nationality:
+    """One nationality file's table -> Nationality; `rules` (None if rules.toml is unreadable) gives the period."""
     r = Reader(problems, rel, table)
     name = r.get("name", str, check=nonblank)
     adjective = r.get("adjective", str, check=nonblank)
@@ -28,7 +31,7 @@ def read_nationality(problems, rel, key, table, rules):
             r.report("text_colour", f"contrast with colour is {ratio:.1f}:1 in greyscale; needs at least {MIN_GREY_CONTRAST}:1")
     rifles = _spans(r, "rifle", rules, need_every_year=True)
     smgs = _spans(r, "smg", rules, need_every_year=False)
-    roster = []
+    roster: list[RosterCard] = []
     for card in r.tables("roster", required=False):
         roster.append(RosterCard(card.get("card", str, check=nonblank),
                                  card.get("role", str, default="", check=one_of(("",) + LEADER_ROLES)),
@@ -38,7 +41,7 @@ def read_nationality(problems, rel, key, table, rules):
         r.report("roster", "is empty; leave the section out if the cards are unknown")
     for dup in sorted(card for card, n in Counter(c.card_id for c in roster).items() if card and n > 1):
         r.report("roster", f"card {dup!r} is listed twice")
-    afvs = []
+    afvs: list[Afv] = []
     for afv in r.tables("afv", required=False):
         afvs.append(Afv(afv.get("name", str, check=nonblank), afv.get("morale", int, check=in_range(*MORALE_RANGE)),
                         afv.get("open_topped", bool)))
@@ -52,47 +55,59 @@ def read_nationality(problems, rel, key, table, rules):
 
 
 # Bounds that keep every shape inside its square and drawable; percentages, see EmblemShape.
-_EMBLEM_INTS = {"size": in_range(5, 100), "width": in_range(5, 100), "points": in_range(3, 12),
+_EMBLEM_INTS: dict[str, Validator[int]] = {"size": in_range(5, 100), "width": in_range(5, 100), "points": in_range(3, 12),
                 "inner": in_range(10, 95), "x": in_range(-95, 95), "y": in_range(-95, 95)}
 
 
-def _emblem(r):
+def _emblem(r: Reader) -> tuple[EmblemShape, ...]:
     """[[emblem]] tables -> EmblemShapes: the counters draw them, in order, as the nationality's
     emblem.  Keys a shape does not take are named, not silently ignored."""
-    shapes = []
+    shapes: list[EmblemShape] = []
     for s in r.tables("emblem"):
-        shape = s.get("shape", str, check=one_of(tuple(EMBLEM_SHAPES)))
-        if shape is None:
-            s.names()       # the shape is already reported; its other keys would only add noise
-            continue
-        takes = EMBLEM_SHAPES[shape]
-        extras = sorted(set(s.table) - set(takes) - {"shape"}, key=str)
-        for extra in extras:
-            s.report(extra, f"a {shape} does not take {extra!r}; it takes {', '.join(takes)}")
-        if extras:
-            s.names()       # reported above; not again as unknown keys
-        if "colours" in takes:
-            colours = s.get_list("colours", str, check_item=_colour)
-            if colours is not None and len(colours) < 2:
-                s.report("colours", "needs at least two colours, one per bar")
-                colours = None
-            if colours is not None:
-                colours = tuple(colours)
-        else:
-            colour = s.get("colour", str, check=_colour)
-            colours = (colour,) if colour else None
-        values = {k: s.get(k, int, default=EmblemShape.__dataclass_fields__[k].default, check=check)
-                  for k, check in _EMBLEM_INTS.items() if k in takes}
-        if "direction" in takes:
-            values["direction"] = s.get("direction", str, default="vertical", check=one_of(BAR_DIRECTIONS))
-        s.finish()
-        if colours is not None and None not in values.values():
-            shapes.append(EmblemShape(shape, colours, **values))
+        shape = _emblem_shape(s)
+        if shape is not None:
+            shapes.append(shape)
     return tuple(shapes)
 
 
-def _spans(r, name, rules, need_every_year):
-    spans = []
+def _emblem_shape(s: Reader) -> EmblemShape | None:
+    """One [[emblem]] table, or None when it has a problem (reported)."""
+    shape = s.get("shape", str, check=one_of(tuple(EMBLEM_SHAPES)))
+    if shape is None:
+        s.names()       # the shape is already reported; its other keys would only add noise
+        return None
+    takes = EMBLEM_SHAPES[shape]
+    extras = sorted(set(s.table) - set(takes) - {"shape"}, key=str)
+    for extra in extras:
+        s.report(extra, f"a {shape} does not take {extra!r}; it takes {', '.join(takes)}")
+    if extras:
+        s.names()       # reported above; not again as unknown keys
+    colours = _emblem_colours(s, takes)
+    numbers: dict[str, int] = {k: s.get(k, int, default=getattr(EmblemShape, k), check=check)  # the class's defaults
+                               for k, check in _EMBLEM_INTS.items() if k in takes}
+    direction = "vertical"
+    if "direction" in takes:
+        direction = s.get("direction", str, default=direction, check=one_of(BAR_DIRECTIONS))
+    s.finish()
+    if colours is None or None in numbers.values():
+        return None
+    return EmblemShape(shape, colours, direction=direction, **numbers)
+
+
+def _emblem_colours(s: Reader, takes: tuple[str, ...]) -> tuple[str, ...] | None:
+    """A shape's colour, or a bars shape's colours (two at least); None when reported."""
+    if "colours" not in takes:
+        colour = s.get("colour", str, check=_colour)
+        return (colour,) if colour else None
+    colours = s.get_list("colours", str, check_item=_colour)
+    if colours is not None and len(colours) < 2:
+        s.report("colours", "needs at least two colours, one per bar")
+        return None
+    return tuple(colours) if colours is not None else None
+
+
+def _spans(r: Reader, name: str, rules: Rules | None, need_every_year: bool) -> list[WeaponSpan]:
+    spans: list[WeaponSpan] = []
     for s in r.tables(name, required=need_every_year):
         years = s.get_list("years", int, check_item=YEAR)
         model = s.get("model", str, check=nonblank)
@@ -104,14 +119,14 @@ def _spans(r, name, rules, need_every_year):
             s.report("years", "expected [first, last] with first <= last")
             continue
         spans.append(WeaponSpan(years[0], years[1], model, source))
-    ordered = sorted(spans, key=lambda s: s.first)     # spans keep file order: keys stay [i]
+    ordered = sorted(spans, key=lambda span: span.first)     # spans keep file order: keys stay [i]
     for a, b in zip(ordered, ordered[1:]):
         if b.first <= a.last:
             r.report(name, f"spans {a.first}-{a.last} and {b.first}-{b.last} overlap")
     if need_every_year and rules and rules.first_year and rules.last_year and spans:
-        covered = set()     # years are 1900..2100, so this stays small however many spans
-        for s in spans:
-            covered.update(range(max(s.first, rules.first_year), min(s.last, rules.last_year) + 1))
+        covered: set[int] = set()     # years are 1900..2100, so this stays small however many spans
+        for span in spans:
+            covered.update(range(max(span.first, rules.first_year), min(span.last, rules.last_year) + 1))
         for year in range(rules.first_year, rules.last_year + 1):
             if year not in covered:
                 r.report(name, f"no {name} for {year}")

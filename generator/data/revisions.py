@@ -11,9 +11,11 @@ import io
 import subprocess
 import tarfile
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.data.model import KitData
 from generator.errors import DataError, UsageError
 
 GIT = "git:"
@@ -28,7 +30,7 @@ class Side:
 
 
 @contextlib.contextmanager
-def opened(spec):
+def opened(spec: str) -> Iterator[Side]:
     """The data folder `spec` names, as a Side; a git revision lives in a temp folder meanwhile."""
     if not spec.startswith(GIT):
         folder = Path(spec)
@@ -59,7 +61,7 @@ def opened(spec):
         yield Side(spec, Path(temp) / "data", label, commit)
 
 
-def load_side(side, name):
+def load_side(side: Side, name: str) -> KitData:
     """Load a side's data; each problem line says which side (OLD or NEW) and names the file."""
     from generator.data import load
     try:
@@ -70,7 +72,7 @@ def load_side(side, name):
         raise DataError([f"{name} ({side.spec}): {line.replace(where, shown, 1)}" for line in error.problems]) from None
 
 
-def _git(spec, *args, cwd=None, missing=None):
+def _git(spec: str, *args: str, cwd: str | None = None, missing: str | None = None) -> str:
     try:
         done = subprocess.run(["git", *args], cwd=cwd, capture_output=True)
     except FileNotFoundError:
@@ -82,6 +84,6 @@ def _git(spec, *args, cwd=None, missing=None):
     return done.stdout.decode()
 
 
-def _first_line(raw):
+def _first_line(raw: bytes) -> str:
     text = raw.decode(errors="replace").strip()
     return text.splitlines()[0] if text else ""

@@ -1,155 +1,43 @@
 """rules.toml (and a transcribed deck it names) -> Rules, every problem collected."""
 
 import unicodedata
+from pathlib import Path
+from typing import Any, TypeVar
 
-from generator.data.schema import Reader, in_range, nonblank, one_of
+from generator.data.schema import REPORTED, Validator, Problems, Reader, in_range, nonblank, one_of
 from generator.data.model import (FATES, LEADER_ROLES, MAX_COLUMN, READINGS, WEAPON_TYPES, YEAR, After, Check, CloseCombat,
                     ColumnTable, Crew, Fate, Hero, Interpretation, Rules, Weapon)
 from generator.data.toml_file import read_toml
 
+_T = TypeVar("_T")
+Columns = tuple[int, ...] | None    # the deck's RPC columns; None when deck.columns is bad
 
-def read_rules(problems, table):
-    f = "rules.toml"
-    top = Reader(problems, f, table)
+
+def read_rules(problems: Problems, table: dict[str, Any]) -> Rules:
+    """rules.toml's table -> Rules, one section after another (problems are found in this order)."""
+    top = Reader(problems, "rules.toml", table)
     variant = top.section("variant")
     period = top.section("period")
     deck = top.section("deck")
-    columns = deck and deck.get_list("columns", int, check_item=in_range(2, MAX_COLUMN))
-    if columns and len(set(columns)) != len(columns):
-        deck.report("columns", "lists a column twice")
-        columns = None
-    columns = tuple(sorted(columns)) if columns else None
-    deck_file = deck and deck.get("file", str, default=None, check=_inside_data)
-
-    def column(reader, name):
-        """A column rule reads: must be a column of the deck."""
-        value = reader.get(name, int, check=in_range(1, MAX_COLUMN))
-        if value is not None and columns is not None and value not in columns:
-            reader.report(name, f"reads RPC column {value}, which the deck lacks (deck.columns = {list(columns)})")
-            return None
-        return value
-
-    def values(reader, name, col):
-        check = in_range(1, col) if col else None
-        got = reader.get_list(name, int, check_item=check)
-        return tuple(got) if got else None
-
-    def table_of(reader, col, results_key, otherwise_key, allowed):
-        """A ColumnTable from `results_key` (result -> values) and an optional catch-all."""
-        sub = reader.section(results_key)
-        otherwise = reader.get(otherwise_key, str, default=None, check=one_of(allowed))
-        if sub is None or col is None:
-            return None
-        mapping, ok = {}, True
-        for result in sub.names():
-            if result not in allowed:
-                sub.report(result, f"unknown result; expected one of {', '.join(allowed)}")
-                ok = False
-                continue
-            for value in values(sub, result, col) or ():
-                if value in mapping:
-                    sub.report(result, f"value {value} already gives {mapping[value]!r}")
-                    ok = False
-                mapping[value] = result
-        for value in range(1, col + 1):
-            if value not in mapping:
-                if otherwise is None:
-                    reader.report(results_key, f"does not cover value {value} of column {col} (and no {otherwise_key})")
-                    ok = False
-                else:
-                    mapping[value] = otherwise
-        return ColumnTable(col, tuple(sorted(mapping.items()))) if ok else None
-
+    columns, deck_file = _deck(deck)
     bail_out = top.section("bail_out")
-
-    def check(name):
-        c = bail_out and bail_out.section(name)
-        if c is None:
-            return None
-        col = column(c, "column")
-        result = Check(c.get("rule", str), c.get("label", str), col, values(c, "succeed", col))
-        c.finish()
-        return result
-
-    closed, open_ = check("closed"), check("open")
+    closed, open_ = _check(bail_out, "closed", columns), _check(bail_out, "open", columns)
     if bail_out:
         bail_out.finish()
-
     triggers = top.section("triggers")
-    crew_r = top.section("crew")
-    crew = None
-    if crew_r:
-        crew = Crew(
-            crew_r.get("rule", str), crew_r.get("size", int, check=in_range(1, 20)),
-            crew_r.get("commander_casualty_rule", str),
-            crew_r.get("per_commander_casualty", int, check=in_range(0, 20)),
-            crew_r.get("minimum_size", int, check=in_range(0, 20)),
-            crew_r.get("morale_rule", str), crew_r.get("morale_offset", int, check=in_range(-10, 10)),
-            crew_r.get("max_leaders", int, check=in_range(0, 20)),
-            tuple(crew_r.get_list("leader_roles", str, check_item=one_of(LEADER_ROLES)) or ()),
-            crew_r.get("takeover", str), crew_r.get("leader_scope", str),
-            tuple(crew_r.get_list("aid_afv_morale", int, check_item=in_range(0, 20)) or ()),
-            tuple(crew_r.get_list("aid_crew_sizes", int, check_item=in_range(1, 20)) or ()),
-        )
-        crew_r.finish()
-
-    fate_r = top.section("fate")
-    fate = None
-    if fate_r:
-        col = column(fate_r, "column")
-        fate = Fate(fate_r.get("rule", str), fate_r.get("wounded_rule", str), fate_r.get("wounded_except", str),
-                    table_of(fate_r, col, "outcomes", "otherwise", FATES))
-        fate_r.finish()
-
-    hero_r = top.section("hero")
-    hero = None
-    if hero_r:
-        hero = Hero(hero_r.get("fate_rule", str), hero_r.get("fate_result", str, check=one_of(FATES)),
-                    hero_r.get("weapon_rule", str),
-                    tuple(hero_r.get_list("weapon_choice", str, check_item=one_of(WEAPON_TYPES)) or ()),
-                    hero_r.get("unpins", bool))
-        hero_r.finish()
-
-    weapon_r = top.section("weapon")
-    weapon = None
-    if weapon_r:
-        armed_col = column(weapon_r, "armed_column")
-        type_col = column(weapon_r, "type_column")
-        weapon = Weapon(
-            weapon_r.get("rule", str), weapon_r.get("pistol_fp", int, check=in_range(0, 10)),
-            weapon_r.get("pistol_relative_range", int, check=in_range(0, 5)),
-            weapon_r.get("pistol_rule", str), weapon_r.get("smoke", bool),
-            armed_col, values(weapon_r, "armed_values", armed_col),
-            table_of(weapon_r, type_col, "types", "type_otherwise", WEAPON_TYPES),
-            weapon_r.get("type_words", str, check=nonblank))
-        weapon_r.finish()
-
-    after_r = top.section("after")
-    after = None
-    if after_r:
-        after = After(after_r.get("rule", str), after_r.get("pinned", bool), after_r.get("group", str),
-                      after_r.get("wreck_tem", int, check=in_range(-5, 5)), after_r.get("wreck_terrain", str),
-                      after_r.get("wreck_until", str), after_r.get("infiltrators", str))
-        after_r.finish()
-
-    cc_r = top.section("close_combat")
-    close_combat = None
-    if cc_r:
-        close_combat = CloseCombat(cc_r.get("rule", str), cc_r.get("ccv_modifier", int, check=in_range(-10, 10)),
-                                   cc_r.get("pistol_only_vs_unarmed", int, check=in_range(-10, 10)),
-                                   cc_r.get("smoke", bool))
-        cc_r.finish()
-
+    crew = _crew(top.section("crew"))
+    fate = _fate(top.section("fate"), columns)
+    hero = _hero(top.section("hero"))
+    weapon = _weapon(top.section("weapon"), columns)
+    after = _after(top.section("after"))
+    close_combat = _close_combat(top.section("close_combat"))
     interpretations = _interpretations(top, deck_file)
-
     rules = Rules(
-        number=variant and variant.get("number", str), title=variant and variant.get("title", str),
-        game=variant and variant.get("game", str), credit=variant and variant.get("credit", str),
-        first_year=period and period.get("first_year", int, check=YEAR),
-        last_year=period and period.get("last_year", int, check=YEAR),
-        columns=columns, deck_file=deck_file,
-        trigger_rule=triggers and triggers.get("rule", str),
-        exact_kill=triggers and triggers.get("exact_kill", str),
+        number=_key(variant, "number", str), title=_key(variant, "title", str),
+        game=_key(variant, "game", str), credit=_key(variant, "credit", str),
+        first_year=_key(period, "first_year", int, YEAR), last_year=_key(period, "last_year", int, YEAR),
+        columns=REPORTED if columns is None else columns, deck_file=deck_file,
+        trigger_rule=_key(triggers, "rule", str), exact_kill=_key(triggers, "exact_kill", str),
         voluntary=tuple((triggers and triggers.get_list("voluntary", str)) or ()),
         closed=closed, open=open_, crew=crew, fate=fate, hero=hero, weapon=weapon, after=after,
         close_combat=close_combat, interpretations=interpretations)
@@ -161,11 +49,160 @@ def read_rules(problems, table):
     return rules
 
 
-def _interpretations(top, deck_file):
+def _key(section: Reader | None, name: str, kind: type[_T], check: Validator[_T] | None = None) -> _T:
+    """section.get(name, kind), or REPORTED where the section itself is missing (said already)."""
+    return REPORTED if section is None else section.get(name, kind, check=check)
+
+
+def _deck(deck: Reader | None) -> tuple[Columns, str | None]:
+    """[deck]: the RPC columns every card carries, ascending, and the transcribed deck's file."""
+    if deck is None:
+        return None, None
+    columns = deck.get_list("columns", int, check_item=in_range(2, MAX_COLUMN))
+    if columns and len(set(columns)) != len(columns):
+        deck.report("columns", "lists a column twice")
+        columns = REPORTED
+    return (tuple(sorted(columns)) if columns else None), deck.get("file", str, default=None, check=_inside_data)
+
+
+def _column(reader: Reader, name: str, columns: Columns) -> int:
+    """A column rule reads: must be a column of the deck."""
+    value = reader.get(name, int, check=in_range(1, MAX_COLUMN))
+    if value is not None and columns is not None and value not in columns:
+        reader.report(name, f"reads RPC column {value}, which the deck lacks (deck.columns = {list(columns)})")
+        return REPORTED
+    return value
+
+
+def _values(reader: Reader, name: str, col: int) -> tuple[int, ...]:
+    """Values that column `col` can give (1..col)."""
+    check = in_range(1, col) if col else None
+    got = reader.get_list(name, int, check_item=check)
+    return tuple(got) if got else REPORTED
+
+
+def _table_of(reader: Reader, col: int, results_key: str, otherwise_key: str, allowed: tuple[str, ...]) \
+        -> ColumnTable:
+    """A ColumnTable from `results_key` (result -> values) and an optional catch-all."""
+    sub = reader.section(results_key)
+    otherwise = reader.get(otherwise_key, str, default=None, check=one_of(allowed))
+    if sub is None or col is None:
+        return REPORTED
+    mapping: dict[int, str] = {}
+    ok = True
+    for result in sub.names():
+        if result not in allowed:
+            sub.report(result, f"unknown result; expected one of {', '.join(allowed)}")
+            ok = False
+            continue
+        for value in _values(sub, result, col) or ():
+            if value in mapping:
+                sub.report(result, f"value {value} already gives {mapping[value]!r}")
+                ok = False
+            mapping[value] = result
+    for value in range(1, col + 1):
+        if value not in mapping:
+            if otherwise is None:
+                reader.report(results_key, f"does not cover value {value} of column {col} (and no {otherwise_key})")
+                ok = False
+            else:
+                mapping[value] = otherwise
+    return ColumnTable(col, tuple(sorted(mapping.items()))) if ok else REPORTED
+
+
+def _check(bail_out: Reader | None, name: str, columns: Columns) -> Check:
+    """[bail_out.closed] or [bail_out.open]: the column read and the values that bail out."""
+    c = bail_out and bail_out.section(name)
+    if c is None:
+        return REPORTED
+    col = _column(c, "column", columns)
+    result = Check(c.get("rule", str), c.get("label", str), col, _values(c, "succeed", col))
+    c.finish()
+    return result
+
+
+def _crew(r: Reader | None) -> Crew:
+    if r is None:
+        return REPORTED
+    crew = Crew(
+        r.get("rule", str), r.get("size", int, check=in_range(1, 20)),
+        r.get("commander_casualty_rule", str),
+        r.get("per_commander_casualty", int, check=in_range(0, 20)),
+        r.get("minimum_size", int, check=in_range(0, 20)),
+        r.get("morale_rule", str), r.get("morale_offset", int, check=in_range(-10, 10)),
+        r.get("max_leaders", int, check=in_range(0, 20)),
+        tuple(r.get_list("leader_roles", str, check_item=one_of(LEADER_ROLES)) or ()),
+        r.get("takeover", str), r.get("leader_scope", str),
+        tuple(r.get_list("aid_afv_morale", int, check_item=in_range(0, 20)) or ()),
+        tuple(r.get_list("aid_crew_sizes", int, check_item=in_range(1, 20)) or ()),
+    )
+    r.finish()
+    return crew
+
+
+def _fate(r: Reader | None, columns: Columns) -> Fate:
+    if r is None:
+        return REPORTED
+    col = _column(r, "column", columns)
+    fate = Fate(r.get("rule", str), r.get("wounded_rule", str), r.get("wounded_except", str),
+                _table_of(r, col, "outcomes", "otherwise", FATES))
+    r.finish()
+    return fate
+
+
+def _hero(r: Reader | None) -> Hero:
+    if r is None:
+        return REPORTED
+    hero = Hero(r.get("fate_rule", str), r.get("fate_result", str, check=one_of(FATES)),
+                r.get("weapon_rule", str),
+                tuple(r.get_list("weapon_choice", str, check_item=one_of(WEAPON_TYPES)) or ()),
+                r.get("unpins", bool))
+    r.finish()
+    return hero
+
+
+def _weapon(r: Reader | None, columns: Columns) -> Weapon:
+    if r is None:
+        return REPORTED
+    armed_col = _column(r, "armed_column", columns)
+    type_col = _column(r, "type_column", columns)
+    weapon = Weapon(
+        r.get("rule", str), r.get("pistol_fp", int, check=in_range(0, 10)),
+        r.get("pistol_relative_range", int, check=in_range(0, 5)),
+        r.get("pistol_rule", str), r.get("smoke", bool),
+        armed_col, _values(r, "armed_values", armed_col),
+        _table_of(r, type_col, "types", "type_otherwise", WEAPON_TYPES),
+        r.get("type_words", str, check=nonblank))
+    r.finish()
+    return weapon
+
+
+def _after(r: Reader | None) -> After:
+    if r is None:
+        return REPORTED
+    after = After(r.get("rule", str), r.get("pinned", bool), r.get("group", str),
+                  r.get("wreck_tem", int, check=in_range(-5, 5)), r.get("wreck_terrain", str),
+                  r.get("wreck_until", str), r.get("infiltrators", str))
+    r.finish()
+    return after
+
+
+def _close_combat(r: Reader | None) -> CloseCombat:
+    if r is None:
+        return REPORTED
+    close_combat = CloseCombat(r.get("rule", str), r.get("ccv_modifier", int, check=in_range(-10, 10)),
+                               r.get("pistol_only_vs_unarmed", int, check=in_range(-10, 10)),
+                               r.get("smoke", bool))
+    r.finish()
+    return close_combat
+
+
+def _interpretations(top: Reader, deck_file: str | None) -> tuple[Interpretation, ...]:
     section = top.section("interpretation")
     if section is None:
         return ()
-    result, notes = [], {}
+    result: list[Interpretation] = []
+    notes: dict[int, str] = {}
     for name in section.names():
         if name not in READINGS:
             section.report(name, f"unknown setting; expected one of {', '.join(READINGS)}")
@@ -175,7 +212,7 @@ def _interpretations(top, deck_file):
             continue
         known = READINGS[name]
         readings_r = s.section("readings")
-        readings = {}
+        readings: dict[str, str] = {}
         if readings_r:
             for reading in readings_r.names():
                 if reading not in known:
@@ -208,7 +245,7 @@ def _interpretations(top, deck_file):
     return tuple(sorted(result, key=lambda i: (i.note or 0, i.name)))
 
 
-def _inside_data(path):
+def _inside_data(path: str) -> str | None:
     """A deck named by a relative path that stays in the data folder (data is shared)."""
     parts = path.replace("\\", "/").split("/")
     if any(unicodedata.category(ch).startswith("C") for ch in path):   # a NUL is never part of a name
@@ -218,7 +255,9 @@ def _inside_data(path):
     return None
 
 
-def read_deck(problems, data_dir, rel, columns):
+def read_deck(problems: Problems, data_dir: Path, rel: str, columns: tuple[int, ...] | None) \
+        -> tuple[tuple[int, ...], ...] | None:
+    """The transcribed deck's cards as value tuples in `columns` order, or None (problems added)."""
     table = read_toml(problems, data_dir, rel)
     if table is None:
         return None
@@ -232,7 +271,8 @@ def read_deck(problems, data_dir, rel, columns):
     if lacking:
         r.report("columns", f"lacks RPC column(s) {lacking} that the rules read")
         return None
-    cards, ok = [], True
+    cards: list[tuple[int, ...]] = []
+    ok = True
     for i, row in enumerate(rows):
         if len(row) != len(deck_columns):
             r.report(f"cards[{i}]", f"has {len(row)} values; expected {len(deck_columns)} (one per column)")

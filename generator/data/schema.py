@@ -4,9 +4,19 @@ Each `Reader` wraps one table; every key read is remembered, so `finish()` can r
 keys nobody asked for (typos, stale settings) as unknown.  Problems name file and key path.
 """
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from typing import Any, TypeVar, overload
 
-_MISSING = object()
+_MISSING: Any = object()
+# What a read that found a problem gives: None, typed as whatever was asked for.  A load that
+# reported a problem raises DataError at its end, so no model holding it leaves load().
+REPORTED: Any = None
+_T = TypeVar("_T")
+_D = TypeVar("_D")
+
+# A check of one value read: an error message, or None when the value is good.
+Validator = Callable[[_T], str | None]
 
 _KIND_NAMES = {
     int: "an integer",
@@ -17,7 +27,7 @@ _KIND_NAMES = {
 }
 
 
-def _is(value, kind):
+def _is(value: object, kind: type) -> bool:
     if kind is int:
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(value, kind)
@@ -28,10 +38,10 @@ class Problems:
     """Every problem found in one load, in the order found."""
 
     root: str = ""          # the data folder, printed before each file name
-    lines: list = field(default_factory=list)
-    _said: set = field(default_factory=set, repr=False)
+    lines: list[str] = field(default_factory=list)
+    _said: set[str] = field(default_factory=set, repr=False)
 
-    def add(self, file, path, message):
+    def add(self, file: str, path: str, message: str) -> None:
         file = f"{self.root.rstrip('/')}/{file}" if self.root else file
         where = f"{file}: {path}" if path else f"{file}"
         line = f"{where}: {message}"
@@ -39,25 +49,38 @@ class Problems:
             self._said.add(line)
             self.lines.append(line)
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self.lines)
 
 
 class Reader:
-    def __init__(self, problems, file, table, path=""):
+    """One table of a TOML file, read key by key; every problem goes to `problems`.
+
+    A value that is missing or bad is reported and read as REPORTED, None (or as the default
+    given).  The types below promise a value of `kind` all the same: a load that reported a
+    problem builds its model with such Nones, then raises DataError, so none leaves load().
+    """
+
+    def __init__(self, problems: Problems, file: str, table: dict[str, Any], path: str = "") -> None:
         self.problems = problems
         self.file = file
-        self.table = table if isinstance(table, dict) else {}
+        self.table: dict[str, Any] = table if isinstance(table, dict) else {}
         self.path = path
-        self._seen = set()
+        self._seen: set[str] = set()
 
-    def key(self, name):
+    def key(self, name: str) -> str:
         return f"{self.path}.{name}" if self.path else str(name)
 
-    def report(self, name, message):
+    def report(self, name: str | None, message: str) -> None:
         self.problems.add(self.file, self.key(name) if name is not None else self.path, message)
 
-    def get(self, name, kind, *, default=_MISSING, check=None):
+    @overload
+    def get(self, name: str, kind: type[_T], *, check: Validator[_T] | None = None) -> _T: ...
+
+    @overload
+    def get(self, name: str, kind: type[_T], *, default: _D, check: Validator[_T] | None = None) -> _T | _D: ...
+
+    def get(self, name: str, kind: type[Any], *, default: Any = _MISSING, check: Validator[Any] | None = None) -> Any:
         """Value of `name` if it is of `kind` (and passes `check`, which returns an error or None)."""
         self._seen.add(name)
         if name not in self.table:
@@ -76,7 +99,16 @@ class Reader:
                 return None if default is _MISSING else default
         return value
 
-    def get_list(self, name, item_kind, *, default=_MISSING, nonempty=True, check_item=None):
+    @overload
+    def get_list(self, name: str, item_kind: type[_T], *, nonempty: bool = True,
+                 check_item: Validator[_T] | None = None) -> list[_T]: ...
+
+    @overload
+    def get_list(self, name: str, item_kind: type[_T], *, default: _D, nonempty: bool = True,
+                 check_item: Validator[_T] | None = None) -> list[_T] | _D: ...
+
+    def get_list(self, name: str, item_kind: type[Any], *, default: Any = _MISSING, nonempty: bool = True,
+                 check_item: Validator[Any] | None = None) -> Any:
         """A list whose every item is of `item_kind`; bad items are reported one by one."""
         value = self.get(name, list, default=default)
         if value is None or value is default:
@@ -97,8 +129,8 @@ class Reader:
             good.append(item)
         return good if len(good) == len(value) else None
 
-    def section(self, name, *, required=True):
-        """A sub-table as its own Reader (an empty one if absent or of the wrong type)."""
+    def section(self, name: str, *, required: bool = True) -> "Reader | None":
+        """A sub-table as its own Reader; None if absent (reported if `required`) or not a table."""
         self._seen.add(name)
         value = self.table.get(name, _MISSING)
         if value is _MISSING:
@@ -110,7 +142,7 @@ class Reader:
             return None
         return Reader(self.problems, self.file, value, self.key(name))
 
-    def tables(self, name, *, required=True):
+    def tables(self, name: str, *, required: bool = True) -> "list[Reader]":
         """An array of tables ([[name]]) as Readers."""
         self._seen.add(name)
         value = self.table.get(name, _MISSING)
@@ -125,17 +157,18 @@ class Reader:
             self.report(name, "must not be empty")
         return [Reader(self.problems, self.file, v, f"{self.key(name)}[{i}]") for i, v in enumerate(value)]
 
-    def names(self):
+    def names(self) -> list[str]:
         """Every key of this table, marked as read (for tables whose keys are data)."""
         self._seen.update(self.table)
         return sorted(self.table)
 
-    def finish(self):
+    def finish(self) -> None:
+        """Report every key of the table nobody read as unknown."""
         for name in sorted(set(self.table) - self._seen, key=str):
             self.report(name, "unknown key")
 
 
-def _describe(value):
+def _describe(value: object) -> str:
     if isinstance(value, bool):
         return "a boolean"
     for kind, text in ((int, "an integer"), (float, "a float"), (str, "a string"),
@@ -145,20 +178,20 @@ def _describe(value):
     return type(value).__name__
 
 
-def in_range(low, high):
-    def check(value):
+def in_range(low: int, high: int) -> Validator[int]:
+    def check(value: int) -> str | None:
         if not low <= value <= high:
             return f"{value} is out of range {low}..{high}"
         return None
     return check
 
 
-def nonblank(value):
+def nonblank(value: str) -> str | None:
     return None if value.strip() else "must not be blank"
 
 
-def one_of(choices):
-    def check(value):
+def one_of(choices: Collection[str]) -> Validator[str]:
+    def check(value: str) -> str | None:
         if value not in choices:
             return f"{value!r} is not one of {', '.join(map(repr, sorted(choices)))}"
         return None

@@ -17,6 +17,7 @@ import stat
 import tempfile
 import tomllib
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from generator.errors import UsageError
@@ -27,24 +28,24 @@ MARKERS = {"data": "rules.toml", "templates": "aid.md.j2"}
 PROJECT = "bailout-kit"
 
 
-def data_folder(given=None):
+def data_folder(given: str | os.PathLike[str] | None = None) -> Path:
     """The data folder a command reads: `given` (--data), else ./data with rules.toml, else shipped."""
     if given is not None:
         return Path(given)
     return _local("data") or shipped("data")
 
 
-def template_folder():
+def template_folder() -> Path:
     """The template folder: ./templates when it holds the aid template, else the shipped one."""
     return _local("templates") or shipped("templates")
 
 
-def _local(name):
+def _local(name: str) -> Path | None:
     folder = Path.cwd() / name
     return folder if (folder / MARKERS[name]).is_file() else None
 
 
-def shipped(name):
+def shipped(name: str) -> Path:
     """The package's own copy of data/ or templates/, as a folder on the file system."""
     inside = resources.files("generator") / "shipped" / name
     if inside.is_dir():
@@ -56,7 +57,7 @@ def shipped(name):
                      f"or give a data folder with --data DIR (`bailout init` makes one)")
 
 
-def source_checkout():
+def source_checkout() -> Path | None:
     """The repository folder when the package runs from one (editable install or PYTHONPATH)."""
     root = Path(__file__).resolve().parents[2]
     try:
@@ -69,7 +70,7 @@ def source_checkout():
 _EXTRACTED: dict[str, Path] = {}
 
 
-def _extracted(traversable, name):
+def _extracted(traversable: Traversable, name: str) -> Path:
     """A shipped folder that is not plain files (a zipped install): copied once to a temp folder."""
     if name not in _EXTRACTED:
         temp = Path(tempfile.mkdtemp(prefix=f"bailout-{name}-"))
@@ -79,7 +80,7 @@ def _extracted(traversable, name):
     return _EXTRACTED[name]
 
 
-def _copy_tree(source, target):
+def _copy_tree(source: Traversable, target: Path) -> None:
     target.mkdir(parents=True)
     for entry in sorted(source.iterdir(), key=lambda e: e.name):
         if entry.name == "__pycache__":
@@ -90,7 +91,7 @@ def _copy_tree(source, target):
             (target / entry.name).write_bytes(entry.read_bytes())
 
 
-def init(folder):
+def init(folder: str | os.PathLike[str]) -> list[Path]:
     """Copy the shipped data/ and templates/ into `folder` for editing; never overwrite.
 
     Returns the folders made.  Refuses (UsageError) when any of them exists already.
@@ -105,7 +106,7 @@ def init(folder):
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"init: {folder} is not a folder")
     sources = [shipped(name) for name in NAMES]     # before any copy: all or nothing
-    made = []
+    made: list[Path] = []
     try:
         for source, target in zip(sources, targets):
             made.append(target)
@@ -121,7 +122,7 @@ class PathProblem(Exception):
     """A path that cannot even be looked at; the message is a few words, without the path."""
 
 
-def probe(path):
+def probe(path: str | os.PathLike[str]) -> str:
     """'folder', 'file' (anything not a folder) or 'missing' for `path`.
 
     Path.is_dir() raises on a name longer than PATH_MAX or a parent folder without search

@@ -8,6 +8,10 @@ nest tables and arrays at most MAX_DEPTH deep (deeper, the parser itself would o
 import os
 import stat
 import tomllib
+from pathlib import Path
+from typing import Any
+
+from generator.data.schema import Problems
 
 MAX_FILE_BYTES = 8 * 1024 * 1024    # 100,000 [[roster]] tables take about 5 MB
 MAX_DEPTH = 32                      # the shipped data nests 4 deep
@@ -19,7 +23,7 @@ class Unreadable(Exception):
     """A data file that is missing, not a regular file, too large or unreadable (one line)."""
 
 
-def read_limited(path, limit=MAX_FILE_BYTES):
+def read_limited(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of regular file `path`, or Unreadable (never blocks, never reads past `limit`)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):     # look before opening: no device is opened
@@ -38,7 +42,8 @@ def read_limited(path, limit=MAX_FILE_BYTES):
             raise Unreadable(NOT_REGULAR)
         if info.st_size > limit:
             raise Unreadable(f"is {info.st_size:,} bytes; a data file may hold at most {limit:,}")
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while size <= limit:
             chunk = os.read(fd, _CHUNK)
             if not chunk:
@@ -54,7 +59,7 @@ def read_limited(path, limit=MAX_FILE_BYTES):
         os.close(fd)
 
 
-def read_toml(problems, data_dir, rel):
+def read_toml(problems: Problems, data_dir: Path, rel: str) -> dict[str, Any] | None:
     """The table in data_dir/rel, or None with the problem added (naming the file)."""
     try:
         text = read_limited(data_dir / rel).decode("utf-8")
@@ -77,9 +82,10 @@ def read_toml(problems, data_dir, rel):
     return table
 
 
-def _depth(value):
+def _depth(value: dict[str, Any] | list[Any]) -> int:
     """How deep tables and arrays nest in `value` (walked without recursion)."""
-    deepest, stack = 0, [(value, 1)]
+    deepest = 0
+    stack: list[tuple[dict[str, Any] | list[Any], int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         deepest = max(deepest, depth)

@@ -4,9 +4,11 @@ A crew is `size` unused cards whose average Morale is the AFV's Morale plus the 
 most `max_leaders` SL/ASL among them.  The search counts every such combination.
 """
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
+from generator.data.model import RosterCard, Rules
 from generator.engine import procedure as R
 
 
@@ -15,10 +17,11 @@ class CrewSearch:
     size: int
     average: int            # the target average Morale
     total: int              # the Morale the cards must add up to
-    crews: tuple            # every qualifying crew: tuples of RosterCard, in roster order
+    crews: tuple[tuple[RosterCard, ...], ...]     # every qualifying crew, each in roster order
 
 
-def find_crews(rules, roster, afv_morale, commander_casualties=0, in_use=()):
+def find_crews(rules: Rules, roster: Iterable[RosterCard], afv_morale: int, commander_casualties: int = 0,
+               in_use: Collection[str] = ()) -> CrewSearch:
     """Every crew of unused cards that meets 871.2 for an AFV of Morale `afv_morale`."""
     size = R.crew_size(rules, commander_casualties)
     average, total = R.crew_morale(rules, afv_morale, size)

@@ -4,35 +4,43 @@ Each one-card chance counts cards of the deck; a man's fate and his weapon come 
 draws, so their joint chance is the product.  Crew distributions convolve the men.
 """
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from generator.engine import procedure as R
 from generator.data import FATES
-from generator.engine.deck import for_kit
+from generator.data.model import KitData, Rules
+from generator.engine.deck import Deck, for_kit
 from generator.text import fraction_text
 
-WEAPONS = (R.PISTOL, "rifle", "smg")
+WEAPONS: tuple[str, ...] = (R.PISTOL, "rifle", "smg")
+Outcome = tuple[str, str | None]    # one man's (fate, weapon); the weapon None for the killed
+Distribution = dict[int, Fraction]  # {k: chance} of k men out of a crew
+BySize = dict[int, dict[bool, Distribution]]    # {crew size: {Hero card played: distribution}}
+_K = TypeVar("_K")
 
 
 @dataclass(frozen=True)
 class Odds:
     bail_out_closed: Fraction
     bail_out_open: Fraction
-    fate: dict              # {fate: chance} for one man (871.3)
-    weapon: dict            # {weapon: chance} for one man who draws (871.4)
-    man: dict               # {(fate, weapon or None): chance}: one man's joint outcome
-    survivors: dict         # {size: {hero: {k: chance}}}, hero False/True (871.3 Hero card)
-    armed: dict             # {size: {hero: {k: chance}}}: survivors with a rifle or SMG
-    expected_survivors: dict  # {size: {hero: Fraction}}
+    fate: dict[str, Fraction]       # {fate: chance} for one man (871.3)
+    weapon: dict[str, Fraction]     # {weapon: chance} for one man who draws (871.4)
+    man: dict[Outcome, Fraction]    # one man's joint outcome
+    survivors: BySize               # hero False/True: the 871.3 Hero card
+    armed: BySize                   # survivors with a rifle or SMG
+    expected_survivors: dict[int, dict[bool, Fraction]]     # {size: {hero: mean}}
     deck_size: int
     # 871.4 in the rule's own terms: the chance a drawing man gets a rifle or SMG ("25%"), and
     # the share of rifles and SMGs among the men who get one ("33%", "66%"); zero where none do.
     armed_chance: Fraction
-    armed_split: dict       # {'rifle': share, 'smg': share} among armed men
+    armed_split: dict[str, Fraction]    # {'rifle': share, 'smg': share} among armed men
 
 
-def compute(kit, deck=None):
+def compute(kit: KitData, deck: Deck | None = None) -> Odds:
+    """Every chance of the kit, over `deck` (by default the deck the data asks for)."""
     rules = kit.rules
     deck = deck or for_kit(kit)
     closed = deck.probability(lambda c: R.bail_out(rules, c, open_topped=False))
@@ -43,18 +51,20 @@ def compute(kit, deck=None):
     armed_chance = 1 - weapon[R.PISTOL]
     armed_split = {kind: weapon[kind] / armed_chance if armed_chance else Fraction(0) for kind in WEAPONS[1:]}
     hero_man = joint_man(rules, {rules.hero.fate_result: Fraction(1)}, weapon, hero=True)
-    survivors, armed, expected = {}, {}, {}
+    survivors: BySize = {}
+    armed: BySize = {}
+    expected: dict[int, dict[bool, Fraction]] = {}
     for size in range(1, rules.crew.size + 1):
         survivors[size], armed[size], expected[size] = {}, {}, {}
         for hero in (False, True):
             first = hero_man if hero else man
             survivors[size][hero] = crew_count(first, man, size, lambda fate, _: R.survives(fate))
             armed[size][hero] = crew_count(first, man, size, _armed)
-            expected[size][hero] = sum(k * p for k, p in survivors[size][hero].items())
+            expected[size][hero] = sum((k * p for k, p in survivors[size][hero].items()), Fraction(0))
     return Odds(closed, open_, fate, weapon, man, survivors, armed, expected, len(deck), armed_chance, armed_split)
 
 
-def weapon_distribution(rules, deck):
+def weapon_distribution(rules: Rules, deck: Deck) -> dict[str, Fraction]:
     """{weapon: chance} for one man who draws (871.4).  Column 3 of the same card keeps its joint
     values with column 4; of a new card (interpretation 9) it is an independent draw."""
     if not R.type_from_new_card(rules):
@@ -64,9 +74,10 @@ def weapon_distribution(rules, deck):
     return _ordered({R.PISTOL: 1 - armed, **{kind: armed * p for kind, p in types.items()}}, WEAPONS)
 
 
-def joint_man(rules, fate, weapon, hero=False):
+def joint_man(rules: Rules, fate: Mapping[str, Fraction], weapon: Mapping[str, Fraction], hero: bool = False) \
+        -> dict[Outcome, Fraction]:
     """{(fate, weapon): chance} for one man, given his fate distribution and the weapon draw."""
-    joint = {}
+    joint: dict[Outcome, Fraction] = {}
     for result, p in fate.items():
         if not R.survives(result):
             joint[(result, None)] = joint.get((result, None), 0) + p
@@ -81,7 +92,8 @@ def joint_man(rules, fate, weapon, hero=False):
     return {k: Fraction(v) for k, v in joint.items() if v}
 
 
-def crew_count(first, other, size, counts):
+def crew_count(first: Mapping[Outcome, Fraction], other: Mapping[Outcome, Fraction], size: int,
+               counts: Callable[[str, str | None], bool]) -> Distribution:
     """Distribution of how many of `size` men satisfy `counts(fate, weapon)`.
 
     The first man follows `first` (he may have had a Hero card); the rest follow `other`.
@@ -90,7 +102,7 @@ def crew_count(first, other, size, counts):
     for i in range(size):
         man = first if i == 0 else other
         yes = sum((p for key, p in man.items() if counts(*key)), Fraction(0))
-        step = {}
+        step: Distribution = {}
         for k, p in dist.items():
             step[k] = step.get(k, 0) + p * (1 - yes)
             step[k + 1] = step.get(k + 1, 0) + p * yes
@@ -98,16 +110,16 @@ def crew_count(first, other, size, counts):
     return {k: Fraction(p) for k, p in sorted(dist.items())}
 
 
-def _armed(fate, weapon):
+def _armed(fate: str, weapon: str | None) -> bool:
     return R.survives(fate) and weapon not in (None, R.PISTOL)
 
 
-def _ordered(dist, names):
+def _ordered(dist: Mapping[_K, Fraction], names: Iterable[_K]) -> dict[_K, Fraction]:
     """Every name in a fixed order, zero where the deck never gives it."""
     return {name: dist.get(name, Fraction(0)) for name in names}
 
 
-def percent(p, places=1):
+def percent(p: Fraction | int, places: int = 1) -> str:
     """A chance as a percentage, rounded half up on the exact value: `places` decimals ('66.7%'), more
     where that would leave fewer than two significant figures, so a rare chance never prints as
     0.0% (1/7776 is '0.013%')."""
@@ -123,7 +135,7 @@ def percent(p, places=1):
     return f"{'-' if value < 0 and whole else ''}{text}%"
 
 
-def as_json(odds):
+def as_json(odds: Odds) -> dict[str, object]:
     """The odds as JSON-ready data: every chance an exact fraction in a string ("1/3")."""
     f = fraction_text
     by_size = lambda table, fmt: {str(size): {("hero" if hero else "no_hero"): fmt(v) for hero, v in row.items()}
@@ -144,7 +156,7 @@ def as_json(odds):
     }
 
 
-def man_code(fate, weapon):
+def man_code(fate: str, weapon: str | None) -> str:
     """The short code of one man's outcome: K, or U/W then P/R/S ('UP', 'WS')."""
     if weapon is None:
         return fate[0].upper()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
 
+from generator.data.model import KitData
 from generator.engine import procedure as R
 from generator.engine.deck import for_kit
 from generator.engine.odds import compute
@@ -23,11 +24,11 @@ class Figure:
     trials: int
 
     @property
-    def z(self):
+    def z(self) -> float:
         return (self.observed - float(self.exact)) / self.se if self.se else 0.0
 
 
-def simulate(kit, n, seed):
+def simulate(kit: KitData, n: int, seed: int) -> list[Figure]:
     """N bail-outs of a full crew, closed and open tops read from the same kill card."""
     rules, deck = kit.rules, for_kit(kit)
     odds = compute(kit, deck)
@@ -50,6 +51,7 @@ def simulate(kit, n, seed):
                 if not man.hero:
                     fates[man.fate] += 1
                     if R.draws_weapon(rules, man.fate):
+                        assert man.weapon is not None   # he drew, so he survived: he holds one
                         weapons[man.weapon] += 1
     men = sum(fates.values())
     drew = sum(weapons.values())
@@ -66,6 +68,6 @@ def simulate(kit, n, seed):
     return figures
 
 
-def _share(name, p, hits, trials):
+def _share(name: str, p: Fraction, hits: int, trials: int) -> Figure:
     se = sqrt(p * (1 - p) / trials) if trials else 0.0
     return Figure(name, p, hits / trials if trials else 0.0, se, trials)

@@ -15,11 +15,14 @@ to `label_height` - 5 pt above it (the renderers' text plus padding).
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 DROP_CLEAR = 5.0        # a drop's label keeps this far from the box above and the elbow's line
 DROP_TAIL = 12.0        # from the elbow down to the next row: room for the arrowhead
 LABEL_GAP = 4.0         # between a drop and the right end of its label
+
+Point = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -30,35 +33,35 @@ class Rect:
     h: float
 
     @property
-    def top(self):
+    def top(self) -> float:
         return self.y + self.h
 
     @property
-    def right(self):
+    def right(self) -> float:
         return self.x + self.w
 
     @property
-    def cx(self):
+    def cx(self) -> float:
         return self.x + self.w / 2
 
     @property
-    def cy(self):
+    def cy(self) -> float:
         return self.y + self.h / 2
 
-    def overlaps(self, other):
+    def overlaps(self, other: "Rect") -> bool:
         return (self.x < other.right and other.x < self.right
                 and self.y < other.top and other.y < self.top)
 
 
 @dataclass(frozen=True)
 class Arrow:
-    points: tuple           # ((x, y), ...): a polyline; the last point is the tip
-    label_at: tuple | None = None   # (x, y) label baseline anchor, if any
+    points: tuple[Point, ...]       # a polyline; the last point is the tip
+    label_at: Point | None = None   # label baseline anchor, if any
     bypass: int | None = None       # index into arrange()'s `bypasses`; None for the chain
     label_anchor: str = "centre"    # label_at is the label's 'centre' or its 'right' end
     label_room: float = 0.0         # the width the label may take
 
-    def head(self, length=5.0, half_width=2.6):
+    def head(self, length: float = 5.0, half_width: float = 2.6) -> tuple[Point, Point, Point]:
         """The arrowhead triangle ((tip), (left), (right)) along the last segment."""
         (x0, y0), (x1, y1) = self.points[-2], self.points[-1]
         d = math.hypot(x1 - x0, y1 - y0) or 1.0
@@ -72,20 +75,20 @@ class Arrow:
 class Chart:
     width: float
     height: float
-    boxes: tuple            # Rect per box, in order
-    arrows: tuple           # Arrow
+    boxes: tuple[Rect, ...]     # in order
+    arrows: tuple[Arrow, ...]
 
 
-def rows_of(count, per_row):
+def rows_of(count: int, per_row: int) -> list[list[int]]:
     """[[box index, ...], ...]: `count` boxes, `per_row` to a row."""
     if count < 1 or per_row < 1:
         raise ValueError("a flowchart needs at least one box and one box per row")
     return [list(range(i, min(i + per_row, count))) for i in range(0, count, per_row)]
 
 
-def box_widths(width, count, per_row, gap_x):
+def box_widths(width: float, count: int, per_row: int, gap_x: float) -> list[float]:
     """The width of each box: a row shares `width` equally among its boxes."""
-    widths = []
+    widths: list[float] = []
     for row in rows_of(count, per_row):
         w = (width - gap_x * (len(row) - 1)) / len(row)
         if w <= 0:
@@ -94,8 +97,8 @@ def box_widths(width, count, per_row, gap_x):
     return widths
 
 
-def arrange(width, heights, per_row, *, gap_x=16.0, gap_y=24.0, bypasses=(), bypass_rise=10.0,
-            label_height=0.0):
+def arrange(width: float, heights: Sequence[float], per_row: int, *, gap_x: float = 16.0, gap_y: float = 24.0,
+            bypasses: Sequence[tuple[int, int]] = (), bypass_rise: float = 10.0, label_height: float = 0.0) -> Chart:
     """Place the boxes (their content `heights`) and route the arrows; return a Chart.
 
     `bypasses` is a sequence of (from, to) box indices: two boxes of the first row with a box
@@ -105,42 +108,16 @@ def arrange(width, heights, per_row, *, gap_x=16.0, gap_y=24.0, bypasses=(), byp
     rows = rows_of(len(heights), per_row)
     widths = box_widths(width, len(heights), per_row, gap_x)
     row_of = {i: r for r, row in enumerate(rows) for i in row}
-    top_room, drops = 0.0, set()
-    for a, b in bypasses:
-        if not (0 <= a < len(heights) and 0 <= b < len(heights)):
-            raise ValueError(f"a bypass joins boxes 1 to {len(heights)}; got {a + 1}-{b + 1}")
-        if row_of[a] == row_of[b] == 0 and b > a + 1:
-            top_room = bypass_rise + label_height
-        elif row_of[b] == row_of[a] + 1 and b == rows[row_of[b]][0] and a != rows[row_of[a]][-1]:
-            drops.add(row_of[a])
-        else:
-            raise ValueError(f"a bypass {a + 1}-{b + 1} must join two boxes of the first row with a box "
-                             f"between them, or a box (not a row's last) and the first box of the next row")
+    rises, drops = _bypass_kinds(bypasses, rows, row_of)
+    top_room = bypass_rise + label_height if rises else 0.0
     row_heights = [max(heights[i] for i in row) for row in rows]
     # A drop's label sits beside the drop, clear of the row above and of the elbow's line.
     label_box = max(0.0, label_height - 4)
     drop_len = label_box + 2 * DROP_CLEAR
     gaps = [max(gap_y, drop_len + DROP_TAIL) if r in drops else gap_y for r in range(len(rows) - 1)]
     height = top_room + sum(row_heights) + sum(gaps)
-    boxes = [None] * len(heights)
-    top = height - top_room
-    for r, (row, row_h) in enumerate(zip(rows, row_heights)):
-        x = 0.0
-        for i in row:
-            boxes[i] = Rect(x, top - row_h, widths[i], row_h)
-            x += widths[i] + gap_x
-        top -= row_h + (gaps[r] if r < len(gaps) else 0)
-    arrows, elbow_y = [], {}
-    for r, row in enumerate(rows):
-        for i in row[:-1]:
-            a, b = boxes[i], boxes[i + 1]
-            y = a.top - min(a.h, 28.0) / 2      # near the header, where the eye starts
-            arrows.append(Arrow(((a.right, y), (b.x, y))))
-        if r + 1 < len(rows):
-            a, b = boxes[row[-1]], boxes[rows[r + 1][0]]
-            # Under a drop the elbow runs low, below the drop's label; otherwise mid-gap.
-            mid = elbow_y[r] = a.y - (gaps[r] - DROP_TAIL if r in drops else gaps[r] / 2)
-            arrows.append(Arrow(((a.cx, a.y), (a.cx, mid), (b.cx, mid), (b.cx, b.top))))
+    boxes = _place(rows, widths, row_heights, gaps, height - top_room, gap_x)
+    arrows, elbow_y = _chain(boxes, rows, gaps, drops)
     for n, (i, j) in enumerate(bypasses):
         a, b = boxes[i], boxes[j]
         if row_of[i] == row_of[j]:
@@ -155,3 +132,54 @@ def arrange(width, heights, per_row, *, gap_x=16.0, gap_y=24.0, bypasses=(), byp
             arrows.append(Arrow(((x0, a.y), (x0, y)), label_at=(x0 - LABEL_GAP, label_y), bypass=n,
                                 label_anchor="right", label_room=x0 - 8))
     return Chart(width, height, tuple(boxes), tuple(arrows))
+
+
+def _bypass_kinds(bypasses: Sequence[tuple[int, int]], rows: list[list[int]], row_of: dict[int, int]) \
+        -> tuple[bool, set[int]]:
+    """(whether a bypass rises over the first row, the rows a bypass drops from); a ValueError
+    for a bypass that is neither."""
+    count = len(row_of)
+    rises = False
+    drops: set[int] = set()
+    for a, b in bypasses:
+        if not (0 <= a < count and 0 <= b < count):
+            raise ValueError(f"a bypass joins boxes 1 to {count}; got {a + 1}-{b + 1}")
+        if row_of[a] == row_of[b] == 0 and b > a + 1:
+            rises = True
+        elif row_of[b] == row_of[a] + 1 and b == rows[row_of[b]][0] and a != rows[row_of[a]][-1]:
+            drops.add(row_of[a])
+        else:
+            raise ValueError(f"a bypass {a + 1}-{b + 1} must join two boxes of the first row with a box "
+                             f"between them, or a box (not a row's last) and the first box of the next row")
+    return rises, drops
+
+
+def _place(rows: list[list[int]], widths: list[float], row_heights: list[float], gaps: list[float], top: float,
+           gap_x: float) -> list[Rect]:
+    """Each box's Rect, rows from `top` down, a row's boxes from the left edge."""
+    boxes: dict[int, Rect] = {}
+    for r, (row, row_h) in enumerate(zip(rows, row_heights)):
+        x = 0.0
+        for i in row:
+            boxes[i] = Rect(x, top - row_h, widths[i], row_h)
+            x += widths[i] + gap_x
+        top -= row_h + (gaps[r] if r < len(gaps) else 0)
+    return [boxes[i] for i in range(len(boxes))]
+
+
+def _chain(boxes: list[Rect], rows: list[list[int]], gaps: list[float], drops: set[int]) \
+        -> tuple[list[Arrow], dict[int, float]]:
+    """The arrows from each box to the next, and the y of the elbow below each row but the last."""
+    arrows: list[Arrow] = []
+    elbow_y: dict[int, float] = {}
+    for r, row in enumerate(rows):
+        for i in row[:-1]:
+            a, b = boxes[i], boxes[i + 1]
+            y = a.top - min(a.h, 28.0) / 2      # near the header, where the eye starts
+            arrows.append(Arrow(((a.right, y), (b.x, y))))
+        if r + 1 < len(rows):
+            a, b = boxes[row[-1]], boxes[rows[r + 1][0]]
+            # Under a drop the elbow runs low, below the drop's label; otherwise mid-gap.
+            mid = elbow_y[r] = a.y - (gaps[r] - DROP_TAIL if r in drops else gaps[r] / 2)
+            arrows.append(Arrow(((a.cx, a.y), (a.cx, mid), (b.cx, mid), (b.cx, b.top))))
+    return arrows, elbow_y

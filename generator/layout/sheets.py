@@ -11,11 +11,12 @@ mirrors x.
 """
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from generator.content.faces import Groups
+from generator.content.faces import Groups, Line, Numeral
+from generator.data.model import EmblemShape
 from generator.layout.paper import Paper
 from generator.options import BuildOptions
 from generator.units import mm
@@ -43,6 +44,13 @@ TEXT_PT_AT_54 = 6                  # the largest body text on a 3/4 in counter, 
 SMALL_PT_AT_54 = 5                 # a numeral's unit ('FP') and a corner note ('RR5'), scaled
 GAP = Fraction(25, 1000)           # between the zones of a face
 
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]     # (x, y, w, h), y up
+Segment = tuple[Point, Point]
+# How wide `text` prints in a style ('title' or 'body') at a size in points: the renderer's font.
+Measure = Callable[[str, str, float], float]
+Length = float | Fraction           # millimetres as options give them (exact) or as floats
+
 
 @dataclass(frozen=True)
 class Grid:
@@ -53,43 +61,43 @@ class Grid:
     rows: int
     x0: float               # front grid's lower-left corner
     y0: float
-    offset: tuple           # back offset (x, y), points
+    offset: Point           # back offset (x, y), points
     gutter: float = 0.0     # between two counters, points
 
     @property
-    def capacity(self):
+    def capacity(self) -> int:
         return self.cols * self.rows
 
     @property
-    def pitch(self):
+    def pitch(self) -> float:
         return self.size + self.gutter
 
     @property
-    def width(self):
+    def width(self) -> float:
         return self.cols * self.pitch - self.gutter
 
     @property
-    def height(self):
+    def height(self) -> float:
         return self.rows * self.pitch - self.gutter
 
-    def front(self, col, row):
+    def front(self, col: int, row: int) -> Point:
         """Lower-left corner of the front cell; row 0 is the top row."""
         return self.x0 + col * self.pitch, self.y0 + (self.rows - 1 - row) * self.pitch
 
-    def back(self, col, row):
+    def back(self, col: int, row: int) -> Point:
         """The same counter's back, mirrored for a long-edge flip, plus the printer offset."""
         x, y = self.front(col, row)
         return self.mirror_x(x, self.size), y + self.offset[1]
 
-    def mirror_x(self, x, width=0.0):
+    def mirror_x(self, x: float, width: float = 0.0) -> float:
         """Where a shape at `x`, `width` wide, on a front lands on the back (offset included)."""
         return self.page_w - x - width + self.offset[0]
 
-    def safe_inset(self):
+    def safe_inset(self) -> float:
         return max(mm(1), self.size * float(INSET))
 
 
-def make_grid(page_w, page_h, counter_mm, offset_mm=(0, 0)):
+def make_grid(page_w: float, page_h: float, counter_mm: Length, offset_mm: tuple[Length, Length] = (0, 0)) -> Grid:
     """The largest grid of `counter_mm` counters and gutters that keeps the margins, centred."""
     size, gutter = mm(counter_mm), mm(GUTTER_MM)
     cols = int((page_w - 2 * mm(MARGIN_SIDE_MM) + gutter) // (size + gutter))
@@ -101,14 +109,14 @@ def make_grid(page_w, page_h, counter_mm, offset_mm=(0, 0)):
                 (mm(offset_mm[0]), mm(offset_mm[1])), gutter)
 
 
-def cut_lines(grid):
+def cut_lines(grid: Grid) -> tuple[list[float], list[float]]:
     """(xs, ys): every cut line of the front sheet, two per column and two per row."""
     xs = sorted(x for col in range(grid.cols) for x in (grid.front(col, 0)[0], grid.front(col, 0)[0] + grid.size))
     ys = sorted(y for row in range(grid.rows) for y in (grid.front(0, row)[1], grid.front(0, row)[1] + grid.size))
     return xs, ys
 
 
-def cut_ticks(grid):
+def cut_ticks(grid: Grid) -> list[Segment]:
     """((x1, y1), (x2, y2)) segments in the margin at every cut line, beyond the bleed."""
     start = mm(BLEED_MM) + mm(TICK_GAP_MM)
     end = start + mm(TICK_MM)
@@ -124,7 +132,7 @@ def cut_ticks(grid):
     return ticks
 
 
-def bleed_rect(x, y, size):
+def bleed_rect(x: float, y: float, size: float) -> Box:
     """The counter at (x, y) with its colour run BLEED_MM past every cut line: (x, y, w, h)."""
     b = mm(BLEED_MM)
     return x - b, y - b, size + 2 * b, size + 2 * b
@@ -136,13 +144,13 @@ class Bar:
     y: float                # bottom of the bar
     length: float
     height: float
-    ticks: tuple            # x positions of the graduations
+    ticks: tuple[float, ...]    # x positions of the graduations
     unit: str               # 'mm' or 'in': the renderer labels the bar with its length in this unit
     units: int              # the bar's length in that unit
     label_y: float          # baseline of the label, above the bar
 
 
-def bars(grid):
+def bars(grid: Grid) -> list[Bar]:
     """The 100 mm and 4 in calibration bars, centred below the grid's cut ticks."""
     below_ticks = grid.y0 - mm(BLEED_MM + TICK_GAP_MM + TICK_MM)
     result = []
@@ -164,9 +172,10 @@ class Slot:
     row: int
 
 
-def paginate(group_sizes, grid):
+def paginate(group_sizes: Iterable[int], grid: Grid) -> list[list[Slot]]:
     """Place counters row by row, group after group (nationalities share rows).  Pages of Slots."""
-    pages, page = [], []
+    pages: list[list[Slot]] = []
+    page: list[Slot] = []
     for g, count in enumerate(group_sizes):
         for item in range(count):
             if len(page) == grid.capacity:
@@ -182,29 +191,31 @@ def paginate(group_sizes, grid):
 CALIBRATION_PAGES = 2      # the counter PDF opens with the duplex calibration pair
 
 
-def sheet_page(n, side):
+def sheet_page(n: int, side: str) -> int:
     """The 0-based page of sheet `n` (1-based): after the calibration pair, each sheet's fronts
     and then its backs, so a long-edge duplex print puts them on the two sides of one sheet."""
     return CALIBRATION_PAGES + 2 * (n - 1) + (side == "back")
 
 
-def face_origin(grid, slot, side):
+def face_origin(grid: Grid, slot: Slot, side: str) -> Point:
     """Lower-left corner of a slot's front or back (mirrored, offset) on its page."""
     return grid.front(slot.col, slot.row) if side == "front" else grid.back(slot.col, slot.row)
-def spare_cells(total, grid):
+
+
+def spare_cells(total: int, grid: Grid) -> int:
     """Cells left empty on the last sheet when `total` counters are placed."""
     return -total % grid.capacity
 
 
 @dataclass(frozen=True)
 class Calibration:
-    front: tuple            # centre of the front cross
-    back: tuple             # where the back page draws its cross and scale
+    front: Point            # centre of the front cross
+    back: Point             # where the back page draws its cross and scale
     scale: float            # half-length of the scale, points
     step: float             # one graduation (1 mm)
 
 
-def calibration(grid):
+def calibration(grid: Grid) -> Calibration:
     """A cross off the page's centre lines, so a short-edge flip shows up as a miss, mirrored
     (with the offset in force) onto the back page."""
     fx, fy = grid.page_w / 2 - mm(35), grid.page_h / 2 + mm(20)
@@ -220,17 +231,18 @@ class Zones:
     Boxes are (x, y, w, h)."""
     size: float
     inset: float
-    emblem: tuple           # the nationality emblem's square, top left
-    corner: tuple           # top right, beside the emblem: pictogram or kind
-    middle: tuple           # words (and a weapon's pictogram) between the emblem and the foot
+    emblem: Box             # the nationality emblem's square, top left
+    corner: Box             # top right, beside the emblem: pictogram or kind
+    middle: Box             # words (and a weapon's pictogram) between the emblem and the foot
     numeral_pt: float       # the factors' size, bold, baseline at `inset`
     text_pt: float          # the largest size for words
     band_bottom: float      # a reversed band covers the face from here up (and bleeds)
-    icon: tuple             # (cx, cy, diameter): the crossed-out S, between the numerals
+    icon: tuple[float, float, float]    # (cx, cy, diameter): the crossed-out S, between the numerals
     small_pt: float = MIN_TEXT_PT   # the small words beside a numeral, bold
 
 
-def zones(size, inset):
+def zones(size: float, inset: float) -> Zones:
+    """The zones of a face of a `size` counter whose text and art keep `inset` off the cut."""
     k = size / 54
     numeral_pt = max(MIN_TEXT_PT, k * float(NUMERAL_PT_AT_54))
     small_pt = max(MIN_TEXT_PT, k * SMALL_PT_AT_54)
@@ -245,14 +257,14 @@ def zones(size, inset):
                  (size / 2, inset + CAP * numeral_pt / 2, CAP * numeral_pt * 1.1), small_pt)
 
 
-def icon_between(zone, left_end, right_start):
+def icon_between(zone: Zones, left_end: float, right_start: float) -> tuple[float, float, float]:
     """(cx, cy, diameter) of the crossed-out S in the gap between the foot's two numerals."""
     cx, cy, d = zone.icon
     room = right_start - left_end - 2 * max(1.0, zone.size * float(GAP))
     return (left_end + right_start) / 2, cy, max(0.0, min(d, room))
 
 
-def numeral_x(place, zone, width):
+def numeral_x(place: str, zone: Zones, width: float) -> float:
     """Left edge of a numeral `width` wide at `place` ('left', 'centre', 'right') on the foot."""
     left, right = zone.inset, zone.size - zone.inset
     return {"left": left, "centre": (left + right - width) / 2, "right": right - width}[place]
@@ -267,7 +279,7 @@ class Piece:
     y: float
 
 
-def numeral_pieces(numeral, zone, measure):
+def numeral_pieces(numeral: Numeral, zone: Zones, measure: Measure) -> tuple[list[Piece], tuple[float, float]]:
     """(pieces, (left, right)): a numeral big on the foot's baseline and its unit small after it,
     on the same baseline, the two together at numeral.place."""
     big_w = measure(numeral.text, "title", zone.numeral_pt)
@@ -281,14 +293,14 @@ def numeral_pieces(numeral, zone, measure):
     return pieces, (left, left + width)
 
 
-def foot_pictogram_box(zone, name):
+def foot_pictogram_box(zone: Zones, name: str) -> Box:
     """(x, y, w, h): a pictogram at the foot's right, as tall as the numerals' figures."""
     h = CAP * zone.numeral_pt
     w = h * 100 / PICTOGRAMS[name][0]
     return zone.size - zone.inset - w, zone.inset, w, h
 
 
-def corner_boxes(zone, noted):
+def corner_boxes(zone: Zones, noted: bool) -> tuple[Box, Point | None]:
     """(pictogram box, note baseline (x centre, y)): the corner's pictogram, and under it a note
     of small words ('RR5' under the pistol) when `noted`; without one the pictogram takes the
     middle eight tenths of the corner, as it always has."""
@@ -309,17 +321,18 @@ class Placed:
     y: float
 
 
-def wrap(text, width, measure, style, size):
+def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> list[str] | None:
     """Greedy word wrap at plain spaces; a no-break space holds a phrase together unless the
     phrase alone is too wide.  None if one word alone is wider than `width`."""
-    words = []
+    words: list[str] = []
     text = text.translate({ord(c): " " for c in "\t\r\n"})     # data may hold any whitespace
     for chunk in (w for w in text.split(" ") if w):
         if measure(chunk, style, size) <= width:
             words.append(chunk)
         else:
             words += [w for w in chunk.split("\u00a0") if w]
-    lines, current = [], ""
+    lines: list[str] = []
+    current = ""
     for word in words:
         if measure(word, style, size) > width:
             return None
@@ -334,10 +347,11 @@ def wrap(text, width, measure, style, size):
     return lines
 
 
-def _lay_out(lines, box, measure, size, title_scale=TITLE_SCALE):
+def _lay_out(lines: Iterable[Line], box: Box, measure: Measure, size: float, title_scale: Fraction | int = TITLE_SCALE) \
+        -> list[Placed] | None:
     """Placed lines at body size `size`, centred in box (x, y, w, h), or None if they overflow."""
     bx, by, bw, bh = box
-    rows = []
+    rows: list[tuple[float, str, str]] = []   # (size, text, style) of each printed line
     for line in lines:
         fs = size * float(title_scale) if line.style == "title" else size
         wrapped = wrap(line.text, bw, measure, line.style, fs)
@@ -350,14 +364,15 @@ def _lay_out(lines, box, measure, size, title_scale=TITLE_SCALE):
     if total > bh + 1e-9:
         return None
     top = by + bh - (bh - total) / 2
-    placed = []
+    placed: list[Placed] = []
     for (fs, text, style), pitch in zip(rows, pitches):
         placed.append(Placed(text, style, fs, bx + bw / 2, top - fs * CAP))
         top -= pitch
     return placed
 
 
-def fit_box(lines, box, measure, max_pt):
+def fit_box(lines: Sequence[Line], box: Box, measure: Measure, max_pt: float | Fraction) \
+        -> tuple[float, list[Placed]] | None:
     """The largest body size from `max_pt` down to the 5 pt floor (in quarter points) at which
     every line fits `box`, titles a size larger if they can be; returns (size, placed) or None."""
     for title_scale in (TITLE_SCALE, 1):
@@ -371,14 +386,14 @@ def fit_box(lines, box, measure, max_pt):
     return None
 
 
-def culprits(lines, box, measure):
+def culprits(lines: Iterable[Line], box: Box, measure: Measure) -> list[Line]:
     """The lines that cannot fit even alone at 5 pt: the ones to blame in an error."""
     return [line for line in lines if fit_box((line,), box, measure, MIN_TEXT_PT) is None]
 
 
 # ---- pictograms: vector path data, (x, y) in a box 100 units wide, y up ------------------------
 
-PICTOGRAMS = {
+PICTOGRAMS: dict[str, tuple[int, list[list[tuple[int, int]]]]] = {
     # (height in units, [polygon, ...])
     "rifle": (17, [[(0, 2), (0, 12), (5, 13), (22, 10), (34, 11), (34, 12), (100, 12), (100, 10), (58, 10),
                     (58, 8), (44, 7), (40, 3), (37, 3), (36, 7), (25, 7), (6, 2)]]),
@@ -393,7 +408,7 @@ PICTOGRAMS = {
 }
 
 
-def pictogram(name, box):
+def pictogram(name: str, box: Box) -> list[list[Point]]:
     """`name`'s polygons scaled to fit box (x, y, w, h), centred: [[(x, y), ...], ...]."""
     height, polygons = PICTOGRAMS[name]
     bx, by, bw, bh = box
@@ -409,15 +424,15 @@ class Shape:
     """One filled shape of an emblem, in page units: 'circle' (cx, cy, r), 'ring' (cx, cy, r, r_in)
     or 'polygon' ((x, y), ...), and its '#rrggbb' colour."""
     kind: str
-    data: tuple
+    data: tuple[float, ...] | tuple[Point, ...]     # the numbers of a circle or ring, a polygon's points
     colour: str
 
 
-def emblem(shapes, box):
+def emblem(shapes: Iterable[EmblemShape], box: Box) -> list[Shape]:
     """The EmblemShapes of a nationality drawn into the square box (x, y, side, side)."""
     bx, by, side, _ = box
     unit = side / 200
-    result = []
+    result: list[Shape] = []
     for s in shapes:
         cx, cy, r = bx + side / 2 + s.x * unit, by + side / 2 + s.y * unit, s.size * unit
         if s.shape == "disc":

@@ -5,9 +5,11 @@ renderer measures its text and passes the widths and band heights in.
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.errors import RenderError
+from generator.layout.paper import Paper
 
 MAX_BOOKMARKS = 100         # more outline entries than this are no help to a reader
 
@@ -19,47 +21,47 @@ class ColumnBox:
     width: float
 
     @property
-    def right(self):
+    def right(self) -> float:
         return self.x + self.width
 
     @property
-    def centre(self):
+    def centre(self) -> float:
         return self.x + self.width / 2
 
 
 @dataclass(frozen=True)
 class TableGeometry:
-    paper: object
+    paper: Paper
     margin: float
-    columns: tuple          # ColumnBox, left to right
+    columns: tuple[ColumnBox, ...]  # left to right
     row_height: float
     body_top: float         # y of the top edge of the first row on every page
     rows_per_page: int
 
     @property
-    def left(self):
+    def left(self) -> float:
         return self.columns[0].x
 
     @property
-    def right(self):
+    def right(self) -> float:
         return self.columns[-1].right
 
-    def column(self, key):
+    def column(self, key: str) -> ColumnBox:
         return next(c for c in self.columns if c.key == key)
 
-    def row_bottom(self, slot):
+    def row_bottom(self, slot: int) -> float:
         """y of the bottom edge of the row in `slot` (0 = first row on the page)."""
         return self.body_top - (slot + 1) * self.row_height
 
-    def pages(self, rows):
+    def pages(self, rows: int) -> int:
         return max(1, math.ceil(rows / self.rows_per_page))
 
-    def page_rows(self, page, rows):
+    def page_rows(self, page: int, rows: int) -> range:
         """The 0-based row indexes on 1-based `page`."""
         start = (page - 1) * self.rows_per_page
         return range(start, min(rows, start + self.rows_per_page))
 
-    def bookmark_groups(self, rows):
+    def bookmark_groups(self, rows: int) -> tuple[tuple[str, int, int, int], ...]:
         """((key, first row, last row, first page), ...): one per group of pages, 1-based rows.
 
         One group per page while that gives at most MAX_BOOKMARKS entries, else runs of pages.
@@ -67,7 +69,7 @@ class TableGeometry:
         """
         pages = self.pages(rows)
         per = max(1, math.ceil(pages / MAX_BOOKMARKS))
-        groups = []
+        groups: list[tuple[str, int, int, int]] = []
         for first_page in range(1, pages + 1, per):
             last_page = min(pages, first_page + per - 1)
             first = self.page_rows(first_page, rows).start + 1
@@ -76,7 +78,8 @@ class TableGeometry:
         return tuple(groups)
 
 
-def table_geometry(paper, widths, *, row_height, top, bottom, margin):
+def table_geometry(paper: Paper, widths: Sequence[tuple[str, float, bool]], *, row_height: float, top: float,
+                   bottom: float, margin: float) -> TableGeometry:
     """Lay out a table on `paper`.
 
     `widths` is ((key, minimum width, grows), ...): columns that grow share the spare width
@@ -91,7 +94,8 @@ def table_geometry(paper, widths, *, row_height, top, bottom, margin):
     growers = sum(1 for _, _, grows in widths if grows)
     extra = (usable - need) / growers if growers else 0
     left = margin + (0 if growers else (usable - need) / 2)
-    boxes, x = [], left
+    boxes: list[ColumnBox] = []
+    x = left
     for key, w, grows in widths:
         width = w + (extra if grows else 0)
         boxes.append(ColumnBox(key, x, width))

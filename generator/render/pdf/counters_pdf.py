@@ -10,7 +10,7 @@ the calibration pair; the faces' own words come with the faces (content/faces.py
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -264,7 +264,7 @@ def _shape(c: Canvas, shape: geo.Shape, fill: Any) -> None:
         path.circle(cx, cy, r_in)
         c.drawPath(path, fill=1, stroke=0, fillMode=0)     # even-odd: the hole stays open
     else:
-        _polygons(c, [shape.data])
+        _polygons(c, [cast(tuple[geo.Point, ...], shape.data)])     # a polygon's data is its points
 
 
 def _no_smoke(c: Canvas, x: float, y: float, icon: tuple[float, float, float], ink: Any, letter: str) -> None:
