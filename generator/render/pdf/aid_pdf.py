@@ -26,7 +26,7 @@ from generator.layout.paper import Paper
 from generator.render import theme
 from generator.render.pdf import chart_pdf as flowchart
 from generator.render.pdf.canvas import (BOLD, FONT, Pdf, colour, document_info, draw_footer, fill, register_fonts,
-                                         set_metadata)
+                                         set_document_info, set_metadata)
 from generator.render.pdf.glyphs import check_printable
 from generator.render.pdf.markdown_pdf import Converter, FitTable, Styles, make_styles
 
@@ -216,6 +216,7 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
             raise _TooLong()
         if page == 1:
             set_metadata(canvas, title, subject)
+            set_document_info(canvas, info)
         draw_footer(canvas, ctx, paper, page, total, margin=24)
         if notice is not None:
             _changes_notice(canvas, paper, notice)

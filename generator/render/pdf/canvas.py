@@ -100,20 +100,20 @@ def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages:
     return text
 
 
-def new_canvas(paper: Paper, title: str, subject: str, *, duplex: bool = False,
+def new_canvas(ctx: BuildContext, paper: Paper, title: str, subject: str, *, duplex: bool = False,
                binary: bool = False) -> tuple[Any, "_Capture"]:
     """A canvas writing into memory; return (canvas, buffer).  Call `finish()` for the bytes.
 
     `binary`: each page's stream is deflated as the page ends (Flate only, no ASCII85), so a
     long document holds compressed pages; finish it with rl_config.useA85 off to match.
-    The author, creator and keywords come with the first footer (draw_footer), which has the
-    build's context.
+    The author, creator and keywords come from the build's context.
     """
     register_fonts()
     buffer = _Capture()
     c = rl_canvas.Canvas(buffer, pagesize=(paper.width, paper.height), invariant=1,
                          initialFontName=FONT, initialFontSize=9, pageCompression=1)
     set_metadata(c, title, subject, duplex=duplex)
+    set_document_info(c, document_info(ctx))
     if binary:
         c.setPageCallBack(lambda number: _compress_last_page(c))
     return c, buffer
@@ -190,11 +190,7 @@ def footer_baseline(size: float = 7) -> float:
 
 def draw_footer(c: Any, ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None,
                 margin: float = 18, size: float = 7) -> None:
-    """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM.
-
-    Every page of the kit carries it, so it also sets the document's author, creator and
-    keywords (from the same context): a canvas is made without one."""
-    set_document_info(c, document_info(ctx))
+    """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM."""
     c.saveState()
     c.setFont(FONT, size)
     c.setFillGray(theme.FOOTER_LEVEL)         # DeviceGray: pure K

@@ -55,7 +55,7 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
     zone = geo.zones(grid.size, grid.safe_inset())
     fits = _fit_faces(groups, zone, opts.counter_mm, kit.directory, words)
     pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
-    c, buffer = new_canvas(paper, title(ctx), words("counters.subject", paper=paper.label,
+    c, buffer = new_canvas(ctx, paper, title(ctx), words("counters.subject", paper=paper.label,
                                                     size=f"{float(opts.counter_mm):.2f}"), duplex=True)
     _calibration_front(c, ctx, paper, grid, tally(groups), pages)
     c.showPage()

@@ -253,7 +253,7 @@ def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry,
     rows = len(table.rows)
     pages = geo.pages(rows)
     o, words = ctx.options, ctx.words
-    c, buffer = new_canvas(paper, words("prerolled.meta.title", paper=paper.label),
+    c, buffer = new_canvas(ctx, paper, words("prerolled.meta.title", paper=paper.label),
                            words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=o.seed, mode=table.mode,
                                  rows=rows, data=ctx.kit.short_hash), binary=True)
     cells = _FastCells(c, geo, labels) if fast else _PlainCells(c, geo, labels)
