@@ -29,6 +29,10 @@ class KitError(Exception):
         self.problems = [one_line(p) for p in problems]
         super().__init__("\n".join(self.problems))
 
+    def __reduce__(self) -> tuple[type["KitError"], tuple[list[str]]]:
+        # Pickled (a problem found in a build's other process) as its lines, not one joined line.
+        return type(self), (self.problems,)
+
 
 class DataError(KitError):
     """data/ is malformed or inconsistent."""

@@ -4,20 +4,25 @@
 generator/build/transaction.py.
 """
 
-import io
+import functools
+import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
 from generator.build.manifest import manifest
-from generator.build.outputs import all_file_names, part_pdf, selected
+from generator.build.lanes import run_lanes
+from generator.build.outputs import Output, all_file_names, part_pdf, selected
 from generator.build.progress import progress as print_progress
 from generator.build.transaction import MANIFEST, is_file, transaction, write_file
+from generator.content.aid import markdown_text
 from generator.content.context import BuildContext, Since
+from generator.content.rows import table_for
 from generator.data.model import KitData
 from generator.engine.odds import compute
-from generator.layout.paper import PAPERS
+from generator.layout.paper import PAPERS, Paper
 from generator.data.sources import template_folder
 from generator.options import BuildOptions, check_source_date_epoch
 
@@ -43,13 +48,20 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
 
 def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
                progress: Progress | None = None, earlier: Iterable[str] = ()) -> dict[str, bytes]:
-    """{file name: bytes} for every output the options ask for, in memory (for checks and tests)."""
-    outputs: dict[str, bytes] = {}
+    """{file name: bytes} for every output the options ask for (for checks, releases and tests).
 
-    def keep(name: str, content: bytes) -> None:
-        outputs[name] = content
+    Rendered into a temporary folder (the build's processes share files, not memory), then read."""
     ctx = context(kit, options, templates)
-    _render(ctx, keep, lambda name: io.BytesIO(outputs[name]), progress, earlier)
+    with tempfile.TemporaryDirectory(prefix="bailout-render-") as temp:
+        folder = Path(temp) / "out"
+        folder.mkdir()
+        names, pages = _render(ctx, folder, progress, earlier)
+        from generator.render.pdf.canvas import Pdf     # bytes that know their page count
+        outputs: dict[str, bytes] = {}
+        for name in names:
+            content = (folder / name).read_bytes()
+            count = pages.get(name)
+            outputs[name] = Pdf(content, count) if count is not None else content
     return outputs
 
 
@@ -58,16 +70,10 @@ def render_files(folder: Path, kit: KitData, options: BuildOptions, *, templates
                  notice: Callable[[BuildContext], None] | None = None) -> list[str]:
     """Render every output into `folder` (made here), one file at a time; return the names."""
     folder.mkdir()
-    names: list[str] = []
-
-    def write(name: str, content: bytes) -> None:
-        write_file(folder, name, content)
-        names.append(name)
     ctx = context(kit, options, templates)
     if notice is not None:
         notice(ctx)
-    _render(ctx, write, lambda name: open(folder / name, "rb"), progress, earlier)
-    return names
+    return _render(ctx, folder, progress, earlier)[0]
 
 
 def context(kit: KitData, options: BuildOptions, templates: Path | None = None) -> BuildContext:
@@ -82,40 +88,89 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     return ctx
 
 
-def _render(ctx: BuildContext, sink: Callable[[str, bytes], None], opener: Callable[[str], BinaryIO],
-            progress: Progress | None = None, earlier: Iterable[str] = ()) -> None:
-    """Each output to `sink(name, bytes)` in a fixed order; `opener(name)` reopens one made.
+Job = tuple[Output, Paper | None]
+Made = list[tuple[str, int | None, bool]]       # (file name, pages, reported as made)
 
-    With every part asked for, the per-paper kits are added (their parts reopened, not kept);
-    MANIFEST.txt always, naming any of the `earlier` files (already in the output folder) that
-    this build leaves as they were.
+
+def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
+            earlier: Iterable[str] = ()) -> tuple[list[str], dict[str, int | None]]:
+    """Every output into `folder` in a fixed order, then MANIFEST.txt; returns the names and the
+    page counts the renderers reported.
+
+    The work runs in lanes side by side (build/lanes.py): first every part, a lane per paper,
+    then the per-paper kits, merged from the parts just written (reopened, not kept).
+    MANIFEST.txt names any of the `earlier` files (already in the output folder) that this
+    build leaves as they were.
     """
     kit, options = ctx.kit, ctx.options
     papers = [PAPERS[p] for p in options.papers]
-    progress = progress or (lambda name, content: None)
-    made: list[str] = []
-    pages: dict[str, int | None] = {}
-    earlier = list(earlier)
-    for output in selected(options.parts):
-        for paper in (papers if output.per_paper else [None]):
-            name = output.file_name(paper)
-            if output.merges:
-                sources = [(o.title, opener(o.file_name(paper))) for o in map(part_pdf, output.merges)]
-                try:
-                    content = output.merger()(ctx, paper, sources)
-                finally:
-                    for _, source in sources:
-                        source.close()
-            else:
-                content = output.renderer()(ctx, paper)
-            sink(name, content)
-            made.append(name)
-            pages[name] = getattr(content, "pages", None)      # renderers of PDFs count their pages
+    outputs = selected(options.parts)
+    _prepare(ctx, outputs)
+    parts = [(o, p) for o in outputs if not o.merges for p in (papers if o.per_paper else [None])]
+    kits: list[list[Job]] = [[(o, p)] for o in outputs if o.merges for p in papers]
+    owner = os.getpid()
+    made: Made = []
+    for lanes in (_by_paper(parts, papers), kits):
+        for lane_made in run_lanes([functools.partial(_lane, ctx, folder, lane, progress, owner)
+                                    for lane in lanes]):
+            made += lane_made
+    pages = {name: count for name, count, _ in made}
+    order = [o.file_name(p) for o in outputs for p in (papers if o.per_paper else [None])]
+    for name, _, reported in sorted(made, key=lambda m: order.index(m[0])):
+        if progress is not None and not reported:       # made in another process: say so now
+            progress(name, (folder / name).read_bytes())
+    names = [name for name in order if name in pages]
+    opener: Callable[[str], BinaryIO] = lambda name: open(folder / name, "rb")    # noqa: E731
+    content = manifest(kit, names, options, [n for n in earlier if n not in names], opener, ctx.changes, pages)
+    write_file(folder, MANIFEST, content)
+    if progress is not None:
+        progress(MANIFEST, content)
+    return [*names, MANIFEST], pages
+
+
+def _prepare(ctx: BuildContext, outputs: list[Output]) -> None:
+    """Import every renderer and make what several outputs share, once, before any lane forks."""
+    for output in outputs:
+        output.merger() if output.merges else output.renderer()
+    parts = set(ctx.options.parts)
+    if "aid" in parts:
+        markdown_text(ctx)
+    if "prerolled" in parts:
+        table_for(ctx)
+
+
+def _by_paper(jobs: list[Job], papers: list[Paper]) -> list[list[Job]]:
+    """A lane per paper (the paper-free files join the first); one paper: the aid apart from the rest."""
+    if len(papers) > 1:
+        lanes: list[list[Job]] = [[job for job in jobs if job[1] == paper] for paper in papers]
+        lanes[0] += [job for job in jobs if job[1] is None]
+        return [lane for lane in lanes if lane]
+    aid = [job for job in jobs if job[0].part == "aid" and job[1] is not None]
+    rest = [job for job in jobs if job not in aid]
+    return [lane for lane in (aid, rest) if lane]
+
+
+def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress | None, owner: int) -> Made:
+    """Render one lane's files into `folder`; what each was, and whether it was reported yet."""
+    made: Made = []
+    live = progress is not None and os.getpid() == owner
+    for output, paper in lane:
+        name = output.file_name(paper)
+        if output.merges:
+            sources = [(o.title, open(folder / o.file_name(paper), "rb")) for o in map(part_pdf, output.merges)]
+            try:
+                content = output.merger()(ctx, paper, sources)
+            finally:
+                for _, source in sources:
+                    source.close()
+        else:
+            content = output.renderer()(ctx, paper)
+        write_file(folder, name, content)
+        made.append((name, getattr(content, "pages", None), live))    # renderers of PDFs count their pages
+        if live and progress is not None:
             progress(name, content)
-            del content             # a 200,000-row table is some 18 MB a paper: not kept
-    content = manifest(kit, made, options, [n for n in earlier if n not in made], opener, ctx.changes, pages)
-    sink(MANIFEST, content)
-    progress(MANIFEST, content)
+        del content             # a 200,000-row table is some 18 MB a paper: not kept
+    return made
 
 
 ROWS_NOTICE = 20_000        # --rows above this says how many pages it will make before it starts
