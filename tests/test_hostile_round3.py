@@ -6,12 +6,13 @@ Each numbered case of the issue is a test here; each failed before its fix.
 import os
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
 from generator.build import transaction as T
 from generator.errors import UsageError
-from conftest import ROOT
+from conftest import ROOT, edit, run_cli
 
 
 def bailout(*args, env=None, timeout=60, cwd=ROOT):
@@ -95,3 +96,20 @@ def test_a_plan_the_kit_wrote_is_still_rolled_back(tmp_path):
     assert (out / "MANIFEST.txt").read_bytes() == b"now"
     assert not (out / "player-aid-a4.pdf").exists()     # the plan's new file is gone again
     assert not (out / T.STAGING).exists()
+
+
+# -- 7. `bailout crew` under the no_floor reading, every man lost -----------------------------
+
+def test_crew_reduced_to_none_is_one_line_not_a_division_by_zero(data_copy):
+    rules = tomllib.loads((data_copy / "rules.toml").read_text())
+    crew = rules["crew"]
+    assert "no_floor" in rules["interpretation"]["crew_size"]["readings"]     # the shipped reading
+    edit(data_copy / "rules.toml", 'reading = "floor"', 'reading = "no_floor"')
+    lost = crew["size"] // crew["per_commander_casualty"]      # casualties that leave no man (28.431)
+    status, out, err = run_cli("crew", "german", "--afv-morale", "7", "--casualties", str(lost),
+                               "--data", str(data_copy))
+    one_line(status, err, "none bails out", str(lost))
+    assert out == ""
+    status, out, err = run_cli("crew", "german", "--afv-morale", "7", "--casualties", str(lost - 1),
+                               "--data", str(data_copy))
+    assert status == 0, err
