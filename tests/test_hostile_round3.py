@@ -8,12 +8,14 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
 
 import pytest
 
 from generator.build import transaction as T
-from generator.errors import UsageError
+from generator.data import load
+from generator.errors import DataError, UsageError
 from conftest import DATA, ROOT, edit, run_cli
 
 
@@ -169,3 +171,73 @@ def test_check_ok_line_escapes_a_carriage_return(data_copy):
     status, out, err = run_cli("check", "--data", str(data_copy))
     assert status == 0, err
     assert "\r" not in out and "Bail\\r Out" in out and len(out.splitlines()) == 1
+
+
+# -- 5. deep folders, and a data folder that is the whole disk --------------------------------
+
+def test_twelve_hundred_nested_folders_do_not_end_in_recursion(data_copy):
+    deep = data_copy
+    for _ in range(1200):           # one at a time: mkdir(parents=True) itself recurses
+        deep = deep / "n"
+        deep.mkdir()
+    (deep / "stray.toml").write_text("x = 1\n")
+    kit = load(data_copy)
+    assert kit.hash == load(DATA).hash          # nothing under the stray folders is read
+    status, out, err = run_cli("odds", "--data", str(data_copy))
+    assert status == 0, err
+
+
+def test_check_data_root_does_not_walk_the_disk():
+    started = time.monotonic()
+    status, _, err = bailout("check", "--data", "/", timeout=30)
+    assert time.monotonic() - started < 20
+    assert status == 2 and "Traceback" not in err and "rules.toml" in err
+
+
+# -- 6. data behind a symbolic link that leads out of the data folder --------------------------
+
+def _transcribed_deck(data, where):
+    """A deck file at `where`, named by the rules as decks/mine.toml."""
+    rows = ",\n".join(f"  [{a}, {b}, {c}]" for a in (1, 2) for b in (1, 2, 3) for c in (1, 2, 3, 4))
+    where.mkdir(parents=True, exist_ok=True)
+    (where / "mine.toml").write_text(f"columns = [2, 3, 4]\ncards = [\n{rows},\n]\n")
+    edit(data / "rules.toml", '# file = "decks/my-deck.toml"', 'file = "decks/mine.toml"')
+    edit(data / "rules.toml", 'reading = "uniform"', 'reading = "transcribed"')
+
+
+def test_a_deck_behind_a_linked_folder_is_refused(data_copy, tmp_path):
+    _transcribed_deck(data_copy, tmp_path / "elsewhere")
+    (data_copy / "decks").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(DataError) as raised:
+        load(data_copy)
+    assert raised.value.problems == [f"{data_copy}/decks/mine.toml: leads outside the data folder (to "
+                                     f"{tmp_path / 'elsewhere' / 'mine.toml'}, through a symbolic link); "
+                                     f"data files must lie inside it"]
+
+
+def test_linked_nationalities_folder_is_refused(data_copy, tmp_path):
+    shutil.move(data_copy / "nationalities", tmp_path / "nats")
+    (data_copy / "nationalities").symlink_to(tmp_path / "nats")
+    status, _, err = run_cli("check", "--data", str(data_copy))
+    assert status == 2 and "leads outside the data folder" in err
+    assert len(err.splitlines()) == len(list((tmp_path / "nats").glob("*.toml")))   # one line per file
+
+
+def test_a_link_inside_the_data_folder_is_followed(data_copy):
+    (data_copy / "nats").mkdir()
+    shutil.move(data_copy / "nationalities" / "german.toml", data_copy / "nats" / "german.toml")
+    (data_copy / "nationalities" / "german.toml").symlink_to("../nats/german.toml")
+    assert "german" in [n.key for n in load(data_copy).nationalities]
+
+
+def test_the_data_hash_covers_exactly_what_was_read(data_copy):
+    plain = load(data_copy).hash
+    (data_copy / "notes.toml").write_text("unused = true\n")        # not a file the kit reads
+    (data_copy / "decks").mkdir()
+    (data_copy / "decks" / "spare.toml").write_text("columns = []\n")
+    assert load(data_copy).hash == plain
+    _transcribed_deck(data_copy, data_copy / "decks")
+    with_deck = load(data_copy).hash
+    assert with_deck != plain
+    edit(data_copy / "decks" / "mine.toml", "[1, 1, 1]", "[1, 1, 2]")   # the deck is read: it is hashed
+    assert load(data_copy).hash != with_deck
