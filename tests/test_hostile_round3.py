@@ -5,6 +5,7 @@ Each numbered case of the issue is a test here; each failed before its fix.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,9 @@ import pytest
 
 from generator.build import transaction as T
 from generator.data import load
+from generator.data.file_names import entry_name
 from generator.errors import DataError, UsageError
+from generator.errors import one_line as one_line_text
 from conftest import DATA, ROOT, edit, run_cli
 
 
@@ -176,15 +179,22 @@ def test_check_ok_line_escapes_a_carriage_return(data_copy):
 # -- 5. deep folders, and a data folder that is the whole disk --------------------------------
 
 def test_twelve_hundred_nested_folders_do_not_end_in_recursion(data_copy):
-    deep = data_copy
-    for _ in range(1200):           # one at a time: mkdir(parents=True) itself recurses
-        deep = deep / "n"
-        deep.mkdir()
-    (deep / "stray.toml").write_text("x = 1\n")
-    kit = load(data_copy)
-    assert kit.hash == load(DATA).hash          # nothing under the stray folders is read
-    status, out, err = run_cli("odds", "--data", str(data_copy))
-    assert status == 0, err
+    folders = [data_copy / "n"]
+    for _ in range(1199):           # one at a time: mkdir(parents=True) itself recurses
+        folders.append(folders[-1] / "n")
+    try:
+        for folder in folders:
+            folder.mkdir()
+        (folders[-1] / "stray.toml").write_text("x = 1\n")
+        kit = load(data_copy)
+        assert kit.hash == load(DATA).hash          # nothing under the stray folders is read
+        status, out, err = run_cli("odds", "--data", str(data_copy))
+        assert status == 0, err
+    finally:        # from the bottom up: rmtree, and pytest's clean-up of old runs, recurse too deep
+        (folders[-1] / "stray.toml").unlink(missing_ok=True)
+        for folder in reversed(folders):
+            if folder.is_dir():
+                folder.rmdir()
 
 
 def test_check_data_root_does_not_walk_the_disk():
@@ -241,3 +251,42 @@ def test_the_data_hash_covers_exactly_what_was_read(data_copy):
     assert with_deck != plain
     edit(data_copy / "decks" / "mine.toml", "[1, 1, 1]", "[1, 1, 2]")   # the deck is read: it is hashed
     assert load(data_copy).hash != with_deck
+
+
+# -- 10. file names made from data: the release's face images --------------------------------
+
+@pytest.mark.parametrize("stem", ["..\\..\\..\\..\\evil", "a\nb", "ger\u202eman", "c:d", "x" * 240, "a b",
+                                  "-german", "ger--man", "ger.man", "germ\u00e4n"])
+def test_a_nationality_file_name_that_makes_no_safe_file_name_is_named_by_check(stem, data_copy):
+    nats = data_copy / "nationalities"
+    try:
+        (nats / f"{stem}.toml").write_bytes((nats / "german.toml").read_bytes().replace(b'"German"', b'"Evil"'))
+    except OSError:
+        pytest.skip(f"this file system cannot hold the name {stem!r} itself")
+    with pytest.raises(DataError) as raised:
+        load(data_copy)
+    [problem] = raised.value.problems
+    assert problem.startswith(f"{nats}/") and "safe file name" in problem and "\n" not in problem
+    assert one_line_text(f"{stem}.toml") in problem
+
+
+def test_nationality_names_differing_only_in_case_are_refused(data_copy):
+    nats = data_copy / "nationalities"
+    (nats / "German.toml").write_bytes((nats / "german.toml").read_bytes().replace(b'"German"', b'"Other"'))
+    with pytest.raises(DataError) as raised:
+        load(data_copy)
+    assert raised.value.problems == [f"{nats}/german.toml: differs only in case from nationalities/German.toml; "
+                                     f"the two would be one file on many disks"]
+
+
+def test_release_face_names_are_made_of_safe_parts(release_zip):
+    import io
+    import zipfile
+    name, content = release_zip
+    faces = [n for n in zipfile.ZipFile(io.BytesIO(content)).namelist() if "/faces/" in n]
+    assert faces
+    for entry in faces:
+        folder, sub, file = entry.split("/")
+        assert sub == "faces" and re.fullmatch(r"[A-Za-z0-9]+(-[A-Za-z0-9]+)*\.png", file), entry
+    with pytest.raises(ValueError):
+        entry_name("..\\evil", "crew")

@@ -16,6 +16,7 @@ from generator.data.model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, A
                     Weapon, WeaponSpan)
 from generator.data.nationality_file import read_nationality
 from generator.data.rules_file import read_deck, read_rules
+from generator.data.file_names import RULE, safe_stem
 from generator.data.toml_file import read_toml
 
 # The package is the data API: the model's names are re-exported beside `load`.
@@ -45,8 +46,9 @@ def load(data_dir: str | os.PathLike[str]) -> KitData:
     deck_cards = None
     if rules and rules.deck_file:
         deck_cards = read_deck(problems, data_dir, rules.deck_file, rules.columns, read)
-    nat_files = _nationality_files(data_dir)
-    if not nat_files:
+    listed = _nationality_files(data_dir)
+    nat_files = _safely_named(problems, listed)
+    if not listed:
         problems.add("nationalities/", "", "no nationality files (*.toml) found")
     nationalities: list[Nationality] = []
     for name in nat_files:
@@ -87,6 +89,25 @@ def _nationality_files(data_dir: Path) -> list[str]:
     except OSError as error:
         raise DataError(f"{nat_dir}: cannot be listed ({error.strerror})") from None
     return sorted(names)
+
+
+def _safely_named(problems: Problems, names: list[str]) -> list[str]:
+    """The nationality file names that make safe file names in a release (file_names.safe_stem)
+    and differ from each other in more than case; a problem naming each other one."""
+    kept: list[str] = []
+    stems: dict[str, str] = {}      # casefolded stem -> file name
+    for name in names:
+        stem = safe_stem(name[:-len(".toml")])
+        if stem is None:
+            problems.add(f"nationalities/{name}", "", f"the file name makes no safe file name for the release's "
+                         f"face images: a nationality file is named with {RULE}, then .toml")
+        elif stem.casefold() in stems:
+            problems.add(f"nationalities/{name}", "", f"differs only in case from nationalities/"
+                         f"{stems[stem.casefold()]}; the two would be one file on many disks")
+        else:
+            stems[stem.casefold()] = name
+            kept.append(name)
+    return kept
 
 
 def _hash(read: dict[str, bytes]) -> str:
