@@ -3,6 +3,7 @@
 Each numbered case of the issue is a test here; each failed before its fix.
 """
 
+import contextlib
 import json
 import os
 import re
@@ -378,3 +379,73 @@ def test_sigterm_removes_the_unpacked_revision(repo):
     assert done.returncode == 128 + signal.SIGTERM, done.stderr
     assert "Traceback" not in done.stderr
     assert not list(tmp.iterdir())
+
+
+# -- a small tmpfs, for a full disk -----------------------------------------------------------
+
+@contextlib.contextmanager
+def small_disk(where, size):
+    """A tmpfs of `size` mounted at `where` (root only); the test skips, saying why, where it cannot."""
+    where.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("a full disk needs a small tmpfs: mount -t tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True,
+                          text=True)
+    if done.returncode:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=True)
+
+
+SHIPPED_BYTES = sum(p.stat().st_size for root in (DATA, ROOT / "templates") for p in root.rglob("*") if p.is_file())
+
+
+# -- 2 and 12. `bailout init`: one at a time, all or nothing ----------------------------------
+
+def _shipped_files():
+    return {(root.name, p.relative_to(root).as_posix()): p.read_bytes()
+            for root in (DATA, ROOT / "templates") for p in root.rglob("*") if p.is_file()}
+
+
+def _init_files(folder):
+    return {(name, p.relative_to(folder / name).as_posix()): p.read_bytes()
+            for name in ("data", "templates") if (folder / name).is_dir()
+            for p in (folder / name).rglob("*") if p.is_file()}
+
+
+ROUNDS = 30 if os.environ.get("BAILOUT_SLOW_TESTS") else 4
+
+
+def test_concurrent_inits_lose_nothing(tmp_path):
+    shipped = _shipped_files()
+    for round in range(ROUNDS):
+        folder = tmp_path / f"kit{round}"
+        runs = [subprocess.Popen([sys.executable, "-m", "generator", "init", str(folder)], cwd=tmp_path,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+        results = [(run.wait(timeout=60), *run.communicate()) for run in runs]
+        assert [status for status, _, _ in results].count(0) == 1, results
+        for status, out, err in results:
+            if status:
+                one_line(status, err, "nothing was copied")
+        assert _init_files(folder) == shipped           # the winner's copy, whole
+        assert sorted(p.name for p in folder.iterdir()) == ["data", "templates"]    # no lock, no staging
+
+
+def test_init_refused_while_another_holds_the_lock(tmp_path):
+    from filelock import FileLock
+    from generator.data.sources import INIT_LOCK, init
+    tmp_path.joinpath("kit").mkdir()
+    with FileLock(tmp_path / "kit" / INIT_LOCK):
+        with pytest.raises(UsageError, match="another bailout init"):
+            init(tmp_path / "kit")
+    assert sorted(p.name for p in (tmp_path / "kit").iterdir()) == [INIT_LOCK]      # the holder's, kept
+
+
+@pytest.mark.parametrize("into", ["new/kit", "."])
+def test_a_failed_init_on_a_full_disk_leaves_nothing_behind(into, tmp_path):
+    with small_disk(tmp_path / "disk", SHIPPED_BYTES // 2) as disk:
+        status, _, err = bailout("init", disk / into)
+        one_line(status, err, "No space left on device", "nothing was copied")
+        assert list(disk.iterdir()) == []
