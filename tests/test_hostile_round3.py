@@ -449,3 +449,27 @@ def test_a_failed_init_on_a_full_disk_leaves_nothing_behind(into, tmp_path):
         status, _, err = bailout("init", disk / into)
         one_line(status, err, "No space left on device", "nothing was copied")
         assert list(disk.iterdir()) == []
+
+
+# -- 4. a full disk: one line, exit 2, nothing changed (build and release) --------------------
+
+def _files(folder):
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+def test_a_build_on_a_full_disk_is_one_line_and_changes_nothing(tmp_path):
+    with small_disk(tmp_path / "disk", "200k") as disk:
+        out = disk / "out"
+        status, _, err = bailout("build", "--out", out, "--only", "prerolled", "--paper", "a4", "--quiet")
+        assert status == 0, err                 # about 70 kB: it fits
+        before = _files(out)
+        status, _, err = bailout("build", "--out", out, "--quiet")     # the whole kit does not
+        one_line(status, err, "No space left on device", "nothing was changed")
+        assert _files(out) == before and sorted(p.name for p in out.iterdir()) == sorted(before)
+
+
+def test_a_release_on_a_full_disk_is_one_line_and_leaves_nothing(tmp_path):
+    with small_disk(tmp_path / "disk", "200k") as disk:
+        status, _, err = bailout("release", "--out", disk / "dist", "--quiet")
+        one_line(status, err, "No space left on device", "nothing was changed")
+        assert list(disk.iterdir()) == []

@@ -38,6 +38,8 @@ MANIFEST = "MANIFEST.txt"
 # Test hook, read only in the commit phase: seconds to sleep before each rename, so a test can
 # interrupt a build or start another one while it is renaming.  Never set it otherwise.
 SLOW_COMMIT = "BAILOUT_TEST_SLOW_COMMIT"
+# Errors that mean the disk (or the quota) is full, from whatever a build writes while rendering.
+_DISK_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
 
 def umask() -> int:
@@ -70,7 +72,12 @@ def transaction(out: Path, make: Callable[[Path], list[str]]) -> list[str]:
         with _terminate_as_interrupt(), _Lock(out):
             staging = _fresh_staging(out)
             try:
-                names = make(staging / "new")
+                try:
+                    names = make(staging / "new")
+                except OSError as error:
+                    if error.errno not in _DISK_FULL:
+                        raise
+                    raise UsageError(f"--out {out}: cannot write ({error.strerror}); nothing was changed") from None
                 _commit(out, staging, names)
                 committed = True
             finally:
@@ -85,9 +92,13 @@ def transaction(out: Path, make: Callable[[Path], list[str]]) -> list[str]:
 def write_file(folder: Path, name: str, content: bytes) -> None:
     if Path(name).name != name:     # names are ours, but never let one escape the folder
         raise UsageError(f"refusing to write {name!r} outside {folder}")
-    with open(folder / name, "xb") as handle:
-        handle.write(content)
-    os.chmod(folder / name, 0o666 & ~umask())    # outputs are for sharing
+    try:
+        with open(folder / name, "xb") as handle:
+            handle.write(content)
+        os.chmod(folder / name, 0o666 & ~umask())    # outputs are for sharing
+    except OSError as error:        # a full disk, most likely: the staging folder goes, nothing changed
+        raise UsageError(f"--out {folder.parent.parent}: cannot write {name} ({error.strerror}); "
+                         f"nothing was changed") from None
 
 
 # -- one build per folder --------------------------------------------------------------------
@@ -188,7 +199,11 @@ def _commit(out: Path, staging: Path, names: Iterable[str]) -> None:
             plan.append((name, "folder"))       # found again in the loop below, after renames
         else:
             plan.append((name, "had" if os.path.lexists(out / name) else "new"))
-    (staging / "plan").write_text("".join(f"{how} {name}\n" for name, how in plan))
+    try:
+        (staging / "plan").write_text("".join(f"{how} {name}\n" for name, how in plan))
+    except OSError as error:        # nothing renamed yet: the staging folder goes, nothing changed
+        raise UsageError(f"--out {out}: cannot write {STAGING}/plan ({error.strerror}); nothing was changed") \
+            from None
     delay = float(os.environ.get(SLOW_COMMIT, "0") or 0)
     try:
         for name, how in plan:
