@@ -383,16 +383,23 @@ def test_sigterm_removes_the_unpacked_revision(repo):
 
 # -- a small tmpfs, for a full disk -----------------------------------------------------------
 
+def _skip(reason):
+    """Skip, saying why; with CI=true fail instead: CI runs as root and must run these."""
+    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+        pytest.fail(f"CI must run the full-disk tests: {reason}")
+    pytest.skip(reason)
+
+
 @contextlib.contextmanager
 def small_disk(where, size):
     """A tmpfs of `size` mounted at `where` (root only); the test skips, saying why, where it cannot."""
     where.mkdir()
     if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("a full disk needs a small tmpfs: mount -t tmpfs needs root")
+        _skip("a full disk needs a small tmpfs: mount -t tmpfs needs root")
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True,
                           text=True)
     if done.returncode:
-        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip()}")
+        _skip(f"cannot mount a small tmpfs here: {done.stderr.strip()}")
     try:
         yield where
     finally:
@@ -501,3 +508,21 @@ def test_since_a_git_rev_whose_label_the_font_cannot_print_is_refused(repo, tmp_
                            "--paper", "a4", "--quiet", "--since", "git:HEAD"], cwd=repo, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_init_removes_the_staging_folder_a_killed_init_left(tmp_path):
+    from generator.data.sources import STAGING_PREFIX, init
+    (tmp_path / f"{STAGING_PREFIX}killed" / "data").mkdir(parents=True)
+    init(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "templates"]
+
+
+def test_init_refuses_a_linked_lock_file(tmp_path):
+    from generator.data.sources import INIT_LOCK, init
+    victim = tmp_path / "victim"
+    victim.write_text("keep")
+    (tmp_path / "kit").mkdir()
+    (tmp_path / "kit" / INIT_LOCK).symlink_to(victim)
+    with pytest.raises(UsageError, match="symbolic link"):
+        init(tmp_path / "kit")
+    assert victim.read_text() == "keep"

@@ -19,7 +19,7 @@ from generator.data.model import KitData
 from generator.engine.odds import compute
 from generator.layout.paper import PAPERS
 from generator.data.sources import template_folder
-from generator.errors import RenderError
+from generator.errors import RenderError, one_line
 from generator.options import BuildOptions, check_source_date_epoch
 
 if TYPE_CHECKING:
@@ -40,8 +40,8 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
     made = transaction(out, make)
     stale = [name for name in earlier if name not in made]
     if stale and not quiet:
-        print(f"note: {out} still holds files this build did not make (see {MANIFEST}): "
-              f"{', '.join(stale)}", file=sys.stderr)
+        print(one_line(f"note: {out} still holds files this build did not make (see {MANIFEST}): "
+                       f"{', '.join(stale)}"), file=sys.stderr)
     return made
 
 

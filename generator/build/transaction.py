@@ -252,7 +252,8 @@ def _read_plan(out: Path, staging: Path) -> list[tuple[str, str]]:
     try:
         text = read_limited(staging / "plan", limit=1 << 20).decode("utf-8")
     except Unreadable as error:
-        raise UsageError(f"{where} {error}; move {STAGING} away and build again") from None
+        raise UsageError(f"{where} cannot be read as a plan ({error}); move {STAGING} away and build again") \
+            from None
     except UnicodeDecodeError:
         raise UsageError(f"{where} is not UTF-8, so not a plan this kit wrote; move {STAGING} away "
                          f"and build again") from None

@@ -140,10 +140,19 @@ def _locked_copy(folder: Path, sources: list[Path], targets: list[Path]) -> None
     except Timeout:
         raise UsageError(f"init: another bailout init is writing into {folder} now; nothing was copied") from None
     try:
+        _remove_stale_staging(folder)
         _copy_into_place(folder, sources, targets)
     finally:
         _unlink_quietly(folder / INIT_LOCK)
         lock.release()
+
+
+def _remove_stale_staging(folder: Path) -> None:
+    """The staging folders of an init that was killed: with the lock held, no other init uses one."""
+    with os.scandir(folder) as entries:
+        stale = [e.path for e in entries if e.name.startswith(STAGING_PREFIX) and e.is_dir(follow_symlinks=False)]
+    for path in stale:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _refuse_existing(targets: list[Path]) -> None:
