@@ -136,7 +136,7 @@ def _hostile_terminal_data(data):
     edit(data / "nationalities" / "german.toml", 'model = "MP 40"', f'model = "{FORGED}"')
     edit(data / "nationalities" / "german.toml", 'name = "German"', r'name = "Ger\rman"')
     edit(data / "rules.toml", 'rule = "871.1.a"', r'rule = "871.1.a\u001b[2J"')
-    edit(data / "rules.toml", 'title = "AFVs & Bail Out"', r'title = "AFVs & Bail\r Out"')
+    edit(data / "rules.toml", 'title = "AFVs & Bail Out"', r'title = "AFVs & Bail\r Out"')   # odds print it
 
 
 def _assert_escaped(out):
@@ -173,11 +173,20 @@ def test_diff_prints_a_forged_model_escaped(as_json, tmp_path):
         assert "\\x1b]0;pwned\\x07" in out and "\\nFAKE: line\\u202e" in out
 
 
-def test_check_ok_line_escapes_a_carriage_return(data_copy):
-    edit(data_copy / "rules.toml", 'title = "AFVs & Bail Out"', r'title = "AFVs & Bail\r Out"')
-    status, out, err = run_cli("check", "--data", str(data_copy))
+def test_check_ok_line_escapes_a_carriage_return(tmp_path):
+    data = tmp_path / "da\rta"
+    shutil.copytree(DATA, data)
+    status, out, err = run_cli("check", "--data", str(data))
     assert status == 0, err
-    assert "\r" not in out and "Bail\\r Out" in out and len(out.splitlines()) == 1
+    assert "\r" not in out and "da\\rta" in out and len(out.splitlines()) == 1
+
+
+@pytest.mark.parametrize("space", ["\r", "\t", "\u2028", "\u3000"])
+def test_check_refuses_whitespace_the_font_cannot_print(space, data_copy):
+    code = f"U+{ord(space):04X}"
+    edit(data_copy / "rules.toml", 'title = "AFVs & Bail Out"', f'title = "AFVs & Bail\\u{ord(space):04x} Out"')
+    status, _, err = run_cli("check", "--data", str(data_copy))
+    one_line(status, err, "variant.title", code)
 
 
 # -- 5. deep folders, and a data folder that is the whole disk --------------------------------

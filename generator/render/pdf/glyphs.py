@@ -29,7 +29,7 @@ def unprintable(text: str, cmap: dict[int, int] | None = None) -> str:
     if cmap is None:
         register_fonts()
         cmap = pdfmetrics.getFont(FONT).face.charToGlyph
-    lacking = sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})
+    lacking = sorted({ch for ch in text if ord(ch) not in cmap})     # whitespace too: a tab or U+2028 is no glyph
     return ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
 
 
