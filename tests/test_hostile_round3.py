@@ -493,3 +493,45 @@ def test_a_release_on_a_full_disk_is_one_line_and_leaves_nothing(tmp_path):
         assert raised.value.problems == [f"--out {disk / 'dist'}: cannot write bailout-kit-0.1.0-0123abcd.zip "
                                          f"(No space left on device); nothing was changed"]
         assert list(disk.iterdir()) == []
+
+
+# -- 8. --since: the base's text and label pass the build's font check ------------------------
+
+def test_since_a_folder_with_text_the_font_cannot_print_is_refused(data_copy, tmp_path):
+    edit(data_copy / "nationalities" / "german.toml", 'model = "MP 40"', r'model = "MP 40 \u4e2d\u202e"')
+    status, _, err = bailout("build", "--out", tmp_path / "out", "--only", "aid", "--paper", "a4", "--quiet",
+                             "--since", data_copy)
+    assert status == 2 and "Traceback" not in err, err
+    [line] = err.splitlines()
+    assert line.startswith(f"bailout: --since {data_copy}: {data_copy}/nationalities/german.toml: smg[")
+    assert "U+4E2D" in line and "U+202E" in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_since_a_git_rev_whose_label_the_font_cannot_print_is_refused(repo, tmp_path):
+    branch = "v1\u202eevil"
+    _git(repo, "branch", branch)
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "generator", "build", "--out", str(out), "--only", "aid",
+                           "--paper", "a4", "--quiet", "--since", f"git:{branch}"], cwd=repo, capture_output=True,
+                          text=True, timeout=120)
+    one_line(done.returncode, done.stderr, "label", "U+202E", "\\u202e")
+    assert not out.exists()         # (a printable rev, git:HEAD, builds: test_since.py)
+
+
+def test_init_removes_the_staging_folder_a_killed_init_left(tmp_path):
+    from generator.data.sources import STAGING_PREFIX, init
+    (tmp_path / f"{STAGING_PREFIX}killed" / "data").mkdir(parents=True)
+    init(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "templates"]
+
+
+def test_init_refuses_a_linked_lock_file(tmp_path):
+    from generator.data.sources import INIT_LOCK, init
+    victim = tmp_path / "victim"
+    victim.write_text("keep")
+    (tmp_path / "kit").mkdir()
+    (tmp_path / "kit" / INIT_LOCK).symlink_to(victim)
+    with pytest.raises(UsageError, match="symbolic link"):
+        init(tmp_path / "kit")
+    assert victim.read_text() == "keep"
