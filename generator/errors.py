@@ -8,12 +8,34 @@ from collections.abc import Iterable
 _UNSAFE = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 
 
-def one_line(text: object) -> str:
-    """`text` with every control character escaped as repr() writes it (a newline as \\n)."""
+def one_line(text: object, *, json: bool = False) -> str:
+    """`text` with every control and bidirectional character escaped: as repr() writes it (a
+    newline as \\n), or with `json` as a JSON string escape (\\u202e), valid inside JSON strings.
+
+    The one escaping function for whatever reaches a terminal, stderr and stdout alike.
+    """
     text = str(text)
     if text.isprintable():      # the common case, and fast: nothing to escape
         return text
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in _UNSAFE else ch for ch in text)
+    escape = _json_escape if json else _repr_escape
+    return "".join(escape(ch) if unicodedata.category(ch) in _UNSAFE else ch for ch in text)
+
+
+def terminal_text(text: str, *, json: bool = False) -> str:
+    """Lines for stdout: each line of `text` through one_line(), the line breaks kept."""
+    return "\n".join(one_line(line, json=json) for line in text.split("\n"))
+
+
+def _repr_escape(ch: str) -> str:
+    return repr(ch)[1:-1]
+
+
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code > 0xFFFF:           # JSON escapes code points past the BMP as a surrogate pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 class KitError(Exception):

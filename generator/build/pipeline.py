@@ -10,7 +10,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from generator.build.manifest import manifest
 from generator.build.lanes import run_lanes
@@ -24,7 +24,11 @@ from generator.data.model import KitData
 from generator.engine.odds import compute
 from generator.layout.paper import PAPERS, Paper
 from generator.data.sources import template_folder
+from generator.errors import RenderError, one_line
 from generator.options import BuildOptions, check_source_date_epoch
+
+if TYPE_CHECKING:
+    from generator.content.compare import Compared
 
 Progress = Callable[[str, bytes], None]
 
@@ -41,8 +45,8 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
     made = transaction(out, make)
     stale = [name for name in earlier if name not in made]
     if stale and not quiet:
-        print(f"note: {out} still holds files this build did not make (see {MANIFEST}): "
-              f"{', '.join(stale)}", file=sys.stderr)
+        print(one_line(f"note: {out} still holds files this build did not make (see {MANIFEST}): "
+                       f"{', '.join(stale)}"), file=sys.stderr)
     return made
 
 
@@ -194,7 +198,24 @@ def since_base(kit: KitData, options: BuildOptions, templates: Path) -> Since:
     compared = since(options.since, kit, options.sets)
     old_kit = compared.old_kit
     label = compared.old.label if compared.old.commit else f"data {old_kit.short_hash}"
+    _check_since_printable(options.since, compared, label)
     return Since(options.since, label, compared.groups, BuildContext(old_kit, compute(old_kit), options, templates),
                  compared.old.commit, old_kit.hash)
 
 
+
+
+def _check_since_printable(spec: str, compared: "Compared", label: str) -> None:
+    """The base's data and label are printed on the aid (the changes box): the font must draw
+    them, as check_printable asks of the built data (issue 23)."""
+    from generator.render.pdf.glyphs import undrawable_text, unprintable
+    old = compared.old
+    where = str(compared.old_kit.directory)
+    shown = f"{old.spec}:data" if old.commit else where      # not the temporary folder of git:REV
+    problems = [f"--since {spec}: {line.replace(where, shown, 1)}" for line in undrawable_text(compared.old_kit)]
+    lacking = unprintable(label)
+    if lacking:
+        problems.append(f"--since {spec}: the base's label {label!r} holds what the kit's font (Bitstream Vera) "
+                        f"cannot print: {lacking}; name the revision another way (its commit id)")
+    if problems:
+        raise RenderError(problems)

@@ -28,6 +28,7 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from generator.build.outputs import all_file_names
+from generator.data.toml_file import Unreadable, read_limited
 from generator.errors import UsageError
 from generator.layout.paper import PAPERS
 
@@ -37,6 +38,8 @@ MANIFEST = "MANIFEST.txt"
 # Test hook, read only in the commit phase: seconds to sleep before each rename, so a test can
 # interrupt a build or start another one while it is renaming.  Never set it otherwise.
 SLOW_COMMIT = "BAILOUT_TEST_SLOW_COMMIT"
+# Errors that mean the disk (or the quota) is full, from whatever a build writes while rendering.
+_DISK_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
 
 def umask() -> int:
@@ -69,7 +72,12 @@ def transaction(out: Path, make: Callable[[Path], list[str]]) -> list[str]:
         with _terminate_as_interrupt(), _Lock(out):
             staging = _fresh_staging(out)
             try:
-                names = make(staging / "new")
+                try:
+                    names = make(staging / "new")
+                except OSError as error:
+                    if error.errno not in _DISK_FULL:
+                        raise
+                    raise UsageError(f"--out {out}: cannot write ({error.strerror}); nothing was changed") from None
                 _commit(out, staging, names)
                 committed = True
             finally:
@@ -84,9 +92,13 @@ def transaction(out: Path, make: Callable[[Path], list[str]]) -> list[str]:
 def write_file(folder: Path, name: str, content: bytes) -> None:
     if Path(name).name != name:     # names are ours, but never let one escape the folder
         raise UsageError(f"refusing to write {name!r} outside {folder}")
-    with open(folder / name, "xb") as handle:
-        handle.write(content)
-    os.chmod(folder / name, 0o666 & ~umask())    # outputs are for sharing
+    try:
+        with open(folder / name, "xb") as handle:
+            handle.write(content)
+        os.chmod(folder / name, 0o666 & ~umask())    # outputs are for sharing
+    except OSError as error:        # a full disk, most likely: the staging folder goes, nothing changed
+        raise UsageError(f"--out {folder.parent.parent}: cannot write {name} ({error.strerror}); "
+                         f"nothing was changed") from None
 
 
 # -- one build per folder --------------------------------------------------------------------
@@ -156,7 +168,7 @@ def _fresh_staging(out: Path) -> Path:
         if os.path.lexists(staging):
             if os.path.isdir(staging) and not os.path.islink(staging) and (staging / "plan").exists() \
                     and not (staging / "done").exists():
-                _roll_back(out, staging)
+                _roll_back(out, staging, _read_plan(out, staging))
             _remove(staging, strict=True)
         _remove_old_temporaries(out)
         staging.mkdir()
@@ -187,7 +199,11 @@ def _commit(out: Path, staging: Path, names: Iterable[str]) -> None:
             plan.append((name, "folder"))       # found again in the loop below, after renames
         else:
             plan.append((name, "had" if os.path.lexists(out / name) else "new"))
-    (staging / "plan").write_text("".join(f"{how} {name}\n" for name, how in plan))
+    try:
+        (staging / "plan").write_text("".join(f"{how} {name}\n" for name, how in plan))
+    except OSError as error:        # nothing renamed yet: the staging folder goes, nothing changed
+        raise UsageError(f"--out {out}: cannot write {STAGING}/plan ({error.strerror}); nothing was changed") \
+            from None
     delay = float(os.environ.get(SLOW_COMMIT, "0") or 0)
     try:
         for name, how in plan:
@@ -201,18 +217,60 @@ def _commit(out: Path, staging: Path, names: Iterable[str]) -> None:
         (staging / "done").touch()
     except BaseException as failure:
         with _signals_held():
-            _roll_back(out, staging)
+            _roll_back(out, staging, [(how, name) for name, how in plan])
         if isinstance(failure, OSError):
             raise UsageError(f"--out {out}: cannot write ({failure.strerror}); earlier outputs restored") \
                 from None
         raise
 
 
-def _roll_back(out: Path, staging: Path) -> None:
+_PLAN_HOWS = ("had", "new", "folder")
+# The release's zip name (release.zip_name): version and the data hash's first 8 hex digits.
+_RELEASE_ZIP = re.compile(r"bailout-kit-[0-9A-Za-z.+_-]{1,40}-[0-9a-f]{8}\.zip")
+
+
+def is_kit_file_name(name: str) -> bool:
+    """Whether `name` is one the kit itself writes into --out: a build output, MANIFEST.txt or a
+    release zip; never a path (no separator, no ..)."""
+    if not name or "/" in name or "\\" in name or "\0" in name or name in (".", ".."):
+        return False
+    return name in set(all_file_names(PAPERS.values())) | {MANIFEST} or bool(_RELEASE_ZIP.fullmatch(name))
+
+
+def _read_plan(out: Path, staging: Path) -> list[tuple[str, str]]:
+    """The (how, name) lines a killed build left in its plan, every name one the kit writes.
+
+    The output folder may be shared, synced or unpacked from elsewhere: a plan is trusted only
+    as far as it names the kit's own files, so a forged one cannot move or delete anything else.
+    Anything else is refused (UsageError) before a file is touched.
+    """
+    where = f"--out {out}: {STAGING}/plan"
+    for folder in ("new", "old"):       # a linked folder would move files in from elsewhere
+        if os.path.islink(staging / folder):
+            raise UsageError(f"--out {out}: {STAGING}/{folder} is a symbolic link, so not a folder this kit "
+                             f"made; nothing was changed; move {STAGING} away and build again")
+    try:
+        text = read_limited(staging / "plan", limit=1 << 20).decode("utf-8")
+    except Unreadable as error:
+        raise UsageError(f"{where} cannot be read as a plan ({error}); move {STAGING} away and build again") \
+            from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{where} is not UTF-8, so not a plan this kit wrote; move {STAGING} away "
+                         f"and build again") from None
+    plan: list[tuple[str, str]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        how, _, name = line.partition(" ")
+        if how not in _PLAN_HOWS or not is_kit_file_name(name):
+            raise UsageError(f"{where}: line {number} ({line!r}) is not a line this kit writes; nothing was "
+                             f"changed; move {STAGING} away and build again")
+        plan.append((how, name))
+    return plan
+
+
+def _roll_back(out: Path, staging: Path, plan: Iterable[tuple[str, str]]) -> None:
     """Undo a commit by its plan: every earlier file back in place, every new one gone."""
     new, old = staging / "new", staging / "old"
-    for line in (staging / "plan").read_text().splitlines():
-        how, name = line.split(" ", 1)
+    for how, name in plan:
         if how == "had" and os.path.lexists(old / name):
             os.replace(old / name, out / name)
         elif how == "new" and not os.path.lexists(new / name) and os.path.lexists(out / name):

@@ -5,11 +5,22 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.errors import UsageError, one_line
+from generator.errors import UsageError, one_line, terminal_text
 from generator.data.model import KitData
 from generator.data.sources import PathProblem, probe
 
 Command = Callable[[argparse.Namespace], int | None]    # returns the exit status; None is 0
+
+
+def say(lines: object, *, json: bool = False) -> None:
+    """Print one line (or each of a list of lines) to stdout, control and bidirectional characters
+    escaped: data text may hold them, and a model name must not drive the terminal or forge a line.
+    With `json`, `lines` is JSON text (its line breaks are its own) and escapes stay valid JSON."""
+    if json:
+        print(terminal_text(str(lines), json=True))
+        return
+    for line in lines if isinstance(lines, list) else [lines]:
+        print(one_line(line))
 
 
 def _load(args: argparse.Namespace) -> KitData:
@@ -26,7 +37,7 @@ def cmd_check(args: argparse.Namespace) -> None:
     from generator.options import BuildOptions
     render_all(kit, BuildOptions())
     r = kit.rules
-    print(f"{one_line(args.data)}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
+    say(f"{args.data}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
           f"deck of RPC columns {', '.join(map(str, r.columns))}"
           f"{' (transcribed: ' + r.deck_file + ')' if r.deck_file else ' (ideal)'}, data hash {kit.short_hash}; "
           f"every part renders with the default options")
@@ -38,9 +49,9 @@ def cmd_odds(args: argparse.Namespace) -> None:
     kit = _load(args)
     odds = compute(kit)
     if args.json:
-        print(json.dumps(as_json(odds), indent=2))
+        say(json.dumps(as_json(odds), indent=2), json=True)
     else:
-        print("\n".join(odds_lines(kit, odds)))
+        say(odds_lines(kit, odds))
 
 
 def cmd_simulate(args: argparse.Namespace) -> None:
@@ -50,27 +61,27 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     kit = _load(args)
     figures = simulate(kit, args.n, args.seed)
     if args.json:
-        print(json.dumps([{"name": f.name, "exact": str(f.exact), "observed": f.observed, "se": f.se,
-                           "z": f.z, "trials": f.trials} for f in figures], indent=2))
+        say(json.dumps([{"name": f.name, "exact": str(f.exact), "observed": f.observed, "se": f.se,
+                         "z": f.z, "trials": f.trials} for f in figures], indent=2), json=True)
         return
     r = kit.rules
     note = next(i.note for i in r.interpretations if i.name == "hero_card")
-    print(f"{args.n} simulated bail-outs, seed {args.seed}: each reads one kill card for both checks "
+    say(f"{args.n} simulated bail-outs, seed {args.seed}: each reads one kill card for both checks "
           f"({r.closed.rule}, {r.open.rule}), then resolves a crew of {R.crew_size(r)} of a destroyed AFV twice, "
           f"without and with a Hero card in {r.hero.fate_rule} (note {note})")
     labels = [figure_label(r, f) for f in figures]
     width = max(len("figure"), *(len(label) for label in labels))
-    print(f"{'figure':{width}} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
+    say(f"{'figure':{width}} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
     for f, label in zip(figures, labels):
-        print(f"{label:{width}} {str(f.exact):>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
+        say(f"{label:{width}} {str(f.exact):>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
     worst = max(abs(f.z) for f in figures)
-    print(f"largest |z| = {worst:.2f}")
+    say(f"largest |z| = {worst:.2f}")
 
 
 def cmd_crew(args: argparse.Namespace) -> None:
     from generator.cli.crew_report import crew_lines
-    print("\n".join(crew_lines(_load(args), args.nationality, afv=args.afv, afv_morale=args.afv_morale,
-                               casualties=args.casualties, in_use=args.in_use, most=args.most)))
+    say(crew_lines(_load(args), args.nationality, afv=args.afv, afv_morale=args.afv_morale,
+                   casualties=args.casualties, in_use=args.in_use, most=args.most))
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -78,9 +89,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from generator.content.compare import compare
     result = compare(args.old, args.new)
     if args.json:
-        print(json.dumps(as_json(result.groups), indent=2, ensure_ascii=False))
+        say(json.dumps(as_json(result.groups), indent=2, ensure_ascii=False), json=True)
     else:
-        print("\n".join(text_lines(result.groups, result.old.label, result.new.label)))
+        say(text_lines(result.groups, result.old.label, result.new.label))
     return 1 if result.groups else 0
 
 
@@ -105,13 +116,13 @@ def cmd_release(args: argparse.Namespace) -> None:
     name, content = make_release(_load(args), options, quiet=args.quiet)
     out = Path(args.out)
     write_all(out, {name: content})
-    print(out / name)
+    say(out / name)
 
 
 def cmd_init(args: argparse.Namespace) -> None:
     from generator.data.sources import init
     made = init(args.folder)
-    print(f"copied the kit's {' and '.join(p.name + '/' for p in made)} into {args.folder}; edit them there, "
+    say(f"copied the kit's {' and '.join(p.name + '/' for p in made)} into {args.folder}; edit them there, "
           f"then run bailout check and bailout build in that folder (they use ./data and ./templates)")
 
 

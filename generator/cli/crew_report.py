@@ -31,6 +31,10 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
         raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}")
     c = rules.crew
     size = crew_size(rules, casualties)
+    if size <= 0:       # the no_floor reading: no crew is left to bail out, nor an average to take
+        raise UsageError(f"crew: with {_count(casualties, 'commander casualty', 'commander casualties')} no man of "
+                         f"the crew of {c.size} is left ({c.commander_casualty_rule}, crew_size reading "
+                         f"{rules.setting('crew_size')!r}), so none bails out; give fewer --casualties")
     free = len(nat.roster) - len(set(cards))
     if math.comb(max(free, 0), size) > MAX_COMBINATIONS:   # every combination is tried: keep it finite
         raise UsageError(f"crew: {where}: roster: {free:,} unused cards make {math.comb(free, size):,} crews of "

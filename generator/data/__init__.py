@@ -16,7 +16,8 @@ from generator.data.model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, A
                     Weapon, WeaponSpan)
 from generator.data.nationality_file import read_nationality
 from generator.data.rules_file import read_deck, read_rules
-from generator.data.toml_file import NOT_REGULAR, Unreadable, read_limited, read_toml
+from generator.data.file_names import RULE, safe_stem
+from generator.data.toml_file import read_toml
 
 # The package is the data API: the model's names are re-exported beside `load`.
 __all__ = ["load", "FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "Afv", "After", "Check", "CloseCombat", "EmblemShape",
@@ -39,18 +40,20 @@ def load(data_dir: str | os.PathLike[str]) -> KitData:
             raise DataError(f"{data_dir}: no such data folder (give the kit's data/ folder with --data DIR)")
     except PathProblem as why:
         raise DataError(f"{data_dir}: {why} (give the kit's data/ folder with --data DIR)") from None
-    rules_table = read_toml(problems, data_dir, "rules.toml")
+    read: dict[str, bytes] = {}     # every file read, by its path in the folder: what the hash covers
+    rules_table = read_toml(problems, data_dir, "rules.toml", read)
     rules = read_rules(problems, rules_table) if rules_table is not None else None
     deck_cards = None
     if rules and rules.deck_file:
-        deck_cards = read_deck(problems, data_dir, rules.deck_file, rules.columns)
-    nat_files = _nationality_files(data_dir)
-    if not nat_files:
+        deck_cards = read_deck(problems, data_dir, rules.deck_file, rules.columns, read)
+    listed = _nationality_files(data_dir)
+    nat_files = _safely_named(problems, listed)
+    if not listed:
         problems.add("nationalities/", "", "no nationality files (*.toml) found")
     nationalities: list[Nationality] = []
     for name in nat_files:
         rel = f"nationalities/{name}"
-        table = read_toml(problems, data_dir, rel)
+        table = read_toml(problems, data_dir, rel, read)
         if table is not None:
             nationalities.append(read_nationality(problems, rel, name[:-len(".toml")], table, rules))
     seen: dict[str, str] = {}   # casefolded name -> key
@@ -60,10 +63,10 @@ def load(data_dir: str | os.PathLike[str]) -> KitData:
                          f"{nat.name!r} is also the name in nationalities/{seen[nat.name.casefold()]}.toml")
         elif nat.name:
             seen[nat.name.casefold()] = nat.key
-    digest = _hash(problems, data_dir)
+    digest = _hash(read)
     if problems:
         raise DataError(problems.lines)
-    assert rules is not None and digest is not None     # else a problem was added above
+    assert rules is not None     # else a problem was added above
     return KitData(data_dir, rules, tuple(nationalities), deck_cards, digest)
 
 
@@ -88,22 +91,30 @@ def _nationality_files(data_dir: Path) -> list[str]:
     return sorted(names)
 
 
-def _hash(problems: Problems, data_dir: Path) -> str | None:
-    """sha256 over every regular *.toml file in the data folder, path and bytes, in path order."""
+def _safely_named(problems: Problems, names: list[str]) -> list[str]:
+    """The nationality file names that make safe file names in a release (file_names.safe_stem)
+    and differ from each other in more than case; a problem naming each other one."""
+    kept: list[str] = []
+    stems: dict[str, str] = {}      # casefolded stem -> file name
+    for name in names:
+        stem = safe_stem(name[:-len(".toml")])
+        if stem is None:
+            problems.add(f"nationalities/{name}", "", f"the file name makes no safe file name for the release's "
+                         f"face images: a nationality file is named with {RULE}, then .toml")
+        elif stem.casefold() in stems:
+            problems.add(f"nationalities/{name}", "", f"differs only in case from nationalities/"
+                         f"{stems[stem.casefold()]}; the two would be one file on many disks")
+        else:
+            stems[stem.casefold()] = name
+            kept.append(name)
+    return kept
+
+
+def _hash(read: dict[str, bytes]) -> str:
+    """sha256 over exactly the files the load read (path and bytes, in path order): the rules,
+    the nationality files and the named deck, and nothing else the folder holds."""
     digest = hashlib.sha256()
-    try:
-        paths = sorted(data_dir.rglob("*.toml"))
-    except OSError as error:
-        problems.add("", "", f"cannot be listed ({error.strerror})")
-        return None
-    for path in paths:
-        rel = path.relative_to(data_dir).as_posix()
-        try:
-            content = read_limited(path)
-        except Unreadable as error:
-            if str(error) != NOT_REGULAR:       # a FIFO or device is no data file: not hashed
-                problems.add(rel, "", str(error))
-            continue
+    for rel in sorted(read):
         digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(content + b"\0")
+        digest.update(read[rel] + b"\0")
     return digest.hexdigest()

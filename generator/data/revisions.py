@@ -1,24 +1,32 @@
 """The OLD and NEW of `bailout diff` (and `build --since`): a data folder, or `git:REV`.
 
-`git:REV` is the data/ folder as committed at REV in the git repository of the current folder,
-extracted with `git archive` into a temporary folder for as long as the `with` block lasts.
-Problems (no such folder, not a git repository, an unknown revision, no data/ at REV) are
-UsageErrors: one line each, exit status 2.
+`git:REV` is the data/ folder (and templates/, when the commit has one) as committed at REV in
+the git repository of the current folder, written into a temporary folder for as long as the
+`with` block lasts.  The commit's tree is listed with `git ls-tree -l` and each file read with
+`git cat-file`, under the limits a data folder has: regular files only (a symbolic link or a
+submodule is refused, never unpacked), each at most MAX_FILE_BYTES, at most MAX_FILES of them,
+all checked from the listing before a byte is read.  SIGTERM meanwhile still removes the
+temporary folder.  Problems (no such folder, not a git repository, an unknown revision, no
+data/ at REV, a file past the limits) are UsageErrors: one line each, exit status 2.
 """
 
 import contextlib
-import io
+import signal
 import subprocess
-import tarfile
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
+from typing import Any, Literal, NoReturn, overload
 
 from generator.data.model import KitData
-from generator.errors import DataError, UsageError
+from generator.data.sources import NAMES
+from generator.data.toml_file import MAX_FILE_BYTES
+from generator.errors import DataError, UsageError, one_line
 
 GIT = "git:"
+MAX_FILES = 1000        # data/ and templates/ together; the shipped ones hold about 20
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,7 @@ class Side:
     folder: Path            # the data folder to load
     label: str              # how the output names it: the folder, or "git:REV (abc1234)"
     commit: str | None      # the full commit id for git:REV
+    templates: Path | None = None   # git:REV's templates/ when the commit has one
 
 
 @contextlib.contextmanager
@@ -45,20 +54,97 @@ def opened(spec: str) -> Iterator[Side]:
                missing=f"{spec}: the current folder ({Path.cwd()}) is not in a git repository").strip()
     commit = _git(spec, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", cwd=top,
                   missing=f"{spec}: unknown revision {rev!r} in the git repository at {top}").strip()
-    listing = _git(spec, "ls-tree", "--name-only", commit, "data", cwd=top)
-    if not listing.strip():
+    entries = _listing(spec, top, commit)
+    if not any(path.startswith("data/") for path, _, _ in entries):
         raise UsageError(f"{spec}: the commit {commit[:10]} has no data/ folder at the top of {top}")
-    archive = subprocess.run(["git", "archive", "--format=tar", commit, "data"], cwd=top, capture_output=True)
-    if archive.returncode:
-        raise UsageError(f"{spec}: git archive failed: {_first_line(archive.stderr)}")
-    with tempfile.TemporaryDirectory(prefix="bailout-rev-") as temp:
-        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            if hasattr(tarfile, "data_filter"):     # Python 3.11.4+: refuse links and paths out
-                tar.extractall(temp, filter="data")
-            else:
-                tar.extractall(temp, members=[m for m in tar if m.isfile() or m.isdir()])
+    with _terminate_as_exit(), tempfile.TemporaryDirectory(prefix="bailout-rev-") as temp:
+        _write_blobs(spec, top, entries, Path(temp))
         label = spec if commit.startswith(rev) else f"{spec} ({commit[:7]})"    # no "git:abc1234 (abc1234)"
-        yield Side(spec, Path(temp) / "data", label, commit)
+        templates = Path(temp) / "templates"
+        yield Side(spec, Path(temp) / "data", label, commit, templates if templates.is_dir() else None)
+
+
+def _listing(spec: str, top: str, commit: str) -> list[tuple[str, str, int]]:
+    """(path, blob id, size) of every file under data/ and templates/ at `commit`, checked
+    against the limits from the listing alone (`git ls-tree -r -l -z`), before any is read."""
+    raw = _git(spec, "ls-tree", "-r", "-l", "-z", "--full-tree", commit, "--", *NAMES, cwd=top, raw=True)
+    entries: list[tuple[str, str, int]] = []
+    for record in raw.split(b"\0"):
+        if not record:
+            continue
+        meta, _, name = record.partition(b"\t")
+        path = name.decode("utf-8", "surrogateescape")
+        mode, kind, blob, size = meta.split()
+        shown = f"{spec}: {one_line(path)}"
+        if mode == b"120000":
+            raise UsageError(f"{shown} is a symbolic link at {commit[:10]}; a data folder holds regular files only")
+        if kind != b"blob" or mode not in (b"100644", b"100755"):
+            raise UsageError(f"{shown} is not a regular file at {commit[:10]} (git mode {mode.decode()})")
+        if not _plain_path(path):
+            raise UsageError(f"{shown}: not a usable path inside the folder")
+        if int(size) > MAX_FILE_BYTES:
+            raise UsageError(f"{shown} is {int(size):,} bytes at {commit[:10]}; a data file may hold at most "
+                             f"{MAX_FILE_BYTES:,}")
+        entries.append((path, blob.decode("ascii"), int(size)))
+        if len(entries) > MAX_FILES:
+            raise UsageError(f"{spec}: data/ and templates/ at {commit[:10]} hold more than {MAX_FILES:,} files; "
+                             f"a kit's folders hold far fewer")
+    return entries
+
+
+def _plain_path(path: str) -> bool:
+    parts = path.split("/")
+    return all(part not in ("", ".", "..") and "\\" not in part for part in parts) and parts[0] in NAMES
+
+
+def _write_blobs(spec: str, top: str, entries: list[tuple[str, str, int]], temp: Path) -> None:
+    """Each listed file, read by `git cat-file --batch` and written under `temp` (sizes as listed)."""
+    batch = subprocess.Popen(["git", "cat-file", "--batch"], cwd=top, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert batch.stdin is not None and batch.stdout is not None
+    try:
+        for path, blob, size in entries:
+            batch.stdin.write(blob.encode("ascii") + b"\n")
+            batch.stdin.flush()
+            header = batch.stdout.readline(200).split()
+            if len(header) != 3 or header[1] != b"blob" or int(header[2]) != size:
+                raise UsageError(f"{spec}: git cat-file could not read {one_line(path)}")
+            target = temp / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "xb") as out:
+                out.write(batch.stdout.read(size))
+            batch.stdout.read(1)        # the newline after each object
+    except OSError as error:
+        raise UsageError(f"{spec}: cannot write the files of the commit into a temporary folder "
+                         f"({error.strerror})") from None
+    finally:
+        batch.stdin.close()
+        batch.kill()
+        batch.wait()
+
+
+class Terminated(SystemExit):
+    """SIGTERM while a revision is unpacked: unwinds, so its temporary folder is removed."""
+
+
+class _terminate_as_exit:
+    """SIGTERM raises Terminated in the block (main thread only; the handler before is restored)."""
+
+    def __enter__(self) -> None:
+        self.previous: Any = None
+        try:
+            if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:      # a build's own handler stays
+                self.previous = signal.signal(signal.SIGTERM, self._raise)
+        except ValueError:      # not the main thread
+            pass
+
+    @staticmethod
+    def _raise(signum: int, frame: FrameType | None) -> NoReturn:
+        raise Terminated(128 + signal.SIGTERM)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
 
 
 def load_side(side: Side, name: str) -> KitData:
@@ -72,7 +158,17 @@ def load_side(side: Side, name: str) -> KitData:
         raise DataError([f"{name} ({side.spec}): {line.replace(where, shown, 1)}" for line in error.problems]) from None
 
 
-def _git(spec: str, *args: str, cwd: str | None = None, missing: str | None = None) -> str:
+@overload
+def _git(spec: str, *args: str, cwd: str | None = None, missing: str | None = None,
+         raw: Literal[False] = False) -> str: ...
+
+
+@overload
+def _git(spec: str, *args: str, cwd: str | None = None, missing: str | None = None, raw: Literal[True]) -> bytes: ...
+
+
+def _git(spec: str, *args: str, cwd: str | None = None, missing: str | None = None, raw: bool = False) \
+        -> str | bytes:
     try:
         done = subprocess.run(["git", *args], cwd=cwd, capture_output=True)
     except FileNotFoundError:
@@ -81,7 +177,7 @@ def _git(spec: str, *args: str, cwd: str | None = None, missing: str | None = No
         if missing:
             raise UsageError(missing)
         raise UsageError(f"{spec}: {_first_line(done.stderr) or 'git ' + args[0] + ' failed'}")
-    return done.stdout.decode()
+    return done.stdout if raw else done.stdout.decode()
 
 
 def _first_line(raw: bytes) -> str:

@@ -255,10 +255,10 @@ def _inside_data(path: str) -> str | None:
     return None
 
 
-def read_deck(problems: Problems, data_dir: Path, rel: str, columns: tuple[int, ...] | None) \
-        -> tuple[tuple[int, ...], ...] | None:
+def read_deck(problems: Problems, data_dir: Path, rel: str, columns: tuple[int, ...] | None,
+              seen: dict[str, bytes] | None = None) -> tuple[tuple[int, ...], ...] | None:
     """The transcribed deck's cards as value tuples in `columns` order, or None (problems added)."""
-    table = read_toml(problems, data_dir, rel)
+    table = read_toml(problems, data_dir, rel, seen)
     if table is None:
         return None
     r = Reader(problems, rel, table)

@@ -20,6 +20,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from filelock import FileLock, Timeout
+
 from generator.errors import UsageError
 
 NAMES = ("data", "templates")
@@ -91,31 +93,119 @@ def _copy_tree(source: Traversable, target: Path) -> None:
             (target / entry.name).write_bytes(entry.read_bytes())
 
 
+INIT_LOCK = ".bailout-init.lock"
+STAGING_PREFIX = ".bailout-init-"
+
+
 def init(folder: str | os.PathLike[str]) -> list[Path]:
     """Copy the shipped data/ and templates/ into `folder` for editing; never overwrite.
 
-    Returns the folders made.  Refuses (UsageError) when any of them exists already.
+    Returns the folders made.  Refuses (UsageError) when any of them exists already.  The copies
+    are made in a staging folder inside `folder`, then renamed into place under a lock: a second
+    init at the same time is refused and takes nothing of the first one's; a failed init (a full
+    disk) leaves nothing behind, not even the folder it made.
     """
     folder = Path(folder)
     targets = [folder / name for name in NAMES]
+    _refuse_existing(targets)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"init: {folder} is not a folder")
+    sources = [shipped(name) for name in NAMES]     # before any copy: all or nothing
+    made: list[Path] = []       # the folders this init made, outermost first
+    try:
+        for new in _missing_folders(folder):
+            try:
+                new.mkdir()
+            except FileExistsError:     # another init made it just now: not ours to remove
+                continue
+            made.append(new)
+        _locked_copy(folder, sources, targets)
+    except OSError as error:
+        _remove_made(made)
+        raise UsageError(f"init: cannot write into {folder} ({error.strerror}); nothing was copied") from None
+    except BaseException:
+        _remove_made(made)
+        raise
+    return targets
+
+
+def _locked_copy(folder: Path, sources: list[Path], targets: list[Path]) -> None:
+    """_copy_into_place holding INIT_LOCK in `folder`; refused at once if another init holds it.
+    The lock file is removed before the lock is let go, so init leaves only data/ and templates/."""
+    if os.path.islink(folder / INIT_LOCK):      # never open (or truncate) a file elsewhere through it
+        raise UsageError(f"init: {folder / INIT_LOCK} is a symbolic link; remove it; nothing was copied")
+    lock = FileLock(folder / INIT_LOCK, timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise UsageError(f"init: another bailout init is writing into {folder} now; nothing was copied") from None
+    try:
+        _remove_stale_staging(folder)
+        _copy_into_place(folder, sources, targets)
+    finally:
+        _unlink_quietly(folder / INIT_LOCK)
+        lock.release()
+
+
+def _remove_stale_staging(folder: Path) -> None:
+    """The staging folders of an init that was killed: with the lock held, no other init uses one."""
+    with os.scandir(folder) as entries:
+        stale = [e.path for e in entries if e.name.startswith(STAGING_PREFIX) and e.is_dir(follow_symlinks=False)]
+    for path in stale:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _refuse_existing(targets: list[Path]) -> None:
     existing = [str(t) for t in targets if t.exists() or t.is_symlink()]
     if existing:
         raise UsageError(f"init: {' and '.join(existing)} already exist{'s' if len(existing) == 1 else ''}; "
                          f"nothing was copied (move {'it' if len(existing) == 1 else 'them'} away, "
                          f"or init another folder)")
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"init: {folder} is not a folder")
-    sources = [shipped(name) for name in NAMES]     # before any copy: all or nothing
-    made: list[Path] = []
+
+
+def _copy_into_place(folder: Path, sources: list[Path], targets: list[Path]) -> None:
+    """Copy `sources` into a staging folder in `folder`, then rename each to its target (under
+    the caller's lock); a rename that fails puts the earlier ones back into the staging folder."""
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
     try:
         for source, target in zip(sources, targets):
-            made.append(target)
-            _copy_tree(source, target)
-    except OSError as error:
-        for target in made:
-            shutil.rmtree(target, ignore_errors=True)
-        raise UsageError(f"init: cannot write into {folder} ({error.strerror})") from None
-    return made
+            _copy_tree(source, staging / target.name)
+        _refuse_existing(targets)       # again, holding the lock: another init may have just finished
+        moved: list[Path] = []
+        try:
+            for target in targets:
+                os.rename(staging / target.name, target)    # fails, rather than merges, onto a full folder
+                moved.append(target)
+        except BaseException:
+            for target in moved:        # only what this init renamed: never another's files
+                os.rename(target, staging / target.name)
+            raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """`folder` and each missing parent, outermost first: what init makes, and removes on failure."""
+    missing: list[Path] = []
+    while not os.path.lexists(folder) and folder != folder.parent:
+        missing.insert(0, folder)
+        folder = folder.parent
+    return missing
+
+
+def _remove_made(made: list[Path]) -> None:
+    for new in reversed(made):
+        try:
+            new.rmdir()
+        except OSError:
+            break
+
+
+def _unlink_quietly(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 class PathProblem(Exception):

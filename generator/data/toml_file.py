@@ -59,10 +59,19 @@ def read_limited(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
         os.close(fd)
 
 
-def read_toml(problems: Problems, data_dir: Path, rel: str) -> dict[str, Any] | None:
-    """The table in data_dir/rel, or None with the problem added (naming the file)."""
+def read_toml(problems: Problems, data_dir: Path, rel: str, seen: dict[str, bytes] | None = None) \
+        -> dict[str, Any] | None:
+    """The table in data_dir/rel, or None with the problem added (naming the file).
+
+    The file must resolve inside the data folder (no symbolic link, of the file or of a folder on
+    the way, leads out of it).  The bytes read are put in `seen` under `rel`, for the data hash.
+    """
     try:
-        text = read_limited(data_dir / rel).decode("utf-8")
+        content = read_limited(data_dir / rel)
+        _inside(data_dir, rel)
+        if seen is not None:
+            seen[rel] = content
+        text = content.decode("utf-8")
         table = tomllib.loads(text)
     except Unreadable as error:
         problems.add(rel, "", str(error))
@@ -80,6 +89,18 @@ def read_toml(problems: Problems, data_dir: Path, rel: str) -> dict[str, Any] | 
         problems.add(rel, "", f"tables or arrays nest too deep (at most {MAX_DEPTH} levels)")
         return None
     return table
+
+
+def _inside(data_dir: Path, rel: str) -> None:
+    """Unreadable unless data_dir/rel, every link followed, lies inside data_dir (itself resolved)."""
+    try:
+        folder = os.path.realpath(data_dir, strict=True)
+        target = os.path.realpath(data_dir / rel, strict=True)
+    except (OSError, RuntimeError) as error:      # a loop of links, or a name gone meanwhile
+        raise Unreadable(f"cannot be resolved ({getattr(error, 'strerror', None) or 'a loop of links'})") from None
+    if os.path.commonpath([folder, target]) != folder:
+        raise Unreadable(f"leads outside the data folder (to {target}, through a symbolic link); data files "
+                         f"must lie inside it")
 
 
 def _depth(value: dict[str, Any] | list[Any]) -> int:

@@ -12,6 +12,7 @@ from generator.data.model import KitData
 from generator.layout import sheets as geo
 from generator.layout.paper import PAPERS
 from generator.options import BuildOptions
+from generator.data.file_names import entry_name
 from generator.units import MM_PER_INCH
 
 DPI = 300
@@ -70,14 +71,14 @@ def face_names(groups: Groups) -> dict[Counter, str]:
         for kind, distinct in by_kind.items():
             spans = {"rifle": nat.rifles, "smg": nat.smgs}.get(kind, ())
             for i, counter in enumerate(distinct):
-                name = f"{nat.key}-{FILE_KINDS[kind]}"    # 'german-bailed-out-afv'
+                parts = [nat.key, FILE_KINDS[kind]]     # 'german-bailed-out-afv'
                 if len(distinct) > 1:
                     if len(spans) == len(distinct):
                         span = spans[i]
-                        name += f"-{span.first}" + (f"-{str(span.last)[2:]}" if span.last != span.first else "")
+                        parts.append(f"{span.first}" + (f"-{str(span.last)[2:]}" if span.last != span.first else ""))
                     else:
-                        name += f"-{i + 1}"
-                names[counter] = name
+                        parts.append(f"{i + 1}")
+                names[counter] = entry_name(*parts)
     return names
 
 

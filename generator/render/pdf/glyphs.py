@@ -23,6 +23,16 @@ def check_printable(kit: KitData) -> None:
         raise RenderError(problems)
 
 
+def unprintable(text: str, cmap: dict[int, int] | None = None) -> str:
+    """The characters of `text` Vera cannot draw, as "'\\u202e' (U+202E), ..." (the first five);
+    empty when it can draw them all."""
+    if cmap is None:
+        register_fonts()
+        cmap = pdfmetrics.getFont(FONT).face.charToGlyph
+    lacking = sorted({ch for ch in text if ord(ch) not in cmap})     # whitespace too: a tab or U+2028 is no glyph
+    return ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
+
+
 # Rules fields whose TOML key differs (the rest match: crew.takeover is [crew] takeover).
 _TOML_KEYS = {"number": "variant.number", "title": "variant.title", "game": "variant.game",
               "credit": "variant.credit", "trigger_rule": "triggers.rule", "exact_kill": "triggers.exact_kill",
@@ -35,9 +45,8 @@ def undrawable_text(kit: KitData) -> Iterator[str]:
     cmap = pdfmetrics.getFont(FONT).face.charToGlyph
 
     def check(file: str, key: str, text: object) -> str | None:
-        lacking = sorted({ch for ch in str(text) if ord(ch) not in cmap and not ch.isspace()})
-        if lacking:
-            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
+        shown = unprintable(str(text), cmap)
+        if shown:
             return f"{kit.directory / file}: {key}: the kit's font (Bitstream Vera) cannot print {shown}"
         return None
 
