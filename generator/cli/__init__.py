@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:     # `bailout odds | head`: the reader has what it wanted
         # Python would report the pipe again when it flushes stdout at exit: point it at nothing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 128 + signal.SIGPIPE
+        return 128 + int(getattr(signal, "SIGPIPE", 13))     # Windows has no SIGPIPE: the POSIX number
     except KeyboardInterrupt as interrupt:     # Ctrl-C, or SIGTERM during a build
         print(f"bailout: interrupted; {str(interrupt) or 'earlier outputs are untouched'}", file=sys.stderr)
         return getattr(interrupt, "status", 130)
