@@ -10,18 +10,18 @@ import sys
 from collections.abc import Sequence
 
 from generator.cli.commands import COMMANDS
-from generator.cli.parser import parser
+from generator.cli.parser import parse, parser  # noqa: F401  (parser: the one tests and completion read)
 from generator.errors import KitError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`bailout ARGV...` (default: the process's arguments); returns the exit status."""
-    args = parser().parse_args(argv)
+    args = parse(argv)
     try:
         if "data" in args:
             from generator.data.sources import data_folder
             args.data = data_folder(args.data)
-        status = COMMANDS[args.command](args) or 0
+        status = COMMANDS[args.command or "help"](args) or 0
         sys.stdout.flush()      # a closed pipe shows here, not at exit
         return status
     except KitError as error:

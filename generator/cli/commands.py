@@ -125,7 +125,24 @@ def _check_out(out: str) -> None:
         raise UsageError(f"--out {out}: is a file, not a folder")
 
 
+def cmd_help(args: argparse.Namespace) -> None:
+    """`bailout` alone and `bailout help`: the commands, one a line; `bailout help CMD`: its options."""
+    from generator.cli.parser import command_list, parser
+    p = parser()
+    topic = getattr(args, "topic", None)
+    print(p.commands[topic].format_help() if topic else command_list(p), end="\n" if not topic else "")
+
+
+def cmd_completion(args: argparse.Namespace) -> None:
+    """`bailout completion SHELL`: shtab's completion script for the whole parser."""
+    import shtab
+    from generator.cli.parser import parser
+    print(shtab.complete(parser(), shell=args.shell))
+
+
 COMMANDS: dict[str, Command] = {"build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew,
                                 "diff": cmd_diff, "init": cmd_init, "odds": cmd_odds, "simulate": cmd_simulate}
+# issue 22: `bailout` alone lists the commands, as `bailout help` does
+COMMANDS.update({"help": cmd_help, "completion": cmd_completion})
 
 

@@ -6,6 +6,7 @@ from generator.engine.crews import find_crews
 from generator.engine.procedure import crew_size
 from generator.data.model import MORALE_RANGE, KitData, Nationality
 from generator.errors import UsageError
+from generator.suggest import suggestion
 
 MAX_COMBINATIONS = 2_000_000    # some seconds of search; a real roster (a few dozen cards) is far below
 
@@ -17,8 +18,10 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
     rules = kit.rules
     nat = next((n for n in kit.nationalities if n.key == nationality.lower()), None)
     if nat is None:
-        raise UsageError(f"crew: no nationality {nationality!r}; the data has "
-                         f"{', '.join(n.key for n in kit.nationalities)}")
+        keys = [n.key for n in kit.nationalities]
+        hint = suggestion(nationality.lower(), keys)
+        raise UsageError(f"crew: no nationality {nationality!r}; {hint + ' ' if hint else ''}the data has "
+                         f"{', '.join(keys)}")
     where = f"{kit.directory}/nationalities/{nat.key}.toml"
     morale, label = _afv(nat, where, afv, afv_morale)
     if not MORALE_RANGE[0] <= morale <= MORALE_RANGE[1]:
