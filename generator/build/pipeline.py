@@ -12,12 +12,12 @@ from typing import BinaryIO
 
 from generator.build.manifest import manifest
 from generator.build.outputs import all_file_names, part_pdf, selected
-from generator.build.progress import progress as print_progress
+from generator.build.progress import FileProgress
 from generator.build.transaction import MANIFEST, is_file, transaction, write_file
 from generator.content.context import BuildContext, Since
 from generator.data.model import KitData
 from generator.engine.odds import compute
-from generator.layout.paper import PAPERS
+from generator.layout.paper import PAPERS, Paper
 from generator.data.sources import template_folder
 from generator.options import BuildOptions, check_source_date_epoch
 
@@ -31,7 +31,7 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
 
     def make(folder: Path) -> list[str]:
         earlier.extend(name for name in all_file_names(PAPERS.values()) if is_file(out / name))
-        return render_files(folder, kit, options, templates=templates, progress=None if quiet else print_progress,
+        return render_files(folder, kit, options, templates=templates, progress=None if quiet else FileProgress(),
                             earlier=earlier, notice=None if quiet else rows_notice)
     made = transaction(out, make)
     stale = [name for name in earlier if name not in made]
@@ -96,9 +96,12 @@ def _render(ctx: BuildContext, sink: Callable[[str, bytes], None], opener: Calla
     made: list[str] = []
     pages: dict[str, int | None] = {}
     earlier = list(earlier)
+    begin = getattr(progress, "begin", None)     # a FileProgress shows each file as it is made
     for output in selected(options.parts):
         for paper in (papers if output.per_paper else [None]):
             name = output.file_name(paper)
+            if begin is not None:
+                begin(name, _pages_ahead(ctx, output.part, name, paper))
             if output.merges:
                 sources = [(o.title, opener(o.file_name(paper))) for o in map(part_pdf, output.merges)]
                 try:
@@ -113,9 +116,19 @@ def _render(ctx: BuildContext, sink: Callable[[str, bytes], None], opener: Calla
             pages[name] = getattr(content, "pages", None)      # renderers of PDFs count their pages
             progress(name, content)
             del content             # a 200,000-row table is some 18 MB a paper: not kept
+    if begin is not None:
+        begin(MANIFEST)
     content = manifest(kit, made, options, [n for n in earlier if n not in made], opener, ctx.changes, pages)
     sink(MANIFEST, content)
     progress(MANIFEST, content)
+
+
+def _pages_ahead(ctx: BuildContext, part: str, name: str, paper: Paper | None) -> int | None:
+    """The pages a long pre-rolled table will have (its progress bar's end); None for the rest."""
+    if part != "prerolled" or not name.endswith(".pdf") or paper is None or (ctx.options.rows or 0) <= ROWS_NOTICE:
+        return None
+    from generator.render.pdf.prerolled_pdf import page_count
+    return page_count(ctx, paper)
 
 
 ROWS_NOTICE = 20_000        # --rows above this says how many pages it will make before it starts

@@ -18,7 +18,7 @@ from pathlib import Path
 from generator import __version__
 from generator.build.manifest import manifest
 from generator.build.pipeline import render_all
-from generator.build.progress import progress as print_progress
+from generator.build.progress import FileProgress
 from generator.content.words import load_words
 from generator.data.model import KitData
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
@@ -34,7 +34,7 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
                  quiet: bool = True) -> tuple[str, bytes]:
     """(zip file name, zip bytes) for the whole kit, both papers, with the options' settings."""
     options = _whole_kit(options)
-    progress = None if quiet else print_progress
+    progress = None if quiet else FileProgress()
     from generator.render.html.release_pages import index_html, readme_text
     from generator.render.images import FACE_PAPER, face_images, thumbnails
     words = load_words()        # a build's words, as every part's context has them

@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -91,7 +92,10 @@ def cmd_build(args: argparse.Namespace) -> None:
     check_source_date_epoch()
     _check_out(args.out)
     options = options_from_args(args)
-    build_into(Path(args.out), _load(args), options, quiet=args.quiet)
+    kit = _load(args)
+    made = build_into(Path(args.out), kit, options, quiet=args.quiet)
+    if not args.quiet:
+        _closing(len(made), Path(args.out), args.data, kit)
 
 
 def cmd_release(args: argparse.Namespace) -> None:
@@ -102,10 +106,21 @@ def cmd_release(args: argparse.Namespace) -> None:
     check_source_date_epoch()
     _check_out(args.out)
     options = options_from_args(args)
-    name, content = make_release(_load(args), options, quiet=args.quiet)
+    kit = _load(args)
+    name, content = make_release(kit, options, quiet=args.quiet)
     out = Path(args.out)
     write_all(out, {name: content})
-    print(out / name)
+    print(one_line(out / name))
+    if not args.quiet:
+        _closing(1, out, args.data, kit)
+
+
+def _closing(count: int, out: Path, data: Path, kit: KitData) -> None:
+    """The one line every build and release ends with (stderr: stdout stays for what scripts read)."""
+    from generator.build.progress import closing_line
+    from generator.data.sources import shipped, template_folder
+    print(f"bailout: {closing_line(count, out, data, template_folder(), kit, shipped=(shipped('data'), shipped('templates')))}",
+          file=sys.stderr)
 
 
 def cmd_init(args: argparse.Namespace) -> None:
