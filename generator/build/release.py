@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from generator import __version__
-from generator.build.manifest import manifest
+from generator.build.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
 from generator.build.pipeline import render_all
 from generator.build.progress import FileProgress
 from generator.content.words import load_words
@@ -46,7 +46,7 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     files.update(thumbs)
     files["README.txt"] = readme_text(kit, options, files, words)
     files["index.html"] = index_html(kit, options, files, words)
-    files["MANIFEST.txt"] = manifest(kit, files, options)
+    files["MANIFEST.txt"] = manifest(kit, files, options, libraries=LIBRARIES + IMAGE_LIBRARIES)
     name = zip_name(kit)
     return name, zip_bytes(name[:-len(".zip")], files)
 
