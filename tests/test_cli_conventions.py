@@ -4,6 +4,7 @@ and in, numbers refused by their size before any arithmetic, every refusal listi
 accepted, "did you mean", shell completion, help and a default for every option."""
 
 import argparse
+import os
 import shutil
 import subprocess
 import time
@@ -154,6 +155,29 @@ def test_completion_scripts(shell):
     for word in ("build", "simulate", "--counter-size", "--back-offset"):
         assert word in script, word
     checker = {"bash": ["bash", "-n"], "zsh": ["zsh", "-n"], "fish": ["fish", "--no-execute"]}[shell]
-    if shutil.which(checker[0]):        # the script must at least parse in its shell
-        done = subprocess.run([*checker], input=script, capture_output=True, text=True, timeout=30)
-        assert done.returncode == 0, done.stderr
+    if not shutil.which(checker[0]):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI installs {shell} (.ci/run) to check its completion script")
+        pytest.skip(f"{shell} is not installed: its completion script is not parsed (apt-get install {shell})")
+    done = subprocess.run([*checker], input=script, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr        # the script at least parses in its shell
+
+
+def test_bash_completes_an_option_and_a_command():
+    if not shutil.which("bash"):
+        pytest.skip("bash is not installed")
+    script = run_cli("completion", "bash")[1]
+
+    def complete(*words: str) -> set[str]:
+        """What bash offers for the last of `words` after `bailout`."""
+        line = " ".join(("bailout",) + words)
+        previous = words[-2] if len(words) > 1 else "bailout"
+        probe = (f'source /dev/stdin <<< "$SCRIPT"; COMP_WORDS=({line}); COMP_CWORD={len(words)}; '
+                 f'COMP_LINE="{line}"; COMP_POINT=${{#COMP_LINE}}; _shtab_bailout bailout {words[-1]} {previous}; '
+                 'printf "%s\\n" "${COMPREPLY[@]}"')
+        done = subprocess.run(["bash", "-c", probe], env={**os.environ, "SCRIPT": script}, capture_output=True,
+                              text=True, timeout=30)
+        return set(done.stdout.split())
+    assert complete("build", "--pa") == {"--paper"}
+    assert complete("si") == {"simulate"}
+    assert complete("build", "--paper", "le") == {"letter"}
