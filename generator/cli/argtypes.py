@@ -101,8 +101,8 @@ def parts_list(text: str) -> tuple[str, ...]:
     parts = [p.strip() for p in text.split(",") if p.strip()]
     bad = [p for p in parts if p not in PARTS]
     if bad or not parts:
-        hint = f"{_shown(bad[0])} is not a part; {refusal(bad[0], PARTS)}" if bad else f"accepted: {', '.join(PARTS)}"
-        raise argparse.ArgumentTypeError(f"--only takes a comma list of parts; got {_shown(text)}: {hint}")
+        hint = f"{_shown(bad[0])} is not a part; {refusal(bad[0], PARTS)}" if bad else f"{_shown(text)} names no part; accepted: {', '.join(PARTS)}"
+        raise argparse.ArgumentTypeError(f"{hint} (a comma list of them, like aid,counters)")
     return tuple(p for p in PARTS if p in parts)
 
 

@@ -24,7 +24,9 @@ class _Help(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
-        if "default" in text or not action.option_strings or action.default in (None, False, argparse.SUPPRESS):
+        default = action.default
+        if "default" in text or not action.option_strings or default is None or default is False \
+                or default == "" or default is argparse.SUPPRESS:
             return text
         return f"{text} (default: {action.default})"
 
@@ -89,6 +91,8 @@ def parser() -> _Parser:
 
     def add(name: str, **kwargs: Any) -> argparse.ArgumentParser:
         """A command's parser, recorded for `bailout` alone and `bailout help`."""
+        summary = kwargs.get("help", "")
+        kwargs.setdefault("description", summary[:1].upper() + summary[1:] + ".")    # what `CMD --help` says first
         made = sub.add_parser(name, **kwargs)
         p.commands[name], p.summaries[name] = made, kwargs.get("help", "")
         return made
@@ -119,7 +123,7 @@ def parser() -> _Parser:
     which.add_argument("--afv", metavar="NAME", help="an AFV listed in the nationality file")
     which.add_argument("--afv-morale", type=whole, metavar="M", help="the AFV's Morale")
     w.add_argument("--casualties", type=whole, default=0, metavar="K", help="commander casualties before the bail-out")
-    w.add_argument("--in-use", default="", metavar="IDS", help="comma list of card ids already in play")
+    w.add_argument("--in-use", default="", metavar="IDS", help="comma list of card ids already in play (default: none)")
     w.add_argument("--most", type=positive, default=20, metavar="N", help="list at most N crews (default 20)")
 
     d = add("diff", help="what a rules edit changes in print terms, by rule number",
@@ -172,12 +176,12 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                        help="mark what changed since OLD (a data folder, or git:REV) on the player aid: "
                             "a list of the changes and a bar beside each")
     p.add_argument("--bw", action="store_true", help="ink-saving black-and-white version")
-    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress lines and no closing line")
     g = p.add_argument_group("pre-rolled tables")
-    g.add_argument("--rows", type=count(1, 1_000_000), default=None,
-                   help="rows to print (default: whole blocks, about 200)")
+    g.add_argument("--rows", type=count(1, 1_000_000), default=None, metavar="N",
+                   help="rows to print, 1 to 1,000,000 (default: whole blocks, about 200)")
     g.add_argument("--seed", type=seed, default=DEFAULT_SEED,
-                   help=f"random seed (default {DEFAULT_SEED})")
+                   help=f"random seed, 0 to 2^63 - 1 (default {DEFAULT_SEED}, as for simulate)")
     g.add_argument("--mode", type=choice(MODES, what="a mode"), choices=MODES, default="balanced",
                    help="balanced (default): each block of rows holds the rule's exact proportions; "
                         "independent: every cell drawn on its own")
@@ -188,8 +192,8 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
     g.add_argument("--back-offset", type=back_offset_mm, default=(Fraction(0), Fraction(0)),
                    metavar="X,Y", help="shift the backs by X,Y mm (each -10 to 10, like -0.5,1) to match your "
                                        "printer, read off the calibration page (default 0,0)")
-    g.add_argument("--sets", type=count(1, 20), default=2,
-                   help="sets of crew markers per nationality, one marker per crew member (default 2)")
+    g.add_argument("--sets", type=count(1, 20), default=2, metavar="N",
+                   help="sets of crew markers per nationality, one marker per crew member, 1 to 20 (default 2)")
     g.add_argument("--no-fill", action="store_true",
                    help="leave the last sheet's spare cells empty (default: more crews and markers)")
 
