@@ -181,3 +181,16 @@ def test_bash_completes_an_option_and_a_command():
     assert complete("build", "--pa") == {"--paper"}
     assert complete("si") == {"simulate"}
     assert complete("build", "--paper", "le") == {"letter"}
+
+
+def test_the_calibration_pages_example_offset_is_taken_as_printed(kit_files):
+    import io
+    import re
+    from pypdf import PdfReader
+    pages = PdfReader(io.BytesIO(kit_files["counters-a4.pdf"])).pages[:2]     # the calibration sheet
+    text = " ".join(" ".join(page.extract_text().split()) for page in pages)
+    examples = re.findall(r"pass --back-offset (-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?)", text)
+    assert examples, text[:500]
+    for example in examples:        # as a player types it: a space, no '='
+        x, y = (Fraction(v) for v in example.split(","))
+        assert parser().parse_args(["build", "--back-offset", example]).back_offset == (x, y)
