@@ -32,6 +32,8 @@ def test_help_command_shows_that_commands_options():
     status, out, _ = run_cli("help", "build")
     assert status == 0 and out.startswith("usage: bailout build")
     assert out == parser().commands["build"].format_help()
+    for name, command in parser().commands.items():     # every one, help and completion too
+        assert run_cli("help", name) == (0, command.format_help(), ""), name
     status, listed, _ = run_cli("help")
     assert status == 0 and listed == run_cli()[1]
     status, _, err = run_cli("help", "biuld")

@@ -3,7 +3,7 @@
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn
@@ -144,13 +144,18 @@ def parser() -> _Parser:
     i = add("init", help="copy the kit's data/ and templates/ into a folder, to edit them")
     i.add_argument("folder", nargs="?", default=".", type=Path, metavar="DIR", help="where (default: here)")
 
-    h = add("help", help="show one command's options (bailout help build), or list the commands")
-    h.add_argument("topic", nargs="?", choices=sorted(p.commands), metavar="COMMAND", help="the command")
-
-    t = add("completion", help="print the shell completion script for bash, zsh, fish, tcsh or powershell",
-                       description="Print a completion script for SHELL to stdout; README shows where to put it.")
-    t.add_argument("shell", type=choice(SHELLS, what="a shell"), metavar="SHELL", help=", ".join(SHELLS))
+    _add_help_commands(p, add)
     return p
+
+
+def _add_help_commands(p: _Parser, add: Callable[..., argparse.ArgumentParser]) -> None:
+    """`bailout completion SHELL`, then `bailout help [COMMAND]`, which knows every command (itself too)."""
+    t = add("completion", help="print the shell completion script for bash, zsh, fish, tcsh or powershell",
+            description="Print a completion script for SHELL to stdout; README shows where to put it.")
+    t.add_argument("shell", type=choice(SHELLS, what="a shell"), metavar="SHELL", help=", ".join(SHELLS))
+    h = add("help", help="show one command's options (bailout help build), or list the commands")
+    h.add_argument("topic", nargs="?", choices=sorted([*p.commands, "help"]), metavar="COMMAND",
+                   help="the command")
 
 
 def command_list(p: _Parser) -> str:
