@@ -196,3 +196,10 @@ def test_the_calibration_pages_example_offset_is_taken_as_printed(kit_files):
     for example in examples:        # as a player types it: a space, no '='
         x, y = (Fraction(v) for v in example.split(","))
         assert parser().parse_args(["build", "--back-offset", example]).back_offset == (x, y)
+
+
+def test_an_afv_name_misspelt_gets_the_closest(data_copy):
+    german = data_copy / "nationalities" / "german.toml"
+    german.write_text(german.read_text() + '\n[[afv]]\nname = "PzKpfw IVH"\nmorale = 5\nopen_topped = false\n')
+    status, _, err = run_cli("crew", "german", "--afv", "PzKpfw IV", "--data", data_copy)
+    assert status == 2 and "did you mean PzKpfw IVH?" in err and len(err.splitlines()) == 1

@@ -71,7 +71,8 @@ def _afv(nat: Nationality, where: str, afv: str | None, afv_morale: int | None) 
         listed = next((a for a in nat.afvs if a.name.lower() == afv.lower()), None)
         if listed is None:
             known = ", ".join(a.name for a in nat.afvs) or "none (add [[afv]] tables)"
-            raise UsageError(f"crew: {where}: afv: no AFV named {afv!r}; listed: {known}")
+            hint = suggestion(afv, [a.name for a in nat.afvs])
+            raise UsageError(f"crew: {where}: afv: no AFV named {afv!r}; {hint + ' ' if hint else ''}listed: {known}")
         return listed.morale, f"{listed.name} (Morale {listed.morale})"
     if afv_morale is None:
         raise UsageError("crew: give the AFV, by --afv NAME or --afv-morale M")
