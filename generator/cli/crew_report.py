@@ -1,6 +1,7 @@
 """`bailout crew`: the 871.2 target for an AFV, and the crews a roster allows, as text lines."""
 
 import math
+from pathlib import Path
 
 from generator.engine.crews import find_crews
 from generator.engine.procedure import crew_size
@@ -22,7 +23,7 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
         hint = suggestion(nationality.lower(), keys)
         raise UsageError(f"crew: no nationality {nationality!r}; {hint + ' ' if hint else ''}the data has "
                          f"{', '.join(keys)}")
-    where = f"{kit.directory}/nationalities/{nat.key}.toml"
+    where = str(Path(kit.directory) / "nationalities" / f"{nat.key}.toml")     # the system's own separator
     morale, label = _afv(nat, where, afv, afv_morale)
     if not MORALE_RANGE[0] <= morale <= MORALE_RANGE[1]:
         raise UsageError(f"crew: --afv-morale must be {MORALE_RANGE[0]} to {MORALE_RANGE[1]}, got {morale}")
