@@ -80,3 +80,19 @@ def _run_on(terminal: io.StringIO, *args: object) -> tuple[int, str, str]:
     status = main([str(a) for a in args])
     return status, "", terminal.getvalue()
 
+
+
+def test_a_build_that_fails_on_a_terminal_leaves_it_as_it_was(tmp_path, monkeypatch):
+    from generator.render.pdf import counters_pdf
+    from generator.render.pdf.canvas import PAGE_LISTENERS
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+
+    def broken(ctx: object, paper: object) -> bytes:
+        raise KeyboardInterrupt()       # as Ctrl-C in the middle of a file
+    monkeypatch.setattr(counters_pdf, "render", broken)
+    status, _, _ = _run_on(terminal, "build", "--only", "counters", "--out", tmp_path / "out")
+    assert status == 130
+    assert PAGE_LISTENERS == []
+    shown = terminal.getvalue()
+    assert "\x1b[?25l" in shown and shown.rfind("\x1b[?25h") > shown.rfind("\x1b[?25l")     # the cursor back

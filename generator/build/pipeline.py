@@ -28,12 +28,17 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
                quiet: bool = False) -> list[str]:
     """`bailout build`: every output into `out`, all or nothing; returns the names written."""
     earlier: list[str] = []
+    progress = None if quiet else FileProgress()
 
     def make(folder: Path) -> list[str]:
         earlier.extend(name for name in all_file_names(PAPERS.values()) if is_file(out / name))
-        return render_files(folder, kit, options, templates=templates, progress=None if quiet else FileProgress(),
+        return render_files(folder, kit, options, templates=templates, progress=progress,
                             earlier=earlier, notice=None if quiet else rows_notice)
-    made = transaction(out, make)
+    try:
+        made = transaction(out, make)
+    finally:
+        if progress is not None:
+            progress.close()        # a build that failed or was stopped leaves the terminal as it was
     stale = [name for name in earlier if name not in made]
     if stale and not quiet:
         print(f"note: {out} still holds files this build did not make (see {MANIFEST}): "

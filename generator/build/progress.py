@@ -90,11 +90,13 @@ class FileProgress:
             self.close()
 
     def close(self) -> None:
+        """Stop the display (the cursor shown again) and stop hearing of pages; again is harmless."""
+        if self.live is None:
+            return
         from generator.render.pdf.canvas import PAGE_LISTENERS
-        if self.live is not None:
-            self.live.stop()
-            if self._page in PAGE_LISTENERS:
-                PAGE_LISTENERS.remove(self._page)
+        self.live.stop()
+        if self._page in PAGE_LISTENERS:
+            PAGE_LISTENERS.remove(self._page)
         self.live = self.task = None
 
 

@@ -38,7 +38,11 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     from generator.render.html.release_pages import index_html, readme_text
     from generator.render.images import FACE_PAPER, face_images, thumbnails
     words = load_words()        # a build's words, as every part's context has them
-    files = render_all(kit, options, templates=templates, progress=progress)
+    try:
+        files = render_all(kit, options, templates=templates, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()        # a release that failed or was stopped leaves the terminal as it was
     files.pop("MANIFEST.txt")       # remade below, over everything the zip holds
     # placed by the counters of the words the PDF printed (a build's: the default catalogue)
     files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"], load_words()))
