@@ -84,7 +84,7 @@ def test_simulate_is_seeded():
 
 
 def test_bad_arguments_exit_2_without_traceback():
-    for args in (["simulate", "0"], ["simulate", "x"], ["frobnicate"], ["odds", "--nope"], []):
+    for args in (["simulate", "0"], ["simulate", "x"], ["frobnicate"], ["odds", "--nope"]):
         status, _, err = run_cli(*args)
         assert status == 2, args
         assert "Traceback" not in err and "error" in err

@@ -16,11 +16,13 @@ Opener = Callable[[str], BinaryIO]      # opens a file of the build, by name, fo
 
 # What else decides the bytes: same data, options and these versions give the same files.
 LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
+# issue 22: a release's images are rasterised by pypdfium2 and written as PNG by Pillow
+IMAGE_LIBRARIES = ("pypdfium2", "Pillow")
 
 
 def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: BuildOptions,
              not_rebuilt: Sequence[str] = (), opener: Opener | None = None, since: Since | None = None,
-             pages: Mapping[str, int | None] | None = None) -> bytes:
+             pages: Mapping[str, int | None] | None = None, libraries: Sequence[str] = LIBRARIES) -> bytes:
     """Each file of this build with its SHA-256 and page count, the data hash, the kit version,
     the versions of Python and of each library that shapes the output, and the --since base.
 
@@ -36,7 +38,7 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
     pages = pages or {}
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
-             *(f"{name} {version}" for name, version in library_versions())]
+             *(f"{name} {version}" for name, version in library_versions(libraries))]
     if since is not None:
         count = sum(len(changes) for _, changes in since.groups)
         lines.append(f"since {since.spec}: {f'commit {since.commit}, ' if since.commit else ''}data {since.data_hash}; "
@@ -60,7 +62,7 @@ def _page_count(handle: BinaryIO) -> int:
     return page_count(handle)
 
 
-def library_versions() -> list[tuple[str, str]]:
+def library_versions(libraries: Sequence[str] = LIBRARIES) -> list[tuple[str, str]]:
     """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs."""
     from importlib.metadata import PackageNotFoundError, version
 
@@ -69,6 +71,6 @@ def library_versions() -> list[tuple[str, str]]:
             return version(name)
         except PackageNotFoundError:    # imported from somewhere pip does not know
             return "unknown"
-    return [("Python", platform.python_version())] + [(name, installed(name)) for name in LIBRARIES]
+    return [("Python", platform.python_version())] + [(name, installed(name)) for name in libraries]
 
 

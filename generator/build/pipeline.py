@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from generator.build.manifest import manifest
 from generator.build.lanes import run_lanes
 from generator.build.outputs import Output, all_file_names, part_pdf, selected
-from generator.build.progress import progress as print_progress
+from generator.build.progress import FileProgress
 from generator.build.transaction import MANIFEST, is_file, transaction, write_file
 from generator.content.aid import markdown_text
 from generator.content.context import BuildContext, Since
@@ -37,12 +37,17 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
                quiet: bool = False) -> list[str]:
     """`bailout build`: every output into `out`, all or nothing; returns the names written."""
     earlier: list[str] = []
+    progress = None if quiet else FileProgress()
 
     def make(folder: Path) -> list[str]:
         earlier.extend(name for name in all_file_names(PAPERS.values()) if is_file(out / name))
-        return render_files(folder, kit, options, templates=templates, progress=None if quiet else print_progress,
+        return render_files(folder, kit, options, templates=templates, progress=progress,
                             earlier=earlier, notice=None if quiet else rows_notice)
-    made = transaction(out, make)
+    try:
+        made = transaction(out, make)
+    finally:
+        if progress is not None:
+            progress.close()        # a build that failed or was stopped leaves the terminal as it was
     stale = [name for name in earlier if name not in made]
     if stale and not quiet:
         print(one_line(f"note: {out} still holds files this build did not make (see {MANIFEST}): "
@@ -120,11 +125,16 @@ def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
             made += lane_made
     pages = {name: count for name, count, _ in made}
     order = [o.file_name(p) for o in outputs for p in (papers if o.per_paper else [None])]
+    begin = getattr(progress, "begin", None)     # a FileProgress shows each file as it is made
     for name, _, reported in sorted(made, key=lambda m: order.index(m[0])):
         if progress is not None and not reported:       # made in another process: say so now
+            if begin is not None:
+                begin(name)
             progress(name, (folder / name).read_bytes())
     names = [name for name in order if name in pages]
     opener: Callable[[str], BinaryIO] = lambda name: open(folder / name, "rb")    # noqa: E731
+    if begin is not None:
+        begin(MANIFEST)
     content = manifest(kit, names, options, [n for n in earlier if n not in names], opener, ctx.changes, pages)
     write_file(folder, MANIFEST, content)
     if progress is not None:
@@ -158,8 +168,11 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
     """Render one lane's files into `folder`; what each was, and whether it was reported yet."""
     made: Made = []
     live = progress is not None and os.getpid() == owner
+    begin = getattr(progress, "begin", None) if live else None      # a FileProgress: each file as it is made
     for output, paper in lane:
         name = output.file_name(paper)
+        if begin is not None:
+            begin(name, _pages_ahead(ctx, output.part, name, paper))
         if output.merges:
             sources = [(o.title, open(folder / o.file_name(paper), "rb")) for o in map(part_pdf, output.merges)]
             try:
@@ -175,6 +188,14 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
             progress(name, content)
         del content             # a 200,000-row table is some 18 MB a paper: not kept
     return made
+
+
+def _pages_ahead(ctx: BuildContext, part: str, name: str, paper: Paper | None) -> int | None:
+    """The pages a long pre-rolled table will have (its progress bar's end); None for the rest."""
+    if part != "prerolled" or not name.endswith(".pdf") or paper is None or (ctx.options.rows or 0) <= ROWS_NOTICE:
+        return None
+    from generator.render.pdf.prerolled_pdf import page_count
+    return page_count(ctx, paper)
 
 
 ROWS_NOTICE = 20_000        # --rows above this says how many pages it will make before it starts

@@ -16,9 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from generator import __version__
-from generator.build.manifest import manifest
+from generator.build.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
 from generator.build.pipeline import render_all
-from generator.build.progress import progress as print_progress
+from generator.build.progress import FileProgress
 from generator.content.words import load_words
 from generator.data.model import KitData
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
@@ -34,11 +34,15 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
                  quiet: bool = True) -> tuple[str, bytes]:
     """(zip file name, zip bytes) for the whole kit, both papers, with the options' settings."""
     options = _whole_kit(options)
-    progress = None if quiet else print_progress
+    progress = None if quiet else FileProgress()
     from generator.render.html.release_pages import index_html, readme_text
     from generator.render.images import FACE_PAPER, face_images, thumbnails
     words = load_words()        # a build's words, as every part's context has them
-    files = render_all(kit, options, templates=templates, progress=progress)
+    try:
+        files = render_all(kit, options, templates=templates, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()        # a release that failed or was stopped leaves the terminal as it was
     files.pop("MANIFEST.txt")       # remade below, over everything the zip holds
     # placed by the counters of the words the PDF printed (a build's: the default catalogue)
     files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"], load_words()))
@@ -46,7 +50,7 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     files.update(thumbs)
     files["README.txt"] = readme_text(kit, options, files, words)
     files["index.html"] = index_html(kit, options, files, words)
-    files["MANIFEST.txt"] = manifest(kit, files, options)
+    files["MANIFEST.txt"] = manifest(kit, files, options, libraries=LIBRARIES + IMAGE_LIBRARIES)
     name = zip_name(kit)
     return name, zip_bytes(name[:-len(".zip")], files)
 

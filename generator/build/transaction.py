@@ -1,8 +1,9 @@
 """`bailout build`: all or nothing, one build at a time per output folder, in bounded memory.
 
-1. Lock: an advisory lock (flock) on LOCK_NAME in --out.  A second build into the same folder
-   stops at once with a message naming the folder (it does not wait: a build of a million rows
-   takes minutes, and a silent wait looks like a hang).
+1. Lock: generator.locking.folder_lock on LOCK_NAME in --out (filelock: flock, or Windows'
+   own lock).  A second build into the same folder stops at once with a message naming the
+   folder (it does not wait: a build of a million rows takes minutes, and a silent wait looks
+   like a hang).
 2. Render: every output goes to its own file in the staging folder STAGING inside --out (one
    filesystem, so the final moves are renames), one at a time; nothing is kept in memory once
    written.  MANIFEST.txt is made last, by streaming the staged files.
@@ -15,7 +16,6 @@ using it) finishes what the plan says, rolling back an unfinished commit, and re
 """
 
 import errno
-import fcntl
 import os
 import re
 import shutil
@@ -31,8 +31,9 @@ from generator.build.outputs import all_file_names
 from generator.data.toml_file import Unreadable, read_limited
 from generator.errors import UsageError
 from generator.layout.paper import PAPERS
+from generator.locking import LOCK_NAME, folder_lock
 
-LOCK_NAME = ".bailout.lock"
+__all__ = ["LOCK_NAME", "folder_lock"]      # where the commands that write a folder find the lock
 STAGING = ".bailout-staging"        # new/ (rendered files), old/ (the files replaced), plan, done
 MANIFEST = "MANIFEST.txt"
 # Test hook, read only in the commit phase: seconds to sleep before each rename, so a test can
@@ -52,7 +53,7 @@ def umask() -> int:
 class Terminated(KeyboardInterrupt):
     """SIGTERM during a build: unwinds like Ctrl-C, so the same clean-up runs."""
 
-    status = 128 + signal.SIGTERM
+    status = 128 + int(getattr(signal, "SIGTERM", 15))
 
 
 def write_all(out: Path, outputs: Mapping[str, bytes]) -> None:
@@ -104,15 +105,13 @@ def write_file(folder: Path, name: str, content: bytes) -> None:
 # -- one build per folder --------------------------------------------------------------------
 
 class _Lock:
-    """flock(LOCK_EX | LOCK_NB) on --out/LOCK_NAME, held for the whole build.
-
-    The lock file stays (removing it would let a build lock a file another has just unlinked).
-    """
+    """folder_lock on --out, held for the whole build; --out and its missing parents are made
+    first, and removed again when the build fails (a failed build leaves no --out behind)."""
 
     def __init__(self, out: Path) -> None:
         self.out = out
-        self.fd: int | None = None
         self.made: list[Path] = []      # folders this build made, deepest last: removed again on failure
+        self.held = folder_lock(out)
 
     def __enter__(self) -> "_Lock":
         out = self.out
@@ -122,31 +121,29 @@ class _Lock:
                 self.made.insert(0, missing)
                 missing = missing.parent
             out.mkdir(parents=True, exist_ok=True)
-            fd = self.fd = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                                   0o666 & ~umask())
         except OSError as error:
-            raise UsageError(f"--out {out}: cannot create the folder or {LOCK_NAME} in it "
-                             f"({error.strerror})") from None
+            raise UsageError(f"--out {out}: cannot create the folder ({error.strerror})") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as error:
-            os.close(fd)
-            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                raise UsageError(f"--out {out}: another build is writing this folder now ({LOCK_NAME} is "
-                                 f"locked); run again when it has finished, or choose another --out") from None
-            raise UsageError(f"--out {out}: cannot lock {LOCK_NAME} ({error.strerror})") from None
+            self.held.__enter__()
+        except UsageError:
+            self._remove_made()
+            raise
         return self
 
     def __exit__(self, failed: type[BaseException] | None, *exc: object) -> None:
-        if failed and self.made:    # a build that made --out and failed leaves no --out behind
-            _remove(self.out / LOCK_NAME)
-            for folder in reversed(self.made):
-                try:
-                    folder.rmdir()
-                except OSError:
-                    break
-        assert self.fd is not None
-        os.close(self.fd)       # closing the only descriptor releases the lock
+        self.held.__exit__(None, None, None)
+        if failed:
+            self._remove_made()
+
+    def _remove_made(self) -> None:
+        if not self.made:
+            return
+        _remove(self.out / LOCK_NAME)
+        for folder in reversed(self.made):
+            try:
+                folder.rmdir()
+            except OSError:
+                break
 
 
 def is_file(path: Path) -> bool:
@@ -297,7 +294,7 @@ class _terminate_as_interrupt:
         self.previous: Callable[[int, FrameType | None], Any] | int | None = None
         try:
             self.previous = signal.signal(signal.SIGTERM, self._raise)
-        except ValueError:      # not the main thread: signals cannot be handled here anyway
+        except (ValueError, AttributeError):      # not the main thread: signals cannot be handled here anyway
             pass
         return self
 
@@ -312,10 +309,24 @@ class _terminate_as_interrupt:
 
 class _signals_held:
     """SIGINT and SIGTERM wait while earlier files are put back, so a second Ctrl-C cannot stop
-    a rollback half done."""
+    a rollback half done.  Where signals cannot be blocked (Windows has no pthread_sigmask) the
+    handlers ignore them for that time instead (main thread only; restored after)."""
 
     def __enter__(self) -> None:
-        self.held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        self.mask: set[int | signal.Signals] | None = None
+        self.previous: dict[int, Any] = {}
+        wanted = [getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)]
+        if hasattr(signal, "pthread_sigmask"):
+            self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, wanted)
+            return
+        for signum in wanted:
+            try:
+                self.previous[signum] = signal.signal(signum, signal.SIG_IGN)
+            except ValueError:      # not the main thread
+                pass
 
     def __exit__(self, *exc: object) -> None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, self.held)
+        if self.mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)

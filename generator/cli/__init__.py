@@ -10,18 +10,20 @@ import sys
 from collections.abc import Sequence
 
 from generator.cli.commands import COMMANDS
-from generator.cli.parser import parser
+from generator.cli.parser import parse, parser
+
+__all__ = ["main", "parser"]    # parser: the one tests and shell completion read
 from generator.errors import KitError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`bailout ARGV...` (default: the process's arguments); returns the exit status."""
-    args = parser().parse_args(argv)
+    args = parse(argv)
     try:
         if "data" in args:
             from generator.data.sources import data_folder
             args.data = data_folder(args.data)
-        status = COMMANDS[args.command](args) or 0
+        status = COMMANDS[args.command or "help"](args) or 0
         sys.stdout.flush()      # a closed pipe shows here, not at exit
         return status
     except KitError as error:
@@ -31,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:     # `bailout odds | head`: the reader has what it wanted
         # Python would report the pipe again when it flushes stdout at exit: point it at nothing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 128 + signal.SIGPIPE
+        return 128 + int(getattr(signal, "SIGPIPE", 13))     # Windows has no SIGPIPE: the POSIX number
     except KeyboardInterrupt as interrupt:     # Ctrl-C, or SIGTERM during a build
         print(f"bailout: interrupted; {str(interrupt) or 'earlier outputs are untouched'}", file=sys.stderr)
         return getattr(interrupt, "status", 130)

@@ -1,46 +1,99 @@
 """Every argparse converter: text from the command line -> a checked value, or one clear line."""
 
 import argparse
+import re
 from collections.abc import Callable
 from fractions import Fraction
 
 from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS
+from generator.suggest import refusal
 from generator.units import MM_PER_INCH
 
-SIZES_HELP = f"Use 5/8in, 3/4in, 1in, or {MIN_COUNTER_MM} to {MAX_COUNTER_MM} millimetres like 19mm."
+# Each unit --counter-size takes, in millimetres.
+UNITS_MM: dict[str, Fraction] = {"mm": Fraction(1), "cm": Fraction(10), "in": MM_PER_INCH}
+SIZES_HELP = (f"Use 5/8in, 3/4in, 1in, or any size from {MIN_COUNTER_MM} to {MAX_COUNTER_MM} mm in mm, cm or in, "
+              f"like 19mm, 2cm, 0.75in (a bare number is mm).")
+MAX_OFFSET_MM = 10
+OFFSET_HELP = f"Use X,Y in mm, each from -{MAX_OFFSET_MM} to {MAX_OFFSET_MM}, like 0.5,-1."
+# A plain decimal (optionally with an exponent) or a fraction: read as text first, so that no
+# number reaches arithmetic before its size is known (Fraction('1e99999999') would compute a
+# hundred-million-digit integer first).
+_NUMBER = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
+_RATIO = re.compile(r"([+-]?\d{1,6})/(\d{1,6})")
+_MAX_DIGITS = 12        # far more than any length can mean here
+
+
+def bounded_number(text: str, largest: int) -> Fraction | None:
+    """`text` as an exact Fraction when it is a number no larger than `largest` in size (whole
+    digits before any arithmetic), else None.  '0.75', '19', '-1.5', '3/4', '1.9e1'."""
+    ratio = _RATIO.fullmatch(text)
+    if ratio:
+        return Fraction(int(ratio[1]), int(ratio[2])) if int(ratio[2]) else None
+    match = _NUMBER.fullmatch(text)
+    if not match or not (match[2] or match[3]):
+        return None
+    whole, tail = match[2].lstrip("0"), match[3] or ""
+    if len(whole) + len(tail) > _MAX_DIGITS:
+        return None
+    if len(match[4] or "") > 3:     # an exponent of four digits or more: zero, or far too large
+        return Fraction(0) if match[4].startswith("-") else None
+    exponent = int(match[4] or 0)
+    if whole and len(whole) + exponent > len(str(largest)):     # too many digits before the point
+        return None
+    if not whole and exponent > len(str(largest)) + len(tail):
+        return None
+    if exponent < -_MAX_DIGITS:
+        return Fraction(0)      # smaller than anything a limit can tell from zero
+    return Fraction(f"{match[1]}{match[2] or 0}.{tail or 0}e{exponent}")
 
 
 def counter_size_mm(text: str) -> Fraction:
-    """A size in inches ('5/8in', '3/4in', '1in') or millimetres ('16mm', '16') -> mm as a Fraction."""
+    """A size in inches ('5/8in', '3/4in', '0.75in'), centimetres ('2cm', '2 cm') or millimetres
+    ('16mm', '20 mm', '16') -> mm as a Fraction, within MIN_COUNTER_MM to MAX_COUNTER_MM."""
     t = "".join(text.split()).lower()
-    unit = t[-2:] if t[-2:] in ("in", "mm") else ""
+    unit = t[-2:] if t[-2:] in UNITS_MM else ""
     number = t[:len(t) - len(unit)]
-    try:
-        size = Fraction(number)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a counter size. {SIZES_HELP}") from None
-    mm = size * MM_PER_INCH if unit == "in" else size
+    size = bounded_number(number, MAX_COUNTER_MM * 100) if len(t) <= 40 else None
+    if size is None:
+        what = "far too large for a counter" if _NUMBER.fullmatch(number) and number[:1] != "-" else "not a counter size"
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is {what}. {SIZES_HELP}") from None
+    mm = size * UNITS_MM[unit or "mm"]
     if not MIN_COUNTER_MM <= mm <= MAX_COUNTER_MM:
         # A bare number meant as inches ('3/4') is tiny in mm: name the size that would work.
         meant = not unit and MIN_COUNTER_MM <= size * MM_PER_INCH <= MAX_COUNTER_MM
         raise argparse.ArgumentTypeError(
-            f"{text!r} is {float(mm):g} mm, too {'small' if mm < MIN_COUNTER_MM else 'large'} for a counter."
+            f"{_shown(text)} is {float(mm):g} mm, too {'small' if mm < MIN_COUNTER_MM else 'large'} for a counter."
             f"{f' Did you mean {number}in?' if meant else ''} {SIZES_HELP}")
     return mm
 
 
 def back_offset_mm(text: str) -> tuple[Fraction, Fraction]:
-    """'X,Y' in millimetres (each within +-10) -> (x, y) Fractions."""
-    parts = text.split(",")
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        x, y = (Fraction(p.strip()) for p in parts)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not an offset; use X,Y in mm, like 0.5,-1") from None
-    if abs(x) > 10 or abs(y) > 10:
-        raise argparse.ArgumentTypeError(f"{text!r}: a back offset over 10 mm means the printer needs fixing")
+    """'X,Y' in millimetres (each within +-MAX_OFFSET_MM; '0.5mm,-1mm' too) -> (x, y) Fractions."""
+    parts = ["".join(p.split()).lower().removesuffix("mm") for p in text.split(",")] if len(text) <= 60 else []
+    numbers = [bounded_number(p, MAX_OFFSET_MM * 1000) for p in parts]
+    if len(numbers) != 2 or None in numbers:
+        far = len(numbers) == 2 and all(_NUMBER.fullmatch(p) or _RATIO.fullmatch(p) for p in parts if p)
+        what = f"far more than {MAX_OFFSET_MM} mm" if far and all(parts) else "not an offset"
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is {what}. {OFFSET_HELP}") from None
+    x, y = (n for n in numbers if n is not None)
+    if abs(x) > MAX_OFFSET_MM or abs(y) > MAX_OFFSET_MM:
+        raise argparse.ArgumentTypeError(f"{_shown(text)}: a back offset over {MAX_OFFSET_MM} mm means the printer "
+                                         f"needs fixing, not the counters. {OFFSET_HELP}")
     return x, y
+
+
+def _shown(text: str) -> str:
+    """`text` quoted for a message, cut to 40 characters (an argument may be a megabyte long)."""
+    return repr(text if len(text) <= 40 else text[:40] + "...")
+
+
+def choice(accepted: tuple[str, ...], *, what: str) -> Callable[[str], str]:
+    """A converter to one of `accepted` (any case), or a refusal that lists them and the closest."""
+    def parse(text: str) -> str:
+        if text.lower() in accepted:
+            return text.lower()
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not {what}; {refusal(text.lower(), accepted)}")
+    return parse
 
 
 def parts_list(text: str) -> tuple[str, ...]:
@@ -48,29 +101,35 @@ def parts_list(text: str) -> tuple[str, ...]:
     parts = [p.strip() for p in text.split(",") if p.strip()]
     bad = [p for p in parts if p not in PARTS]
     if bad or not parts:
-        raise argparse.ArgumentTypeError(f"--only takes a comma list of {', '.join(PARTS)}; got {text!r}")
+        hint = f"{_shown(bad[0])} is not a part; {refusal(bad[0], PARTS)}" if bad else f"{_shown(text)} names no part; accepted: {', '.join(PARTS)}"
+        raise argparse.ArgumentTypeError(f"{hint} (a comma list of them, like aid,counters)")
     return tuple(p for p in PARTS if p in parts)
 
 
 def count(low: int, high: int) -> Callable[[str], int]:
     """A converter to a whole number from `low` to `high`."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        value = _integer(text, f"a whole number from {low:,} to {high:,}")
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low} to {high}, got {value}")
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to {high:,}, got {value:,}")
         return value
     return parse
 
 
+def _integer(text: str, wanted: str) -> int:
+    """int(text), its length checked first (int() of 5,000 digits is refused, of 4,000 slow)."""
+    digits = text.strip().lstrip("+-").lstrip("0")
+    if len(digits) > 20:
+        raise argparse.ArgumentTypeError(f"expected {wanted}, got a number of {len(digits):,} digits")
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {wanted}, got {_shown(text)}") from None
+
+
 def seed(text: str) -> int:
     """A random seed, 0 to 2**63 - 1: Python's Random draws the same for -n as for n, so no negatives."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}, got {text!r}") from None
+    value = _integer(text, f"a seed, a whole number from 0 to {MAX_SEED}")
     if not 0 <= value <= MAX_SEED:
         why = f" (it would draw the same as {-value})" if value < 0 else ""
         raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}, got {value}{why}")
@@ -78,17 +137,13 @@ def seed(text: str) -> int:
 
 
 def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    """A whole number of at least 1."""
+    value = _integer(text, "a whole number of at least 1")
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {value}")
     return value
 
 
 def whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    """Any whole number (the commands check their own ranges)."""
+    return _integer(text, "a whole number")

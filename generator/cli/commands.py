@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -102,7 +103,10 @@ def cmd_build(args: argparse.Namespace) -> None:
     check_source_date_epoch()
     _check_out(args.out)
     options = options_from_args(args)
-    build_into(Path(args.out), _load(args), options, quiet=args.quiet)
+    kit = _load(args)
+    made = build_into(Path(args.out), kit, options, quiet=args.quiet)
+    if not args.quiet:
+        _closing(len(made), Path(args.out), args.data, kit)
 
 
 def cmd_release(args: argparse.Namespace) -> None:
@@ -113,10 +117,21 @@ def cmd_release(args: argparse.Namespace) -> None:
     check_source_date_epoch()
     _check_out(args.out)
     options = options_from_args(args)
-    name, content = make_release(_load(args), options, quiet=args.quiet)
+    kit = _load(args)
+    name, content = make_release(kit, options, quiet=args.quiet)
     out = Path(args.out)
     write_all(out, {name: content})
     say(out / name)
+    if not args.quiet:
+        _closing(1, out, args.data, kit)
+
+
+def _closing(count: int, out: Path, data: Path, kit: KitData) -> None:
+    """The one line every build and release ends with (stderr: stdout stays for what scripts read)."""
+    from generator.build.progress import closing_line
+    from generator.data.sources import shipped, template_folder
+    print(f"bailout: {closing_line(count, out, data, template_folder(), kit, shipped=(shipped('data'), shipped('templates')))}",
+          file=sys.stderr)
 
 
 def cmd_init(args: argparse.Namespace) -> None:
@@ -136,7 +151,24 @@ def _check_out(out: str) -> None:
         raise UsageError(f"--out {out}: is a file, not a folder")
 
 
+def cmd_help(args: argparse.Namespace) -> None:
+    """`bailout` alone and `bailout help`: the commands, one a line; `bailout help CMD`: its options."""
+    from generator.cli.parser import command_list, parser
+    p = parser()
+    topic = getattr(args, "topic", None)
+    print(p.commands[topic].format_help() if topic else command_list(p), end="\n" if not topic else "")
+
+
+def cmd_completion(args: argparse.Namespace) -> None:
+    """`bailout completion SHELL`: shtab's completion script for the whole parser."""
+    import shtab
+    from generator.cli.parser import parser
+    print(shtab.complete(parser(), shell=args.shell))
+
+
 COMMANDS: dict[str, Command] = {"build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew,
                                 "diff": cmd_diff, "init": cmd_init, "odds": cmd_odds, "simulate": cmd_simulate}
+# issue 22: `bailout` alone lists the commands, as `bailout help` does
+COMMANDS.update({"help": cmd_help, "completion": cmd_completion})
 
 

@@ -1,11 +1,13 @@
 """`bailout crew`: the 871.2 target for an AFV, and the crews a roster allows, as text lines."""
 
 import math
+from pathlib import Path
 
 from generator.engine.crews import find_crews
 from generator.engine.procedure import crew_size
 from generator.data.model import MORALE_RANGE, KitData, Nationality
 from generator.errors import UsageError
+from generator.suggest import suggestion
 
 MAX_COMBINATIONS = 2_000_000    # some seconds of search; a real roster (a few dozen cards) is far below
 
@@ -17,9 +19,11 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
     rules = kit.rules
     nat = next((n for n in kit.nationalities if n.key == nationality.lower()), None)
     if nat is None:
-        raise UsageError(f"crew: no nationality {nationality!r}; the data has "
-                         f"{', '.join(n.key for n in kit.nationalities)}")
-    where = f"{kit.directory}/nationalities/{nat.key}.toml"
+        keys = [n.key for n in kit.nationalities]
+        hint = suggestion(nationality.lower(), keys)
+        raise UsageError(f"crew: no nationality {nationality!r}; {hint + ' ' if hint else ''}the data has "
+                         f"{', '.join(keys)}")
+    where = str(Path(kit.directory) / "nationalities" / f"{nat.key}.toml")     # the system's own separator
     morale, label = _afv(nat, where, afv, afv_morale)
     if not MORALE_RANGE[0] <= morale <= MORALE_RANGE[1]:
         raise UsageError(f"crew: --afv-morale must be {MORALE_RANGE[0]} to {MORALE_RANGE[1]}, got {morale}")
@@ -72,7 +76,8 @@ def _afv(nat: Nationality, where: str, afv: str | None, afv_morale: int | None) 
         listed = next((a for a in nat.afvs if a.name.lower() == afv.lower()), None)
         if listed is None:
             known = ", ".join(a.name for a in nat.afvs) or "none (add [[afv]] tables)"
-            raise UsageError(f"crew: {where}: afv: no AFV named {afv!r}; listed: {known}")
+            hint = suggestion(afv, [a.name for a in nat.afvs])
+            raise UsageError(f"crew: {where}: afv: no AFV named {afv!r}; {hint + ' ' if hint else ''}listed: {known}")
         return listed.morale, f"{listed.name} (Morale {listed.morale})"
     if afv_morale is None:
         raise UsageError("crew: give the AFV, by --afv NAME or --afv-morale M")

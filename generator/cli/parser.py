@@ -1,61 +1,132 @@
 """The `bailout` command line: every subcommand, its options and their help."""
 
 import argparse
+import re
 import sys
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from generator import __version__
-from generator.cli.argtypes import back_offset_mm, count, counter_size_mm, parts_list, positive, seed, whole
+from generator.cli.argtypes import (back_offset_mm, choice, count, counter_size_mm, parts_list, positive, seed,
+                                    whole)
 from generator.errors import one_line
 from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, BuildOptions
+from generator.suggest import suggestion
+
+MODES = ("balanced", "independent")
+SHELLS = ("bash", "zsh", "fish", "tcsh", "powershell")      # what shtab writes completion for
+
+
+class _Help(argparse.HelpFormatter):
+    """argparse's help, with '(default: X)' after every option whose help does not say it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if "default" in text or not action.option_strings or default is None or default is False \
+                or default == "" or default is argparse.SUPPRESS:
+            return text
+        return f"{text} (default: {action.default})"
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse as people expect it: negative numbers are values (`--back-offset -0.5,1`), each
+    command reports its own usage, an unknown choice names the closest."""
+
+    commands: dict[str, "argparse.ArgumentParser"]
+    summaries: dict[str, str]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+        # argparse reads '-0.5,1' as an option, since only '-1' and '-0.5' look like numbers to it;
+        # no option of the kit starts with '-' and a digit, so anything that does is a value.
+        self._negative_number_matcher = re.compile(r"^-\.?\d")
+        self.commands, self.summaries = {}, {}
+
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
+        """The command's usage, then one line; a refused value (`argument --rows: ...`, which
+        lists what is accepted) is that one line alone, exit status 2 either way."""
+        if not re.match(r"argument [\w/-]+: (?!expected (one|at|\d)|invalid choice)", message):
+            self.print_usage(sys.stderr)
+        bad = re.search(r"invalid choice: '?(.*?)'? \(choose from (.*)\)$", message)
+        if bad:     # argparse lists the choices; say which one was meant
+            hint = suggestion(bad[1], [c.strip(" '") for c in bad[2].split(",")])
+            message += f"; {hint}" if hint else ""
         print(f"bailout: error: {one_line(message)}", file=sys.stderr)    # argparse echoes arguments raw
         raise SystemExit(2)
 
 
-def parser() -> argparse.ArgumentParser:
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The parsed command line; a word it does not know is refused by that command's parser, with
+    that command's usage and the closest option."""
+    p = parser()
+    args, extra = p.parse_known_args(argv)
+    if extra:
+        where = p.commands.get(args.command or "", p)
+        where.error(f"unrecognized arguments: {' '.join(extra)}{_unrecognized_hint(where, extra[0])}")
+    return args
+
+
+def _unrecognized_hint(where: argparse.ArgumentParser, word: str) -> str:
+    """'; did you mean --out?' for an option misspelt, '; did you mean --out out2?' for a folder
+    given without its option."""
+    options = sorted({o for action in where._actions for o in action.option_strings if o.startswith("--")})
+    if word.startswith("-"):
+        hint = suggestion(word.split("=", 1)[0], options)
+    else:
+        hint = f"did you mean --out {word}?" if "--out" in options else ""
+    return f"; {hint}" if hint else ""
+
+
+def parser() -> _Parser:
     """The `bailout` parser with every subcommand."""
-    p = _Parser(prog="bailout", description="Print-kit generator for Up Front variant 871, AFVs & Bail Out.")
+    p = _Parser(prog="bailout", description="Print-kit generator for Up Front variant 871, AFVs & Bail Out.",
+                epilog="`bailout` alone lists the commands; `bailout help COMMAND` (or `bailout COMMAND --help`) "
+                       "shows one command's options.")
     p.add_argument("--version", action="version", version=f"bailout {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
+
+    def add(name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        """A command's parser, recorded for `bailout` alone and `bailout help`."""
+        summary = kwargs.get("help", "")
+        kwargs.setdefault("description", summary[:1].upper() + summary[1:] + ".")    # what `CMD --help` says first
+        made = sub.add_parser(name, **kwargs)
+        p.commands[name], p.summaries[name] = made, kwargs.get("help", "")
+        return made
 
     def data_opt(q: argparse.ArgumentParser) -> None:
         q.add_argument("--data", type=Path, default=None, metavar="DIR",
                        help="the data folder (default: ./data when it holds rules.toml, else the kit's own)")
 
-    b = sub.add_parser("build", help="write the print kit (PDFs, CSV, manifest)")
+    b = add("build", help="write the print kit (PDFs, CSV, manifest)")
     data_opt(b)
     add_build_options(b)
 
-    z = sub.add_parser("release", help="write the whole kit as one zip to share (PDFs, HTML aid, CSV, face images)")
+    z = add("release", help="write the whole kit as one zip to share (PDFs, HTML aid, CSV, face images)")
     data_opt(z)
     add_build_options(z, release=True)
 
-    c = sub.add_parser("check", help="validate the data folder and report every problem")
+    c = add("check", help="validate the data folder and report every problem")
     data_opt(c)
 
-    o = sub.add_parser("odds", help="print every chance, exactly")
+    o = add("odds", help="print every chance, exactly")
     data_opt(o)
     o.add_argument("--json", action="store_true", help="exact fractions as JSON strings")
 
-    w = sub.add_parser("crew", help="the crew's target Morale, and crews from your personality cards")
+    w = add("crew", help="the crew's target Morale, and crews from your personality cards")
     data_opt(w)
     w.add_argument("nationality", help="a nationality file's name, e.g. german")
     which = w.add_mutually_exclusive_group(required=True)
     which.add_argument("--afv", metavar="NAME", help="an AFV listed in the nationality file")
     which.add_argument("--afv-morale", type=whole, metavar="M", help="the AFV's Morale")
     w.add_argument("--casualties", type=whole, default=0, metavar="K", help="commander casualties before the bail-out")
-    w.add_argument("--in-use", default="", metavar="IDS", help="comma list of card ids already in play")
+    w.add_argument("--in-use", default="", metavar="IDS", help="comma list of card ids already in play (default: none)")
     w.add_argument("--most", type=positive, default=20, metavar="N", help="list at most N crews (default 20)")
 
-    d = sub.add_parser("diff", help="what a rules edit changes in print terms, by rule number",
+    d = add("diff", help="what a rules edit changes in print terms, by rule number",
                        description="Compare two data folders (or git:REV, the data/ folder committed at REV) "
                                    "and list every printed figure, sentence, weapon and counter that changes. "
                                    "Exit status 0: no change, 1: changes, 2: error.")
@@ -63,15 +134,37 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("new", metavar="NEW", help="a data folder, or git:REV")
     d.add_argument("--json", action="store_true", help="the changes as JSON, fractions as strings")
 
-    s = sub.add_parser("simulate", help="draw cards N times and compare with the exact odds")
+    s = add("simulate", help="draw cards N times and compare with the exact odds")
     data_opt(s)
     s.add_argument("n", type=positive, metavar="N", help="number of bail-outs to simulate")
-    s.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
+    s.add_argument("--seed", type=seed, default=DEFAULT_SEED,
+                   help=f"random seed, 0 to 2^63 - 1 (default {DEFAULT_SEED}, as for build)")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
 
-    i = sub.add_parser("init", help="copy the kit's data/ and templates/ into a folder, to edit them")
+    i = add("init", help="copy the kit's data/ and templates/ into a folder, to edit them")
     i.add_argument("folder", nargs="?", default=".", type=Path, metavar="DIR", help="where (default: here)")
+
+    _add_help_commands(p, add)
     return p
+
+
+def _add_help_commands(p: _Parser, add: Callable[..., argparse.ArgumentParser]) -> None:
+    """`bailout completion SHELL`, then `bailout help [COMMAND]`, which knows every command (itself too)."""
+    t = add("completion", help="print the shell completion script for bash, zsh, fish, tcsh or powershell",
+            description="Print a completion script for SHELL to stdout; README shows where to put it.")
+    t.add_argument("shell", type=choice(SHELLS, what="a shell"), metavar="SHELL", help=", ".join(SHELLS))
+    h = add("help", help="show one command's options (bailout help build), or list the commands")
+    h.add_argument("topic", nargs="?", choices=sorted([*p.commands, "help"]), metavar="COMMAND",
+                   help="the command")
+
+
+def command_list(p: _Parser) -> str:
+    """`bailout` alone: every command on a line of its own, then how to see one's options."""
+    width = max(map(len, p.commands))
+    lines = [f"usage: bailout COMMAND [OPTIONS]  (bailout {__version__})", "", "commands:"]
+    lines += [f"  {name:{width}}  {summary}" for name, summary in p.summaries.items()]
+    lines += ["", "bailout help COMMAND (or bailout COMMAND --help) shows a command's options."]
+    return "\n".join(lines)
 
 
 def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> None:
@@ -79,8 +172,8 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
     if release:
         p.add_argument("--out", default="dist", metavar="DIR", help="where the zip lands (default dist/)")
     else:
-        p.add_argument("--paper", type=str.lower, choices=PAPER_KEYS + ("both",), default="both",
-                       help="a4, letter or both (default)")
+        p.add_argument("--paper", type=choice(PAPER_KEYS + ("both",), what="a paper"), choices=PAPER_KEYS + ("both",),
+                       default="both", help="a4, letter or both (default), any case")
         p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
         p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",
                        help="comma list of aid,prerolled,counters (default: all)")
@@ -88,20 +181,24 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                        help="mark what changed since OLD (a data folder, or git:REV) on the player aid: "
                             "a list of the changes and a bar beside each")
     p.add_argument("--bw", action="store_true", help="ink-saving black-and-white version")
-    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress lines and no closing line")
     g = p.add_argument_group("pre-rolled tables")
-    g.add_argument("--rows", type=count(1, 1_000_000), default=None,
-                   help="rows to print (default: whole blocks, about 200)")
+    g.add_argument("--rows", type=count(1, 1_000_000), default=None, metavar="N",
+                   help="rows to print, 1 to 1,000,000 (default: whole blocks, about 200)")
     g.add_argument("--seed", type=seed, default=DEFAULT_SEED,
-                   help=f"random seed (default {DEFAULT_SEED})")
-    g.add_argument("--mode", choices=("balanced", "independent"), default="balanced")
+                   help=f"random seed, 0 to 2^63 - 1 (default {DEFAULT_SEED}, as for simulate)")
+    g.add_argument("--mode", type=choice(MODES, what="a mode"), choices=MODES, default="balanced",
+                   help="balanced (default): each block of rows holds the rule's exact proportions; "
+                        "independent: every cell drawn on its own")
     g = p.add_argument_group("counters")
     g.add_argument("--counter-size", type=counter_size_mm, default=DEFAULT_COUNTER_MM,
-                   metavar="SIZE", help="5/8in, 3/4in (default), 1in, or millimetres like 19mm")
+                   metavar="SIZE", help="5/8in, 3/4in (default), 1in, or 10 to 40 mm in mm, cm or in: "
+                                        "19mm, 2cm, '20 mm', 0.75in")
     g.add_argument("--back-offset", type=back_offset_mm, default=(Fraction(0), Fraction(0)),
-                   metavar="X,Y", help="shift the backs by X,Y mm to match your printer")
-    g.add_argument("--sets", type=count(1, 20), default=2,
-                   help="sets of crew markers per nationality, one marker per crew member (default 2)")
+                   metavar="X,Y", help="shift the backs by X,Y mm (each -10 to 10, like -0.5,1) to match your "
+                                       "printer, read off the calibration page (default 0,0)")
+    g.add_argument("--sets", type=count(1, 20), default=2, metavar="N",
+                   help="sets of crew markers per nationality, one marker per crew member, 1 to 20 (default 2)")
     g.add_argument("--no-fill", action="store_true",
                    help="leave the last sheet's spare cells empty (default: more crews and markers)")
 

@@ -8,6 +8,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, overload
 
+from generator.suggest import suggestion
+
 _MISSING: Any = object()
 # What a read that found a problem gives: None, typed as whatever was asked for.  A load that
 # reported a problem raises DataError at its end, so no model holding it leaves load().
@@ -165,7 +167,8 @@ class Reader:
     def finish(self) -> None:
         """Report every key of the table nobody read as unknown."""
         for name in sorted(set(self.table) - self._seen, key=str):
-            self.report(name, "unknown key")
+            hint = suggestion(str(name), sorted(self._seen - set(self.table)))     # the keys looked for, not there
+            self.report(name, f"unknown key; {hint}" if hint else "unknown key")
 
 
 def _describe(value: object) -> str:

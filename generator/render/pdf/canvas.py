@@ -9,6 +9,7 @@ canvas takes it with its footer, which every page carries and which has the buil
 """
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,9 +115,20 @@ def new_canvas(ctx: BuildContext, paper: Paper, title: str, subject: str, *, dup
                          initialFontName=FONT, initialFontSize=9, pageCompression=1)
     set_metadata(c, title, subject, duplex=duplex)
     set_document_info(c, document_info(ctx))
-    if binary:
-        c.setPageCallBack(lambda number: _compress_last_page(c))
+    c.setPageCallBack(lambda number: _page_ended(c, binary))
     return c, buffer
+
+
+# Who hears of every page as it ends (the build's progress line, generator/build/progress.py):
+# the renderers need not know.  Only while a build is showing progress; never changes a byte.
+PAGE_LISTENERS: list[Callable[[], None]] = []
+
+
+def _page_ended(c: Any, binary: bool) -> None:
+    if binary:
+        _compress_last_page(c)
+    for listener in PAGE_LISTENERS:
+        listener()
 
 
 def _compress_last_page(c: Any) -> None:

@@ -1,0 +1,98 @@
+"""Progress as people expect it (issue 22): on a terminal a live line per file with its pages
+and aligned sizes; on every build, terminal or not, one closing line unless --quiet."""
+
+import io
+import re
+import sys
+
+from generator.build.progress import file_line
+from generator.data import load
+from generator.locking import LOCK_NAME
+from conftest import run_cli
+
+
+def _closing(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.startswith("bailout: wrote ")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_a_build_ends_with_one_line_naming_files_folder_data_templates_and_stamp(tmp_path, data_copy):
+    out = tmp_path / "out"
+    status, stdout, err = run_cli("build", "--only", "prerolled", "--out", out, "--data", data_copy)
+    assert status == 0 and stdout == ""
+    written = sorted(p.name for p in out.iterdir() if p.name != LOCK_NAME)
+    kit = load(data_copy)
+    line = _closing(err)
+    assert line == (f"bailout: wrote {len(written)} files to {out} from data {data_copy} and the kit's own "
+                    f"templates; stamp data {kit.short_hash}")
+    assert err.splitlines()[-1] == line      # the last word of the build
+
+
+def test_a_fall_back_to_the_shipped_data_is_named(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)         # no ./data here: the kit's own is read
+    status, _, err = run_cli("build", "--only", "prerolled", "--out", "out")
+    assert status == 0 and "from the kit's own data and the kit's own templates" in _closing(err)
+
+
+def test_quiet_says_nothing(tmp_path):
+    status, stdout, err = run_cli("build", "--only", "prerolled", "--out", tmp_path / "out", "--quiet")
+    assert status == 0 and stdout == "" and err == ""
+
+
+def test_a_release_ends_with_the_zip_on_stdout_and_the_closing_line(tmp_path, monkeypatch):
+    from generator.build import release
+    monkeypatch.setattr(release, "make_release", lambda kit, options, quiet=True: ("kit.zip", b"PK"))
+    status, stdout, err = run_cli("release", "--out", tmp_path / "dist")
+    assert status == 0 and stdout.strip() == str(tmp_path / "dist" / "kit.zip")
+    assert _closing(err).startswith(f"bailout: wrote 1 file to {tmp_path / 'dist'} from ")
+
+
+def test_file_lines_align_their_sizes():
+    lines = [file_line("prerolled-letter.pdf", b"x" * 12_345_678, 3_812), file_line("MANIFEST.txt", b"x" * 7, None),
+             file_line("kit-a4.pdf", b"x" * 123, 1)]
+    ends = {line.index(" bytes") for line in lines}
+    assert len(ends) == 1, lines
+    assert "12,345,678 bytes" in lines[0] and "3,812 pages" in lines[0] and "1 page " in lines[2]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_each_file_gets_a_live_line_with_its_pages(tmp_path, monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setenv("COLUMNS", "100")
+    status, _, _ = _run_on(terminal, "build", "--only", "counters", "--paper", "a4", "--out", tmp_path / "out")
+    assert status == 0
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", terminal.getvalue())
+    pdf = (tmp_path / "out" / "counters-a4.pdf").read_bytes()
+    pages = len(re.findall(rb"/Type /Page\b", pdf))
+    assert pages > 1
+    assert re.search(rf"counters-a4\.pdf +{pages} pages .* {len(pdf):,} bytes", shown), shown
+
+
+def _run_on(terminal: io.StringIO, *args: object) -> tuple[int, str, str]:
+    """run_cli, but with stderr left on `terminal` (run_cli would replace it)."""
+    from generator.cli import main
+    status = main([str(a) for a in args])
+    return status, "", terminal.getvalue()
+
+
+
+def test_a_build_that_fails_on_a_terminal_leaves_it_as_it_was(tmp_path, monkeypatch):
+    from generator.render.pdf import counters_pdf
+    from generator.render.pdf.canvas import PAGE_LISTENERS
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+
+    def broken(ctx: object, paper: object) -> bytes:
+        raise KeyboardInterrupt()       # as Ctrl-C in the middle of a file
+    monkeypatch.setattr(counters_pdf, "render", broken)
+    status, _, _ = _run_on(terminal, "build", "--only", "counters", "--out", tmp_path / "out")
+    assert status == 130
+    assert PAGE_LISTENERS == []
+    shown = terminal.getvalue()
+    assert "\x1b[?25l" in shown and shown.rfind("\x1b[?25h") > shown.rfind("\x1b[?25l")     # the cursor back
