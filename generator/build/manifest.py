@@ -37,6 +37,8 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
              *(f"{name} {version}" for name, version in library_versions())]
+    if options.print_profile != "duplex":       # issue 25: the default's manifest keeps its bytes
+        lines.insert(3, f"print {options.print_profile}" + ("" if options.marks else ", no marks"))
     if since is not None:
         count = sum(len(changes) for _, changes in since.groups)
         lines.append(f"since {since.spec}: {f'commit {since.commit}, ' if since.commit else ''}data {since.data_hash}; "

@@ -9,7 +9,7 @@ from typing import NoReturn
 from generator import __version__
 from generator.cli.argtypes import back_offset_mm, count, counter_size_mm, parts_list, positive, seed, whole
 from generator.errors import one_line
-from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, BuildOptions
+from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, PRINT_PROFILES, BuildOptions
 
 
 class _Parser(argparse.ArgumentParser):
@@ -104,6 +104,12 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                    help="sets of crew markers per nationality, one marker per crew member (default 2)")
     g.add_argument("--no-fill", action="store_true",
                    help="leave the last sheet's spare cells empty (default: more crews and markers)")
+    # issue 25: print profiles
+    g = p.add_argument_group("printing")
+    g.add_argument("--print", dest="print_profile", choices=PRINT_PROFILES, default="duplex",
+                   help="duplex (default: both sides, calibrated), fold (single-sided: fold and glue) "
+                        "or shop (CMYK PDFs with bleed, trim box and cut contour for a print shop)")
+    g.add_argument("--no-marks", action="store_true", help="--print shop: no crop marks (the page is the bleed box)")
 
 
 def options_from_args(args: argparse.Namespace) -> BuildOptions:
@@ -111,4 +117,5 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
     paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
     papers = PAPER_KEYS if paper == "both" else (paper,)
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode,
-                        args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None))
+                        args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
+                        print_profile=args.print_profile, marks=not args.no_marks)
