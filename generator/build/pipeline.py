@@ -75,11 +75,22 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     from generator.render.pdf.glyphs import check_printable
     check_source_date_epoch()
     check_printable(kit)        # before any part: no PDF may print an empty box for a name
+    if options.print_profile == "shop":     # issue 25: colours that keep their contrast as inks
+        from generator.render.pdf.shop_pdf import cmyk_problems
+        from generator.errors import RenderError
+        if problems := cmyk_problems(kit):
+            raise RenderError(problems)
     templates = templates if templates is not None else template_folder()
     ctx = BuildContext(kit, compute(kit), options, templates)
     if options.since is not None:
         ctx = BuildContext(kit, ctx.odds, options, templates, changes=since_base(kit, options, templates))
     return ctx
+
+
+def shop(content: bytes, marks: bool) -> bytes:
+    """A PDF made for a print shop (--print shop): render/pdf/shop_pdf.py."""
+    from generator.render.pdf.shop_pdf import to_shop
+    return to_shop(content, marks)
 
 
 def _render(ctx: BuildContext, sink: Callable[[str, bytes], None], opener: Callable[[str], BinaryIO],
@@ -108,6 +119,8 @@ def _render(ctx: BuildContext, sink: Callable[[str, bytes], None], opener: Calla
                         source.close()
             else:
                 content = output.renderer()(ctx, paper)
+            if options.print_profile == "shop" and name.endswith(".pdf"):      # issue 25
+                content = shop(content, options.marks)
             sink(name, content)
             made.append(name)
             pages[name] = getattr(content, "pages", None)      # renderers of PDFs count their pages

@@ -163,6 +163,8 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: geo
            forms: dict[tuple[str, Face], str]) -> None:
     """One side of sheet n; `where`: (n, sheets, this page, pages)."""
     _faces(c, ctx, zone, grid, groups, fits, slots, side, forms)
+    if ctx.options.print_profile == "shop" and side == "front":
+        _cut_contour(c, grid, slots)
     n, sheets, page, pages = where
     _ticks(c, grid, side)
     _bars(c, grid, ctx.words)
@@ -587,3 +589,23 @@ def _fold_instructions(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Gri
     _manifest(c, ctx, left, end - mm(8), width, rows, bars_top)
     _bars(c, grid, words)
     draw_footer(c, ctx, paper, 1, pages)
+
+
+# ---- the print shop's cut lines (--print shop, issue 25) -------------------------------------
+
+CUT_LINE = 0.25     # points: a plotter reads the path, not its width
+
+
+def _cut_contour(c: Canvas, grid: geo.Grid, slots: Sequence[geo.Slot]) -> None:
+    """Each counter's cut line on the fronts, in the CutContour separation, overprinted, so a
+    cutting plotter or die-maker reads it and it knocks nothing out of the print."""
+    from reportlab.lib.colors import CMYKColorSep
+    from generator.render.pdf.shop_pdf import CUT_CONTOUR, cut_contour_inks
+    c.saveState()
+    c.setStrokeColor(CMYKColorSep(*cut_contour_inks(), spotName=CUT_CONTOUR))
+    c.setStrokeOverprint(True)
+    c.setLineWidth(CUT_LINE)
+    for slot in slots:
+        x, y = grid.front(slot.col, slot.row)
+        c.rect(x, y, grid.size, grid.size, fill=0, stroke=1)
+    c.restoreState()
