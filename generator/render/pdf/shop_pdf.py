@@ -18,7 +18,7 @@ counters_pdf.py; the crop marks here are pure K.
 
 import io
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import (ArrayObject, ContentStream, DictionaryObject, FloatObject, NameObject, RectangleObject,
@@ -145,9 +145,11 @@ def _output_intent(writer: PdfWriter) -> None:
         NameObject("/RegistryName"): TextStringObject(REGISTRY)})
     writer.root_object[NameObject("/OutputIntents")] = ArrayObject([intent])
     writer.add_metadata({"/GTS_PDFXVersion": PDFX_VERSION})
-    info = writer.metadata
+    # /Trapped must be a name, which add_metadata cannot write (it makes every value a string),
+    # and `writer.metadata` is a copy: the info dictionary itself is pypdf's `_info`.
+    info = writer._info
     assert info is not None         # add_metadata made it
-    info[NameObject("/Trapped")] = NameObject("/False")     # a name, which add_metadata cannot write
+    cast(DictionaryObject, info.get_object())[NameObject("/Trapped")] = NameObject("/False")
     writer.pdf_header = PDF_HEADER
 
 
