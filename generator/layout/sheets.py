@@ -531,3 +531,8 @@ def fold_line(grid: Grid) -> Segment:
 def fold_sheet_page(n: int) -> int:
     """The 0-based page of fold sheet `n` (1-based): after the instructions, one page a sheet."""
     return FOLD_CALIBRATION_PAGES + n - 1
+
+
+def page_of_sheet(options: BuildOptions, n: int, side: str) -> int:
+    """The 0-based page holding sheet `n`'s `side` under the options' print profile."""
+    return fold_sheet_page(n) if options.print_profile == "fold" else sheet_page(n, side)
