@@ -217,3 +217,34 @@ def test_ghostscript_inkcov_finds_only_black_on_a_text_only_page(tmp_path):
                               "-o", "-", str(path)], capture_output=True, text=True, timeout=120, check=True)
         c, m, y, k = (float(v) for v in run.stdout.split()[:4])
         assert c == m == y == 0 and k > 0, run.stdout
+
+
+# ---- the profiles on the command line, in MANIFEST.txt and in a release --------------------------
+
+def test_print_and_no_marks_on_the_command_line():
+    from generator.cli.parser import options_from_args, parser
+    assert options_from_args(parser().parse_args(["build"])).print_profile == "duplex"
+    opts = options_from_args(parser().parse_args(["build", "--print", "shop", "--no-marks"]))
+    assert (opts.print_profile, opts.marks) == ("shop", False)
+    assert options_from_args(parser().parse_args(["release", "--print", "fold,shop"])).print_profile == "fold"
+    with pytest.raises(SystemExit) as stop:
+        parser().parse_args(["build", "--print", "fold,shop"])      # a build makes one profile
+    assert stop.value.code == 2
+
+
+def test_manifest_names_the_profile_and_a_release_holds_several():
+    import zipfile
+    from generator.build.release import make_release
+    assert b"print shop\n" in shop_build()["MANIFEST.txt"]
+    assert b"print shop, no marks\n" in shop_build(False)["MANIFEST.txt"]
+    assert b"\nprint " not in render_all(load(DATA), BuildOptions(parts=("counters",), papers=("a4",)))["MANIFEST.txt"]
+    name, content = make_release(load(DATA), BuildOptions(print_profile="shop"), more_profiles=("fold",))
+    archive = zipfile.ZipFile(io.BytesIO(content))
+    files = {n.split("/", 1)[1]: n for n in archive.namelist()}
+    manifest = archive.read(files["MANIFEST.txt"]).decode()
+    assert "print shop\n" in manifest and "also printed as fold" in manifest
+    for paper in ("a4", "letter"):
+        shop = PdfReader(io.BytesIO(archive.read(files[f"kit-{paper}.pdf"])))
+        assert "/OutputIntents" in shop.trailer["/Root"]
+        fold = PdfReader(io.BytesIO(archive.read(files[f"fold/counters-{paper}.pdf"])))
+        assert "/TrimBox" not in fold.pages[1] and f"fold/counters-{paper}.pdf" in manifest

@@ -4,7 +4,7 @@ import argparse
 from collections.abc import Callable
 from fractions import Fraction
 
-from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS
+from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS, PRINT_PROFILES
 from generator.units import MM_PER_INCH
 
 SIZES_HELP = f"Use 5/8in, 3/4in, 1in, or {MIN_COUNTER_MM} to {MAX_COUNTER_MM} millimetres like 19mm."
@@ -92,3 +92,13 @@ def whole(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def print_profiles(text: str) -> tuple[str, ...]:
+    """release --print's comma list (issue 25) -> the profiles it names, first as given, no repeats."""
+    names = [p.strip().lower() for p in text.split(",") if p.strip()]
+    bad = [p for p in names if p not in PRINT_PROFILES]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"--print takes {', '.join(PRINT_PROFILES)} or a comma list of them "
+                                         f"(a release); got {text!r}")
+    return tuple(dict.fromkeys(names))

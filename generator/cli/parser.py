@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from generator import __version__
-from generator.cli.argtypes import back_offset_mm, count, counter_size_mm, parts_list, positive, seed, whole
+from generator.cli.argtypes import (back_offset_mm, count, counter_size_mm, parts_list, positive, print_profiles,
+                                    seed, whole)
 from generator.errors import one_line
 from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, PRINT_PROFILES, BuildOptions
 
@@ -106,9 +107,14 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                    help="leave the last sheet's spare cells empty (default: more crews and markers)")
     # issue 25: print profiles
     g = p.add_argument_group("printing")
-    g.add_argument("--print", dest="print_profile", choices=PRINT_PROFILES, default="duplex",
-                   help="duplex (default: both sides, calibrated), fold (single-sided: fold and glue) "
-                        "or shop (CMYK PDFs with bleed, trim box and cut contour for a print shop)")
+    profiles = ("duplex (default: both sides, calibrated), fold (single-sided: fold and glue) "
+                "or shop (CMYK PDFs with bleed, trim box and cut contour for a print shop)")
+    if release:     # a release may hold several profiles, the first at the zip's top
+        g.add_argument("--print", dest="print_profile", type=print_profiles, default=("duplex",), metavar="PROFILES",
+                       help=profiles + "; a comma list puts each further profile's PDFs in a folder of its name")
+    else:
+        g.add_argument("--print", dest="print_profile", type=str.lower, choices=PRINT_PROFILES, default="duplex",
+                       help=profiles)
     g.add_argument("--no-marks", action="store_true", help="--print shop: no crop marks (the page is the bleed box)")
 
 
@@ -118,4 +124,10 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
     papers = PAPER_KEYS if paper == "both" else (paper,)
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode,
                         args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
-                        print_profile=args.print_profile, marks=not args.no_marks)
+                        print_profile=release_profiles(args)[0], marks=not args.no_marks)
+
+
+def release_profiles(args: argparse.Namespace) -> tuple[str, ...]:
+    """The print profiles a build (one) or a release (one or more) asks for."""
+    profile = args.print_profile
+    return (profile,) if isinstance(profile, str) else tuple(profile)

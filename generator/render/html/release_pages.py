@@ -47,6 +47,8 @@ def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes],
     papers = {key: paper.label for key, paper in PAPERS.items()}
     tips = [words(f"release.readme.tip.{tip}", actual_size=actual_size, **papers)
             for tip in PROFILE_TIPS.get(options.print_profile, TIPS)]
+    for folder in sorted({n.split("/")[0] for n in files if n.split("/")[0] in PROFILE_PRINTS}):
+        tips.append(words(f"release.readme.tip.folder.{folder}", folder=folder))    # a release of several profiles
     text = _render(README, words, r=r, version=__version__, data=kit.hash[:8], pdfs=pdfs,
                    others=_others(words, files, facts=False), faces=len(_faces(files)), tips=tips,
                    credits=_credits(kit, words), width=WIDTH, tip_width=TIP_WIDTH)
