@@ -248,3 +248,10 @@ def test_manifest_names_the_profile_and_a_release_holds_several():
         assert "/OutputIntents" in shop.trailer["/Root"]
         fold = PdfReader(io.BytesIO(archive.read(files[f"fold/counters-{paper}.pdf"])))
         assert "/TrimBox" not in fold.pages[1] and f"fold/counters-{paper}.pdf" in manifest
+
+
+@pytest.mark.parametrize("profile", ["fold", "shop"])
+def test_same_inputs_same_bytes(profile):
+    opts = BuildOptions(parts=("counters",), papers=("letter",), print_profile=profile)
+    first, second = (render_all(load(DATA), opts)["counters-letter.pdf"] for _ in range(2))
+    assert first == second

@@ -527,7 +527,7 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: geo.Zone
     holding its fronts (left) and their backs (right), mirrored about the drawn fold line."""
     words = ctx.words
     pages = geo.FOLD_CALIBRATION_PAGES + len(sheets)
-    c, buffer = new_canvas(ctx, paper, title(ctx), words("counters.subject", paper=paper.label,
+    c, buffer = new_canvas(ctx, paper, title(ctx), words("counters.subject.fold", paper=paper.label,
                                                     size=f"{float(ctx.options.counter_mm):.2f}"))
     _fold_instructions(c, ctx, paper, grid, tally(groups), pages)
     c.showPage()

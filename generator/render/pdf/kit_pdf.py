@@ -38,7 +38,7 @@ def merge(parts: Sequence[Part], paper: Paper, title: str, subject: str, info: D
     readers = [(name, PdfReader(io.BytesIO(content) if isinstance(content, bytes) else content))
                for name, content in parts]
     for name, reader in readers:
-        if len(writer.pages) % 2:
+        if duplex and len(writer.pages) % 2:      # single-sided (fold): no sheet to keep, no blank page
             writer.add_blank_page(paper.width, paper.height)
         writer.append(reader, outline_item=name)
     # The parts' dates (fixed, or SOURCE_DATE_EPOCH) are the kit's: no clock is read here.
