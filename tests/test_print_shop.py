@@ -126,6 +126,7 @@ def test_output_intent_info_keys_and_pdf_version():
         assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2003" and info["/Trapped"] == "/False", name
         assert info["/Title"] and info["/CreationDate"] and info["/ModDate"], name
         assert reader.pdf_header == "%PDF-1.4", name
+        assert len(reader.trailer["/ID"]) == 2, name      # PDF/X wants a file identifier
 
 
 def cut_contour(reader, page):

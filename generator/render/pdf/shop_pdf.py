@@ -16,12 +16,13 @@ The counter cut lines, in the CutContour separation and overprinted, are drawn b
 counters_pdf.py; the crop marks here are pure K.
 """
 
+import hashlib
 import io
 from collections.abc import Iterable
 from typing import Any, cast
 
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (ArrayObject, ContentStream, DictionaryObject, FloatObject, NameObject, RectangleObject,
+from pypdf.generic import (ArrayObject, ByteStringObject, ContentStream, DictionaryObject, FloatObject, NameObject, RectangleObject,
                            TextStringObject)
 
 from generator.colour import grey_contrast
@@ -61,6 +62,8 @@ def to_shop(content: bytes, marks: bool) -> Pdf:
         _convert_forms(page, converted)
         _place(page, marks)
     _output_intent(writer)
+    if "/ID" not in reader.trailer:     # PDF/X asks for a file ID: the kit's merge writes none
+        _file_id(writer, content)
     out = io.BytesIO()
     writer.write(out)
     return Pdf(out.getvalue(), len(writer.pages))
@@ -151,6 +154,13 @@ def _output_intent(writer: PdfWriter) -> None:
     assert info is not None         # add_metadata made it
     cast(DictionaryObject, info.get_object())[NameObject("/Trapped")] = NameObject("/False")
     writer.pdf_header = PDF_HEADER
+
+
+def _file_id(writer: PdfWriter, content: bytes) -> None:
+    """A file ID made from the input's bytes, so the same input gives the same file.  pypdf's
+    public way draws it at random; its `_ID` is what the writer writes in the trailer."""
+    digest = ByteStringObject(hashlib.md5(content, usedforsecurity=False).digest())
+    writer._ID = ArrayObject([digest, digest])
 
 
 def cut_contour_inks() -> Cmyk:
