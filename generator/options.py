@@ -17,6 +17,9 @@ DEFAULT_COUNTER_MM = NAMED_SIZES["3/4in"] * MM_PER_INCH
 MIN_COUNTER_MM, MAX_COUNTER_MM = 10, 40
 DEFAULT_SEED = 871
 MAX_SEED = 2 ** 63 - 1
+# How the counters are printed (issue 25): "duplex" (both sides, calibrated), "fold" (one side,
+# fronts and backs mirrored about a fold line), "shop" (CMYK, bleed and trim boxes, cut contour).
+PRINT_PROFILES: tuple[str, ...] = ("duplex", "fold", "shop")
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,8 @@ class BuildOptions:
     sets: int = 2
     fill: bool = True       # spare cells of the last counter sheet take more crews and markers
     since: str | None = None    # build --since OLD: a data folder or git:REV
+    print_profile: str = "duplex"   # one of PRINT_PROFILES (--print)
+    marks: bool = True      # shop profile: crop marks in a slug outside the bleed (--no-marks: none)
 
 
 # The last second a PDF date (D:YYYYMMDDHHmmSS, four-digit year) can hold: 9999-12-31 23:59:59 UTC.

@@ -9,7 +9,7 @@ from typing import BinaryIO
 from generator import __version__
 from generator.content.context import Since
 from generator.data.model import KitData
-from generator.options import BuildOptions
+from generator.options import PRINT_PROFILES, BuildOptions
 
 Opener = Callable[[str], BinaryIO]      # opens a file of the build, by name, for reading
 
@@ -39,6 +39,11 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
              *(f"{name} {version}" for name, version in library_versions(libraries))]
+    if options.print_profile != "duplex":       # issue 25: the default's manifest keeps its bytes
+        lines.insert(3, f"print {options.print_profile}" + ("" if options.marks else ", no marks"))
+    folders = sorted({name.split("/")[0] for name in names if name.split("/")[0] in PRINT_PROFILES})
+    if folders:     # a release holding more profiles: each one's PDFs in a folder of its name
+        lines.insert(3, f"also printed as {', '.join(folders)} (in the folders of those names)")
     if since is not None:
         count = sum(len(changes) for _, changes in since.groups)
         lines.append(f"since {since.spec}: {f'commit {since.commit}, ' if since.commit else ''}data {since.data_hash}; "

@@ -90,6 +90,11 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     from generator.render.pdf.glyphs import check_printable
     check_source_date_epoch()
     check_printable(kit)        # before any part: no PDF may print an empty box for a name
+    if options.print_profile == "shop":     # issue 25: colours that keep their contrast as inks
+        from generator.render.pdf.shop_pdf import cmyk_problems
+        from generator.errors import RenderError
+        if problems := cmyk_problems(kit):
+            raise RenderError(problems)
     templates = templates if templates is not None else template_folder()
     ctx = BuildContext(kit, compute(kit), options, templates)
     if options.since is not None:
@@ -99,6 +104,14 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
 
 Job = tuple[Output, Paper | None]
 Made = list[tuple[str, int | None, bool]]       # (file name, pages, reported as made)
+
+
+def shop(content: bytes, marks: bool) -> bytes:
+    """A PDF made for a print shop (--print shop): render/pdf/shop_pdf.py."""
+    from generator.render.pdf.shop_pdf import to_shop
+    return to_shop(content, marks)
+
+
 
 
 def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
@@ -182,6 +195,8 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
                     source.close()
         else:
             content = output.renderer()(ctx, paper)
+        if ctx.options.print_profile == "shop" and name.endswith(".pdf"):      # issue 25
+            content = shop(content, ctx.options.marks)
         write_file(folder, name, content)
         made.append((name, getattr(content, "pages", None), live))    # renderers of PDFs count their pages
         if live and progress is not None:

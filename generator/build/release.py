@@ -11,7 +11,7 @@ import io
 import os
 import time
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,8 +31,9 @@ def zip_name(kit: KitData) -> str:
 
 
 def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
-                 quiet: bool = True) -> tuple[str, bytes]:
-    """(zip file name, zip bytes) for the whole kit, both papers, with the options' settings."""
+                 quiet: bool = True, more_profiles: Sequence[str] = ()) -> tuple[str, bytes]:
+    """(zip file name, zip bytes) for the whole kit, both papers, with the options' settings.
+    `more_profiles`: further print profiles (issue 25), each one's PDFs in a folder of its name."""
     options = _whole_kit(options)
     progress = None if quiet else FileProgress()
     from generator.render.html.release_pages import index_html, readme_text
@@ -44,9 +45,12 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
         if progress is not None:
             progress.close()        # a release that failed or was stopped leaves the terminal as it was
     files.pop("MANIFEST.txt")       # remade below, over everything the zip holds
+    for profile in (p for p in dict.fromkeys(more_profiles) if p != options.print_profile):
+        more = render_all(kit, replace(options, print_profile=profile), templates=templates, progress=progress)
+        files.update({f"{profile}/{name}": content for name, content in more.items() if name.endswith(".pdf")})
     # placed by the counters of the words the PDF printed (a build's: the default catalogue)
     files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"], load_words()))
-    thumbs = thumbnails({n: c for n, c in files.items() if n.endswith(".pdf")})
+    thumbs = thumbnails({n: c for n, c in files.items() if n.endswith(".pdf") and "/" not in n})
     files.update(thumbs)
     files["README.txt"] = readme_text(kit, options, files, words)
     files["index.html"] = index_html(kit, options, files, words)

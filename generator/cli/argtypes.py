@@ -5,7 +5,7 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 
-from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS
+from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS, PRINT_PROFILES
 from generator.suggest import refusal
 from generator.units import MM_PER_INCH
 
@@ -147,3 +147,13 @@ def positive(text: str) -> int:
 def whole(text: str) -> int:
     """Any whole number (the commands check their own ranges)."""
     return _integer(text, "a whole number")
+
+
+def print_profiles(text: str) -> tuple[str, ...]:
+    """release --print's comma list (issue 25) -> the profiles it names, first as given, no repeats."""
+    names = [p.strip().lower() for p in text.split(",") if p.strip()]
+    bad = [p for p in names if p not in PRINT_PROFILES]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"--print takes {', '.join(PRINT_PROFILES)} or a comma list of them "
+                                         f"(a release); got {text!r}")
+    return tuple(dict.fromkeys(names))

@@ -112,13 +112,14 @@ def cmd_build(args: argparse.Namespace) -> None:
 def cmd_release(args: argparse.Namespace) -> None:
     from generator.build.release import make_release
     from generator.build.transaction import write_all
-    from generator.cli.parser import options_from_args
+    from generator.cli.parser import options_from_args, release_profiles
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
     _check_out(args.out)
     options = options_from_args(args)
     kit = _load(args)
-    name, content = make_release(kit, options, quiet=args.quiet)
+    name, content = make_release(kit, options, quiet=args.quiet,
+                                 more_profiles=release_profiles(args)[1:])
     out = Path(args.out)
     write_all(out, {name: content})
     say(out / name)

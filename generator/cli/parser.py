@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from generator import __version__
-from generator.cli.argtypes import (back_offset_mm, choice, count, counter_size_mm, parts_list, positive, seed,
-                                    whole)
+from generator.cli.argtypes import (back_offset_mm, choice, count, counter_size_mm, parts_list, positive,
+                                    print_profiles, seed, whole)
 from generator.errors import one_line
-from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, BuildOptions
+from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, PRINT_PROFILES, BuildOptions
 from generator.suggest import suggestion
 
 MODES = ("balanced", "independent")
@@ -201,6 +201,17 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                    help="sets of crew markers per nationality, one marker per crew member, 1 to 20 (default 2)")
     g.add_argument("--no-fill", action="store_true",
                    help="leave the last sheet's spare cells empty (default: more crews and markers)")
+    # issue 25: print profiles
+    g = p.add_argument_group("printing")
+    profiles = ("duplex (default: both sides, calibrated), fold (single-sided: fold and glue) "
+                "or shop (CMYK PDFs with bleed, trim box and cut contour for a print shop)")
+    if release:     # a release may hold several profiles, the first at the zip's top
+        g.add_argument("--print", dest="print_profile", type=print_profiles, default=("duplex",), metavar="PROFILES",
+                       help=profiles + "; a comma list puts each further profile's PDFs in a folder of its name")
+    else:
+        g.add_argument("--print", dest="print_profile", type=str.lower, choices=PRINT_PROFILES, default="duplex",
+                       help=profiles)
+    g.add_argument("--no-marks", action="store_true", help="--print shop: no crop marks (the page is the bleed box)")
 
 
 def options_from_args(args: argparse.Namespace) -> BuildOptions:
@@ -208,4 +219,11 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
     paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
     papers = PAPER_KEYS if paper == "both" else (paper,)
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode,
-                        args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None))
+                        args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
+                        print_profile=release_profiles(args)[0], marks=not args.no_marks)
+
+
+def release_profiles(args: argparse.Namespace) -> tuple[str, ...]:
+    """The print profiles a build (one) or a release (one or more) asks for."""
+    profile = args.print_profile
+    return (profile,) if isinstance(profile, str) else tuple(profile)

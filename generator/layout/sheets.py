@@ -472,8 +472,67 @@ def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Gr
         -> tuple[Grid, Groups, list[list[Slot]]]:
     """(grid, groups, sheets) for one paper: on which sheet and cell each counter prints.
     `counters(spare)` is the content's list of counters, with `spare` cells more to fill (0
-    unless options.fill); the renderer and the release's face images both place counters by this."""
-    grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm)
+    unless options.fill); the renderer and the release's face images both place counters by this.
+    --print fold: the grid of a fold sheet (make_fold_grid), fronts and backs on one page."""
+    if options.print_profile == "fold":
+        grid = make_fold_grid(paper.width, paper.height, options.counter_mm)
+    else:
+        grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm)
     total = sum(len(group) for _, group in counters(0))
     groups = counters(spare_cells(total, grid)) if options.fill else counters(0)
     return grid, groups, paginate([len(counters) for _, counters in groups], grid)
+
+
+# ---- fold sheets (--print fold, issue 25) ---------------------------------------------------
+# A single-sided printer: the fronts fill the left half of the page and their backs the right
+# half, mirrored about the vertical fold line at the page's centre.  Folded there (printed side
+# out) and glued, each back lies behind its front: folding maps x to 2 * fold - x, which is the
+# duplex mirror (Grid.back) with no offset, so the grid is a duplex grid moved into the left half.
+# The fold is vertical, like a long-edge flip, so a counter is turned sideways to read its back.
+
+FOLD_GAP_MM = 4     # from the fold line to the nearest cut line: the bleed (1.5 mm) and 2.5 mm clear
+FOLD_CALIBRATION_PAGES = 1      # the fold sheets open with one page: how to fold and glue, the manifest
+
+
+def make_fold_grid(page_w: float, page_h: float, counter_mm: Length) -> Grid:
+    """The largest grid of fronts in the left half of the page, keeping the outer margin and
+    FOLD_GAP_MM off the fold, its right edge on that gap; Grid.back mirrors it about the fold."""
+    size, gutter = mm(counter_mm), mm(GUTTER_MM)
+    half = page_w / 2 - mm(MARGIN_SIDE_MM) - mm(FOLD_GAP_MM)
+    cols = int((half + gutter) // (size + gutter))
+    rows = int((page_h - 2 * mm(MARGIN_END_MM) + gutter) // (size + gutter))
+    if cols < 1 or rows < 1:
+        raise ValueError(f"a {counter_mm} mm counter does not fit half the page")
+    width, height = cols * (size + gutter) - gutter, rows * (size + gutter) - gutter
+    return Grid(page_w, page_h, size, cols, rows, page_w / 2 - mm(FOLD_GAP_MM) - width, (page_h - height) / 2,
+                (0.0, 0.0), gutter)
+
+
+def fold_x(grid: Grid) -> float:
+    """The fold line's x: the page's centre, about which Grid.back mirrors (no offset on a fold sheet)."""
+    return grid.page_w / 2
+
+
+def fold_ticks(grid: Grid) -> list[Segment]:
+    """The cut ticks of a fold sheet: the fronts' ticks but those between the fronts and the
+    fold (they would cross it), and their mirror images for the backs."""
+    inner = grid.x0 + grid.width
+    front = [t for t in cut_ticks(grid) if min(t[0][0], t[1][0]) <= inner]
+    return front + [((grid.mirror_x(a[0]), a[1]), (grid.mirror_x(b[0]), b[1])) for a, b in front]
+
+
+def fold_line(grid: Grid) -> Segment:
+    """The fold line, from the top cut ticks' outer end to the bottom ones'."""
+    reach = mm(BLEED_MM + TICK_GAP_MM + TICK_MM)
+    x = fold_x(grid)
+    return (x, grid.y0 - reach), (x, grid.y0 + grid.height + reach)
+
+
+def fold_sheet_page(n: int) -> int:
+    """The 0-based page of fold sheet `n` (1-based): after the instructions, one page a sheet."""
+    return FOLD_CALIBRATION_PAGES + n - 1
+
+
+def page_of_sheet(options: BuildOptions, n: int, side: str) -> int:
+    """The 0-based page holding sheet `n`'s `side` under the options' print profile."""
+    return fold_sheet_page(n) if options.print_profile == "fold" else sheet_page(n, side)

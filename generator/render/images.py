@@ -38,6 +38,7 @@ def face_images(kit: KitData, options: BuildOptions, counters_pdf: bytes, words:
     names = face_names(groups)
     doc = pdfium.PdfDocument(counters_pdf)
     images = {}
+    m = _shop_margin(options)
     try:
         for n, slots in enumerate(sheets, start=1):
             for side in ("front", "back"):
@@ -47,10 +48,10 @@ def face_images(kit: KitData, options: BuildOptions, counters_pdf: bytes, words:
                     name = f"faces/{names[counter]}-{side}.png"
                     if name in images:
                         continue
-                    page = page or doc[geo.sheet_page(n, side)]
+                    page = page or doc[geo.page_of_sheet(options, n, side)]
                     x, y = geo.face_origin(grid, slot, side)
-                    bitmap = page.render(scale=scale, crop=(x, y, paper.width - x - grid.size,
-                                                            paper.height - y - grid.size))
+                    bitmap = page.render(scale=scale, crop=(x + m, y + m, paper.width + m - x - grid.size,
+                                                            paper.height + m - y - grid.size))
                     image = bitmap.to_pil()
                     if image.size != (px, px):      # pdfium rounds; the face must be exact
                         image = image.resize((px, px))
@@ -58,6 +59,14 @@ def face_images(kit: KitData, options: BuildOptions, counters_pdf: bytes, words:
     finally:
         doc.close()
     return images
+
+
+def _shop_margin(options: BuildOptions) -> float:
+    """--print shop: how far the page (the trim box) sits inside the media box, in points."""
+    if options.print_profile != "shop":
+        return 0.0
+    from generator.render.pdf.shop_pdf import margin
+    return margin(options.marks)
 
 
 def face_names(groups: Groups) -> dict[Counter, str]:

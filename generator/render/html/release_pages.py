@@ -33,16 +33,22 @@ OTHERS = (("player-aid.html", "html"), ("prerolled.csv", "csv"), ("README.txt", 
 README, INDEX = "README.txt.j2", "index.html.j2"
 WIDTH, TIP_WIDTH = 92, 90       # the README's credits, and its printing tips (a hanging indent)
 TIPS = ("actual_size", "duplex", "calibration", "papers")
+# issue 25: the tips and the "how to print" words of a print profile other than duplex
+PROFILE_TIPS = {"fold": ("actual_size", "fold", "papers"), "shop": ("shop", "papers")}
+PROFILE_PRINTS = {"fold": ("kit", "aid", "counters"), "shop": ("kit", "aid", "prerolled", "counters")}
 
 
 def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words) -> bytes:
     """README.txt: what each file is and how to print it, the printing tips, the credits."""
     r = kit.rules
-    pdfs = [{"names": ", ".join(f"{stem}-{p}.pdf" for p in options.papers), **_part(words, key, r.number)}
+    pdfs = [{"names": ", ".join(f"{stem}-{p}.pdf" for p in options.papers), **_part(words, key, r.number, options.print_profile)}
             for stem, key in PARTS]
     actual_size = words("release.actual_size")
     papers = {key: paper.label for key, paper in PAPERS.items()}
-    tips = [words(f"release.readme.tip.{tip}", actual_size=actual_size, **papers) for tip in TIPS]
+    tips = [words(f"release.readme.tip.{tip}", actual_size=actual_size, **papers)
+            for tip in PROFILE_TIPS.get(options.print_profile, TIPS)]
+    for folder in sorted({n.split("/")[0] for n in files if n.split("/")[0] in PROFILE_PRINTS}):
+        tips.append(words(f"release.readme.tip.folder.{folder}", folder=folder))    # a release of several profiles
     text = _render(README, words, r=r, version=__version__, data=kit.hash[:8], pdfs=pdfs,
                    others=_others(words, files, facts=False), faces=len(_faces(files)), tips=tips,
                    credits=_credits(kit, words), width=WIDTH, tip_width=TIP_WIDTH)
@@ -58,7 +64,7 @@ def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], 
             name = f"{stem}-{paper}.pdf"
             content = files[name]
             pdfs.append({"name": name, "thumb": f"thumbs/{stem}-{paper}.png", "paper": PAPERS[paper].label,
-                         "facts": _facts(words, content, _pages(content)), **_part(words, key, r.number)})
+                         "facts": _facts(words, content, _pages(content)), **_part(words, key, r.number, options.print_profile)})
     faces = [{"name": n, "alt": _face_alt(n)} for n in _faces(files)]
     colours = {"accent": theme.COLOUR.accent, "ink": theme.WEB_INK, "line": theme.COLOUR.rule,
                "paper": theme.short_hex(theme.WHITE), "link": theme.LINK}
@@ -70,8 +76,10 @@ def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], 
     return page.encode("utf-8")
 
 
-def _part(words: Words, key: str, number: str) -> dict[str, str]:
-    return {"what": words(f"release.file.{key}", number=number), "how": words(f"release.print.{key}")}
+def _part(words: Words, key: str, number: str, profile: str = "duplex") -> dict[str, str]:
+    how = f"release.print.{key}.{profile}" if key in PROFILE_PRINTS.get(profile, ()) else f"release.print.{key}"
+    what = f"release.file.{key}.{profile}" if key == "counters" and profile in PROFILE_PRINTS else f"release.file.{key}"
+    return {"what": words(what, number=number), "how": words(how)}
 
 
 def _others(words: Words, files: Mapping[str, bytes], facts: bool) -> list[dict[str, Any]]:

@@ -54,6 +54,8 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
     grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: all_counters(kit, opts.sets, words, spare))
     zone = geo.zones(grid.size, grid.safe_inset())
     fits = _fit_faces(groups, zone, opts.counter_mm, kit.directory, words)
+    if opts.print_profile == "fold":
+        return _render_fold(ctx, paper, grid, zone, groups, fits, sheets)
     pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
     c, buffer = new_canvas(ctx, paper, title(ctx), words("counters.subject", paper=paper.label,
                                                     size=f"{float(opts.counter_mm):.2f}"), duplex=True)
@@ -160,6 +162,19 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: geo
            slots: Sequence[geo.Slot], side: str, where: tuple[int, int, int, int],
            forms: dict[tuple[str, Face], str]) -> None:
     """One side of sheet n; `where`: (n, sheets, this page, pages)."""
+    _faces(c, ctx, zone, grid, groups, fits, slots, side, forms)
+    if ctx.options.print_profile == "shop" and side == "front":
+        _cut_contour(c, grid, slots)
+    n, sheets, page, pages = where
+    _ticks(c, grid, side)
+    _bars(c, grid, ctx.words)
+    _heading(c, ctx.words, paper, grid, groups, slots, side, (n, sheets, page))
+    draw_footer(c, ctx, paper, page, pages)
+
+
+def _faces(c: Canvas, ctx: BuildContext, zone: geo.Zones, grid: geo.Grid, groups: Groups, fits: Fits,
+           slots: Sequence[geo.Slot], side: str, forms: dict[tuple[str, Face], str]) -> None:
+    """The fronts or backs of `slots`, each distinct face drawn once as a form and then placed."""
     bw = ctx.options.bw
     for slot in slots:
         nat, counters = groups[slot.group]
@@ -176,11 +191,6 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: geo
         c.translate(x, y)
         c.doForm(forms[nat.key, face])
         c.restoreState()
-    n, sheets, page, pages = where
-    _ticks(c, grid, side)
-    _bars(c, grid, ctx.words)
-    _heading(c, ctx.words, paper, grid, groups, slots, side, (n, sheets, page))
-    draw_footer(c, ctx, paper, page, pages)
 
 
 def _counter(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, nat: Nationality, fits: Fits, bw: bool,
@@ -504,3 +514,98 @@ def _row(c: Canvas, x: float, y: float, name_w: float, col_w: float, cells: Sequ
     c.drawString(x, y, ellipsise(str(cells[0]), font, size, name_w - 4))
     for i, cell in enumerate(cells[1:], start=1):
         c.drawRightString(x + name_w + i * col_w, y, str(cell))
+
+
+# ---- fold sheets (--print fold, issue 25) ---------------------------------------------------
+
+FOLD_DASH = (3, 2)      # the fold line's dashes, points: plainly not a cut
+
+
+def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: geo.Zones, groups: Groups, fits: Fits,
+                 sheets: Sequence[Sequence[geo.Slot]]) -> bytes:
+    """Fold sheets: a page of how to fold and glue (and the manifest), then one page a sheet
+    holding its fronts (left) and their backs (right), mirrored about the drawn fold line."""
+    words = ctx.words
+    pages = geo.FOLD_CALIBRATION_PAGES + len(sheets)
+    c, buffer = new_canvas(ctx, paper, title(ctx), words("counters.subject.fold", paper=paper.label,
+                                                    size=f"{float(ctx.options.counter_mm):.2f}"))
+    _fold_instructions(c, ctx, paper, grid, tally(groups), pages)
+    c.showPage()
+    forms: dict[tuple[str, Face], str] = {}
+    for n, slots in enumerate(sheets, start=1):
+        page = geo.fold_sheet_page(n) + 1
+        key = f"counters-sheet{n}"
+        c.bookmarkPage(key)
+        c.addOutlineEntry(words("counters.outline.fold", n=n), key, 0)
+        for side in ("front", "back"):
+            _faces(c, ctx, zone, grid, groups, fits, slots, side, forms)
+        _fold_marks(c, grid, words)
+        _bars(c, grid, words)
+        _heading(c, words, paper, grid, groups, slots, "fold", (n, len(sheets), page))
+        draw_footer(c, ctx, paper, page, pages)
+        c.showPage()
+    return finish(c, buffer)
+
+
+def _fold_marks(c: Canvas, grid: geo.Grid, words: Words) -> None:
+    """The cut ticks of both halves and the dashed fold line, broken where its label runs along it."""
+    c.saveState()
+    c.setStrokeColor(INK)
+    c.setLineWidth(HAIRLINE)
+    for (x1, y1), (x2, y2) in geo.fold_ticks(grid):
+        c.line(x1, y1, x2, y2)
+    (x, bottom), (_, top) = geo.fold_line(grid)
+    label, size = words("counters.fold.line"), 6
+    half = stringWidth(label, BOLD, size) / 2 + mm(1.5)
+    middle = (bottom + top) / 2
+    c.setDash(*FOLD_DASH)
+    c.line(x, bottom, x, middle - half)
+    c.line(x, middle + half, x, top)
+    c.setDash()
+    c.setFillColor(INK)
+    c.setFont(BOLD, size)
+    c.translate(x, middle)
+    c.rotate(90)        # the label reads up the fold line
+    c.drawCentredString(0, -size * geo.CAP / 2, label)
+    c.restoreState()
+
+
+def _fold_instructions(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, rows: Tally, pages: int) -> None:
+    """Page 1 of fold sheets: print single-sided, fold, glue, cut; then the manifest and the bars."""
+    words = ctx.words
+    c.bookmarkPage("counters-calibration")
+    c.addOutlineEntry(words("fold.outline"), "counters-calibration", 0)
+    left = mm(geo.MARGIN_SIDE_MM + 6)
+    width = paper.width - 2 * left
+    c.setFillColor(INK)
+    c.setFont(BOLD, 13)
+    c.drawString(left, paper.height - mm(22), title(ctx))
+    c.setFont(BOLD, 10)
+    c.drawString(left, paper.height - mm(29), words("fold.heading"))
+    end = _paragraphs(c, left, paper.height - mm(36), width, [
+        words("fold.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN), words("fold.step.2"), words("fold.step.3"),
+        words("fold.step.4"), words("fold.step.5")])
+    bars_top = max(bar.label_y for bar in geo.bars(grid)) + mm(4)
+    _manifest(c, ctx, left, end - mm(8), width, rows, bars_top)
+    _bars(c, grid, words)
+    draw_footer(c, ctx, paper, 1, pages)
+
+
+# ---- the print shop's cut lines (--print shop, issue 25) -------------------------------------
+
+CUT_LINE = 0.25     # points: a plotter reads the path, not its width
+
+
+def _cut_contour(c: Canvas, grid: geo.Grid, slots: Sequence[geo.Slot]) -> None:
+    """Each counter's cut line on the fronts, in the CutContour separation, overprinted, so a
+    cutting plotter or die-maker reads it and it knocks nothing out of the print."""
+    from reportlab.lib.colors import CMYKColorSep
+    from generator.render.pdf.shop_pdf import CUT_CONTOUR, cut_contour_inks
+    c.saveState()
+    c.setStrokeColor(CMYKColorSep(*cut_contour_inks(), spotName=CUT_CONTOUR))
+    c.setStrokeOverprint(True)
+    c.setLineWidth(CUT_LINE)
+    for slot in slots:
+        x, y = grid.front(slot.col, slot.row)
+        c.rect(x, y, grid.size, grid.size, fill=0, stroke=1)
+    c.restoreState()

@@ -27,16 +27,18 @@ def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Part]) -> P
     r = ctx.kit.rules
     title = ctx.words("kit.title", number=r.number, title=r.title, paper=paper.label)
     subject = ctx.words("kit.subject", number=r.number, title=r.title, game=r.game)
-    return merge(sources, paper, title, subject, document_info(ctx))
+    # --print fold prints single-sided: no duplex hint (issue 25)
+    return merge(sources, paper, title, subject, document_info(ctx), duplex=ctx.options.print_profile != "fold")
 
 
-def merge(parts: Sequence[Part], paper: Paper, title: str, subject: str, info: DocumentInfo) -> Pdf:
+def merge(parts: Sequence[Part], paper: Paper, title: str, subject: str, info: DocumentInfo, *,
+          duplex: bool = True) -> Pdf:
     """`parts` is [(bookmark title, PDF bytes or binary file)]; return the merged PDF's bytes."""
     writer = PdfWriter()
     readers = [(name, PdfReader(io.BytesIO(content) if isinstance(content, bytes) else content))
                for name, content in parts]
     for name, reader in readers:
-        if len(writer.pages) % 2:
+        if duplex and len(writer.pages) % 2:      # single-sided (fold): no sheet to keep, no blank page
             writer.add_blank_page(paper.width, paper.height)
         writer.append(reader, outline_item=name)
     # The parts' dates (fixed, or SOURCE_DATE_EPOCH) are the kit's: no clock is read here.
@@ -47,7 +49,8 @@ def merge(parts: Sequence[Part], paper: Paper, title: str, subject: str, info: D
     prefs = writer.create_viewer_preferences()
     # Set as keys (what the properties of that name write), which pypdf's stubs type cleanly.
     prefs[NameObject("/PrintScaling")] = NameObject("/None")
-    prefs[NameObject("/Duplex")] = NameObject("/DuplexFlipLongEdge")
+    if duplex:
+        prefs[NameObject("/Duplex")] = NameObject("/DuplexFlipLongEdge")
     writer.page_mode = "/UseOutlines"
     # No file /ID (optional in an unencrypted PDF): pypdf's only public way to make one draws it at
     # random, and same parts must give the same bytes.

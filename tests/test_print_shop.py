@@ -1,0 +1,258 @@
+"""--print shop (issue 25): every page of every PDF read back with pypdf, and Ghostscript's view.
+
+The print shop's brief, as the issue states it: TrimBox = the A4 or Letter page, BleedBox =
+trim + 3 mm on every side, MediaBox = the bleed and a slug (the bleed itself with --no-marks),
+nested; CMYK only (no RGB or grey operator, colour space or image); no transparency; a PDF/X
+output intent with a registered condition and the info keys a preflight reads; every font
+embedded; the counter cut lines in a `CutContour` separation, overprinted.  Ghostscript renders
+each file without a word, and its inkcov device finds no C, M or Y on a text-only page.
+"""
+
+import functools
+import io
+import os
+import shutil
+import subprocess
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, IndirectObject
+
+from conftest import DATA
+from generator.build.pipeline import render_all
+from generator.data import load
+from generator.options import BuildOptions
+
+MM = 72 / 25.4
+BLEED = 3 * MM          # the issue's 3 mm
+TOL = 0.01              # points
+PAPER_PT = {"a4": (210 * MM, 297 * MM), "letter": (612.0, 792.0)}     # ISO 216; 8.5 x 11 in
+NOT_CMYK = {"/DeviceRGB", "/CalRGB", "/DefaultRGB", "/DeviceGray", "/CalGray", "/DefaultGray", "/Lab"}
+RGB_OPS = {b"rg", b"RG", b"g", b"G"}
+IN_CI = os.environ.get("CI") == "true"
+
+
+@functools.lru_cache(maxsize=2)
+def shop_build(marks=True):
+    parts = ("aid", "prerolled", "counters") if marks else ("counters",)
+    return render_all(load(DATA), BuildOptions(parts=parts, print_profile="shop", marks=marks))
+
+
+def pdfs(outputs):
+    return {name: content for name, content in outputs.items() if name.endswith(".pdf")}
+
+
+def paper_of(name):
+    return "a4" if name.endswith("-a4.pdf") else "letter"
+
+
+def box(page, key):
+    return [float(v) for v in page[key]]
+
+
+def walk(obj, seen):
+    """Every object reachable from `obj`, each indirect object once."""
+    if isinstance(obj, IndirectObject):
+        if obj.idnum in seen:
+            return
+        seen.add(obj.idnum)
+        obj = obj.get_object()
+    yield obj
+    values = obj.values() if isinstance(obj, DictionaryObject) else obj if isinstance(obj, ArrayObject) else ()
+    for value in values:
+        yield from walk(value, seen)
+
+
+def content_operations(reader):
+    """(operands, operator) of every page's content and every form XObject's."""
+    for obj in walk(reader.trailer["/Root"], set()):
+        if isinstance(obj, DictionaryObject) and obj.get("/Type") == "/Page":
+            yield from ContentStream(obj["/Contents"].get_object(), reader).operations
+        elif isinstance(obj, DictionaryObject) and obj.get("/Subtype") == "/Form":
+            yield from ContentStream(obj, reader).operations
+
+
+@pytest.mark.parametrize("marks", [True, False], ids=["marks", "no-marks"])
+def test_every_page_has_its_trim_bleed_and_media_boxes(marks):
+    for name, content in pdfs(shop_build(marks)).items():
+        width, height = PAPER_PT[paper_of(name)]
+        for number, page in enumerate(PdfReader(io.BytesIO(content)).pages, 1):
+            trim, bleed, media = box(page, "/TrimBox"), box(page, "/BleedBox"), box(page, "/MediaBox")
+            where = (name, number)
+            assert abs(trim[2] - trim[0] - width) < TOL and abs(trim[3] - trim[1] - height) < TOL, where
+            assert all(abs(b - (t - BLEED if i < 2 else t + BLEED)) < TOL
+                       for i, (b, t) in enumerate(zip(bleed, trim))), where
+            if marks:       # a slug holds the crop marks: the media is larger than the bleed all round
+                assert media[0] < bleed[0] - 3 * MM and media[1] < bleed[1] - 3 * MM, where
+                assert media[2] > bleed[2] + 3 * MM and media[3] > bleed[3] + 3 * MM, where
+            else:
+                assert all(abs(m - b) < TOL for m, b in zip(media, bleed)), where
+            assert "/CropBox" not in page or all(abs(c - m) < TOL for c, m in zip(box(page, "/CropBox"), media))
+
+
+def test_no_rgb_or_grey_no_transparency_and_every_font_embedded():
+    for name, content in pdfs(shop_build()).items():
+        reader = PdfReader(io.BytesIO(content))
+        for obj in walk(reader.trailer["/Root"], set()):
+            if isinstance(obj, ArrayObject):
+                assert not NOT_CMYK & {str(v) for v in obj}, (name, obj)
+            if not isinstance(obj, DictionaryObject):
+                continue
+            assert not NOT_CMYK & {str(v) for v in obj.values()}, (name, obj)
+            assert "/SMask" not in obj and obj.get("/S") != "/Transparency", (name, obj)
+            assert float(obj.get("/CA", 1)) == 1 and float(obj.get("/ca", 1)) == 1, (name, obj)
+            assert obj.get("/BM", "/Normal") in ("/Normal", "/Compatible"), (name, obj)
+            if obj.get("/Subtype") == "/Image":
+                assert obj.get("/ColorSpace") == "/DeviceCMYK", (name, obj)
+            if obj.get("/Subtype") == "/Link" or "/Annots" in obj:
+                assert "/C" not in obj or len(obj["/C"]) != 3, (name, obj)
+            if obj.get("/Type") == "/Font" and obj.get("/Subtype") != "/Type0":
+                descriptor = obj["/FontDescriptor"].get_object()
+                assert {"/FontFile", "/FontFile2", "/FontFile3"} & set(descriptor), (name, obj.get("/BaseFont"))
+        ops = {operator for _, operator in content_operations(reader)}
+        assert not ops & RGB_OPS, (name, ops & RGB_OPS)
+        assert b"k" in ops
+
+
+def test_output_intent_info_keys_and_pdf_version():
+    for name, content in pdfs(shop_build()).items():
+        reader = PdfReader(io.BytesIO(content))
+        intents = reader.trailer["/Root"]["/OutputIntents"]
+        assert len(intents) == 1, name
+        intent = intents[0].get_object()
+        assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "FOGRA39"
+        assert intent["/RegistryName"] == "http://www.color.org"
+        info = reader.trailer["/Info"].get_object()
+        assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2003" and info["/Trapped"] == "/False", name
+        assert info["/Title"] and info["/CreationDate"] and info["/ModDate"], name
+        assert reader.pdf_header == "%PDF-1.4", name
+        assert len(reader.trailer["/ID"]) == 2, name      # PDF/X wants a file identifier
+
+
+def cut_contour(reader, page):
+    """(names of the page's CutContour colour spaces, overprinting ExtGStates) from its resources."""
+    res = page["/Resources"]
+    spaces = {key for key, cs in (res.get("/ColorSpace") or {}).items()
+              if cs.get_object()[0] == "/Separation" and cs.get_object()[1] == "/CutContour"}
+    overprint = {key for key, gs in (res.get("/ExtGState") or {}).items() if gs.get_object().get("/OP") == True}  # noqa: E712 (a pypdf BooleanObject)
+    return spaces, overprint
+
+
+def test_counter_cut_lines_are_the_cutcontour_separation_overprinted():
+    for paper in ("a4", "letter"):
+        reader = PdfReader(io.BytesIO(shop_build()[f"counters-{paper}.pdf"]))
+        fronts = reader.pages[2::2]
+        assert fronts
+        for number, page in enumerate(fronts, 1):
+            spaces, overprint = cut_contour(reader, page)
+            assert spaces and overprint, (paper, number)
+            ops = ContentStream(page["/Contents"].get_object(), reader).operations
+            placed = sum(1 for _, op in ops if op == b"Do")     # one form a counter face
+            start = next(i for i, (args, op) in enumerate(ops) if op == b"CS" and str(args[0]) in spaces)
+            begin = max(i for i, (_, op) in enumerate(ops[:start]) if op == b"q")     # the cut lines' own state
+            end = next(i for i, (_, op) in enumerate(ops[start:], start) if op == b"Q")
+            cut = ops[begin:end]
+            first_stroke = next(i for i, (_, op) in enumerate(cut) if op == b"S")
+            assert any(op == b"gs" and str(args[0]) in overprint for args, op in cut[:first_stroke]), (paper, number)
+            assert sum(1 for _, op in cut if op == b"re") == placed and any(op == b"S" for _, op in cut)
+        for page in reader.pages[3::2]:     # the backs and the calibration pair carry no cut line
+            assert not cut_contour(reader, page)[0]
+
+
+def inks(hex_colour):
+    """The issue-25 rule as README states it: K = 1 - max(R, G, B), C = (1 - R - K) / (1 - K) and
+    so on, each in whole percent; read back as (1 - C)(1 - K) and so on."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    k = 1 - max(r, g, b)
+    cmy = [0.0] * 3 if k == 1 else [(1 - v - k) / (1 - k) for v in (r, g, b)]
+    c, m, y, k = (round(v * 100) / 100 for v in (*cmy, k))
+    return "#" + "".join(f"{round((1 - v) * (1 - k) * 255):02x}" for v in (c, m, y))
+
+
+def test_a_colour_that_loses_its_contrast_as_inks_is_named(data_copy):
+    """A blue that `bailout check` passes against white text (4.51:1 in greyscale) but that
+    whole-percent inks darken under 4.5:1: the shop build names its file and key."""
+    from conftest import edit
+    from generator.colour import grey_contrast
+    from generator.errors import RenderError
+    ground = "#009fdd"
+    assert grey_contrast(ground, "#ffffff") >= 4.5 > grey_contrast(inks(ground), inks("#ffffff"))
+    german = data_copy / "nationalities" / "german.toml"
+    text = german.read_text()
+    edit(german, next(line for line in text.splitlines() if line.startswith("colour =")), f'colour = "{ground}"')
+    edit(german, next(line for line in text.splitlines() if line.startswith("text_colour =")),
+         'text_colour = "#ffffff"')
+    kit = load(data_copy)       # the data check passes it
+    render_all(kit, BuildOptions(parts=("aid",), papers=("a4",)))      # and so does a duplex build
+    with pytest.raises(RenderError) as err:
+        render_all(kit, BuildOptions(parts=("counters",), papers=("a4",), print_profile="shop"))
+    assert "nationalities/german.toml: text_colour:" in str(err.value)
+
+
+def ghostscript():
+    gs = shutil.which("gs")
+    if gs is None:
+        if IN_CI:
+            pytest.fail("CI=true: Ghostscript (gs) is missing; .ci/run installs it")
+        pytest.skip("Ghostscript (gs) is not installed: apt-get install ghostscript")
+    return gs
+
+
+def test_ghostscript_renders_every_shop_pdf_without_a_warning(tmp_path):
+    gs = ghostscript()
+    for name, content in pdfs(shop_build()).items():
+        path = tmp_path / name
+        path.write_bytes(content)
+        run = subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=nullpage", str(path)],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0 and not run.stdout.strip() and not run.stderr.strip(), (name, run.stdout, run.stderr)
+
+
+def test_ghostscript_inkcov_finds_only_black_on_a_text_only_page(tmp_path):
+    """Page 2 of the counters, the calibration back: words, a cross and bars, all pure K."""
+    gs = ghostscript()
+    for paper in ("a4", "letter"):
+        path = tmp_path / f"counters-{paper}.pdf"
+        path.write_bytes(shop_build()[f"counters-{paper}.pdf"])
+        run = subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=inkcov", "-dFirstPage=2", "-dLastPage=2",
+                              "-o", "-", str(path)], capture_output=True, text=True, timeout=120, check=True)
+        c, m, y, k = (float(v) for v in run.stdout.split()[:4])
+        assert c == m == y == 0 and k > 0, run.stdout
+
+
+# ---- the profiles on the command line, in MANIFEST.txt and in a release --------------------------
+
+def test_print_and_no_marks_on_the_command_line():
+    from generator.cli.parser import options_from_args, parser
+    assert options_from_args(parser().parse_args(["build"])).print_profile == "duplex"
+    opts = options_from_args(parser().parse_args(["build", "--print", "shop", "--no-marks"]))
+    assert (opts.print_profile, opts.marks) == ("shop", False)
+    assert options_from_args(parser().parse_args(["release", "--print", "fold,shop"])).print_profile == "fold"
+    with pytest.raises(SystemExit) as stop:
+        parser().parse_args(["build", "--print", "fold,shop"])      # a build makes one profile
+    assert stop.value.code == 2
+
+
+def test_manifest_names_the_profile_and_a_release_holds_several():
+    import zipfile
+    from generator.build.release import make_release
+    assert b"print shop\n" in shop_build()["MANIFEST.txt"]
+    assert b"print shop, no marks\n" in shop_build(False)["MANIFEST.txt"]
+    assert b"\nprint " not in render_all(load(DATA), BuildOptions(parts=("counters",), papers=("a4",)))["MANIFEST.txt"]
+    name, content = make_release(load(DATA), BuildOptions(print_profile="shop"), more_profiles=("fold",))
+    archive = zipfile.ZipFile(io.BytesIO(content))
+    files = {n.split("/", 1)[1]: n for n in archive.namelist()}
+    manifest = archive.read(files["MANIFEST.txt"]).decode()
+    assert "print shop\n" in manifest and "also printed as fold" in manifest
+    for paper in ("a4", "letter"):
+        shop = PdfReader(io.BytesIO(archive.read(files[f"kit-{paper}.pdf"])))
+        assert "/OutputIntents" in shop.trailer["/Root"]
+        fold = PdfReader(io.BytesIO(archive.read(files[f"fold/counters-{paper}.pdf"])))
+        assert "/TrimBox" not in fold.pages[1] and f"fold/counters-{paper}.pdf" in manifest
+
+
+@pytest.mark.parametrize("profile", ["fold", "shop"])
+def test_same_inputs_same_bytes(profile):
+    opts = BuildOptions(parts=("counters",), papers=("letter",), print_profile=profile)
+    first, second = (render_all(load(DATA), opts)["counters-letter.pdf"] for _ in range(2))
+    assert first == second
