@@ -120,10 +120,10 @@ def _pistol_note():
 
 
 def first_words(page, rects):
-    """{id(rect): the top word printed inside it (past the pistol's note, on both crew faces)},
-    reading the page's words once."""
-    note = _pistol_note()
-    words = sorted((w for w in page.words if w["text"] != note), key=lambda w: (w["top"], w["x0"]))
+    """{id(rect): the top word printed inside it (past the pistol's note and the no-Smoke letter
+    beside the pistol, on both crew faces)}, reading the page's words once."""
+    skip = {_pistol_note(), WORDS("counter.no_smoke.letter")}
+    words = sorted((w for w in page.words if w["text"] not in skip), key=lambda w: (w["top"], w["x0"]))
     found = {}
     for r in rects:
         inside = (w for w in words if r["x0"] < w["x0"] and w["x1"] < r["x1"]
