@@ -23,6 +23,7 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
     r = Reader(problems, rel, table)
     name = r.get("name", str, check=nonblank)
     adjective = r.get("adjective", str, check=nonblank)
+    army = r.get("army", str, default="", check=nonblank)     # optional: whose weapons the spans follow
     colour = r.get("colour", str, check=_colour)
     text_colour = r.get("text_colour", str, check=_colour)
     if colour and text_colour:
@@ -51,7 +52,7 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
     emblem = _emblem(r)
     r.finish()
     return Nationality(key, name, adjective, colour, text_colour, tuple(rifles), tuple(smgs),
-                       tuple(roster), tuple(afvs), emblem)
+                       tuple(roster), tuple(afvs), emblem, army or "")
 
 
 # Bounds that keep every shape inside its square and drawable; percentages, see EmblemShape.
