@@ -459,7 +459,8 @@ def _manifest_text(ctx: BuildContext) -> list[str]:
     what += [words("calibration.manifest.weapons")]
     faces = [words("calibration.manifest.crew", fp=w.pistol_fp, unit=words("counter.crew.pistol.unit"),
                    reach=words("counter.crew.pistol.range", range=w.pistol_relative_range),
-                   ccv=signed(r.close_combat.ccv_modifier), letter=words("counter.no_smoke.letter")),
+                   ccv=signed(r.close_combat.ccv_modifier), letter=words("counter.no_smoke.letter"),
+                   ccv_unit=words("counter.crew.ccv.unit")),
              words("calibration.manifest.marker", voluntary="; ".join(r.voluntary), tem=signed(after.wreck_tem),
                    terrain=after.wreck_terrain)]
     return [" ".join(what), " ".join(faces), words("calibration.manifest.emblems")]
