@@ -585,3 +585,51 @@ def test_early_refusal_of_a_size_never_refuses_one_that_fits():
             assert fits[True] == fits[False], (paper.key, size)
             outcomes.append(fits[True])
     assert True in outcomes     # the test saw sizes that fit (and, with today's text, ones that do not)
+
+
+# -- issue 21: what is the rule, what is the kit's choice ----------------------------------------
+
+def _flat_aid(data=DATA):
+    kit = load(data)
+    outputs = render_all(kit, BuildOptions(parts=("aid",)))
+    return {paper: " ".join(text_of(reader).split()) for paper, reader in readers(outputs).items()}
+
+
+def test_note_8_is_the_rule_and_a_reading_against_the_text_is_a_house_rule(data_copy):
+    # 871.1.a/b: "destroyed by a result equal to the exact number required": note 8 states the rule;
+    # 871.4 arms each man as he "exits the vehicle", the wounded too: 'unhurt' goes against it.
+    rules = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["interpretation"]
+    assert rules["over_kill"]["restates"] and rules["over_kill"]["house_rules"] == ["check"]
+    assert "equal to the exact number required" in rules["over_kill"]["readings"]["no_bail_out"]
+    assert rules["weapons_for"]["house_rules"] == ["unhurt"]
+    for flat in _flat_aid().values():
+        assert f"8. {WORDS('aid.note.rule')}" in flat and WORDS("aid.note.house_rule") not in flat
+    edit(data_copy / "rules.toml", 'note = 8\nreading = "no_bail_out"', 'note = 8\nreading = "check"')
+    edit(data_copy / "rules.toml", 'note = 4\nreading = "survivors"', 'note = 4\nreading = "unhurt"')
+    for flat in _flat_aid(data_copy).values():
+        assert f"8. {WORDS('aid.note.house_rule')}" in flat and f"4. {WORDS('aid.note.house_rule')}" in flat
+        assert WORDS("aid.note.rule") not in flat
+
+
+def test_the_aid_says_871_2_is_inferred_and_whose_army_each_weapon_row_follows():
+    rules = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))
+    inferred = WORDS("aid.note.unnumbered", crew=rules["crew"]["morale_rule"], fate=rules["fate"]["rule"])
+    assert "AFV Crew Members" in inferred       # the rule's own heading, which has no number
+    armies = [tomllib.loads(p.read_text(encoding="utf-8")).get("army") for p in (DATA / "nationalities").glob("*.toml")]
+    assert all(armies)
+    for flat in _flat_aid().values():
+        assert inferred in flat and WORDS("aid.weapons.army") in flat
+        assert all(army in flat for army in armies)
+
+
+@pytest.mark.parametrize("old,new,words", [
+    ('restates = true\nhouse_rules = ["check"]', 'restates = true', ["interpretation.over_kill.house_rules", "check"]),
+    ('house_rules = ["unhurt"]', 'house_rules = ["survivors"]', ["interpretation.weapons_for.default", "house_rules"]),
+    ('house_rules = ["unhurt"]', 'house_rules = ["maybe"]', ["interpretation.weapons_for.house_rules[0]"]),
+])
+def test_house_rules_are_checked(data_copy, old, new, words):
+    edit(data_copy / "rules.toml", old, new)
+    status, _, err = run_cli("check", "--data", data_copy)
+    assert status == 2 and "Traceback" not in err
+    for word in words:
+        assert word in err, err

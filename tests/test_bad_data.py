@@ -37,6 +37,10 @@ CASES = {
     "empty roster": (G, 'text_colour = "#000000"', 'text_colour = "#000000"\nroster = []', [G, "roster", "empty"]),
     "bad roster role": (G, 'text_colour = "#000000"', 'text_colour = "#000000"\n[[roster]]\ncard = "1"\nrole = "CO"\nmorale = 3', [G, "roster[0].role", "not one of"]),
     "afv missing morale": (G, 'text_colour = "#000000"', 'text_colour = "#000000"\n[[afv]]\nname = "PzKw IV"\nopen_topped = false', [G, "afv[0].morale", "missing"]),
+    # issue 21: a span outside rules.toml's [period] (1939-1945) would print years the kit does not cover.
+    "rifle span past the period": (G, 'years = [1939, 1945]\nmodel = "Kar98k"', 'years = [1939, 1946]\nmodel = "Kar98k"',
+                                   [G, "rifle[0].years", "[1939, 1946]", "period", "1939-1945"]),
+    "smg span before the period": (G, 'years = [1939, 1939]', 'years = [1938, 1939]', [G, "smg[0].years", "period"]),
     "years not a pair": (G, 'years = [1939, 1939]', 'years = [1939]', [G, "smg[0].years", "first, last"]),
     "string where array": (R, 'leader_roles = ["SL", "ASL"]', 'leader_roles = "SL"', [R, "crew.leader_roles", "expected an array"]),
     "note number twice": (R, 'note = 2', 'note = 1', [R, "note: 1 is already the number of interpretation."]),

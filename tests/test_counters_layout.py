@@ -238,8 +238,11 @@ def test_faces_say_what_the_rule_says():
     w = rules["weapon"]
     fp = face_words("counter.crew.pistol.unit")
     reach = face_words("counter.crew.pistol.range", range=w["pistol_relative_range"])
+    # issue 21: the CCV modifier is labelled on both faces, so it never reads as the marker's TEM.
+    ccv = face_words("counter.crew.ccv.unit")
+    assert ccv and ccv != face_words("counter.marker.back.unit")
     for face in (crew.front, crew.back):
-        assert [(n.text, n.unit) for n in face.numerals] == [(str(w["pistol_fp"]), fp), ("\u22121", "")]
+        assert [(n.text, n.unit) for n in face.numerals] == [(str(w["pistol_fp"]), fp), ("\u22121", ccv)]
         assert [n.place for n in face.numerals] == ["left", "right"] and face.no_smoke
         assert face.corner == "pistol" and face.corner_note.text == reach
         assert "\u2013" not in text_of(face)
@@ -247,7 +250,7 @@ def test_faces_say_what_the_rule_says():
     fate = rules["fate"]
     assert text_of(crew.back) == " ".join([
         reach, face_words("counter.crew.back.title"), face_words("counter.crew.back.rule", rule=fate["wounded_rule"]),
-        face_words("counter.crew.back.except", rule=fate["wounded_except"]), f"{w['pistol_fp']} {fp}", "\u22121"])
+        face_words("counter.crew.back.except", rule=fate["wounded_except"]), f"{w['pistol_fp']} {fp}", f"\u22121 {ccv}"])
     weapons = [c for c in counters if c.kind in ("rifle", "smg")]
     rifle, smg = face_words("counter.rifle.title"), face_words("counter.smg.title")
     assert [text_of(c.front) for c in weapons] == [

@@ -120,10 +120,10 @@ def _pistol_note():
 
 
 def first_words(page, rects):
-    """{id(rect): the top word printed inside it (past the pistol's note, on both crew faces)},
-    reading the page's words once."""
-    note = _pistol_note()
-    words = sorted((w for w in page.words if w["text"] != note), key=lambda w: (w["top"], w["x0"]))
+    """{id(rect): the top word printed inside it (past the pistol's note and the no-Smoke letter
+    beside the pistol, on both crew faces)}, reading the page's words once."""
+    skip = {_pistol_note(), WORDS("counter.no_smoke.letter")}
+    words = sorted((w for w in page.words if w["text"] not in skip), key=lambda w: (w["top"], w["x0"]))
     found = {}
     for r in rects:
         inside = (w for w in words if r["x0"] < w["x0"] and w["x1"] < r["x1"]
@@ -297,7 +297,8 @@ def test_manifest_says_what_prints_and_what_the_faces_mean(default_build):
     # the faces' words as the counters print them, the figures from the data
     reach = WORDS("counter.crew.pistol.range", range=w["pistol_relative_range"])
     assert WORDS("calibration.manifest.crew", fp=w["pistol_fp"], unit=WORDS("counter.crew.pistol.unit"), reach=reach,
-                 ccv=f"\u2212{-rules['close_combat']['ccv_modifier']}", letter=WORDS("counter.no_smoke.letter")) in flat
+                 ccv=f"\u2212{-rules['close_combat']['ccv_modifier']}", letter=WORDS("counter.no_smoke.letter"),
+                 ccv_unit=WORDS("counter.crew.ccv.unit")) in flat
     assert WORDS("calibration.manifest.marker", voluntary="; ".join(rules["triggers"]["voluntary"]),
                  tem=f"\u2212{-after['wreck_tem']}", terrain=after["wreck_terrain"]) in flat
     assert "main Ordnance has malfunctioned permanently" in rules["triggers"]["voluntary"]

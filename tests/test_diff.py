@@ -138,7 +138,7 @@ def hungarian_added(data):
     minus = lambda n: f"{n:+d}".replace("-", "\u2212")      # noqa: E731
     # 871.4 "1 FP at Relative Range 5": the relative range under the pistol pictogram, the FP at the foot
     reach = f"pistol RR{w['pistol_relative_range']}"
-    factors = f"{w['pistol_fp']} FP / {minus(cc['ccv_modifier'])} / no Smoke"
+    factors = f"{w['pistol_fp']} FP / {minus(cc['ccv_modifier'])} CCV / no Smoke"
     crew = (f"{reach} / AFV CREW / {factors} | back: {reach} / WOUNDED / Rule {fate['wounded_rule']} / "
             f"except {fate['wounded_except']} / {factors}")
     tem = minus(after["wreck_tem"])

@@ -514,6 +514,47 @@ def test_legend_words_the_checks_and_hero_cards_as_the_rule_does():
         assert not re.search(r"\(note \d", flat)        # every note cited is the player aid's
 
 
+def _first_page(ctx, paper):
+    return " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS[paper]))).pages[0].extract_text().split())
+
+
+def test_legend_has_hero_cards_and_the_crew_order_fixed_before_the_row_is_read(data_copy):
+    # issue 21.  871.3: the Hero man "doesn't have to draw a RPC": the card replaces his draw, so it
+    # is played, its man named, before the row is read (never put on a man whose cell says Killed);
+    # 871.4 likewise.  871.2: "The personality cards must be determined before the player calculates
+    # the status of those individuals": the crew, in Man 1-5 order, before the row is read.
+    t = rules_toml()
+    hero, crew = t["hero"], t["crew"]
+    before = "before you read the row"
+    for key in ("prerolled.legend.hero.separate", "prerolled.legend.hero.single", "prerolled.legend.men.text"):
+        assert before in WORDS(key), key
+    assert "naming its man" in WORDS("prerolled.legend.hero.separate") and "order" in WORDS("prerolled.legend.men.text")
+    choice = WORDS("prerolled.legend.or", a=WORDS("prerolled.cell.rifle"), b=WORDS("prerolled.cell.smg"))
+    first, last = WORDS("prerolled.head.man", n=1), WORDS("prerolled.head.man", n=crew["size"])
+    men = WORDS("prerolled.legend.men.text", first=first, last=last, fate=t["fate"]["rule"], weapon=t["weapon"]["rule"],
+                casualty=crew["commander_casualty_rule"], crew=crew["morale_rule"],
+                none=WORDS("prerolled.legend.men.none", fates=WORDS("prerolled.cell.killed")))
+    hide = WORDS("prerolled.legend.hide.text")
+    fields = dict(result=hero["fate_result"], fate_rule=hero["fate_rule"], weapon_rule=hero["weapon_rule"],
+                  choice=choice, unpins=WORDS("prerolled.legend.hero.unpins"),
+                  note=note(t["interpretation"]["hero_card"]["note"]))
+    ctx = context(rows=20)
+    for paper in ("a4", "letter"):
+        flat = _first_page(ctx, paper)
+        assert men in flat and hide in flat and WORDS("prerolled.legend.hero.separate", **fields) in flat
+    edit(data_copy / "rules.toml", 'note = 2\nreading = "separate"', 'note = 2\nreading = "single"')
+    flat = _first_page(context(data_copy, rows=20), "a4")
+    assert WORDS("prerolled.legend.hero.single", **fields) in flat and men in flat
+
+
+def test_balanced_legend_says_what_a_block_gives_away():
+    # issue 21: a balanced block holds fixed counts, so the rows used tell what is left of it.
+    block = 36      # lcm of 3, 2 and 36 (871.1.a 1/3, 871.1.b 1/2, a man's joint outcome in 36ths)
+    said = WORDS("prerolled.legend.rows.balanced", block=block, next=block + 1, double=2 * block)
+    assert said in _first_page(context(rows=2 * block), "a4")
+    assert said not in _first_page(context(rows=20, mode="independent"), "a4")
+
+
 def test_legend_owns_up_to_a_part_block(tmp_path):
     # 36 rows to a block with the shipped rules (lcm of 3, 2 and 36): 40 rows = one block + 4.
     for rows, words in ((40, WORDS("prerolled.legend.rows.part", first=37, last=40)),

@@ -67,7 +67,7 @@ class Face:
     numerals: tuple[Numeral, ...]
     pictogram: str = ""     # a weapon pictogram across the middle, above the lines
     band: bool = False      # reversed colours (ink ground, colour text) over all but the foot
-    no_smoke: bool = False  # the crossed-out S between the numerals
+    no_smoke: bool = False  # the crossed-out S: beside the corner pictogram (between the numerals if none)
     corner_note: Line | None = None    # small words under the corner's pictogram ('RR5' under the pistol)
     foot_pictogram: str = ""    # a pictogram at the foot's right, as tall as the numerals
 
@@ -109,7 +109,9 @@ def crew_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
                      unit=tied(words, "counter.crew.pistol.unit"))
     reach = Line(tied(words, "counter.crew.pistol.range", range=w.pistol_relative_range), "title",
                  ((RULES_FILE, "weapon.pistol_relative_range"),))
-    ccv = Numeral(signed(cc.ccv_modifier), "right", ((RULES_FILE, "close_combat.ccv_modifier"),))
+    # Labelled: a bare "-1" beside the bailed-out AFV marker's TEM would read as one more TEM.
+    ccv = Numeral(signed(cc.ccv_modifier), "right", ((RULES_FILE, "close_combat.ccv_modifier"),),
+                  unit=tied(words, "counter.crew.ccv.unit"))
     no_smoke = not (w.smoke or cc.smoke)        # 871.4: crew members never have Smoke
     healthy = Face("pistol", (Line(tied(words, "counter.crew.front.title"), "title"),), (pistol, ccv),
                    no_smoke=no_smoke, corner_note=reach)

@@ -14,6 +14,7 @@ SmgModel = tuple[str | None, str | None]    # (the model, or None and what a man
 class WeaponRows(TypedDict):
     """One nationality's row of the aid's weapons table."""
     name: str
+    army: str               # whose weapons the row follows ('' if the data does not say)
     rifle: list[tuple[str, str | None]]     # (years, model)
     smg: list[tuple[str, SmgModel]]         # (years, (model or None, what a man takes instead))
 
@@ -26,7 +27,7 @@ def weapon_rows(nationality: Nationality, rules: Rules) -> WeaponRows:
     def smg(year: int) -> SmgModel:
         model = nationality.smg_in(year)
         return model, None if model else R.weapon_model(rules, nationality, year, "smg")
-    return {"name": nationality.name,
+    return {"name": nationality.name, "army": nationality.army,
             "rifle": _runs(nationality.rifle_in, rules.years()),
             "smg": _runs(smg, rules.years())}
 

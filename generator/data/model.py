@@ -131,10 +131,17 @@ class Interpretation:
     reading: str
     default: str
     readings: tuple[tuple[str, str], ...]   # ((reading, sentence), ...)
+    house_rules: tuple[str, ...] = ()       # readings that go against the rule's text (issue 21)
+    restates: bool = False                  # the default reading is the rule's own text, not a reading of it
 
     @property
     def sentence(self) -> str:
         return dict(self.readings)[self.reading]
+
+    @property
+    def house_rule(self) -> bool:
+        """The reading in force goes against the rule's text: the kit prints it as a house rule."""
+        return self.reading in self.house_rules
 
 
 @dataclass(frozen=True)
@@ -218,6 +225,7 @@ class Nationality:
     roster: tuple[RosterCard, ...]
     afvs: tuple[Afv, ...]
     emblem: tuple[EmblemShape, ...] = ()    # drawn in order
+    army: str = ""          # whose weapons the spans follow ('French Army to 1940, then Free French')
 
     def rifle_in(self, year: int) -> str | None:
         return _span_model(self.rifles, year)

@@ -23,6 +23,7 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
     r = Reader(problems, rel, table)
     name = r.get("name", str, check=nonblank)
     adjective = r.get("adjective", str, check=nonblank)
+    army = r.get("army", str, default="", check=nonblank)     # optional: whose weapons the spans follow
     colour = r.get("colour", str, check=_colour)
     text_colour = r.get("text_colour", str, check=_colour)
     if colour and text_colour:
@@ -51,7 +52,7 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
     emblem = _emblem(r)
     r.finish()
     return Nationality(key, name, adjective, colour, text_colour, tuple(rifles), tuple(smgs),
-                       tuple(roster), tuple(afvs), emblem)
+                       tuple(roster), tuple(afvs), emblem, army or "")
 
 
 # Bounds that keep every shape inside its square and drawable; percentages, see EmblemShape.
@@ -118,6 +119,9 @@ def _spans(r: Reader, name: str, rules: Rules | None, need_every_year: bool) -> 
         if len(years) != 2 or years[0] > years[1]:
             s.report("years", "expected [first, last] with first <= last")
             continue
+        outside = _outside_period(years[0], years[1], rules)
+        if outside:     # its counter would print years the kit does not cover; kept, so no cascade of "no rifle for"
+            s.report("years", outside)
         spans.append(WeaponSpan(years[0], years[1], model, source))
     ordered = sorted(spans, key=lambda span: span.first)     # spans keep file order: keys stay [i]
     for a, b in zip(ordered, ordered[1:]):
@@ -131,3 +135,14 @@ def _spans(r: Reader, name: str, rules: Rules | None, need_every_year: bool) -> 
             if year not in covered:
                 r.report(name, f"no {name} for {year}")
     return spans
+
+
+def _outside_period(first: int, last: int, rules: Rules | None) -> str | None:
+    """Why a weapon span [first, last] lies outside rules.toml's [period], or None if inside
+    (or the period is unknown): the counters print a span's years, so they must be the kit's."""
+    if rules is None or not rules.first_year or not rules.last_year:
+        return None
+    if first >= rules.first_year and last <= rules.last_year:
+        return None
+    return (f"[{first}, {last}] reaches outside the kit's period, rules.toml [period] "
+            f"{rules.first_year}-{rules.last_year}")

@@ -229,9 +229,10 @@ def _interpretations(top: Reader, deck_file: str | None) -> tuple[Interpretation
             s.report("note", f"{note} is already the number of interpretation.{notes[note]}")
         elif note is not None:
             notes[note] = name
+        house, restates = _house_rules(s, known, default)
         s.finish()
         if reading in readings and readings[reading]:
-            result.append(Interpretation(name, note, reading, default, tuple(sorted(readings.items()))))
+            result.append(Interpretation(name, note, reading, default, tuple(sorted(readings.items())), house, restates))
     for name in READINGS:
         if name not in section.table:
             section.report(name, "missing setting")
@@ -243,6 +244,23 @@ def _interpretations(top: Reader, deck_file: str | None) -> tuple[Interpretation
         if deck_file and not transcribed:
             section.report("deck.reading", f"is {by_name['deck'].reading!r} but deck.file names a transcribed deck")
     return tuple(sorted(result, key=lambda i: (i.note or 0, i.name)))
+
+
+def _house_rules(s: Reader, known: tuple[str, ...], default: str | None) -> tuple[tuple[str, ...], bool]:
+    """(house_rules, restates) of one interpretation setting.  `house_rules` lists the readings
+    that go against the rule's text; `restates = true` says the default is the text itself, so
+    every other reading must be listed as a house rule, and the kit never ships one by default."""
+    listed = s.get_list("house_rules", str, default=[], nonempty=False, check_item=one_of(known))
+    house = tuple(h for h in listed or () if h in known)
+    restates = s.get("restates", bool, default=False)
+    if default is not None and default in house:
+        s.report("default", f"{default!r} is listed in house_rules; the kit's default follows the rule's text")
+    if restates and default is not None:
+        unlisted = [k for k in known if k != default and k not in house]
+        if unlisted:
+            s.report("house_rules", f"restates = true, so every other reading goes against the text: "
+                                    f"list {', '.join(unlisted)}")
+    return house, bool(restates)
 
 
 def _inside_data(path: str) -> str | None:

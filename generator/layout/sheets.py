@@ -11,6 +11,7 @@ mirrors x.
 """
 
 import math
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -293,6 +294,25 @@ def numeral_pieces(numeral: Numeral, zone: Zones, measure: Measure) -> tuple[lis
     return pieces, (left, left + width)
 
 
+def foot_numerals(numerals: Sequence[Numeral], zone: Zones, measure: Measure) \
+        -> list[tuple[list[Piece], tuple[float, float]]]:
+    """numeral_pieces for each of a face's foot numerals; when a left and a right one would come
+    closer than two zone gaps (a small counter whose factors both carry a unit, '1 FP' '-1 CCV'),
+    the big figures shrink just enough to keep them apart, never below MIN_TEXT_PT."""
+    laid = [numeral_pieces(n, zone, measure) for n in numerals]
+    sides = {n.place: span for n, (_, span) in zip(numerals, laid)}
+    if "left" not in sides or "right" not in sides:
+        return laid
+    need = 2 * max(1.0, zone.size * float(GAP))
+    short = sides["left"][1] + need - sides["right"][0]
+    if short <= 0:
+        return laid
+    big = sum(measure(n.text, "title", zone.numeral_pt) for n in numerals if n.place in ("left", "right"))
+    pt = max(MIN_TEXT_PT, zone.numeral_pt * (1 - short / big)) if big else zone.numeral_pt
+    smaller = dataclasses.replace(zone, numeral_pt=pt)
+    return [numeral_pieces(n, smaller, measure) for n in numerals]
+
+
 def foot_pictogram_box(zone: Zones, name: str) -> Box:
     """(x, y, w, h): a pictogram at the foot's right, as tall as the numerals' figures."""
     h = CAP * zone.numeral_pt
@@ -309,6 +329,19 @@ def corner_boxes(zone: Zones, noted: bool) -> tuple[Box, Point | None]:
         return (cx, cy + ch * 0.1, cw, ch * 0.8), None
     below = CAP * zone.small_pt + max(0.75, zone.small_pt * 0.2)
     return (cx, cy + below, cw, ch - below), (cx + cw / 2, cy)
+
+
+def corner_with_icon(zone: Zones, noted: bool) -> tuple[Box, Point | None, tuple[float, float, float]]:
+    """(pictogram box, note baseline, (cx, cy, diameter) of the crossed-out S): the corner's
+    pictogram moved left to make room for the no-Smoke sign at the corner's right.  The sign
+    leaves the foot so the foot's two factors can both carry their unit ('1 FP', '-1 CCV')."""
+    (px, py, pw, ph), note = corner_boxes(zone, noted)
+    d = min(zone.icon[2], ph)
+    g = max(1.0, zone.size * float(GAP))
+    box = (px, py, max(0.0, pw - d - g), ph)
+    if note is not None:
+        note = (px + box[2] / 2, note[1])
+    return box, note, (px + pw - d / 2, py + ph / 2, d)
 
 
 @dataclass(frozen=True)

@@ -220,7 +220,11 @@ def _counter(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, nat: Na
     if isinstance(face.corner, Line):
         _text(c, x, y, fits[face, "corner"][1])
     else:
-        (px, py, pw, ph), note = geo.corner_boxes(zone, face.corner_note is not None)
+        if face.no_smoke:       # the sign beside the corner's pictogram: the foot has no room
+            (px, py, pw, ph), note, icon = geo.corner_with_icon(zone, face.corner_note is not None)
+            _no_smoke(c, x, y, icon, text, words("counter.no_smoke.letter"))
+        else:
+            (px, py, pw, ph), note = geo.corner_boxes(zone, face.corner_note is not None)
         _polygons(c, geo.pictogram(face.corner, (x + px, y + py, pw, ph)))
         if note and face.corner_note:
             c.setFont(BOLD, zone.small_pt)
@@ -235,13 +239,12 @@ def _counter(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, nat: Na
         fx, fy, fw, fh = geo.foot_pictogram_box(zone, face.foot_pictogram)
         _polygons(c, geo.pictogram(face.foot_pictogram, (x + fx, y + fy, fw, fh)))
     spans = []
-    for numeral in face.numerals:
-        pieces, span = geo.numeral_pieces(numeral, zone, measure)
+    for pieces, span in geo.foot_numerals(face.numerals, zone, measure):
         for piece in pieces:
             c.setFont(BOLD, piece.size)
             c.drawString(x + piece.x, y + piece.y, piece.text.replace("\u00a0", " "))
         spans.append(span)
-    if face.no_smoke:
+    if face.no_smoke and isinstance(face.corner, Line):     # no pictogram in the corner: between the numerals
         icon = geo.icon_between(zone, min(e for _, e in spans), max(b for b, _ in spans))
         _no_smoke(c, x, y, icon, ink, words("counter.no_smoke.letter"))
     c.restoreState()
@@ -466,7 +469,8 @@ def _manifest_text(ctx: BuildContext) -> list[str]:
     what += [words("calibration.manifest.weapons")]
     faces = [words("calibration.manifest.crew", fp=w.pistol_fp, unit=words("counter.crew.pistol.unit"),
                    reach=words("counter.crew.pistol.range", range=w.pistol_relative_range),
-                   ccv=signed(r.close_combat.ccv_modifier), letter=words("counter.no_smoke.letter")),
+                   ccv=signed(r.close_combat.ccv_modifier), letter=words("counter.no_smoke.letter"),
+                   ccv_unit=words("counter.crew.ccv.unit")),
              words("calibration.manifest.marker", voluntary="; ".join(r.voluntary), tem=signed(after.wreck_tem),
                    terrain=after.wreck_terrain)]
     return [" ".join(what), " ".join(faces), words("calibration.manifest.emblems")]

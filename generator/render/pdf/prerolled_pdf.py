@@ -99,6 +99,7 @@ def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
                 weapon=r.weapon.rule)
     return [
         (words("prerolled.legend.use.key"), use),
+        (words("prerolled.legend.hide.key"), words("prerolled.legend.hide.text")),
         (words("prerolled.legend.check.key"), _check_text(words, r.closed, r.open, checks, notes["over_kill"],
                                                           cite["over_kill"])),
         (words("prerolled.legend.men.key"), _men_text(ctx)),
@@ -124,7 +125,7 @@ def _men_text(ctx: BuildContext) -> str:
     none = words("prerolled.legend.men.none", fates=_either(words, no_weapon)) if no_weapon else ""
     return words("prerolled.legend.men.text", first=words("prerolled.head.man", n=1),
                  last=words("prerolled.head.man", n=r.crew.size), fate=r.fate.rule, weapon=r.weapon.rule,
-                 casualty=r.crew.commander_casualty_rule, none=none)
+                 casualty=r.crew.commander_casualty_rule, none=none, crew=r.crew.morale_rule)
 
 
 def _hero_text(ctx: BuildContext, note: str) -> str:
