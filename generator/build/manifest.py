@@ -8,6 +8,7 @@ from typing import BinaryIO
 
 from generator import __version__
 from generator.content.context import Since
+from generator.content.stamp import Stamp
 from generator.data.model import KitData
 from generator.options import BuildOptions
 
@@ -20,7 +21,7 @@ LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
 
 def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: BuildOptions,
              not_rebuilt: Sequence[str] = (), opener: Opener | None = None, since: Since | None = None,
-             pages: Mapping[str, int | None] | None = None) -> bytes:
+             pages: Mapping[str, int | None] | None = None, stamp: Stamp | None = None) -> bytes:
     """Each file of this build with its SHA-256 and page count, the data hash, the kit version,
     the versions of Python and of each library that shapes the output, and the --since base.
 
@@ -37,6 +38,7 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
              *(f"{name} {version}" for name, version in library_versions())]
+    lines += stamp_lines(stamp, options)
     if since is not None:
         count = sum(len(changes) for _, changes in since.groups)
         lines.append(f"since {since.spec}: {f'commit {since.commit}, ' if since.commit else ''}data {since.data_hash}; "
@@ -53,6 +55,14 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
         lines += ["", "Not made by this build (left from an earlier one, maybe from other data or options):"]
         lines += [f"  {name}" for name in not_rebuilt]
     return ("\n".join(lines) + "\n").encode()
+
+
+def stamp_lines(stamp: Stamp | None, options: BuildOptions) -> list[str]:
+    """The edition stamp and what went into it, and the --label (issue 20)."""
+    lines = [f"label {options.label}"] if options.label else []
+    if stamp is None:
+        return lines
+    return [f"edition {stamp.hash}", *(f"  {name} {value}" for name, value in stamp.inputs), *lines]
 
 
 def _page_count(handle: BinaryIO) -> int:

@@ -113,7 +113,8 @@ def _render(ctx: BuildContext, sink: Callable[[str, bytes], None], opener: Calla
             pages[name] = getattr(content, "pages", None)      # renderers of PDFs count their pages
             progress(name, content)
             del content             # a 200,000-row table is some 18 MB a paper: not kept
-    content = manifest(kit, made, options, [n for n in earlier if n not in made], opener, ctx.changes, pages)
+    content = manifest(kit, made, options, [n for n in earlier if n not in made], opener, ctx.changes, pages,
+                       stamp=ctx.stamp)
     sink(MANIFEST, content)
     progress(MANIFEST, content)
 

@@ -19,15 +19,18 @@ from generator import __version__
 from generator.build.manifest import manifest
 from generator.build.pipeline import render_all
 from generator.build.progress import progress as print_progress
+from generator.content.stamp import Stamp, edition_stamp
 from generator.content.words import load_words
+from generator.data.sources import template_folder
 from generator.data.model import KitData
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
 
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
 
 
-def zip_name(kit: KitData) -> str:
-    return f"bailout-kit-{__version__}-{kit.hash[:8]}.zip"
+def zip_name(stamp: Stamp) -> str:
+    """The zip's name carries the edition stamp: two releases of different inputs never share one."""
+    return f"bailout-kit-{__version__}-{stamp.hash[:8]}.zip"
 
 
 def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
@@ -46,8 +49,9 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     files.update(thumbs)
     files["README.txt"] = readme_text(kit, options, files, words)
     files["index.html"] = index_html(kit, options, files, words)
-    files["MANIFEST.txt"] = manifest(kit, files, options)
-    name = zip_name(kit)
+    stamp = edition_stamp(kit, options, templates if templates is not None else template_folder())
+    files["MANIFEST.txt"] = manifest(kit, files, options, stamp=stamp)
+    name = zip_name(stamp)
     return name, zip_bytes(name[:-len(".zip")], files)
 
 
