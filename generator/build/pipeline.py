@@ -75,7 +75,7 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     from generator.render.pdf.glyphs import check_printable
     check_source_date_epoch()
     check_printable(kit)        # before any part: no PDF may print an empty box for a name
-    templates = templates if templates is not None else template_folder()
+    templates = templates if templates is not None else template_folder(kit.directory)    # X/templates beside X/data
     ctx = BuildContext(kit, compute(kit), options, templates)
     if options.since is not None:
         ctx = BuildContext(kit, ctx.odds, options, templates, changes=since_base(kit, options, templates))

@@ -49,7 +49,7 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     files.update(thumbs)
     files["README.txt"] = readme_text(kit, options, files, words)
     files["index.html"] = index_html(kit, options, files, words)
-    stamp = edition_stamp(kit, options, templates if templates is not None else template_folder())
+    stamp = edition_stamp(kit, options, templates if templates is not None else template_folder(kit.directory))
     files["MANIFEST.txt"] = manifest(kit, files, options, stamp=stamp)
     name = zip_name(stamp)
     return name, zip_bytes(name[:-len(".zip")], files)

@@ -24,7 +24,7 @@ def cmd_check(args: argparse.Namespace) -> None:
     # Text the font cannot draw or fit is found only by rendering: render (not write) it all.
     from generator.build.pipeline import render_all
     from generator.options import BuildOptions
-    render_all(kit, BuildOptions())
+    render_all(kit, BuildOptions(), templates=args.templates)
     r = kit.rules
     print(f"{one_line(args.data)}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
           f"deck of RPC columns {', '.join(map(str, r.columns))}"
@@ -91,7 +91,7 @@ def cmd_build(args: argparse.Namespace) -> None:
     check_source_date_epoch()
     _check_out(args.out)
     options = options_from_args(args)
-    build_into(Path(args.out), _load(args), options, quiet=args.quiet)
+    build_into(Path(args.out), _load(args), options, templates=args.templates, quiet=args.quiet)
 
 
 def cmd_release(args: argparse.Namespace) -> None:
@@ -102,7 +102,7 @@ def cmd_release(args: argparse.Namespace) -> None:
     check_source_date_epoch()
     _check_out(args.out)
     options = options_from_args(args)
-    name, content = make_release(_load(args), options, quiet=args.quiet)
+    name, content = make_release(_load(args), options, templates=args.templates, quiet=args.quiet)
     out = Path(args.out)
     write_all(out, {name: content})
     print(out / name)
@@ -111,7 +111,11 @@ def cmd_release(args: argparse.Namespace) -> None:
 def cmd_init(args: argparse.Namespace) -> None:
     from generator.data.sources import init
     made = init(args.folder)
-    print(f"copied the kit's {' and '.join(p.name + '/' for p in made)} into {args.folder}; edit them there, "
+    from generator.cli.project import write_template
+    project = write_template(args.folder)       # issue 20: the project file, commented
+    if project is not None:
+        made.append(project)
+    print(f"copied the kit's {' and '.join(p.name + ('/' if p.is_dir() else '') for p in made)} into {args.folder}; edit them there, "
           f"then run bailout check and bailout build in that folder (they use ./data and ./templates)")
 
 

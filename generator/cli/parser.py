@@ -33,13 +33,16 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="write the print kit (PDFs, CSV, manifest)")
     data_opt(b)
     add_build_options(b)
+    add_edition_options(b)
 
     z = sub.add_parser("release", help="write the whole kit as one zip to share (PDFs, HTML aid, CSV, face images)")
     data_opt(z)
     add_build_options(z, release=True)
+    add_edition_options(z, release=True)
 
     c = sub.add_parser("check", help="validate the data folder and report every problem")
     data_opt(c)
+    templates_opt(c)
 
     o = sub.add_parser("odds", help="print every chance, exactly")
     data_opt(o)
@@ -106,9 +109,31 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                    help="leave the last sheet's spare cells empty (default: more crews and markers)")
 
 
+# -- issue 20: templates beside the data, the project file, --label, release --since -------------
+
+def templates_opt(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--templates", type=Path, default=None, metavar="DIR",
+                   help="the templates folder (default: templates/ beside the --data folder, "
+                        "else ./templates, else the kit's own)")
+
+
+def add_edition_options(p: argparse.ArgumentParser, *, release: bool = False) -> None:
+    """What names and stamps an edition, and where its settings are written once."""
+    templates_opt(p)
+    p.add_argument("--config", type=Path, default=None, metavar="FILE",
+                   help="the project file (default: ./bailout.toml when there is one); "
+                        "options given here win over it")
+    p.add_argument("--label", default=None, metavar="TEXT",
+                   help='an edition name ("2026 errata 2") printed beside the stamp in every footer')
+    if release:
+        p.add_argument("--since", metavar="OLD", default=None,
+                       help="mark what changed since OLD (a data folder, or git:REV) on the zip's player aids")
+
+
 def options_from_args(args: argparse.Namespace) -> BuildOptions:
     """The BuildOptions of a parsed build or release command line."""
     paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
     papers = PAPER_KEYS if paper == "both" else (paper,)
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode,
-                        args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None))
+                        args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
+                        label=getattr(args, "label", None))
