@@ -42,13 +42,15 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
 
 
 def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
-               progress: Progress | None = None, earlier: Iterable[str] = ()) -> dict[str, bytes]:
-    """{file name: bytes} for every output the options ask for, in memory (for checks and tests)."""
+               progress: Progress | None = None, earlier: Iterable[str] = (),
+               ctx: BuildContext | None = None) -> dict[str, bytes]:
+    """{file name: bytes} for every output the options ask for, in memory (for checks and tests);
+    `ctx` is the build's context when the caller made it already (a release reads its stamp)."""
     outputs: dict[str, bytes] = {}
 
     def keep(name: str, content: bytes) -> None:
         outputs[name] = content
-    ctx = context(kit, options, templates)
+    ctx = ctx if ctx is not None else context(kit, options, templates)
     _render(ctx, keep, lambda name: io.BytesIO(outputs[name]), progress, earlier)
     return outputs
 

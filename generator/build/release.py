@@ -17,11 +17,10 @@ from pathlib import Path
 
 from generator import __version__
 from generator.build.manifest import manifest
-from generator.build.pipeline import render_all
+from generator.build.pipeline import context, render_all
 from generator.build.progress import progress as print_progress
-from generator.content.stamp import Stamp, edition_stamp
+from generator.content.stamp import Stamp
 from generator.content.words import load_words
-from generator.data.sources import template_folder
 from generator.data.model import KitData
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
 
@@ -41,7 +40,8 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     from generator.render.html.release_pages import index_html, readme_text
     from generator.render.images import FACE_PAPER, face_images, thumbnails
     words = load_words()        # a build's words, as every part's context has them
-    files = render_all(kit, options, templates=templates, progress=progress)
+    ctx = context(kit, options, templates)     # its stamp names the zip
+    files = render_all(kit, options, templates=templates, progress=progress, ctx=ctx)
     files.pop("MANIFEST.txt")       # remade below, over everything the zip holds
     # placed by the counters of the words the PDF printed (a build's: the default catalogue)
     files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"], load_words()))
@@ -49,8 +49,8 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     files.update(thumbs)
     files["README.txt"] = readme_text(kit, options, files, words)
     files["index.html"] = index_html(kit, options, files, words)
-    stamp = edition_stamp(kit, options, templates if templates is not None else template_folder(kit.directory))
-    files["MANIFEST.txt"] = manifest(kit, files, options, stamp=stamp)
+    stamp = ctx.stamp
+    files["MANIFEST.txt"] = manifest(kit, files, options, since=ctx.changes, stamp=stamp)
     name = zip_name(stamp)
     return name, zip_bytes(name[:-len(".zip")], files)
 

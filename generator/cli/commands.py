@@ -76,7 +76,9 @@ def cmd_crew(args: argparse.Namespace) -> None:
 def cmd_diff(args: argparse.Namespace) -> int:
     from generator.cli.diff_report import as_json, text_lines
     from generator.content.compare import compare
-    result = compare(args.old, args.new)
+    from generator.data.revisions import Side
+    new_side = None if args.new is not None else Side(str(args.data), args.data, str(args.data), None, args.templates)
+    result = compare(args.old, args.new or str(args.data), new_side=new_side)
     if args.json:
         print(json.dumps(as_json(result.groups), indent=2, ensure_ascii=False))
     else:

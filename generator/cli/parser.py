@@ -59,11 +59,15 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--most", type=positive, default=20, metavar="N", help="list at most N crews (default 20)")
 
     d = sub.add_parser("diff", help="what a rules edit changes in print terms, by rule number",
-                       description="Compare two data folders (or git:REV, the data/ folder committed at REV) "
+                       description="Compare two editions: data folders (with the templates beside them), "
+                                   "project folders, or git:REV (the data/ and templates/ committed at REV), "
                                    "and list every printed figure, sentence, weapon and counter that changes. "
                                    "Exit status 0: no change, 1: changes, 2: error.")
-    d.add_argument("old", metavar="OLD", help="a data folder, or git:REV (e.g. git:HEAD)")
-    d.add_argument("new", metavar="NEW", help="a data folder, or git:REV")
+    d.add_argument("old", metavar="OLD", help="a data folder, a project folder, or git:REV (e.g. git:HEAD)")
+    d.add_argument("new", metavar="NEW", nargs="?", default=None,
+                   help="a data folder, a project folder, or git:REV (default: the --data folder)")
+    data_opt(d)
+    templates_opt(d)
     d.add_argument("--json", action="store_true", help="the changes as JSON, fractions as strings")
 
     s = sub.add_parser("simulate", help="draw cards N times and compare with the exact odds")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.data.model import KitData
+from generator.data.sources import MARKERS, template_folder
 from generator.errors import DataError, UsageError
 
 GIT = "git:"
@@ -27,16 +28,14 @@ class Side:
     folder: Path            # the data folder to load
     label: str              # how the output names it: the folder, or "git:REV (abc1234)"
     commit: str | None      # the full commit id for git:REV
+    templates: Path | None = None   # the templates that go with the data (issue 20)
 
 
 @contextlib.contextmanager
 def opened(spec: str) -> Iterator[Side]:
     """The data folder `spec` names, as a Side; a git revision lives in a temp folder meanwhile."""
     if not spec.startswith(GIT):
-        folder = Path(spec)
-        if not folder.is_dir():
-            raise UsageError(f"{spec}: no such data folder (give a data folder or git:REV)")
-        yield Side(spec, folder, spec, None)
+        yield folder_side(spec)
         return
     rev = spec[len(GIT):]
     if not rev or rev.startswith("-"):
@@ -45,10 +44,11 @@ def opened(spec: str) -> Iterator[Side]:
                missing=f"{spec}: the current folder ({Path.cwd()}) is not in a git repository").strip()
     commit = _git(spec, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", cwd=top,
                   missing=f"{spec}: unknown revision {rev!r} in the git repository at {top}").strip()
-    listing = _git(spec, "ls-tree", "--name-only", commit, "data", cwd=top)
-    if not listing.strip():
+    listing = _git(spec, "ls-tree", "--name-only", commit, "data", "templates", cwd=top).split()
+    if "data" not in listing:
         raise UsageError(f"{spec}: the commit {commit[:10]} has no data/ folder at the top of {top}")
-    archive = subprocess.run(["git", "archive", "--format=tar", commit, "data"], cwd=top, capture_output=True)
+    folders = [name for name in ("data", "templates") if name in listing]     # templates/ too, when committed
+    archive = subprocess.run(["git", "archive", "--format=tar", commit, *folders], cwd=top, capture_output=True)
     if archive.returncode:
         raise UsageError(f"{spec}: git archive failed: {_first_line(archive.stderr)}")
     with tempfile.TemporaryDirectory(prefix="bailout-rev-") as temp:
@@ -58,7 +58,18 @@ def opened(spec: str) -> Iterator[Side]:
             else:
                 tar.extractall(temp, members=[m for m in tar if m.isfile() or m.isdir()])
         label = spec if commit.startswith(rev) else f"{spec} ({commit[:7]})"    # no "git:abc1234 (abc1234)"
-        yield Side(spec, Path(temp) / "data", label, commit)
+        yield Side(spec, Path(temp) / "data", label, commit, template_folder(Path(temp) / "data"))
+
+
+def folder_side(spec: str) -> Side:
+    """A folder named on the command line: a data folder (templates beside it, else the kit's
+    own), or a project folder holding data/ (and maybe templates/)."""
+    folder = Path(spec)
+    if not folder.is_dir():
+        raise UsageError(f"{spec}: no such data folder (give a data folder, a project folder or git:REV)")
+    if not (folder / MARKERS["data"]).is_file() and (folder / "data" / MARKERS["data"]).is_file():
+        folder = folder / "data"        # a project folder, as `bailout init` makes
+    return Side(spec, folder, spec, None, template_folder(folder))
 
 
 def load_side(side: Side, name: str) -> KitData:
