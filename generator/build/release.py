@@ -47,8 +47,8 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"], load_words()))
     thumbs = thumbnails({n: c for n, c in files.items() if n.endswith(".pdf")})
     files.update(thumbs)
-    files["README.txt"] = readme_text(kit, options, files, words)
-    files["index.html"] = index_html(kit, options, files, words)
+    files["README.txt"] = readme_text(kit, options, files, words, ctx.stamp_words())    # the edition and its label
+    files["index.html"] = index_html(kit, options, files, words, ctx.stamp_words())
     stamp = ctx.stamp
     files["MANIFEST.txt"] = manifest(kit, files, options, since=ctx.changes, stamp=stamp)
     name = zip_name(stamp)

@@ -21,6 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "config" in args:        # bailout.toml: the options it names, where the command line gave none
             from generator.cli.project import with_project
             args = with_project(argv, args)
+            args.argv = list(argv) if argv is not None else sys.argv[1:]    # serve reads the file again
         if "data" in args:
             from generator.data.sources import data_folder, template_folder
             given = args.data

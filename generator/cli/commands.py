@@ -4,9 +4,13 @@ import argparse
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.errors import UsageError, one_line
 from generator.data.model import KitData
+
+if TYPE_CHECKING:
+    from generator.content.context import BuildContext
 from generator.data.sources import PathProblem, probe
 
 Command = Callable[[argparse.Namespace], int | None]    # returns the exit status; None is 0
@@ -121,6 +125,27 @@ def cmd_init(args: argparse.Namespace) -> None:
           f"then run bailout check and bailout build in that folder (they use ./data and ./templates)")
 
 
+def cmd_serve(args: argparse.Namespace) -> None:
+    """`bailout serve`: build once, serve on 127.0.0.1, rebuild what is looked at on every save (issue 20)."""
+    import sys
+    from generator.build.pipeline import context
+    from generator.build.serve import Sources, serve, watched_paths
+    from generator.cli.parser import options_from_args
+    from generator.cli.project import project_file, with_project
+    from generator.data import load
+    from generator.data.sources import data_folder, template_folder
+    argv, given = getattr(args, "argv", sys.argv[1:]), (args.data, args.templates)
+
+    def make_context() -> "BuildContext":
+        now = with_project(argv, args) if project_file(args.config) is not None else args
+        data = data_folder(given[0] if now.data is None else now.data)
+        return context(load(data), options_from_args(now), template_folder(given[0], given[1]))
+    if args.out is not None:
+        _check_out(args.out)
+    sources = Sources(watched_paths(args.data, args.templates, project_file(args.config)), make_context)
+    serve(sources, args.port, Path(args.out) if args.out else None, args.open)
+
+
 def _check_out(out: str) -> None:
     """--out must be a folder or not exist yet, and be a path this system can look at."""
     try:
@@ -131,7 +156,7 @@ def _check_out(out: str) -> None:
         raise UsageError(f"--out {out}: is a file, not a folder")
 
 
-COMMANDS: dict[str, Command] = {"build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew,
+COMMANDS: dict[str, Command] = {"serve": cmd_serve, "build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew,
                                 "diff": cmd_diff, "init": cmd_init, "odds": cmd_odds, "simulate": cmd_simulate}
 
 

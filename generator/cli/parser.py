@@ -76,6 +76,17 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
 
+    v = sub.add_parser("serve", help="a live preview: the outputs served on this machine, made again as you save",
+                       description="Serve the kit on 127.0.0.1 and make it again whenever a file of the data, "
+                                   "the templates, the catalogues or bailout.toml is saved; open pages reload "
+                                   "themselves.  Nothing is written unless --out is given.")
+    data_opt(v)
+    add_build_options(v)
+    add_edition_options(v)
+    v.set_defaults(out=None)        # serve keeps its outputs in memory
+    v.add_argument("--port", type=count(0, 65535), default=0, help="the port (default: a free one, printed)")
+    v.add_argument("--open", action="store_true", help="open the index in the web browser")
+
     i = sub.add_parser("init", help="copy the kit's data/ and templates/ into a folder, to edit them")
     i.add_argument("folder", nargs="?", default=".", type=Path, metavar="DIR", help="where (default: here)")
     return p
