@@ -66,3 +66,47 @@ def wait_for(check, timeout: float = 20.0, step: float = 0.02):
             return value
         time.sleep(step)
     raise AssertionError("timed out")
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run")
+
+
+class Unavailable(Exception):
+    """Chromium, chromedriver or selenium is missing; the message says which."""
+
+
+def chromium(profile: Path):
+    """A headless Debian Chromium driven by selenium (never a downloaded driver)."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        raise Unavailable("selenium is not installed (pip install -e '.[test]')") from None
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not path.exists():
+            raise Unavailable(f"{path} is missing (apt-get install chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    return webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+
+
+def shown(driver, text: str) -> bool:
+    """Whether the open page's body holds `text` (False while it is reloading)."""
+    try:
+        return bool(driver.execute_script("return !!document.body && document.body.innerText.includes(arguments[0])",
+                                          text))
+    except Exception:       # the page is between two documents
+        return False
+
+
+def has_problems(driver) -> bool:
+    try:
+        return bool(driver.execute_script("return !!document.getElementById('bailout-problems')"))
+    except Exception:
+        return False

@@ -42,3 +42,38 @@ def test_serve_rebuilds_keeps_the_last_good_and_recovers(served, tmp_path):
     status, err = served.stop()
     assert status == 0 and "Traceback" not in err, err
     assert sorted(p.name for p in served.folder.iterdir()) == ["data", "templates"]     # nothing written
+
+
+@pytest.fixture
+def browser(tmp_path):
+    import os
+    from serving import Unavailable, chromium
+    try:
+        driver = chromium(tmp_path / "profile")
+    except Unavailable as why:
+        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+            pytest.fail(f"CI must run the browser tests: {why}")
+        pytest.skip(str(why))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def test_open_page_follows_five_edits_a_broken_one_and_the_fix(browser, served):
+    from serving import has_problems, shown
+    browser.get(served.url + "player-aid.html")
+    assert shown(browser, "Tom Cundiff")
+    for n in range(1, 6):
+        served.set_credit(f"Editor number {n}")
+        wait_for(lambda: shown(browser, f"Editor number {n}"))      # no refresh: the page reloads itself
+    pdf = served.get("/player-aid-a4.pdf")
+    served.break_data()
+    wait_for(lambda: has_problems(browser))
+    assert shown(browser, "variant.credit") and shown(browser, "Editor number 5")
+    assert served.get("/player-aid-a4.pdf") == pdf and pdf[1].startswith(b"%PDF")
+    served.set_credit("Fixed")
+    wait_for(lambda: shown(browser, "Fixed") and not has_problems(browser))
+    browser.get(served.url + "view/player-aid-a4.pdf")       # a PDF in the page that reloads it
+    src = browser.execute_script("return document.querySelector('iframe').src")
+    served.set_credit("Fixed twice")
+    wait_for(lambda: browser.execute_script("var f=document.querySelector('iframe');return f&&f.src") not in (src, None))

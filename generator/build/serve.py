@@ -36,6 +36,7 @@ INDEX = "__index"           # the index page's name in its event stream
 TYPES = {".pdf": "application/pdf", ".html": "text/html; charset=utf-8", ".csv": "text/csv; charset=utf-8"}
 # What the watcher waits for: `step` ms of quiet after a change, `debounce` ms at most.
 STEP_MS, DEBOUNCE_MS = 15, 400
+CHECK_MS = 500      # how often, without events, the files are compared by size and time
 
 
 @dataclass(frozen=True)
@@ -326,15 +327,33 @@ def start_server(preview: Preview, port: int) -> tuple[ThreadingHTTPServer, thre
     return server, stop
 
 
-def watch(preview: Preview, stop: threading.Event, ready: Callable[[], None] | None = None) -> None:
-    """Reload the preview after each batch of saved files, until `stop` is set or Ctrl-C."""
+def fingerprint(paths: tuple[Path, ...]) -> tuple[tuple[str, int, int], ...]:
+    """(path, size, mtime) of every file under `paths`: what a missed event would leave changed."""
+    found = []
+    for path in paths:
+        files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else []
+        for file in files:
+            try:
+                info = file.stat()
+            except OSError:
+                continue
+            found.append((str(file), info.st_size, info.st_mtime_ns))
+    return tuple(found)
+
+
+def watch(preview: Preview, stop: threading.Event, seen: tuple[tuple[str, int, int], ...]) -> None:
+    """Reload the preview after each batch of saved files, until `stop` is set or Ctrl-C.
+
+    Between events (every CHECK_MS) the files' sizes and times are compared with `seen`: a save
+    made before the watcher started, or one a file system reports no event for, is not lost."""
     import watchfiles
-    paths = [p for p in preview.sources.watched if p.exists()]
-    if ready is not None:
-        ready()
-    for _ in watchfiles.watch(*paths, debounce=DEBOUNCE_MS, step=STEP_MS, stop_event=stop,
-                              rust_timeout=1000, yield_on_timeout=False, raise_interrupt=True):
-        preview.reload()
+    paths = tuple(p for p in preview.sources.watched if p.exists())
+    for changes in watchfiles.watch(*paths, debounce=DEBOUNCE_MS, step=STEP_MS, stop_event=stop,
+                                    rust_timeout=CHECK_MS, yield_on_timeout=True, raise_interrupt=True):
+        now = fingerprint(paths)
+        if changes or now != seen:
+            seen = now
+            preview.reload()
 
 
 def serve(sources: Sources, port: int = 0, out: Path | None = None, open_browser: bool = False,
@@ -342,6 +361,7 @@ def serve(sources: Sources, port: int = 0, out: Path | None = None, open_browser
     """Run the preview until Ctrl-C: build once, serve, watch, rebuild what is looked at."""
     preview = Preview(sources, out)
     started = time.perf_counter()
+    seen = fingerprint(tuple(p for p in sources.watched if p.exists()))
     preview.reload()
     for name in list(preview.files):
         preview.get(name)       # everything once: imports, fonts and the template warm
@@ -356,7 +376,7 @@ def serve(sources: Sources, port: int = 0, out: Path | None = None, open_browser
         import webbrowser
         webbrowser.open(url)
     try:
-        watch(preview, stop)
+        watch(preview, stop, seen)
     except KeyboardInterrupt:
         pass
     finally:
