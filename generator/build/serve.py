@@ -98,6 +98,8 @@ class Preview:
 
     def refresh(self, name: str) -> bool:
         """Make the file again if stale; False (the problems shown, the last good kept) if that fails."""
+        if not self.files[name].stale:
+            return True         # served at once, even while another file is being made
         with self.render_lock:
             entry = self.files[name]
             if entry.stale and self.ctx is not None:

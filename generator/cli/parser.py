@@ -8,6 +8,7 @@ from typing import NoReturn
 
 from generator import __version__
 from generator.cli.argtypes import back_offset_mm, count, counter_size_mm, parts_list, positive, seed, whole
+from generator.cli.argtypes import label_text
 from generator.errors import one_line
 from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, BuildOptions
 
@@ -138,7 +139,7 @@ def add_edition_options(p: argparse.ArgumentParser, *, release: bool = False) ->
     p.add_argument("--config", type=Path, default=None, metavar="FILE",
                    help="the project file (default: ./bailout.toml when there is one); "
                         "options given here win over it")
-    p.add_argument("--label", default=None, metavar="TEXT",
+    p.add_argument("--label", type=label_text, default=None, metavar="TEXT",
                    help='an edition name ("2026 errata 2") printed beside the stamp in every footer')
     if release:
         p.add_argument("--since", metavar="OLD", default=None,

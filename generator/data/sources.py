@@ -46,7 +46,11 @@ def template_folder(data: str | os.PathLike[str] | None = None,
         return folder
     if data is not None:
         beside = Path(data).parent / "templates"
-        return beside if (beside / MARKERS["templates"]).is_file() else shipped("templates")
+        try:
+            found = (beside / MARKERS["templates"]).is_file()
+        except (OSError, ValueError):       # a path this system cannot look at: the data's own check says so
+            found = False
+        return beside if found else shipped("templates")
     return _local("templates") or shipped("templates")
 
 
