@@ -39,6 +39,12 @@ def test_serve_rebuilds_keeps_the_last_good_and_recovers(served, tmp_path):
     wait_for(lambda: b"Fixed Again" in served.get("/player-aid.html")[1])
     assert problem not in html.unescape(served.get("/").__getitem__(1).decode())
     assert served.get("/nothing.pdf")[0] == 404
+    old, new = "Every man who gets out has a pistol.", "Every man who bails out has a pistol."
+    template = served.folder / "templates" / "aid.md.j2"
+    template.write_text(template.read_text().replace(old, new))
+    wait_for(lambda: new.encode() in served.get("/player-aid.html")[1])
+    index = html.unescape(served.get("/")[1].decode())
+    assert f"{old} → {new}" in index                 # the change list names the template sentence
     status, err = served.stop()
     assert status == 0 and "Traceback" not in err, err
     assert sorted(p.name for p in served.folder.iterdir()) == ["data", "templates"]     # nothing written

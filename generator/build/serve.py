@@ -68,6 +68,7 @@ class Preview:
     render_lock: threading.RLock = field(default_factory=threading.RLock)
     words: Words = field(default_factory=load_words)
     first: "BuildContext | None" = None     # the edition the preview started from (the change list)
+    first_templates: Path | None = None     # a copy of its templates, as they were (a temporary folder)
 
     def names(self) -> list[str]:
         """Every file of the current options, in build order."""
@@ -86,7 +87,8 @@ class Preview:
                 self._set_problems(list(error.problems))
                 return
             self.ctx = ctx
-            self.first = self.first or ctx
+            if self.first is None:
+                self.first, self.first_templates = ctx, _copied(ctx.templates)
             with self.changed:
                 self.generation += 1
                 self.changed.notify_all()
@@ -170,6 +172,17 @@ class Preview:
                 yield ""        # a keep-alive comment: a closed page shows as a failed write
 
 
+def _copied(templates: Path) -> Path:
+    """The templates as they are now, copied to a temporary folder removed at exit."""
+    import atexit
+    import shutil
+    import tempfile
+    temp = Path(tempfile.mkdtemp(prefix="bailout-serve-"))
+    atexit.register(shutil.rmtree, temp, ignore_errors=True)
+    shutil.copytree(templates, temp / "templates")
+    return temp / "templates"
+
+
 def _outputs(options: BuildOptions) -> list[Output]:
     from generator.build.outputs import selected
     return selected(options.parts)
@@ -221,7 +234,8 @@ def view_page(preview: Preview, name: str) -> bytes:
     """A PDF inside a page that reloads it when it changes (a browser's PDF view cannot reload itself)."""
     entry = preview.files.get(name)
     src = f"/{name}?g={entry.generation if entry else 0}"
-    body = (f'<!DOCTYPE html><html lang="{preview.words.lang}"><head><meta charset="utf-8"><title>{html.escape(name)}'
+    body = (f'<!DOCTYPE html><html lang="{preview.words.lang}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(name)}'
             f'</title><style>html,body{{margin:0;height:100%}}iframe{{border:0;width:100%;height:100%}}</style>'
             f'</head><body>{problems_box(preview.words, preview.problems)}<iframe src="{html.escape(src)}" '
             f'title="{html.escape(name)}"></iframe>{live_script(name, preview.state(name))}</body></html>')
@@ -238,7 +252,7 @@ def index_page(preview: Preview) -> bytes:
     changes = "".join(f"<li>{html.escape(line)}</li>" for line in change_lines(preview))
     stamp = preview.ctx.stamp_words() if preview.ctx is not None else ""
     body = (f'<!DOCTYPE html><html lang="{w.lang}"><head><meta charset="utf-8">'
-            f'<title>{html.escape(w("serve.title"))}</title></head><body style="font:16px sans-serif;margin:1em 2em">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(w("serve.title"))}</title></head><body style="font:16px sans-serif;margin:1em 2em">'
             f'{problems_box(w, preview.problems)}<h1>{html.escape(w("serve.title"))}</h1>'
             f'<p>{html.escape(w("serve.edition", stamp=stamp))}</p>'
             f'<h2>{html.escape(w("serve.outputs"))}</h2><ul>{"".join(links)}</ul>'
@@ -256,8 +270,9 @@ def change_lines(preview: Preview) -> list[str]:
     from generator.content.items import diff, print_items, show, template_changes
     groups = diff(print_items(first.kit, first.odds, first.options.sets, preview.words),
                   print_items(now.kit, now.odds, now.options.sets, preview.words))
-    try:
-        groups += template_changes(render_text(first, folder=first.templates), render_text(now), preview.words)
+    try:    # both templates over today's data: what differs is the templates' own wording
+        before = render_text(now, {"data_hash": ""}, folder=preview.first_templates or first.templates)
+        groups += template_changes(before, render_text(now, {"data_hash": ""}), preview.words)
     except KitError:
         pass                # a template that does not render: its problem is shown already
     return [f"{rule}: {c.label}: {show(c.kind, c.old, preview.words)} → {show(c.kind, c.new, preview.words)}"

@@ -10,6 +10,7 @@ edit lists exactly the items whose printed value moved: what it touched and what
 it, nothing else.  Pure: no reportlab, no I/O.
 """
 
+import html
 import re
 from collections.abc import Iterable
 from fractions import Fraction
@@ -342,12 +343,12 @@ def template_sentences(markdown: str) -> list[tuple[str, str]]:
     for line in markdown.splitlines():
         text = line.strip()
         if text.startswith("#"):
-            section = MARKUP.sub("", text.lstrip("#").strip())
+            section = html.unescape(MARKUP.sub("", text.lstrip("#").strip()))
             continue
         text = re.sub(r"^(?:[-*+]|\d+\.)\s+", "", text)
         box = BOX_HEAD.match(text)        # a flowchart box: "**Title** *rule* text"
         parts = [f"{box[1]} {box[2]}", box[3]] if box else [text]
-        for part in (MARKUP.sub("", p).strip() for p in parts):
+        for part in (html.unescape(MARKUP.sub("", p)).strip() for p in parts):
             if part and not set(part) <= set("-|: "):
                 out += [(section, s) for s in SENTENCE_END.split(part) if s.strip()]
     return out
