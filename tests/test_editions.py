@@ -154,3 +154,17 @@ def test_release_since_marks_the_aids(data_copy):
         manifest = archive.read(f"{name[:-4]}/MANIFEST.txt").decode()
     assert 'class="changed"' in html
     assert f"since {DATA}:" in manifest
+
+
+def test_project_keys_of_options_yet_to_come_pass_through_once_the_option_exists(tmp_path, monkeypatch):
+    """lang and print are refused while the parser lacks --lang/--print, and taken once it has them."""
+    import argparse
+    from generator.cli import project
+    (tmp_path / "bailout.toml").write_text('lang = "fr"\nseed = 5\n')
+    build = argparse.ArgumentParser()
+    build.add_argument("--seed", type=int)
+    with pytest.raises(Exception) as refused:
+        project.project_defaults(tmp_path / "bailout.toml", {"build": build}, "build")
+    assert [line.split(": ")[1:3] for line in refused.value.problems] == [["lang", "this kit has no --lang option yet; remove the key or update the kit"]]
+    build.add_argument("--lang", choices=("en", "fr"))
+    assert project.project_defaults(tmp_path / "bailout.toml", {"build": build}, "build") == {"lang": "fr", "seed": 5}

@@ -109,8 +109,13 @@ def _option(key: str) -> str:
     return key.replace("_", "-")
 
 
+# A key whose option may carry a longer name on the parser (the print-profile issue's option).
+ALSO = {"print": ("--print-profile",)}
+
+
 def _action(p: argparse.ArgumentParser, key: str) -> argparse.Action | None:
-    return next((a for a in p._actions if f"--{_option(key)}" in a.option_strings), None)
+    names = (f"--{_option(key)}", *ALSO.get(key, ()))
+    return next((a for a in p._actions if any(n in a.option_strings for n in names)), None)
 
 
 def _converted(reader: Reader, key: str, action: argparse.Action, value: object) -> Any:
