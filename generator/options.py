@@ -38,6 +38,7 @@ class BuildOptions:
     since: str | None = None    # build --since OLD: a data folder or git:REV
     print_profile: str = "duplex"   # one of PRINT_PROFILES (--print)
     marks: bool = True      # shop profile: crop marks in a slug outside the bleed (--no-marks: none)
+    label: str | None = None    # --label TEXT: the edition's name, printed beside the stamp (issue 20)
 
 
 # The last second a PDF date (D:YYYYMMDDHHmmSS, four-digit year) can hold: 9999-12-31 23:59:59 UTC.

@@ -8,6 +8,7 @@ from typing import BinaryIO
 
 from generator import __version__
 from generator.content.context import Since
+from generator.content.stamp import Stamp
 from generator.data.model import KitData
 from generator.options import PRINT_PROFILES, BuildOptions
 
@@ -22,7 +23,8 @@ IMAGE_LIBRARIES = ("pypdfium2", "Pillow")
 
 def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: BuildOptions,
              not_rebuilt: Sequence[str] = (), opener: Opener | None = None, since: Since | None = None,
-             pages: Mapping[str, int | None] | None = None, libraries: Sequence[str] = LIBRARIES) -> bytes:
+             pages: Mapping[str, int | None] | None = None, libraries: Sequence[str] = LIBRARIES,
+             stamp: Stamp | None = None) -> bytes:
     """Each file of this build with its SHA-256 and page count, the data hash, the kit version,
     the versions of Python and of each library that shapes the output, and the --since base.
 
@@ -44,6 +46,7 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
     folders = sorted({name.split("/")[0] for name in names if name.split("/")[0] in PRINT_PROFILES})
     if folders:     # a release holding more profiles: each one's PDFs in a folder of its name
         lines.insert(3, f"also printed as {', '.join(folders)} (in the folders of those names)")
+    lines += stamp_lines(stamp, options)
     if since is not None:
         count = sum(len(changes) for _, changes in since.groups)
         lines.append(f"since {since.spec}: {f'commit {since.commit}, ' if since.commit else ''}data {since.data_hash}; "
@@ -60,6 +63,14 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
         lines += ["", "Not made by this build (left from an earlier one, maybe from other data or options):"]
         lines += [f"  {name}" for name in not_rebuilt]
     return ("\n".join(lines) + "\n").encode()
+
+
+def stamp_lines(stamp: Stamp | None, options: BuildOptions) -> list[str]:
+    """The edition stamp and what went into it, and the --label (issue 20)."""
+    lines = [f"label {options.label}"] if options.label else []
+    if stamp is None:
+        return lines
+    return [f"edition {stamp.hash}", *(f"  {name} {value}" for name, value in stamp.inputs), *lines]
 
 
 def _page_count(handle: BinaryIO) -> int:

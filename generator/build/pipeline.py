@@ -5,6 +5,7 @@ generator/build/transaction.py.
 """
 
 import functools
+from dataclasses import dataclass
 import os
 import sys
 import tempfile
@@ -33,16 +34,30 @@ if TYPE_CHECKING:
 Progress = Callable[[str, bytes], None]
 
 
+@dataclass(frozen=True)
+class Built:
+    """What a build wrote, and what its closing line names."""
+    names: list[str]
+    stamp: str              # the edition stamp as the footers print it (with the label)
+    templates: Path         # the templates it read
+
+
 def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Path | None = None,
-               quiet: bool = False) -> list[str]:
-    """`bailout build`: every output into `out`, all or nothing; returns the names written."""
+               quiet: bool = False) -> Built:
+    """`bailout build`: every output into `out`, all or nothing."""
     earlier: list[str] = []
     progress = None if quiet else FileProgress()
+    made_in: list[BuildContext] = []
+
+    def started(ctx: BuildContext) -> None:
+        made_in.append(ctx)
+        if not quiet:
+            rows_notice(ctx)
 
     def make(folder: Path) -> list[str]:
         earlier.extend(name for name in all_file_names(PAPERS.values()) if is_file(out / name))
         return render_files(folder, kit, options, templates=templates, progress=progress,
-                            earlier=earlier, notice=None if quiet else rows_notice)
+                            earlier=earlier, notice=started)
     try:
         made = transaction(out, make)
     finally:
@@ -52,15 +67,17 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
     if stale and not quiet:
         print(one_line(f"note: {out} still holds files this build did not make (see {MANIFEST}): "
                        f"{', '.join(stale)}"), file=sys.stderr)
-    return made
+    return Built(made, made_in[0].stamp_words(), made_in[0].templates)
 
 
 def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
-               progress: Progress | None = None, earlier: Iterable[str] = ()) -> dict[str, bytes]:
+               progress: Progress | None = None, earlier: Iterable[str] = (),
+               ctx: BuildContext | None = None) -> dict[str, bytes]:
     """{file name: bytes} for every output the options ask for (for checks, releases and tests).
 
-    Rendered into a temporary folder (the build's processes share files, not memory), then read."""
-    ctx = context(kit, options, templates)
+    Rendered into a temporary folder (the build's processes share files, not memory), then read.
+    `ctx` is the build's context when the caller made it already (a release reads its stamp)."""
+    ctx = ctx if ctx is not None else context(kit, options, templates)
     with tempfile.TemporaryDirectory(prefix="bailout-render-") as temp:
         folder = Path(temp) / "out"
         folder.mkdir()
@@ -95,7 +112,7 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
         from generator.errors import RenderError
         if problems := cmyk_problems(kit):
             raise RenderError(problems)
-    templates = templates if templates is not None else template_folder()
+    templates = templates if templates is not None else template_folder(kit.directory)    # X/templates beside X/data
     ctx = BuildContext(kit, compute(kit), options, templates)
     if options.since is not None:
         ctx = BuildContext(kit, ctx.odds, options, templates, changes=since_base(kit, options, templates))
@@ -148,7 +165,8 @@ def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
     opener: Callable[[str], BinaryIO] = lambda name: open(folder / name, "rb")    # noqa: E731
     if begin is not None:
         begin(MANIFEST)
-    content = manifest(kit, names, options, [n for n in earlier if n not in names], opener, ctx.changes, pages)
+    content = manifest(kit, names, options, [n for n in earlier if n not in names], opener, ctx.changes, pages,
+                       stamp=ctx.stamp)
     write_file(folder, MANIFEST, content)
     if progress is not None:
         progress(MANIFEST, content)

@@ -12,28 +12,21 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from generator.data.model import KitData
 from generator.errors import one_line
 
 NAME_WIDTH = 20     # the longest file name a build writes (prerolled-letter.pdf) fits
 
 
-def stamp(kit: KitData) -> str:
-    """What identifies this edition of the kit in the closing line: the data's hash for now.
-    (The edition stamp, when it lands, replaces this one line.)"""
-    return f"data {kit.short_hash}"
-
-
-def closing_line(count: int, where: Path, data: Path, templates: Path, kit: KitData, *, shipped: tuple[Path, Path]) \
+def closing_line(count: int, where: Path, data: Path, templates: Path, stamp: str, *, shipped: tuple[Path, Path]) \
         -> str:
-    """'wrote 11 files to output from data ./data and the kit's own templates; stamp data e6f16680'.
+    """'wrote 11 files to output from data ./data and the kit's own templates; stamp 1a2b3c4d5e'.
 
     A data or template folder that is the kit's own is named so: a silent fall-back to the
     shipped data (no ./data here) is then plain to see.  `shipped` is (data, templates) shipped."""
     def folder(path: Path, own: Path, what: str) -> str:
         return f"the kit's own {what}" if _same(path, own) else f"{what} {path}"
     return one_line(f"wrote {count} file{'s' if count != 1 else ''} to {where} from {folder(data, shipped[0], 'data')} "
-                    f"and {folder(templates, shipped[1], 'templates')}; stamp {stamp(kit)}")
+                    f"and {folder(templates, shipped[1], 'templates')}; stamp {stamp}")
 
 
 def _same(a: Path, b: Path) -> bool:

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from generator import __version__
 from generator.build.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
-from generator.build.pipeline import render_all
+from generator.build.pipeline import context, render_all
 from generator.build.progress import FileProgress
+from generator.content.stamp import Stamp
 from generator.content.words import load_words
 from generator.data.model import KitData
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
@@ -26,8 +27,9 @@ from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
 
 
-def zip_name(kit: KitData) -> str:
-    return f"bailout-kit-{__version__}-{kit.hash[:8]}.zip"
+def zip_name(stamp: Stamp) -> str:
+    """The zip's name carries the edition stamp: two releases of different inputs never share one."""
+    return f"bailout-kit-{__version__}-{stamp.hash[:8]}.zip"
 
 
 def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
@@ -39,8 +41,9 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     from generator.render.html.release_pages import index_html, readme_text
     from generator.render.images import FACE_PAPER, face_images, thumbnails
     words = load_words()        # a build's words, as every part's context has them
+    ctx = context(kit, options, templates)     # its stamp names the zip
     try:
-        files = render_all(kit, options, templates=templates, progress=progress)
+        files = render_all(kit, options, templates=templates, progress=progress, ctx=ctx)
     finally:
         if progress is not None:
             progress.close()        # a release that failed or was stopped leaves the terminal as it was
@@ -52,10 +55,12 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"], load_words()))
     thumbs = thumbnails({n: c for n, c in files.items() if n.endswith(".pdf") and "/" not in n})
     files.update(thumbs)
-    files["README.txt"] = readme_text(kit, options, files, words)
-    files["index.html"] = index_html(kit, options, files, words)
-    files["MANIFEST.txt"] = manifest(kit, files, options, libraries=LIBRARIES + IMAGE_LIBRARIES)
-    name = zip_name(kit)
+    files["README.txt"] = readme_text(kit, options, files, words, ctx.stamp_words())    # the edition and its label
+    files["index.html"] = index_html(kit, options, files, words, ctx.stamp_words())
+    stamp = ctx.stamp
+    files["MANIFEST.txt"] = manifest(kit, files, options, since=ctx.changes, stamp=stamp,
+                                     libraries=LIBRARIES + IMAGE_LIBRARIES)
+    name = zip_name(stamp)
     return name, zip_bytes(name[:-len(".zip")], files)
 
 

@@ -20,9 +20,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`bailout ARGV...` (default: the process's arguments); returns the exit status."""
     args = parse(argv)
     try:
+        if "config" in args:        # bailout.toml: the options it names, where the command line gave none
+            from generator.cli.project import with_project
+            args = with_project(argv, args)
+            args.argv = list(argv) if argv is not None else sys.argv[1:]    # serve reads the file again
         if "data" in args:
-            from generator.data.sources import data_folder
+            from generator.data.sources import data_folder, template_folder
+            given = args.data
             args.data = data_folder(args.data)
+            if "templates" in args:     # X/templates beside --data X/data (issue 20)
+                args.templates = template_folder(given, args.templates)
         status = COMMANDS[args.command or "help"](args) or 0
         sys.stdout.flush()      # a closed pipe shows here, not at exit
         return status

@@ -157,3 +157,18 @@ def print_profiles(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(f"--print takes {', '.join(PRINT_PROFILES)} or a comma list of them "
                                          f"(a release); got {text!r}")
     return tuple(dict.fromkeys(names))
+
+
+# -- issue 20 ----------------------------------------------------------------------------------
+
+MAX_LABEL = 40      # an edition name shares the footer line with the version, stamp, paper and page
+
+
+def label_text(text: str) -> str:
+    """--label TEXT: a short edition name on one line, printed beside the stamp in every footer."""
+    shown = " ".join(text.split())
+    if not shown or not shown.isprintable():
+        raise argparse.ArgumentTypeError(f"a label is printable text on one line, got {text!r}")
+    if len(shown) > MAX_LABEL:
+        raise argparse.ArgumentTypeError(f"a label fits the footer in {MAX_LABEL} characters; got {len(shown)}")
+    return shown

@@ -5,9 +5,13 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.errors import UsageError, one_line, terminal_text
 from generator.data.model import KitData
+
+if TYPE_CHECKING:
+    from generator.content.context import BuildContext
 from generator.data.sources import PathProblem, probe
 
 Command = Callable[[argparse.Namespace], int | None]    # returns the exit status; None is 0
@@ -36,7 +40,7 @@ def cmd_check(args: argparse.Namespace) -> None:
     # Text the font cannot draw or fit is found only by rendering: render (not write) it all.
     from generator.build.pipeline import render_all
     from generator.options import BuildOptions
-    render_all(kit, BuildOptions())
+    render_all(kit, BuildOptions(), templates=args.templates)
     r = kit.rules
     say(f"{args.data}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
           f"deck of RPC columns {', '.join(map(str, r.columns))}"
@@ -88,7 +92,9 @@ def cmd_crew(args: argparse.Namespace) -> None:
 def cmd_diff(args: argparse.Namespace) -> int:
     from generator.cli.diff_report import as_json, text_lines
     from generator.content.compare import compare
-    result = compare(args.old, args.new)
+    from generator.data.revisions import Side
+    new_side = None if args.new is not None else Side(str(args.data), args.data, str(args.data), None, args.templates)
+    result = compare(args.old, args.new or str(args.data), new_side=new_side)
     if args.json:
         say(json.dumps(as_json(result.groups), indent=2, ensure_ascii=False), json=True)
     else:
@@ -104,9 +110,9 @@ def cmd_build(args: argparse.Namespace) -> None:
     _check_out(args.out)
     options = options_from_args(args)
     kit = _load(args)
-    made = build_into(Path(args.out), kit, options, quiet=args.quiet)
+    built = build_into(Path(args.out), kit, options, templates=args.templates, quiet=args.quiet)
     if not args.quiet:
-        _closing(len(made), Path(args.out), args.data, kit)
+        _closing(len(built.names), Path(args.out), args.data, built.templates, built.stamp)
 
 
 def cmd_release(args: argparse.Namespace) -> None:
@@ -118,28 +124,55 @@ def cmd_release(args: argparse.Namespace) -> None:
     _check_out(args.out)
     options = options_from_args(args)
     kit = _load(args)
-    name, content = make_release(kit, options, quiet=args.quiet,
+    name, content = make_release(kit, options, templates=args.templates, quiet=args.quiet,
                                  more_profiles=release_profiles(args)[1:])
     out = Path(args.out)
     write_all(out, {name: content})
     say(out / name)
     if not args.quiet:
-        _closing(1, out, args.data, kit)
+        from generator.data.sources import template_folder
+        templates = args.templates if args.templates is not None else template_folder(kit.directory)
+        _closing(1, out, args.data, templates, name[:-len(".zip")].rsplit("-", 1)[-1])   # the zip's stamp
 
 
-def _closing(count: int, out: Path, data: Path, kit: KitData) -> None:
+def _closing(count: int, out: Path, data: Path, templates: Path, stamp: str) -> None:
     """The one line every build and release ends with (stderr: stdout stays for what scripts read)."""
     from generator.build.progress import closing_line
-    from generator.data.sources import shipped, template_folder
-    print(f"bailout: {closing_line(count, out, data, template_folder(), kit, shipped=(shipped('data'), shipped('templates')))}",
+    from generator.data.sources import shipped
+    print(f"bailout: {closing_line(count, out, data, templates, stamp, shipped=(shipped('data'), shipped('templates')))}",
           file=sys.stderr)
 
 
 def cmd_init(args: argparse.Namespace) -> None:
     from generator.data.sources import init
     made = init(args.folder)
-    say(f"copied the kit's {' and '.join(p.name + '/' for p in made)} into {args.folder}; edit them there, "
+    from generator.cli.project import write_template
+    project = write_template(args.folder)       # issue 20: the project file, commented
+    if project is not None:
+        made.append(project)
+    say(f"copied the kit's {' and '.join(p.name + ('/' if p.is_dir() else '') for p in made)} into {args.folder}; edit them there, "
           f"then run bailout check and bailout build in that folder (they use ./data and ./templates)")
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    """`bailout serve`: build once, serve on 127.0.0.1, rebuild what is looked at on every save (issue 20)."""
+    import sys
+    from generator.build.pipeline import context
+    from generator.build.serve import Sources, serve, watched_paths
+    from generator.cli.parser import options_from_args
+    from generator.cli.project import project_file, with_project
+    from generator.data import load
+    from generator.data.sources import data_folder, template_folder
+    argv, given = getattr(args, "argv", sys.argv[1:]), (args.data, args.templates)
+
+    def make_context() -> "BuildContext":
+        now = with_project(argv, args) if project_file(args.config) is not None else args
+        data = data_folder(given[0] if now.data is None else now.data)
+        return context(load(data), options_from_args(now), template_folder(given[0], given[1]))
+    if args.out is not None:
+        _check_out(args.out)
+    sources = Sources(watched_paths(args.data, args.templates, project_file(args.config)), make_context)
+    serve(sources, args.port, Path(args.out) if args.out else None, args.open)
 
 
 def _check_out(out: str) -> None:
@@ -167,7 +200,7 @@ def cmd_completion(args: argparse.Namespace) -> None:
     print(shtab.complete(parser(), shell=args.shell))
 
 
-COMMANDS: dict[str, Command] = {"build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew,
+COMMANDS: dict[str, Command] = {"serve": cmd_serve, "build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew,
                                 "diff": cmd_diff, "init": cmd_init, "odds": cmd_odds, "simulate": cmd_simulate}
 # issue 22: `bailout` alone lists the commands, as `bailout help` does
 COMMANDS.update({"help": cmd_help, "completion": cmd_completion})

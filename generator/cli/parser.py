@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 from generator import __version__
 from generator.cli.argtypes import (back_offset_mm, choice, count, counter_size_mm, parts_list, positive,
                                     print_profiles, seed, whole)
+from generator.cli.argtypes import label_text
 from generator.errors import one_line
 from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, PRINT_PROFILES, BuildOptions
 from generator.suggest import suggestion
@@ -104,13 +105,16 @@ def parser() -> _Parser:
     b = add("build", help="write the print kit (PDFs, CSV, manifest)")
     data_opt(b)
     add_build_options(b)
+    add_edition_options(b)
 
     z = add("release", help="write the whole kit as one zip to share (PDFs, HTML aid, CSV, face images)")
     data_opt(z)
     add_build_options(z, release=True)
+    add_edition_options(z, release=True)
 
     c = add("check", help="validate the data folder and report every problem")
     data_opt(c)
+    templates_opt(c)
 
     o = add("odds", help="print every chance, exactly")
     data_opt(o)
@@ -127,11 +131,15 @@ def parser() -> _Parser:
     w.add_argument("--most", type=positive, default=20, metavar="N", help="list at most N crews (default 20)")
 
     d = add("diff", help="what a rules edit changes in print terms, by rule number",
-                       description="Compare two data folders (or git:REV, the data/ folder committed at REV) "
+            description="Compare two editions: data folders (with the templates beside them), "
+                        "project folders, or git:REV (the data/ and templates/ committed at REV), "
                                    "and list every printed figure, sentence, weapon and counter that changes. "
                                    "Exit status 0: no change, 1: changes, 2: error.")
-    d.add_argument("old", metavar="OLD", help="a data folder, or git:REV (e.g. git:HEAD)")
-    d.add_argument("new", metavar="NEW", help="a data folder, or git:REV")
+    d.add_argument("old", metavar="OLD", help="a data folder, a project folder, or git:REV (e.g. git:HEAD)")
+    d.add_argument("new", metavar="NEW", nargs="?", default=None,
+                   help="a data folder, a project folder, or git:REV (default: the --data folder)")
+    data_opt(d)
+    templates_opt(d)
     d.add_argument("--json", action="store_true", help="the changes as JSON, fractions as strings")
 
     s = add("simulate", help="draw cards N times and compare with the exact odds")
@@ -140,6 +148,17 @@ def parser() -> _Parser:
     s.add_argument("--seed", type=seed, default=DEFAULT_SEED,
                    help=f"random seed, 0 to 2^63 - 1 (default {DEFAULT_SEED}, as for build)")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    v = add("serve", help="a live preview: the outputs served on this machine, made again as you save",
+            description="Serve the kit on 127.0.0.1 and make it again whenever a file of the data, "
+                        "the templates, the catalogues or bailout.toml is saved; open pages reload "
+                        "themselves.  Nothing is written unless --out is given.")
+    data_opt(v)
+    add_build_options(v)
+    add_edition_options(v)
+    v.set_defaults(out=None)        # serve keeps its outputs in memory
+    v.add_argument("--port", type=count(0, 65535), default=0, help="the port (default: a free one, printed)")
+    v.add_argument("--open", action="store_true", help="open the index in the web browser")
 
     i = add("init", help="copy the kit's data/ and templates/ into a folder, to edit them")
     i.add_argument("folder", nargs="?", default=".", type=Path, metavar="DIR", help="where (default: here)")
@@ -214,13 +233,35 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
     g.add_argument("--no-marks", action="store_true", help="--print shop: no crop marks (the page is the bleed box)")
 
 
+# -- issue 20: templates beside the data, the project file, --label, release --since -------------
+
+def templates_opt(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--templates", type=Path, default=None, metavar="DIR",
+                   help="the templates folder (default: templates/ beside the --data folder, "
+                        "else ./templates, else the kit's own)")
+
+
+def add_edition_options(p: argparse.ArgumentParser, *, release: bool = False) -> None:
+    """What names and stamps an edition, and where its settings are written once."""
+    templates_opt(p)
+    p.add_argument("--config", type=Path, default=None, metavar="FILE",
+                   help="the project file (default: ./bailout.toml when there is one); "
+                        "options given here win over it")
+    p.add_argument("--label", type=label_text, default=None, metavar="TEXT",
+                   help='an edition name ("2026 errata 2") printed beside the stamp in every footer')
+    if release:
+        p.add_argument("--since", metavar="OLD", default=None,
+                       help="mark what changed since OLD (a data folder, or git:REV) on the zip's player aids")
+
+
 def options_from_args(args: argparse.Namespace) -> BuildOptions:
     """The BuildOptions of a parsed build or release command line."""
     paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
     papers = PAPER_KEYS if paper == "both" else (paper,)
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode,
                         args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
-                        print_profile=release_profiles(args)[0], marks=not args.no_marks)
+                        print_profile=release_profiles(args)[0], marks=not args.no_marks,
+                        label=getattr(args, "label", None))
 
 
 def release_profiles(args: argparse.Namespace) -> tuple[str, ...]:

@@ -1,8 +1,11 @@
 """`bailout diff` and `build --since`: two kit sources loaded and compared in print terms."""
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
-from generator.content.items import Groups, diff, print_items
+from generator.content.items import Groups, diff, print_items, rule_order, template_changes
 from generator.content.words import Words
 from generator.data.model import KitData
 from generator.data.revisions import Side, load_side, opened
@@ -18,11 +21,33 @@ class Compared:
     old_kit: KitData
 
 
-def compare(old_spec: str, new_spec: str, sets: int = 2, words: Words | None = None) -> Compared:
+def compare(old_spec: str, new_spec: str, sets: int = 2, words: Words | None = None,
+            new_side: Side | None = None) -> Compared:
     """The diff of two sides; bad data on both sides is reported together, each line naming its side.
-    The changes' labels are in `words` (default: the source language's)."""
-    with opened(old_spec) as old, opened(new_spec) as new:
-        return _diff_loaded(old, _loaded(old, "OLD"), new, _loaded(new, "NEW"), sets, words)
+    The changes' labels are in `words` (default: the source language's).  Both sides' templates
+    are compared too: the aid sentences an edit of them changed (`new_side`: NEW as --data gave it)."""
+    with opened(old_spec) as old, opened(new_spec) if new_side is None else _given(new_side) as new:
+        compared = _diff_loaded(old, _loaded(old, "OLD"), new, _loaded(new, "NEW"), sets, words)
+        if old.templates is None or new.templates is None:
+            return compared
+        kit = load_side(new, "NEW")
+        sentences = template_changes(_aid_text(kit, old.templates), _aid_text(kit, new.templates), words)
+        return Compared(sorted(compared.groups + sentences, key=lambda g: rule_order(g[0])), old, new, compared.old_kit)
+
+
+@contextlib.contextmanager
+def _given(side: Side) -> Iterator[Side]:
+    yield side
+
+
+def _aid_text(kit: KitData, templates: Path) -> str:
+    """The aid's Markdown of these templates over `kit`: both sides' templates read the same data,
+    so what differs is the templates' own wording."""
+    from generator.content.aid_text import render_text
+    from generator.content.context import BuildContext
+    from generator.options import BuildOptions
+    ctx = BuildContext(kit, compute(kit), BuildOptions(), templates)
+    return render_text(ctx, {"data_hash": ""})
 
 
 def since(old_spec: str, new_kit: KitData, sets: int = 2, words: Words | None = None) -> Compared:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.content.change import Change
+from generator.content.stamp import Stamp, edition_stamp
 from generator.content.words import Words, load_words
 from generator.data.model import KitData
 from generator.engine.odds import Odds
@@ -37,4 +38,19 @@ class BuildContext:
     words: Words = field(default_factory=load_words)   # the printed words of this edition
     # What one build works out once and every paper shares (the aid's text, the pre-rolled rows).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def stamp(self) -> Stamp:
+        """The edition stamp (content/stamp.py), worked out once per build."""
+        if "stamp" not in self.memo:
+            marked = self.changes.data_hash if self.changes is not None and self.changes.groups else None
+            self.memo["stamp"] = edition_stamp(self.kit, self.options, self.templates, marked)
+        stamp: Stamp = self.memo["stamp"]
+        return stamp
+
+    def stamp_words(self) -> str:
+        """The stamp as the footers print it, with the --label beside it when one is given."""
+        if self.options.label:
+            return self.words("page.footer.labelled", stamp=self.stamp.short, label=self.options.label)
+        return self.stamp.short
 

@@ -10,6 +10,7 @@ edit lists exactly the items whose printed value moved: what it touched and what
 it, nothing else.  Pure: no reportlab, no I/O.
 """
 
+import html
 import re
 from collections.abc import Iterable
 from fractions import Fraction
@@ -49,6 +50,7 @@ class _Items:
         self.words = words
 
     def add(self, key: str, rule: str, label: str, value: object, kind: str = "text") -> None:
+        assert key not in self.items, f"two print items share the key {key!r}"
         if isinstance(value, (list, tuple)):
             value = ", ".join(str(v) for v in value)
         elif isinstance(value, bool):
@@ -66,7 +68,7 @@ class _Items:
 def print_items(kit: KitData, odds: Odds, sets: int = 2, words: Words | None = None) -> dict[str, Item]:
     """{key: Item} for everything the kit prints from this data, in the aid's order."""
     out = _Items(words if words is not None else source_words())
-    for section in (_variant, _bail_out, _crew, _fate, _weapon, _survivors, _after, _notes):
+    for section in (_variant, _bail_out, _crew, _fate, _weapon, _survivors, _after, _notes, _rule_numbers):
         section(out, kit, odds)
     add_weapons(out, kit)
     add_prerolled(out, kit, odds)
@@ -208,11 +210,26 @@ def _notes(out: _Items, kit: KitData, odds: Odds) -> None:
         out.add(f"note.{note.name}.sentence", group, w("item.note.sentence"), note.sentence)
 
 
+def key_part(name: str) -> str:
+    """A file's name as one part of a dotted key: dots (and the escape) escaped, so no two items
+    share a key whatever the nationality files are called ("a.colour" is not a's colour)."""
+    return name.replace("\\", "\\\\").replace(".", "\\.")
+
+
+def _rule_numbers(out: _Items, kit: KitData, odds: Odds) -> None:
+    """The rule numbers the aid prints that no other item carries as its value (issue 20)."""
+    r, w = kit.rules, out.words
+    for key, rule in (("triggers.rule", r.trigger_rule), ("crew.rule", r.crew.rule),
+                      ("hero.fate_rule", r.hero.fate_rule), ("hero.weapon_rule", r.hero.weapon_rule),
+                      ("after.rule", r.after.rule), ("close_combat.rule", r.close_combat.rule)):
+        out.add(key, rule, w(f"item.{key}"), rule)
+
+
 def add_weapons(out: _Items, kit: KitData) -> None:
     r, w = kit.rules, out.words
     for nat in kit.nationalities:
-        out.add(f"nationality.{nat.key}", r.number, w("item.nationality"), nat.name)
-        out.add(f"nationality.{nat.key}.colour", r.number, w("item.nationality.colour", nationality=nat.name),
+        out.add(f"nationality.{key_part(nat.key)}", r.number, w("item.nationality"), nat.name)
+        out.add(f"nationality.{key_part(nat.key)}.colour", r.number, w("item.nationality.colour", nationality=nat.name),
                 w("item.nationality.colour.value", colour=nat.colour, text_colour=nat.text_colour)
                 if nat.text_colour else nat.colour)
 
@@ -220,7 +237,7 @@ def add_weapons(out: _Items, kit: KitData) -> None:
         smg = [(span, _smg_text(out, *model)) for span, model in rows["smg"]]
         runs: dict[str, list[tuple[str, str | None]]] = {"rifle": rows["rifle"], "smg": list(smg)}
         for kind, spans in runs.items():
-            out.add(f"weapons.{nat.key}.{kind}", r.weapon.rule,
+            out.add(f"weapons.{key_part(nat.key)}.{kind}", r.weapon.rule,
                     w("item.weapons", nationality=nat.name, weapon=out.weapon(kind)),
                     "; ".join(f"{span}: {model or w('item.weapons.none')}" for span, model in spans))
 
@@ -262,7 +279,7 @@ def add_counters(out: _Items, kit: KitData, sets: int) -> None:
             i = index[counter.kind] = index.get(counter.kind, -1) + 1
             front, back = (" / ".join(face.reading(w)) for face in (counter.front, counter.back))
             shown = front if front == back else w("item.counter.faces", front=front, back=back)
-            key = f"counters.{nat.key}.{counter.kind}.{i}"
+            key = f"counters.{key_part(nat.key)}.{counter.kind}.{i}"
             rule = rule_of[counter.kind]
             out.add(key, rule, w(f"item.counter.{counter.kind}", nationality=nat.name), shown)
             out.add(f"{key}.count", rule, w(f"item.counter.{counter.kind}.count", nationality=nat.name), n, "number")
@@ -310,3 +327,52 @@ def show(kind: str, value: object, words: Words | None = None) -> str:
     if kind == "modifier":
         return signed(cast(int, value))
     return str(value)
+
+
+# -- template sentences (issue 20) ----------------------------------------------------------------
+
+SENTENCE_END = re.compile(r"(?<=[.!?:])\s+(?=[A-Z*(])")
+MARKUP = re.compile(r"\*|\\(?=[\\`*_{}\[\]()#+\-.!|~<>])|<[^>]*>")
+BOX_HEAD = re.compile(r"\*\*(.+?)\*\*\s+\*(.+?)\*\s*(.*)")
+
+
+def template_sentences(markdown: str) -> list[tuple[str, str]]:
+    """[(aid section, sentence)] of the aid's Markdown, in print order: each line's text without
+    its list marker, markup and table rules, cut at sentence ends."""
+    section, out = "", []
+    for line in markdown.splitlines():
+        text = line.strip()
+        if text.startswith("#"):
+            section = html.unescape(MARKUP.sub("", text.lstrip("#").strip()))
+            continue
+        text = re.sub(r"^(?:[-*+]|\d+\.)\s+", "", text)
+        box = BOX_HEAD.match(text)        # a flowchart box: "**Title** *rule* text"
+        parts = [f"{box[1]} {box[2]}", box[3]] if box else [text]
+        for part in (html.unescape(MARKUP.sub("", p)).strip() for p in parts):
+            if part and not set(part) <= set("-|: "):
+                out += [(section, s) for s in SENTENCE_END.split(part) if s.strip()]
+    return out
+
+
+def template_changes(old_markdown: str, new_markdown: str, words: Words | None = None) -> Groups:
+    """The aid sentences a template edit changed (both sides rendered over the same data), under
+    their aid section: replaced ones with old and new wording, added and removed ones alone.
+    Keys are "template.N", N the sentence's place in the new aid (the old's for a removed one),
+    unique by construction."""
+    import difflib
+    w = words if words is not None else source_words()
+    old, new = template_sentences(old_markdown), template_sentences(new_markdown)
+    matcher = difflib.SequenceMatcher(a=[s for _, s in old], b=[s for _, s in new], autojunk=False)
+    groups: dict[str, list[Change]] = {}
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        for k in range(max(i2 - i1, j2 - j1)):
+            before = old[i1 + k] if i1 + k < i2 else None
+            after = new[j1 + k] if j1 + k < j2 else None
+            section = (after or before or ("", ""))[0]
+            place = f"template.{j1 + k if after else i1 + k}{'' if after else '.removed'}"
+            group = w("item.template.section", section=section)
+            groups.setdefault(group, []).append(Change(place, group, w("item.template.sentence"), "text",
+                                                       before and before[1], after and after[1]))
+    return list(groups.items())

@@ -21,7 +21,7 @@ from types import FrameType
 from typing import Any, Literal, NoReturn, overload
 
 from generator.data.model import KitData
-from generator.data.sources import NAMES
+from generator.data.sources import MARKERS, NAMES, template_folder
 from generator.data.toml_file import MAX_FILE_BYTES
 from generator.errors import DataError, UsageError, one_line
 
@@ -35,17 +35,14 @@ class Side:
     folder: Path            # the data folder to load
     label: str              # how the output names it: the folder, or "git:REV (abc1234)"
     commit: str | None      # the full commit id for git:REV
-    templates: Path | None = None   # git:REV's templates/ when the commit has one
+    templates: Path | None = None   # the templates that go with the data (issue 20)
 
 
 @contextlib.contextmanager
 def opened(spec: str) -> Iterator[Side]:
     """The data folder `spec` names, as a Side; a git revision lives in a temp folder meanwhile."""
     if not spec.startswith(GIT):
-        folder = Path(spec)
-        if not folder.is_dir():
-            raise UsageError(f"{spec}: no such data folder (give a data folder or git:REV)")
-        yield Side(spec, folder, spec, None)
+        yield folder_side(spec)
         return
     rev = spec[len(GIT):]
     if not rev or rev.startswith("-"):
@@ -60,8 +57,8 @@ def opened(spec: str) -> Iterator[Side]:
     with _terminate_as_exit(), tempfile.TemporaryDirectory(prefix="bailout-rev-") as temp:
         _write_blobs(spec, top, entries, Path(temp))
         label = spec if commit.startswith(rev) else f"{spec} ({commit[:7]})"    # no "git:abc1234 (abc1234)"
-        templates = Path(temp) / "templates"
-        yield Side(spec, Path(temp) / "data", label, commit, templates if templates.is_dir() else None)
+        # templates/ at the rev when it has one (beside its data/), else the kit's own (issue 20)
+        yield Side(spec, Path(temp) / "data", label, commit, template_folder(Path(temp) / "data"))
 
 
 def _listing(spec: str, top: str, commit: str) -> list[tuple[str, str, int]]:
@@ -145,6 +142,17 @@ class _terminate_as_exit:
     def __exit__(self, *exc: object) -> None:
         if self.previous is not None:
             signal.signal(signal.SIGTERM, self.previous)
+
+
+def folder_side(spec: str) -> Side:
+    """A folder named on the command line: a data folder (templates beside it, else the kit's
+    own), or a project folder holding data/ (and maybe templates/)."""
+    folder = Path(spec)
+    if not folder.is_dir():
+        raise UsageError(f"{spec}: no such data folder (give a data folder, a project folder or git:REV)")
+    if not (folder / MARKERS["data"]).is_file() and (folder / "data" / MARKERS["data"]).is_file():
+        folder = folder / "data"        # a project folder, as `bailout init` makes
+    return Side(spec, folder, spec, None, template_folder(folder))
 
 
 def load_side(side: Side, name: str) -> KitData:

@@ -37,9 +37,32 @@ def data_folder(given: str | os.PathLike[str] | None = None) -> Path:
     return _local("data") or shipped("data")
 
 
-def template_folder() -> Path:
-    """The template folder: ./templates when it holds the aid template, else the shipped one."""
+def template_folder(data: str | os.PathLike[str] | None = None,
+                    given: str | os.PathLike[str] | None = None) -> Path:
+    """The template folder: `given` (--templates); else, with --data X/data, X/templates when it
+    holds the aid template (what `bailout init` makes); else ./templates; else the shipped one."""
+    if given is not None:
+        folder = Path(given)
+        if not (folder / MARKERS["templates"]).is_file():
+            raise UsageError(f"--templates {folder}: no {MARKERS['templates']} there (give the kit's templates/ folder)")
+        return folder
+    if data is not None:
+        beside = Path(data).parent / "templates"
+        try:
+            found = (beside / MARKERS["templates"]).is_file()
+        except (OSError, ValueError):       # a path this system cannot look at: the data's own check says so
+            found = False
+        return beside if found else shipped("templates")
     return _local("templates") or shipped("templates")
+
+
+def source_label(folder: Path, name: str) -> str:
+    """How a closing line names a data or templates folder: "the kit's own", or the path (issue 20)."""
+    try:
+        own = shipped(name)
+    except UsageError:
+        return str(folder)
+    return "the kit's own" if folder.resolve() == own.resolve() else str(folder)
 
 
 def _local(name: str) -> Path | None:

@@ -46,7 +46,7 @@ def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
     body = md.convert(text)
     if page.charts != 1:
         raise RenderError(f"{source}: the web aid needs exactly one flowchart div; found {page.charts}")
-    r, words, stamp = ctx.kit.rules, ctx.words, ctx.kit.short_hash
+    r, words, stamp = ctx.kit.rules, ctx.words, ctx.stamp_words()
     title = words("aid.title", number=r.number, title=r.title)
     description = words("aid.subject", number=r.number, game=r.game, credit=r.credit)
     # The web edition's footer: the kit's footer line, the web edition named where a PDF names its paper.

@@ -38,7 +38,8 @@ PROFILE_TIPS = {"fold": ("actual_size", "fold", "papers"), "shop": ("shop", "pap
 PROFILE_PRINTS = {"fold": ("kit", "aid", "counters"), "shop": ("kit", "aid", "prerolled", "counters")}
 
 
-def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words) -> bytes:
+def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words,
+                edition: str | None = None) -> bytes:
     """README.txt: what each file is and how to print it, the printing tips, the credits."""
     r = kit.rules
     pdfs = [{"names": ", ".join(f"{stem}-{p}.pdf" for p in options.papers), **_part(words, key, r.number, options.print_profile)}
@@ -49,13 +50,14 @@ def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes],
             for tip in PROFILE_TIPS.get(options.print_profile, TIPS)]
     for folder in sorted({n.split("/")[0] for n in files if n.split("/")[0] in PROFILE_PRINTS}):
         tips.append(words(f"release.readme.tip.folder.{folder}", folder=folder))    # a release of several profiles
-    text = _render(README, words, r=r, version=__version__, data=kit.hash[:8], pdfs=pdfs,
+    text = _render(README, words, r=r, version=__version__, data=edition or kit.hash[:8], pdfs=pdfs,
                    others=_others(words, files, facts=False), faces=len(_faces(files)), tips=tips,
                    credits=_credits(kit, words), width=WIDTH, tip_width=TIP_WIDTH)
     return text.encode("utf-8")
 
 
-def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words) -> bytes:
+def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words,
+               edition: str | None = None) -> bytes:
     """index.html: every file shown and linked, each PDF with its first page, size, pages and hash."""
     r = kit.rules
     pdfs = []
@@ -68,7 +70,7 @@ def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], 
     faces = [{"name": n, "alt": _face_alt(n)} for n in _faces(files)]
     colours = {"accent": theme.COLOUR.accent, "ink": theme.WEB_INK, "line": theme.COLOUR.rule,
                "paper": theme.short_hex(theme.WHITE), "link": theme.LINK}
-    page = _render(INDEX, words, html_words=partial(_html_words, words), r=r, data=kit.hash[:8],
+    page = _render(INDEX, words, html_words=partial(_html_words, words), r=r, data=edition or kit.hash[:8],
                    title=words("release.title", number=r.number, title=r.title, version=__version__),
                    pdfs=pdfs, others=_others(words, files, facts=True), faces=faces,
                    thumbs=sorted(n for n in files if n.startswith("thumbs/")), credits=_credits(kit, words),

@@ -94,8 +94,8 @@ def register_fonts() -> None:
 
 
 def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None) -> str:
-    """The footer every page of the kit carries: kit version, data stamp, paper, page."""
-    text = ctx.words("page.footer", version=__version__, stamp=ctx.kit.short_hash, paper=paper.label)
+    """The footer every page of the kit carries: kit version, edition stamp and label, paper, page."""
+    text = ctx.words("page.footer", version=__version__, stamp=ctx.stamp_words(), paper=paper.label)
     if page is not None:
         text += ctx.words("page.footer.page", page=page, pages=pages)
     return text

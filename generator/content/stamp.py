@@ -1,0 +1,58 @@
+"""The edition stamp: one hash over everything that shapes the print.
+
+Data, templates, every catalogue (content/locale/*.po), every field of BuildOptions (read from
+the dataclass, so options added later are covered without more work) and the kit version.
+Same inputs, same stamp; any of them changed, another stamp.  The footers print it, MANIFEST.txt
+lists it with what went into it, and the release's zip is named by it.
+"""
+
+import hashlib
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from generator import __version__
+from generator.content.words import LOCALE
+from generator.data.model import KitData
+from generator.options import BuildOptions
+
+SHORT = 10      # the stamp as footers print it
+# Fields that choose which files a build makes, not what any file holds: an aid-only build prints
+# the same aid as a whole build.  --since is stamped by what it marks (the changes), not by name,
+# so a base with no printed change leaves every byte as it was.
+UNSTAMPED = ("papers", "parts", "since")
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """The stamp and its inputs, [(name, sha256 or value)], as MANIFEST.txt lists them."""
+    hash: str
+    inputs: tuple[tuple[str, str], ...]
+
+    @property
+    def short(self) -> str:
+        return self.hash[:SHORT]
+
+
+def folder_hash(folder: Path, pattern: str = "*") -> str:
+    """sha256 over every file under `folder` matching `pattern`: relative path and bytes, in path order."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def options_text(options: BuildOptions) -> str:
+    """Every field of the options (but UNSTAMPED) as name=repr(value), one a line, in declaration order."""
+    return "\n".join(f"{f.name}={getattr(options, f.name)!r}" for f in fields(options) if f.name not in UNSTAMPED)
+
+
+def edition_stamp(kit: KitData, options: BuildOptions, templates: Path, since_data: str | None = None) -> Stamp:
+    """The stamp of a build of `kit` with `options` and the templates in `templates`; `since_data`
+    is the hash of the --since base's data when the aid marks changes from it."""
+    inputs = (("data", kit.hash), ("templates", folder_hash(templates)),
+              ("catalogues", folder_hash(LOCALE, "*.po")),
+              ("options", hashlib.sha256(options_text(options).encode()).hexdigest()),
+              ("kit", __version__)) + ((("since", since_data),) if since_data else ())
+    text = "".join(f"{name} {value}\n" for name, value in inputs)
+    return Stamp(hashlib.sha256(text.encode()).hexdigest(), inputs)

@@ -1,0 +1,85 @@
+"""`bailout serve` (issue 20): a real process on a free port, edited as an editor would."""
+
+import html
+
+import pytest
+
+from conftest import DATA
+from generator.content.words import load_words
+from serving import Served, wait_for
+
+WORDS = load_words()
+
+
+@pytest.fixture
+def served(tmp_path):
+    s = Served(tmp_path / "kit")
+    yield s
+    if s.process.poll() is None:
+        s.stop()
+
+
+def test_serve_rebuilds_keeps_the_last_good_and_recovers(served, tmp_path):
+    status, page = served.get("/player-aid.html")
+    assert status == 200 and b"Tom Cundiff" in page and b"EventSource" in page
+    index = served.get("/")[1].decode()
+    assert all(f'"{href}"' in index for href in ("/player-aid.html", "/view/player-aid-a4.pdf", "/view/kit-a4.pdf"))
+    served.set_credit("An Editor")
+    wait_for(lambda: b"An Editor" in served.get("/player-aid.html")[1])
+    assert "An Editor" in served.get("/")[1].decode()          # the change list names the edit
+    good_pdf = served.get("/player-aid-a4.pdf")
+    assert good_pdf[0] == 200 and good_pdf[1].startswith(b"%PDF")
+    served.break_data()
+    problem = "data/rules.toml: variant.credit: expected a string, got an integer"
+    wait_for(lambda: problem in html.unescape(served.get("/")[1].decode()))
+    assert problem in html.unescape(served.get("/player-aid.html")[1].decode())
+    assert b"An Editor" in served.get("/player-aid.html")[1]      # the last good aid, still served
+    assert served.get("/player-aid-a4.pdf") == good_pdf
+    served.set_credit("Fixed Again")
+    wait_for(lambda: b"Fixed Again" in served.get("/player-aid.html")[1])
+    assert problem not in html.unescape(served.get("/").__getitem__(1).decode())
+    assert served.get("/nothing.pdf")[0] == 404
+    old, new = "Every man who gets out has a pistol.", "Every man who bails out has a pistol."
+    template = served.folder / "templates" / "aid.md.j2"
+    template.write_text(template.read_text().replace(old, new))
+    wait_for(lambda: new.encode() in served.get("/player-aid.html")[1])
+    index = html.unescape(served.get("/")[1].decode())
+    assert f"{old} → {new}" in index                 # the change list names the template sentence
+    status, err = served.stop()
+    assert status == 0 and "Traceback" not in err, err
+    assert sorted(p.name for p in served.folder.iterdir()) == ["data", "templates"]     # nothing written
+
+
+@pytest.fixture
+def browser(tmp_path):
+    import os
+    from serving import Unavailable, chromium
+    try:
+        driver = chromium(tmp_path / "profile")
+    except Unavailable as why:
+        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+            pytest.fail(f"CI must run the browser tests: {why}")
+        pytest.skip(str(why))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def test_open_page_follows_five_edits_a_broken_one_and_the_fix(browser, served):
+    from serving import has_problems, shown
+    browser.get(served.url + "player-aid.html")
+    assert shown(browser, "Tom Cundiff")
+    for n in range(1, 6):
+        served.set_credit(f"Editor number {n}")
+        wait_for(lambda: shown(browser, f"Editor number {n}"))      # no refresh: the page reloads itself
+    pdf = served.get("/player-aid-a4.pdf")
+    served.break_data()
+    wait_for(lambda: has_problems(browser))
+    assert shown(browser, "variant.credit") and shown(browser, "Editor number 5")
+    assert served.get("/player-aid-a4.pdf") == pdf and pdf[1].startswith(b"%PDF")
+    served.set_credit("Fixed")
+    wait_for(lambda: shown(browser, "Fixed") and not has_problems(browser))
+    browser.get(served.url + "view/player-aid-a4.pdf")       # a PDF in the page that reloads it
+    src = browser.execute_script("return document.querySelector('iframe').src")
+    served.set_credit("Fixed twice")
+    wait_for(lambda: browser.execute_script("var f=document.querySelector('iframe');return f&&f.src") not in (src, None))
