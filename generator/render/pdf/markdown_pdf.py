@@ -66,7 +66,7 @@ class Styles:
 
 def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_size: float | None = None) -> Styles:
     """Styles for body text of `size` pt (tables at `table_size`, default one point less)."""
-    register_fonts()        # the styles name Vera and its bold/italic mapping
+    register_fonts()        # the styles name the font and its bold/italic mapping
     table_size = table_size or size - 1
     lead = round(size * 1.2, 2)
     body = ParagraphStyle("body", fontName=FONT, fontSize=size, leading=lead, spaceAfter=size * 0.4,

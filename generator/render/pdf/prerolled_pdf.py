@@ -237,7 +237,7 @@ def render(ctx: BuildContext, paper: Paper | None, *, fast_text: bool = True) ->
     unless `fast_text` is False or reportlab writes text in a form the fast way does not parse:
     then through reportlab's text object, cell by cell, the plain and slower way."""
     assert paper is not None        # a per-paper output ("{paper}" in its name)
-    register_fonts()        # measuring text needs Vera before the canvas exists
+    register_fonts()        # measuring text needs the font before the canvas exists
     table = prerolled.table_for(ctx)
     geo, legend, labels = _geometry(ctx, paper, table)
     if fast_text:
@@ -332,7 +332,7 @@ def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: 
     if table.mode == "balanced":
         heavy += [ys[slot] for slot, index in enumerate(span) if (index + 1) % table.block == 0 and slot < n - 1]
     c.addLiteral(" ".join(f"{left} {_num(y)} m {right} {_num(y)} l" for y in heavy) + " S")
-    # Tick boxes: vector squares (Vera has no ballot box).
+    # Tick boxes: vector squares (vector, not a font glyph).
     tick = geo.column("tick")
     side = ROW - 4
     x = _num(tick.centre - side / 2)
