@@ -33,6 +33,7 @@ class BuildOptions:
     sets: int = 2
     fill: bool = True       # spare cells of the last counter sheet take more crews and markers
     since: str | None = None    # build --since OLD: a data folder or git:REV
+    lang: str = "en"        # the edition: its catalogue is generator/content/locale/<lang>.po (issue 19)
 
 
 # The last second a PDF date (D:YYYYMMDDHHmmSS, four-digit year) can hold: 9999-12-31 23:59:59 UTC.

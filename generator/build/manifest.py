@@ -36,6 +36,7 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
     pages = pages or {}
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
+             f"language {options.lang}",
              *(f"{name} {version}" for name, version in library_versions())]
     if since is not None:
         count = sum(len(changes) for _, changes in since.groups)

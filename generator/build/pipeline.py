@@ -15,6 +15,7 @@ from generator.build.outputs import all_file_names, part_pdf, selected
 from generator.build.progress import progress as print_progress
 from generator.build.transaction import MANIFEST, is_file, transaction, write_file
 from generator.content.context import BuildContext, Since
+from generator.content.words import load_words
 from generator.data.model import KitData
 from generator.engine.odds import compute
 from generator.layout.paper import PAPERS
@@ -76,9 +77,10 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     check_source_date_epoch()
     check_printable(kit)        # before any part: no PDF may print an empty box for a name
     templates = templates if templates is not None else template_folder()
-    ctx = BuildContext(kit, compute(kit), options, templates)
+    words = load_words(options.lang)
+    ctx = BuildContext(kit, compute(kit), options, templates, words=words)
     if options.since is not None:
-        ctx = BuildContext(kit, ctx.odds, options, templates, changes=since_base(kit, options, templates))
+        ctx = BuildContext(kit, ctx.odds, options, templates, changes=since_base(kit, options, templates), words=words)
     return ctx
 
 
@@ -136,10 +138,11 @@ def since_base(kit: KitData, options: BuildOptions, templates: Path) -> Since:
     """The Since of `--since OLD`: the old data loaded, diffed against `kit`."""
     from generator.content.compare import since
     assert options.since is not None
-    compared = since(options.since, kit, options.sets)
+    words = load_words(options.lang)
+    compared = since(options.since, kit, options.sets, words)
     old_kit = compared.old_kit
     label = compared.old.label if compared.old.commit else f"data {old_kit.short_hash}"
-    return Since(options.since, label, compared.groups, BuildContext(old_kit, compute(old_kit), options, templates),
-                 compared.old.commit, old_kit.hash)
+    old_ctx = BuildContext(old_kit, compute(old_kit), options, templates, words=words)
+    return Since(options.since, label, compared.groups, old_ctx, compared.old.commit, old_kit.hash)
 
 

@@ -8,6 +8,7 @@ from typing import NoReturn
 
 from generator import __version__
 from generator.cli.argtypes import back_offset_mm, count, counter_size_mm, parts_list, positive, seed, whole
+from generator.cli.argtypes import language, language_list
 from generator.errors import one_line
 from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, BuildOptions
 
@@ -104,6 +105,13 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                    help="sets of crew markers per nationality, one marker per crew member (default 2)")
     g.add_argument("--no-fill", action="store_true",
                    help="leave the last sheet's spare cells empty (default: more crews and markers)")
+    # issue 19: editions
+    if release:
+        p.add_argument("--lang", type=language_list, default=("en",), metavar="LANGS",
+                       help="comma list of editions, e.g. en,de,fr (default en): one folder per language")
+    else:
+        p.add_argument("--lang", type=language, default="en", metavar="LANG",
+                       help="the edition's language: en (default), de, fr, it or es")
 
 
 def options_from_args(args: argparse.Namespace) -> BuildOptions:
@@ -111,4 +119,5 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
     paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
     papers = PAPER_KEYS if paper == "both" else (paper,)
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode,
-                        args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None))
+                        args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
+                        lang=args.lang if isinstance(args.lang, str) else args.lang[0])
