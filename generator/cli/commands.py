@@ -5,7 +5,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.errors import UsageError, one_line
+from generator.errors import DataError, UsageError, one_line
 from generator.data.model import KitData
 from generator.data.sources import PathProblem, probe
 
@@ -25,11 +25,27 @@ def cmd_check(args: argparse.Namespace) -> None:
     from generator.build.pipeline import render_all
     from generator.options import BuildOptions
     render_all(kit, BuildOptions())
+    _check_catalogues(kit)
     r = kit.rules
     print(f"{one_line(args.data)}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
           f"deck of RPC columns {', '.join(map(str, r.columns))}"
           f"{' (transcribed: ' + r.deck_file + ')' if r.deck_file else ' (ideal)'}, data hash {kit.short_hash}; "
           f"every part renders with the default options")
+
+
+def _check_catalogues(kit: KitData) -> None:
+    """Every edition's catalogue translates every English key, and its glossary every sentence and
+    name of the data (issue 19): name what is missing."""
+    from generator.content.words import available_languages, missing_translations
+    from generator.data.glossary import read_glossary, untranslated
+    problems = [line for lang in available_languages()[1:] for line in missing_translations(lang)]
+    for lang in available_languages()[1:]:
+        try:
+            problems += untranslated(kit, read_glossary(kit, lang))
+        except DataError as error:
+            problems += error.problems
+    if problems:
+        raise DataError(problems)
 
 
 def cmd_odds(args: argparse.Namespace) -> None:

@@ -6,6 +6,7 @@ output is Markdown-escaped on the way out (Jinja `finalize`), so data text can n
 structure.  The template is compiled once per process and folder, not once per paper.
 """
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
@@ -100,11 +101,15 @@ def template_vars(ctx: BuildContext) -> dict[str, Any]:
     }
 
 
+_SPACES = re.compile(r"[^\S\u00a0\u202f]+")     # whitespace but the no-break spaces
+
+
 def md_escape(value: object) -> str:
     """Every placeholder's output as literal Markdown text: no structure can come from data."""
     if value is None:
         return ""
-    text = " ".join(str(value).split())     # no newline may end a table row or start a block
+    # No newline may end a table row or start a block; a no-break space ("33,3 %") stays one.
+    text = " ".join(part for part in _SPACES.split(str(value)) if part)
     out = []
     for ch in text:
         if ch == "&":

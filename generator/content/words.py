@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from string import Formatter
 
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent, get_decimal_symbol
@@ -84,3 +85,31 @@ def available_languages() -> tuple[str, ...]:
     """Every language with a catalogue beside this file, English first."""
     others = sorted(path.stem for path in LOCALE.glob("*.po") if path.stem != SOURCE_LANGUAGE)
     return (SOURCE_LANGUAGE, *others)
+
+
+def _fields(text: str) -> set[str]:
+    """The str.format fields of a message ("{rule}" -> {"rule"})."""
+    return {name for _, name, _, _ in Formatter().parse(text) if name is not None}
+
+
+def missing_translations(lang: str) -> list[str]:
+    """One line per key of the English catalogue that `lang`'s lacks, leaves empty or fuzzy, or
+    translates with other {fields}: what `bailout check` names and a test refuses (issue 19)."""
+    path = catalogue_file(lang)
+    with open(catalogue_file(SOURCE_LANGUAGE), "rb") as handle:
+        english = {str(m.id): str(m.string) for m in read_po(handle) if m.id}
+    with open(path, "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    found = {str(m.id): m for m in catalog if m.id}
+    problems = []
+    for key, text in english.items():
+        message = found.get(key)
+        if message is None or not message.string:
+            problems.append(f"{path}: {key}: no translation (English: {text!r})")
+        elif message.fuzzy:
+            problems.append(f"{path}: {key}: marked fuzzy")
+        elif _fields(str(message.string)) != _fields(text):
+            problems.append(f"{path}: {key}: fields {sorted(_fields(str(message.string)))}, "
+                            f"English has {sorted(_fields(text))}")
+    problems += [f"{path}: {key}: not a key of the English catalogue" for key in found if key not in english]
+    return problems

@@ -9,16 +9,18 @@ from collections.abc import Iterator
 
 from reportlab.pdfbase import pdfmetrics
 
+from generator.content.words import Words, catalogue_file
 from generator.data.model import KitData
 
 from generator.errors import RenderError
 from generator.render.pdf.canvas import FONT, FONT_NAME, register_fonts
 
 
-def check_printable(kit: KitData) -> None:
-    """Raise RenderError listing every data string with a character the font lacks."""
+def check_printable(kit: KitData, words: Words | None = None) -> None:
+    """Raise RenderError listing every data string, and every word of the edition's catalogue
+    (`words`), with a character the font lacks."""
     register_fonts()
-    problems = list(undrawable_text(kit))
+    problems = list(undrawable_text(kit)) + (list(undrawable_words(words)) if words is not None else [])
     if problems:
         raise RenderError(problems)
 
@@ -67,3 +69,15 @@ def undrawable_text(kit: KitData) -> Iterator[str]:
             problem = check(f"nationalities/{n.key}.toml", key, text)
             if problem:
                 yield problem
+
+
+def undrawable_words(words: Words) -> Iterator[str]:
+    """One problem line per message of an edition's catalogue the font cannot print, naming the
+    edition, its catalogue file, the key and the characters (issue 19)."""
+    cmap = pdfmetrics.getFont(FONT).face.charToGlyph
+    for key, text in sorted(words.messages.items()):
+        lacking = sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})
+        if lacking:
+            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
+            yield (f"{catalogue_file(words.lang)}: {key}: the {words.lang} edition's text {text[:40]!r}: "
+                   f"the kit's font ({FONT_NAME}) cannot print {shown}")

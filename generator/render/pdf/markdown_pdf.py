@@ -81,6 +81,10 @@ def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_
     return Styles(body, h1, h2, h3, cell, head, accent, head_fill)
 
 
+# Where reportlab may break a line: whitespace other than the no-break spaces (U+00A0, U+202F).
+_LINE_BREAKS = re.compile(r"[^\S\u00a0\u202f]+")
+
+
 class Heading(Paragraph):
     """A heading that adds itself to the PDF outline where it is drawn."""
 
@@ -192,7 +196,7 @@ class FitTable(Flowable):
         pad = 6.0
         for row in self.rows:
             for i, (text, style) in enumerate(row):
-                words = text.split() or [""]
+                words = _LINE_BREAKS.split(text.strip()) or [""]     # a no-break space ("33,3 %") holds
                 line = max(stringWidth(t, style.fontName, style.fontSize) for t in text.split("\n"))
                 natural[i] = max(natural[i], line + pad)
                 longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)
