@@ -267,3 +267,37 @@ def test_build_lang_records_the_language_in_the_manifest(tmp_path):
 def test_build_refuses_a_language_without_a_catalogue(tmp_path):
     status, _, err = run_cli("build", "--lang", "xx", "--out", tmp_path, "--quiet")
     assert status == 2 and "xx" in err and "de" in err
+
+
+# ---- a release of several editions ------------------------------------------------------------------
+
+def test_language_named_files_and_their_links():
+    from generator.build.release import language_named
+    files = {"kit-a4.pdf": b"%PDF", "player-aid.html": b"<html>", "prerolled.csv": b"row",
+             "index.html": b'<a href="kit-a4.pdf">kit-a4.pdf</a> <a href="player-aid.html">', "README.txt": b"kit-a4.pdf",
+             "faces/german-crew-front.png": b"png", "thumbs/kit-a4.png": b"png", "MANIFEST.txt": b"m"}
+    out = language_named(files, "de")
+    assert set(out) == {"kit-a4-de.pdf", "player-aid-de.html", "prerolled-de.csv", "index.html", "README.txt",
+                        "faces/german-crew-front.png", "thumbs/kit-a4.png", "MANIFEST.txt"}
+    assert out["index.html"] == b'<a href="kit-a4-de.pdf">kit-a4-de.pdf</a> <a href="player-aid-de.html">'
+    assert out["README.txt"] == b"kit-a4-de.pdf"
+
+
+@slow
+def test_release_lang_puts_each_edition_in_its_folder_with_an_index(tmp_path):
+    import zipfile
+    status, out, err = run_cli("release", "--lang", "en,de", "--out", tmp_path, "--quiet")
+    assert status == 0, err
+    with zipfile.ZipFile(out.strip()) as archive:
+        names = set(archive.namelist())
+        root = sorted(names)[0].split("/")[0] + "/"
+        for lang in ("en", "de"):
+            assert {f"{root}{lang}/kit-a4-{lang}.pdf", f"{root}{lang}/player-aid-{lang}.html",
+                    f"{root}{lang}/prerolled-{lang}.csv", f"{root}{lang}/index.html"} <= names
+            page = archive.read(f"{root}{lang}/index.html").decode()
+            assert f'<html lang="{lang}">' in page
+            links = set(re.findall(r'(?:href|src)="([^"#]+)"', page))
+            assert links and all(f"{root}{lang}/{link}" in names for link in links), lang
+        top = archive.read(f"{root}index.html").decode()
+        assert 'href="en/index.html"' in top and 'href="de/index.html"' in top
+        assert "\nlanguage en,de\n" in archive.read(f"{root}MANIFEST.txt").decode()

@@ -19,7 +19,8 @@ from generator import __version__
 from generator.build.manifest import manifest
 from generator.build.pipeline import render_all
 from generator.build.progress import progress as print_progress
-from generator.content.words import load_words
+from generator.build.pipeline import edition_data
+from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
 
@@ -37,11 +38,11 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     progress = None if quiet else print_progress
     from generator.render.html.release_pages import index_html, readme_text
     from generator.render.images import FACE_PAPER, face_images, thumbnails
-    words = load_words()        # a build's words, as every part's context has them
+    words = load_words(options.lang)        # a build's words, as every part's context has them
     files = render_all(kit, options, templates=templates, progress=progress)
     files.pop("MANIFEST.txt")       # remade below, over everything the zip holds
-    # placed by the counters of the words the PDF printed (a build's: the default catalogue)
-    files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"], load_words()))
+    # placed by the counters of the words (and the edition's data) the PDF printed
+    files.update(face_images(edition_data(kit, options.lang), options, files[f"counters-{FACE_PAPER}.pdf"], words))
     thumbs = thumbnails({n: c for n, c in files.items() if n.endswith(".pdf")})
     files.update(thumbs)
     files["README.txt"] = readme_text(kit, options, files, words)
@@ -49,6 +50,42 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     files["MANIFEST.txt"] = manifest(kit, files, options)
     name = zip_name(kit)
     return name, zip_bytes(name[:-len(".zip")], files)
+
+
+# -- issue 19: one zip of several editions -----------------------------------------------------------
+
+def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str, ...], *,
+                          templates: Path | None = None, quiet: bool = True) -> tuple[str, bytes]:
+    """(zip name, bytes): each language's whole release in its own folder (en/, de/, ...), its
+    files named for the language (kit-a4-de.pdf), an index.html listing the editions and a
+    MANIFEST.txt of everything.  English alone is make_release's zip, as it always was."""
+    if langs == (SOURCE_LANGUAGE,):
+        return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet)
+    files: dict[str, bytes] = {}
+    for lang in langs:
+        name, content = make_release(kit, replace(options, lang=lang), templates=templates, quiet=quiet)
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            edition = {info.filename.split("/", 1)[1]: archive.read(info) for info in archive.infolist()}
+        files.update({f"{lang}/{n}": c for n, c in language_named(edition, lang).items()})
+    from generator.render.html.release_pages import editions_index
+    files["index.html"] = editions_index(kit, langs)
+    files["MANIFEST.txt"] = manifest(kit, files, replace(options, lang=",".join(langs)))
+    name = zip_name(kit)
+    return name, zip_bytes(name[:-len(".zip")], files)
+
+
+def language_named(files: Mapping[str, bytes], lang: str) -> dict[str, bytes]:
+    """The edition's files with the language in each top-level PDF, HTML and CSV name
+    (kit-a4.pdf -> kit-a4-de.pdf), and its index.html and README.txt linking the new names."""
+    renamed = {n: f"{n.rsplit('.', 1)[0]}-{lang}.{n.rsplit('.', 1)[1]}" for n in files
+               if "/" not in n and n.endswith((".pdf", ".html", ".csv")) and n != "index.html"}
+    out: dict[str, bytes] = {}
+    for name, content in files.items():
+        if name in ("index.html", "README.txt"):
+            for old, new in sorted(renamed.items(), key=lambda pair: -len(pair[0])):
+                content = content.replace(old.encode(), new.encode())
+        out[renamed.get(name, name)] = content
+    return out
 
 
 def _whole_kit(options: BuildOptions) -> BuildOptions:

@@ -111,14 +111,14 @@ def cmd_build(args: argparse.Namespace) -> None:
 
 
 def cmd_release(args: argparse.Namespace) -> None:
-    from generator.build.release import make_release
+    from generator.build.release import make_editions_release
     from generator.build.transaction import write_all
     from generator.cli.parser import options_from_args
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
     _check_out(args.out)
     options = options_from_args(args)
-    name, content = make_release(_load(args), options, quiet=args.quiet)
+    name, content = make_editions_release(_load(args), options, tuple(args.lang), quiet=args.quiet)
     out = Path(args.out)
     write_all(out, {name: content})
     print(out / name)
