@@ -39,6 +39,7 @@ class BuildOptions:
     print_profile: str = "duplex"   # one of PRINT_PROFILES (--print)
     marks: bool = True      # shop profile: crop marks in a slug outside the bleed (--no-marks: none)
     label: str | None = None    # --label TEXT: the edition's name, printed beside the stamp (issue 20)
+    lang: str = "en"        # the edition: its catalogue is generator/content/locale/<lang>.po (issue 19)
 
 
 # The last second a PDF date (D:YYYYMMDDHHmmSS, four-digit year) can hold: 9999-12-31 23:59:59 UTC.

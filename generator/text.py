@@ -7,7 +7,7 @@ modifiers, spans and shortened names the same way.
 from fractions import Fraction
 
 ELLIPSIS = "\u2026"
-MINUS = "\u2212"        # a typographic minus: modifiers read as modifiers (Vera has the glyph)
+MINUS = "\u2212"        # a typographic minus: modifiers read as modifiers (the font has the glyph)
 
 
 def signed(n: int) -> str:

@@ -37,8 +37,11 @@ def jobs() -> int:
         return os.cpu_count() or 1
 
 
+_IN_A_LANE = False          # set in a forked lane: its own work runs one by one (no lanes in lanes)
+
+
 def can_fork() -> bool:
-    return hasattr(os, "fork") and threading.active_count() == 1
+    return hasattr(os, "fork") and threading.active_count() == 1 and not _IN_A_LANE
 
 
 def run_lanes(lanes: Sequence[Callable[[], T]]) -> list[T]:
@@ -70,6 +73,8 @@ def _fork(lane: Callable[[], T]) -> tuple[int, int]:
     sys.stderr.flush()
     pid = os.fork()
     if pid == 0:            # the child: do the lane, send its result or its problem, leave at once
+        global _IN_A_LANE
+        _IN_A_LANE = True
         os.close(read)
         status = 0
         try:

@@ -40,6 +40,7 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
     pages = pages or {}
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
+             f"language {options.lang}",
              *(f"{name} {version}" for name, version in library_versions(libraries))]
     if options.print_profile != "duplex":       # issue 25: the default's manifest keeps its bytes
         lines.insert(3, f"print {options.print_profile}" + ("" if options.marks else ", no marks"))

@@ -21,6 +21,8 @@ from generator.build.transaction import MANIFEST, is_file, transaction, write_fi
 from generator.content.aid import markdown_text
 from generator.content.context import BuildContext, Since
 from generator.content.rows import table_for
+from generator.content.words import SOURCE_LANGUAGE, load_words
+from generator.data.glossary import read_glossary, translated
 from generator.data.model import KitData
 from generator.engine.odds import compute
 from generator.layout.paper import PAPERS, Paper
@@ -106,16 +108,18 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     """The BuildContext of one build: the data checked printable, its odds, the --since base."""
     from generator.render.pdf.glyphs import check_printable
     check_source_date_epoch()
-    check_printable(kit)        # before any part: no PDF may print an empty box for a name
+    words = load_words(options.lang)
+    kit = edition_data(kit, options.lang)
+    check_printable(kit, words)     # before any part: no PDF may print an empty box for a name or word
     if options.print_profile == "shop":     # issue 25: colours that keep their contrast as inks
         from generator.render.pdf.shop_pdf import cmyk_problems
         from generator.errors import RenderError
         if problems := cmyk_problems(kit):
             raise RenderError(problems)
     templates = templates if templates is not None else template_folder(kit.directory)    # X/templates beside X/data
-    ctx = BuildContext(kit, compute(kit), options, templates)
+    ctx = BuildContext(kit, compute(kit), options, templates, words=words)
     if options.since is not None:
-        ctx = BuildContext(kit, ctx.odds, options, templates, changes=since_base(kit, options, templates))
+        ctx = BuildContext(kit, ctx.odds, options, templates, changes=since_base(kit, options, templates), words=words)
     return ctx
 
 
@@ -245,15 +249,23 @@ def rows_notice(ctx: BuildContext) -> None:
           file=sys.stderr)
 
 
+def edition_data(kit: KitData, lang: str) -> KitData:
+    """The data as the `lang` edition prints it: its glossary's sentences and names (issue 19)."""
+    if lang == SOURCE_LANGUAGE:
+        return kit
+    return translated(kit, read_glossary(kit, lang))
+
+
 def since_base(kit: KitData, options: BuildOptions, templates: Path) -> Since:
     """The Since of `--since OLD`: the old data loaded, diffed against `kit`."""
     from generator.content.compare import since
     assert options.since is not None
-    compared = since(options.since, kit, options.sets)
-    old_kit = compared.old_kit
+    words = load_words(options.lang)
+    compared = since(options.since, kit, options.sets, words)
+    old_kit = edition_data(compared.old_kit, options.lang)
     label = compared.old.label if compared.old.commit else f"data {old_kit.short_hash}"
     _check_since_printable(options.since, compared, label)
-    return Since(options.since, label, compared.groups, BuildContext(old_kit, compute(old_kit), options, templates),
+    return Since(options.since, label, compared.groups, BuildContext(old_kit, compute(old_kit), options, templates, words=words),
                  compared.old.commit, old_kit.hash)
 
 

@@ -7,6 +7,9 @@ byte-identical for the same data, options and library versions: fixed timestamps
 SOURCE_DATE_EPOCH when set), sorted names, fixed permissions and compression.
 """
 
+import functools
+import hashlib
+from importlib import import_module
 import io
 import os
 import time
@@ -16,11 +19,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from generator import __version__
+from generator.build.lanes import run_lanes
 from generator.build.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
-from generator.build.pipeline import context, render_all
+from generator.build.pipeline import context, edition_data, render_all
 from generator.build.progress import FileProgress
 from generator.content.stamp import Stamp
-from generator.content.words import load_words
+from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
 
@@ -36,11 +40,19 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
                  quiet: bool = True, more_profiles: Sequence[str] = ()) -> tuple[str, bytes]:
     """(zip file name, zip bytes) for the whole kit, both papers, with the options' settings.
     `more_profiles`: further print profiles (issue 25), each one's PDFs in a folder of its name."""
+    files, stamp = release_files(kit, options, templates=templates, quiet=quiet, more_profiles=more_profiles)
+    name = zip_name(stamp)
+    return name, zip_bytes(name[:-len(".zip")], files)
+
+
+def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None = None, quiet: bool = True,
+                  more_profiles: Sequence[str] = ()) -> tuple[dict[str, bytes], Stamp]:
+    """Every file of one edition's release, by name, and the edition's stamp."""
     options = _whole_kit(options)
     progress = None if quiet else FileProgress()
     from generator.render.html.release_pages import index_html, readme_text
     from generator.render.images import FACE_PAPER, face_images, thumbnails
-    words = load_words()        # a build's words, as every part's context has them
+    words = load_words(options.lang)        # a build's words, as every part's context has them
     ctx = context(kit, options, templates)     # its stamp names the zip
     try:
         files = render_all(kit, options, templates=templates, progress=progress, ctx=ctx)
@@ -51,17 +63,69 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     for profile in (p for p in dict.fromkeys(more_profiles) if p != options.print_profile):
         more = render_all(kit, replace(options, print_profile=profile), templates=templates, progress=progress)
         files.update({f"{profile}/{name}": content for name, content in more.items() if name.endswith(".pdf")})
-    # placed by the counters of the words the PDF printed (a build's: the default catalogue)
-    files.update(face_images(kit, options, files[f"counters-{FACE_PAPER}.pdf"], load_words()))
-    thumbs = thumbnails({n: c for n, c in files.items() if n.endswith(".pdf") and "/" not in n})
-    files.update(thumbs)
+    # placed by the counters of the words (and the edition's data) the PDF printed
+    files.update(face_images(edition_data(kit, options.lang), options, files[f"counters-{FACE_PAPER}.pdf"], words))
+    files.update(thumbnails({n: c for n, c in files.items() if n.endswith(".pdf") and "/" not in n}))
     files["README.txt"] = readme_text(kit, options, files, words, ctx.stamp_words())    # the edition and its label
     files["index.html"] = index_html(kit, options, files, words, ctx.stamp_words())
-    stamp = ctx.stamp
-    files["MANIFEST.txt"] = manifest(kit, files, options, since=ctx.changes, stamp=stamp,
+    files["MANIFEST.txt"] = manifest(kit, files, options, since=ctx.changes, stamp=ctx.stamp,
                                      libraries=LIBRARIES + IMAGE_LIBRARIES)
-    name = zip_name(stamp)
+    return files, ctx.stamp
+
+
+# -- issue 19: one zip of several editions -----------------------------------------------------------
+
+def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str, ...], *,
+                          templates: Path | None = None, quiet: bool = True,
+                          more_profiles: Sequence[str] = ()) -> tuple[str, bytes]:
+    """(zip name, bytes): each language's whole release in its own folder (en/, de/, ...), its
+    files named for the language (kit-a4-de.pdf), an index.html listing the editions and a
+    MANIFEST.txt of everything.  English alone is make_release's zip, as it always was.
+
+    The editions are made side by side (build/lanes.py), after the imports they all need."""
+    if langs == (SOURCE_LANGUAGE,):
+        return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
+                            more_profiles=more_profiles)
+    _import_renderers()
+
+    def edition(lang: str) -> tuple[dict[str, bytes], Stamp]:
+        return release_files(kit, replace(options, lang=lang), templates=templates, quiet=True,
+                             more_profiles=more_profiles)
+    files: dict[str, bytes] = {}
+    stamps = []
+    for lang, (edition_files, stamp) in zip(langs, run_lanes([functools.partial(edition, lang) for lang in langs])):
+        files.update({f"{lang}/{n}": c for n, c in language_named(edition_files, lang).items()})
+        stamps.append(stamp.hash)
+    from generator.render.html.release_pages import editions_index
+    files["index.html"] = editions_index(kit, langs)
+    files["MANIFEST.txt"] = manifest(kit, files, replace(_whole_kit(options), lang=",".join(langs)),
+                                     libraries=LIBRARIES + IMAGE_LIBRARIES)
+    digest = hashlib.sha256(" ".join(f"{lang}:{stamp}" for lang, stamp in zip(langs, stamps)).encode()).hexdigest()
+    name = f"bailout-kit-{__version__}-{digest[:8]}.zip"      # stamped by every edition it holds
     return name, zip_bytes(name[:-len(".zip")], files)
+
+
+def _import_renderers() -> None:
+    """Everything a release imports, once, before its editions fork (each then shares it)."""
+    from generator.build.outputs import OUTPUTS
+    for output in OUTPUTS:
+        output.merger() if output.merges else output.renderer()
+    import_module("generator.render.html.release_pages")
+    import_module("generator.render.images")
+
+
+def language_named(files: Mapping[str, bytes], lang: str) -> dict[str, bytes]:
+    """The edition's files with the language in each top-level PDF, HTML and CSV name
+    (kit-a4.pdf -> kit-a4-de.pdf), and its index.html and README.txt linking the new names."""
+    renamed = {n: f"{n.rsplit('.', 1)[0]}-{lang}.{n.rsplit('.', 1)[1]}" for n in files
+               if "/" not in n and n.endswith((".pdf", ".html", ".csv")) and n != "index.html"}
+    out: dict[str, bytes] = {}
+    for name, content in files.items():
+        if name in ("index.html", "README.txt"):
+            for old, new in sorted(renamed.items(), key=lambda pair: -len(pair[0])):
+                content = content.replace(old.encode(), new.encode())
+        out[renamed.get(name, name)] = content
+    return out
 
 
 def _whole_kit(options: BuildOptions) -> BuildOptions:

@@ -172,3 +172,22 @@ def label_text(text: str) -> str:
     if len(shown) > MAX_LABEL:
         raise argparse.ArgumentTypeError(f"a label fits the footer in {MAX_LABEL} characters; got {len(shown)}")
     return shown
+
+
+# -- issue 19: editions ---------------------------------------------------------------------------
+
+def language(text: str) -> str:
+    """--lang of build: one language that has a catalogue (generator/content/locale/<lang>.po)."""
+    from generator.content.words import available_languages
+    lang = text.strip().lower()
+    if lang not in available_languages():
+        raise argparse.ArgumentTypeError(f"no catalogue for {text!r}; the kit has {', '.join(available_languages())}")
+    return lang
+
+
+def language_list(text: str) -> tuple[str, ...]:
+    """--lang of release: a comma list of languages, each once, in the order given."""
+    langs = [language(part) for part in text.split(",") if part.strip()]
+    if not langs:
+        raise argparse.ArgumentTypeError(f"--lang takes a comma list of languages, like en,de; got {text!r}")
+    return tuple(dict.fromkeys(langs))

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import UsageError, one_line, terminal_text
+from generator.errors import DataError, UsageError, one_line, terminal_text
 from generator.data.model import KitData
 
 if TYPE_CHECKING:
@@ -41,11 +41,27 @@ def cmd_check(args: argparse.Namespace) -> None:
     from generator.build.pipeline import render_all
     from generator.options import BuildOptions
     render_all(kit, BuildOptions(), templates=args.templates)
+    _check_catalogues(kit)
     r = kit.rules
     say(f"{args.data}: OK: rule {r.number} ({r.title}), {len(kit.nationalities)} nationalities, "
           f"deck of RPC columns {', '.join(map(str, r.columns))}"
           f"{' (transcribed: ' + r.deck_file + ')' if r.deck_file else ' (ideal)'}, data hash {kit.short_hash}; "
           f"every part renders with the default options")
+
+
+def _check_catalogues(kit: KitData) -> None:
+    """Every edition's catalogue translates every English key, and its glossary every sentence and
+    name of the data (issue 19): name what is missing."""
+    from generator.content.words import available_languages, missing_translations
+    from generator.data.glossary import read_glossary, untranslated
+    problems = [line for lang in available_languages()[1:] for line in missing_translations(lang)]
+    for lang in available_languages()[1:]:
+        try:
+            problems += untranslated(kit, read_glossary(kit, lang))
+        except DataError as error:
+            problems += error.problems
+    if problems:
+        raise DataError(problems)
 
 
 def cmd_odds(args: argparse.Namespace) -> None:
@@ -116,7 +132,7 @@ def cmd_build(args: argparse.Namespace) -> None:
 
 
 def cmd_release(args: argparse.Namespace) -> None:
-    from generator.build.release import make_release
+    from generator.build.release import make_editions_release
     from generator.build.transaction import write_all
     from generator.cli.parser import options_from_args, release_profiles
     from generator.options import check_source_date_epoch
@@ -124,8 +140,8 @@ def cmd_release(args: argparse.Namespace) -> None:
     _check_out(args.out)
     options = options_from_args(args)
     kit = _load(args)
-    name, content = make_release(kit, options, templates=args.templates, quiet=args.quiet,
-                                 more_profiles=release_profiles(args)[1:])
+    name, content = make_editions_release(kit, options, tuple(args.lang), templates=args.templates,
+                                          quiet=args.quiet, more_profiles=release_profiles(args)[1:])
     out = Path(args.out)
     write_all(out, {name: content})
     say(out / name)

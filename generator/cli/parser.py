@@ -12,6 +12,7 @@ from generator import __version__
 from generator.cli.argtypes import (back_offset_mm, choice, count, counter_size_mm, parts_list, positive,
                                     print_profiles, seed, whole)
 from generator.cli.argtypes import label_text
+from generator.cli.argtypes import language, language_list
 from generator.errors import one_line
 from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, PRINT_PROFILES, BuildOptions
 from generator.suggest import suggestion
@@ -252,6 +253,13 @@ def add_edition_options(p: argparse.ArgumentParser, *, release: bool = False) ->
     if release:
         p.add_argument("--since", metavar="OLD", default=None,
                        help="mark what changed since OLD (a data folder, or git:REV) on the zip's player aids")
+    # issue 19: editions
+    if release:
+        p.add_argument("--lang", type=language_list, default=("en",), metavar="LANGS",
+                       help="comma list of editions, e.g. en,de,fr (default en): one folder per language")
+    else:
+        p.add_argument("--lang", type=language, default="en", metavar="LANG",
+                       help="the edition's language: en (default), de, fr, it or es")
 
 
 def options_from_args(args: argparse.Namespace) -> BuildOptions:
@@ -261,7 +269,8 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode,
                         args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
                         print_profile=release_profiles(args)[0], marks=not args.no_marks,
-                        label=getattr(args, "label", None))
+                        label=getattr(args, "label", None),
+                        lang=args.lang if isinstance(args.lang, str) else args.lang[0])
 
 
 def release_profiles(args: argparse.Namespace) -> tuple[str, ...]:

@@ -6,7 +6,9 @@ output is Markdown-escaped on the way out (Jinja `finalize`), so data text can n
 structure.  The template is compiled once per process and folder, not once per paper.
 """
 
+import re
 from collections.abc import Mapping
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
@@ -19,9 +21,10 @@ from generator import __version__
 from generator.engine import procedure as R
 from generator.data import FATES
 from generator.errors import RenderError
-from generator.engine.odds import man_code, percent
+from generator.engine.odds import man_code
 from generator.content.context import BuildContext
 from generator.content.weapons import weapon_rows
+from generator.content.words import SOURCE_LANGUAGE, Words
 from generator.text import fraction_text, signed, truncate
 
 TEMPLATE = "aid.md.j2"
@@ -52,8 +55,14 @@ def _environment(folder: str) -> SandboxedEnvironment:
     env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
                                autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
                                keep_trailing_newline=True)
-    env.filters.update(pct=percent, frac=fraction_text, signed=signed, fit=truncate)
+    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate)
     return env
+
+
+@jinja2.pass_context
+def _percent(context: jinja2.runtime.Context, p: Fraction | int) -> str:
+    """The `pct` filter: a chance in the convention of the edition rendered (its words' lang)."""
+    return Words(context.get("lang", SOURCE_LANGUAGE), {}).percent(p)
 
 
 def _template_line(tb: TracebackType | None, filename: str) -> int | None:
@@ -76,7 +85,7 @@ def template_vars(ctx: BuildContext) -> dict[str, Any]:
         raise RenderError(f"{kit.directory / 'rules.toml'}: crew.aid_crew_sizes lists {missing}, larger than "
                           f"crew.size = {r.crew.size}")
     return {
-        "rules": r, "odds": odds, "version": __version__, "data_hash": kit.short_hash,
+        "rules": r, "odds": odds, "version": __version__, "data_hash": kit.short_hash, "lang": ctx.words.lang,
         "fates": FATES,
         "notes": {i.name: i for i in r.interpretations},
         "crew_sizes": sizes,
@@ -93,11 +102,15 @@ def template_vars(ctx: BuildContext) -> dict[str, Any]:
     }
 
 
+_SPACES = re.compile(r"[^\S\u00a0\u202f]+")     # whitespace but the no-break spaces
+
+
 def md_escape(value: object) -> str:
     """Every placeholder's output as literal Markdown text: no structure can come from data."""
     if value is None:
         return ""
-    text = " ".join(str(value).split())     # no newline may end a table row or start a block
+    # No newline may end a table row or start a block; a no-break space ("33,3 %") stays one.
+    text = " ".join(part for part in _SPACES.split(str(value)) if part)
     out = []
     for ch in text:
         if ch == "&":

@@ -25,7 +25,7 @@ from generator.content.words import Words, load_words
 from generator.data import FATES
 from generator.data.model import KitData
 from generator.engine import procedure as R
-from generator.engine.odds import WEAPONS, Odds, man_code, percent
+from generator.engine.odds import WEAPONS, Odds, man_code
 from generator.text import fraction_text, signed, year_span
 
 KINDS = ("chance", "mean", "number", "modifier", "text")
@@ -320,10 +320,10 @@ def show(kind: str, value: object, words: Words | None = None) -> str:
         return w("item.show.none")
     if kind == "chance":
         chance = cast(Fraction, value)
-        return w("item.show.chance", fraction=fraction_text(chance), percent=percent(chance))
+        return w("item.show.chance", fraction=fraction_text(chance), percent=w.percent(chance))
     if kind == "mean":
         mean = cast(Fraction, value)
-        return w("item.show.mean", fraction=fraction_text(mean), value=float(mean))
+        return w("item.show.mean", fraction=fraction_text(mean), value=w.decimal(mean, 2))
     if kind == "modifier":
         return signed(cast(int, value))
     return str(value)

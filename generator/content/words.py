@@ -10,9 +10,15 @@ sentences that are data (the interpretation readings) stay in data/.
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
+from string import Formatter
 
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent, get_decimal_symbol
+
+from generator.engine.odds import percent as english_percent
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 SOURCE_LANGUAGE = "en"
@@ -34,6 +40,34 @@ class Words:
     def has(self, key: str) -> bool:
         return key in self.messages
 
+    def percent(self, p: Fraction | int) -> str:
+        """A chance as a percentage in this language's convention ('33,3 %' in German): the same
+        digits as English (rounded half up on the exact value, engine/odds.py), other marks."""
+        english = english_percent(p)
+        if self.lang == SOURCE_LANGUAGE:
+            return english
+        digits = english.rstrip("%")
+        places = len(digits.partition(".")[2])
+        # The locale's percent pattern with exactly the English number of decimals: no second rounding.
+        pattern = "#,##0" + ("." + "0" * places if places else "") + "%"
+        text = format_percent(Decimal(digits) / 100, format=pattern, locale=self.lang)
+        return text.replace("%", self.percent_sign())
+
+    def percent_sign(self) -> str:
+        """The percent sign with the space the language sets before it (CLDR, through Babel)."""
+        sample = format_percent(Decimal("0.5"), locale=self.lang)
+        return sample[sample.index("0") + 1:] if "0" in sample else "%"
+
+    def decimal(self, value: Fraction | float, places: int) -> str:
+        """`value` with `places` decimals in this language's convention ('2,50' in German)."""
+        text = f"{float(value):.{places}f}"
+        if self.lang == SOURCE_LANGUAGE:
+            return text
+        return format_decimal(Decimal(text), format="0." + "0" * places if places else "0", locale=self.lang)
+
+    def decimal_mark(self) -> str:
+        return get_decimal_symbol(self.lang)
+
 
 def catalogue_file(lang: str) -> Path:
     return LOCALE / f"{lang}.po"
@@ -45,3 +79,37 @@ def load_words(lang: str = SOURCE_LANGUAGE) -> Words:
         catalog = read_po(handle, locale=lang)
     messages = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
     return Words(lang, messages)
+
+
+def available_languages() -> tuple[str, ...]:
+    """Every language with a catalogue beside this file, English first."""
+    others = sorted(path.stem for path in LOCALE.glob("*.po") if path.stem != SOURCE_LANGUAGE)
+    return (SOURCE_LANGUAGE, *others)
+
+
+def _fields(text: str) -> set[str]:
+    """The str.format fields of a message ("{rule}" -> {"rule"})."""
+    return {name for _, name, _, _ in Formatter().parse(text) if name is not None}
+
+
+def missing_translations(lang: str) -> list[str]:
+    """One line per key of the English catalogue that `lang`'s lacks, leaves empty or fuzzy, or
+    translates with other {fields}: what `bailout check` names and a test refuses (issue 19)."""
+    path = catalogue_file(lang)
+    with open(catalogue_file(SOURCE_LANGUAGE), "rb") as handle:
+        english = {str(m.id): str(m.string) for m in read_po(handle) if m.id}
+    with open(path, "rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    found = {str(m.id): m for m in catalog if m.id}
+    problems = []
+    for key, text in english.items():
+        message = found.get(key)
+        if message is None or not message.string:
+            problems.append(f"{path}: {key}: no translation (English: {text!r})")
+        elif message.fuzzy:
+            problems.append(f"{path}: {key}: marked fuzzy")
+        elif _fields(str(message.string)) != _fields(text):
+            problems.append(f"{path}: {key}: fields {sorted(_fields(str(message.string)))}, "
+                            f"English has {sorted(_fields(text))}")
+    problems += [f"{path}: {key}: not a key of the English catalogue" for key in found if key not in english]
+    return problems

@@ -35,7 +35,7 @@ MIN_TEXT_PT = 5
 STEP_PT = Fraction(1, 4)
 TITLE_SCALE = Fraction(23, 20)     # titles print this much larger than body text
 LINE_PITCH = Fraction(11, 10)      # line spacing as a multiple of the font size
-CAP = 0.73                         # Vera's cap and figure height, as a share of the font size
+CAP = 0.73                         # DejaVu Sans' (and Vera's) cap and figure height, as a share of the font size
 CAL_SCALE_MM = 10                  # the calibration scale reads -10..+10 mm
 # A face, as shares of the counter's side (the 3/4 in counter is the reference, 54 pt):
 INSET = Fraction(6, 100)           # text and art keep off the cut by this (never under 1 mm)

@@ -9,7 +9,7 @@ text is escaped, names included; the README is plain text.
 import hashlib
 import html
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache, partial
 from importlib import resources
 from typing import Any
@@ -181,3 +181,25 @@ def _wrap(text: str, width: int) -> str:
 def _bullet(text: str, width: int) -> str:
     """A list item: '- ' and `text` filled to `width`, its later lines indented under the first."""
     return "\n".join(("- " if i == 0 else "  ") + line for i, line in enumerate(_wrap(text, width - 2).split("\n")))
+
+
+# -- issue 19: the index of a release of several editions ------------------------------------------
+
+def editions_index(kit: KitData, langs: Sequence[str]) -> bytes:
+    """index.html at the top of a release of several editions: each edition's title, in its own
+    language and words, linking its folder's index.html."""
+    from babel import Locale
+    from generator.content.words import load_words
+    items = []
+    for lang in langs:
+        words = load_words(lang)
+        title = words("release.title", number=kit.rules.number, title=kit.rules.title, version=__version__)
+        name = Locale.parse(lang).get_display_name(lang) or lang
+        items.append(f'<li lang="{_escape(lang)}"><a href="{_escape(lang)}/index.html">'
+                     f'{_escape(name[:1].upper() + name[1:])}: {_escape(title)}</a></li>')
+    heading = _escape(f"{kit.rules.number} {kit.rules.title}")
+    page = ['<!DOCTYPE html>', '<html lang="mul">', '<head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">', f"<title>{heading}</title>",
+            '</head>', '<body>', '<main>', f"<h1>{heading}</h1>", '<ul>', *items, '</ul>', '</main>', '</body>',
+            '</html>']
+    return ("\n".join(page) + "\n").encode()

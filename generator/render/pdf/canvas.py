@@ -1,7 +1,8 @@
 """What every PDF of the kit shares: embedded fonts, colours, metadata, viewer hints, reproducibility.
 
-Only Bitstream Vera (shipped with reportlab) is used, registered as TrueType so it is embedded;
-no standard-14 font is ever referenced.  Canvases are made in invariant mode, which (with
+Only DejaVu Sans (shipped in fonts/ beside this file, with its LICENSE) is used, registered as
+TrueType so it is embedded and subset; it covers every edition's letters (Latin, Greek, Cyrillic)
+with Vera's metrics.  No standard-14 font is ever referenced.  Canvases are made in invariant mode, which (with
 SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same input, same bytes.  Colours
 are the theme's (render/theme.py) made reportlab colours here, by its ink rules.  The document
 info (author, creator, keywords) is the catalogue's words filled from the data's [variant]; a
@@ -13,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import reportlab
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.fonts import addMapping
@@ -30,11 +30,13 @@ from generator.render import theme
 from generator.text import ELLIPSIS
 from generator.units import mm
 
-FONT = "Vera"
-BOLD = "Vera-Bold"
-ITALIC = "Vera-Italic"
-BOLD_ITALIC = "Vera-BoldItalic"
-_FILES = {FONT: "Vera.ttf", BOLD: "VeraBd.ttf", ITALIC: "VeraIt.ttf", BOLD_ITALIC: "VeraBI.ttf"}
+FONT = "DejaVuSans"
+BOLD = "DejaVuSans-Bold"
+ITALIC = "DejaVuSans-Oblique"
+BOLD_ITALIC = "DejaVuSans-BoldOblique"
+FONT_NAME = "DejaVu Sans"       # as the glyph check names it
+FONT_FOLDER = os.path.join(os.path.dirname(__file__), "fonts")
+_FILES = {name: f"{name}.ttf" for name in (FONT, BOLD, ITALIC, BOLD_ITALIC)}
 EDGE_MM = 5            # nothing is drawn nearer a page edge than this (many printers' margin)
 MM = mm(1)
 
@@ -80,17 +82,16 @@ def document_info(ctx: BuildContext) -> DocumentInfo:
 
 
 def register_fonts() -> None:
-    """Register Vera as TrueType (embedded) and map bold/italic for Paragraph markup."""
+    """Register DejaVu Sans as TrueType (embedded) and map bold/italic for Paragraph markup."""
     if FONT in pdfmetrics.getRegisteredFontNames():
         return
-    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
     for name, file in _FILES.items():
-        pdfmetrics.registerFont(TTFont(name, os.path.join(folder, file)))
+        pdfmetrics.registerFont(TTFont(name, os.path.join(FONT_FOLDER, file)))
     addMapping(FONT, 0, 0, FONT)
     addMapping(FONT, 1, 0, BOLD)
     addMapping(FONT, 0, 1, ITALIC)
     addMapping(FONT, 1, 1, BOLD_ITALIC)
-    rl_config.canvas_basefontname = FONT   # platypus' own canvases start in Vera too
+    rl_config.canvas_basefontname = FONT   # platypus' own canvases start in DejaVu Sans too
 
 
 def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None) -> str:

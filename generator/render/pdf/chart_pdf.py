@@ -5,7 +5,7 @@ is one box: its first **strong** is the box title, its first *em* the rule numbe
 box's tab, the rest the box's text.  `data-per-row` sets boxes per row.  `data-bypass="1-3, 3-5"`
 draws bypass arrows (box 1 over box 2 into box 3; box 3 down to the elbow into box 5), and
 `data-bypass-label="first label | second label"` labels them in the same order.  Arrowheads are
-drawn as triangles (Vera has no arrow glyphs).  Geometry comes from layout/chart.py.
+drawn as triangles (the font is not relied on for arrows).  Geometry comes from layout/chart.py.
 """
 
 from collections.abc import Sequence

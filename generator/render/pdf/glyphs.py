@@ -1,7 +1,7 @@
 """Data text the kit's font cannot draw: caught before any PDF, named by file and key.
 
-Vera covers Latin, Greek and Cyrillic; a character outside it would print as an empty box, so
-every data string any output prints is checked first.
+DejaVu Sans covers Latin, Greek and Cyrillic; a character outside it would print as an empty box,
+so every data string any output prints is checked first, and every word of the edition's catalogue.
 """
 
 import dataclasses
@@ -9,16 +9,18 @@ from collections.abc import Iterator
 
 from reportlab.pdfbase import pdfmetrics
 
+from generator.content.words import Words, catalogue_file
 from generator.data.model import KitData
 
 from generator.errors import RenderError
-from generator.render.pdf.canvas import FONT, register_fonts
+from generator.render.pdf.canvas import FONT, FONT_NAME, register_fonts
 
 
-def check_printable(kit: KitData) -> None:
-    """Raise RenderError listing every data string with a character Vera lacks."""
+def check_printable(kit: KitData, words: Words | None = None) -> None:
+    """Raise RenderError listing every data string, and every word of the edition's catalogue
+    (`words`), with a character the font lacks."""
     register_fonts()
-    problems = list(undrawable_text(kit))
+    problems = list(undrawable_text(kit)) + (list(undrawable_words(words)) if words is not None else [])
     if problems:
         raise RenderError(problems)
 
@@ -41,13 +43,13 @@ _TOML_KEYS = {"number": "variant.number", "title": "variant.title", "game": "var
 
 
 def undrawable_text(kit: KitData) -> Iterator[str]:
-    """One problem line per data string the aid prints that holds a character Vera cannot draw."""
+    """One problem line per data string the aid prints that holds a character the font cannot draw."""
     cmap = pdfmetrics.getFont(FONT).face.charToGlyph
 
     def check(file: str, key: str, text: object) -> str | None:
         shown = unprintable(str(text), cmap)
         if shown:
-            return f"{kit.directory / file}: {key}: the kit's font (Bitstream Vera) cannot print {shown}"
+            return f"{kit.directory / file}: {key}: the kit's font ({FONT_NAME}) cannot print {shown}"
         return None
 
     def walk(value: object, key: str) -> Iterator[tuple[str, str]]:
@@ -76,3 +78,15 @@ def undrawable_text(kit: KitData) -> Iterator[str]:
             problem = check(f"nationalities/{n.key}.toml", key, text)
             if problem:
                 yield problem
+
+
+def undrawable_words(words: Words) -> Iterator[str]:
+    """One problem line per message of an edition's catalogue the font cannot print, naming the
+    edition, its catalogue file, the key and the characters (issue 19)."""
+    cmap = pdfmetrics.getFont(FONT).face.charToGlyph
+    for key, text in sorted(words.messages.items()):
+        lacking = sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})
+        if lacking:
+            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
+            yield (f"{catalogue_file(words.lang)}: {key}: the {words.lang} edition's text {text[:40]!r}: "
+                   f"the kit's font ({FONT_NAME}) cannot print {shown}")

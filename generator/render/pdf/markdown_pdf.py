@@ -66,7 +66,7 @@ class Styles:
 
 def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_size: float | None = None) -> Styles:
     """Styles for body text of `size` pt (tables at `table_size`, default one point less)."""
-    register_fonts()        # the styles name Vera and its bold/italic mapping
+    register_fonts()        # the styles name the font and its bold/italic mapping
     table_size = table_size or size - 1
     lead = round(size * 1.2, 2)
     body = ParagraphStyle("body", fontName=FONT, fontSize=size, leading=lead, spaceAfter=size * 0.4,
@@ -79,6 +79,10 @@ def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_
     cell = ParagraphStyle("cell", body, fontSize=table_size, leading=round(table_size * 1.18, 2), spaceAfter=0)
     head = ParagraphStyle("head_cell", cell, fontName=BOLD)
     return Styles(body, h1, h2, h3, cell, head, accent, head_fill)
+
+
+# Where reportlab may break a line: whitespace other than the no-break spaces (U+00A0, U+202F).
+_LINE_BREAKS = re.compile(r"[^\S\u00a0\u202f]+")
 
 
 class Heading(Paragraph):
@@ -192,7 +196,7 @@ class FitTable(Flowable):
         pad = 6.0
         for row in self.rows:
             for i, (text, style) in enumerate(row):
-                words = text.split() or [""]
+                words = _LINE_BREAKS.split(text.strip()) or [""]     # a no-break space ("33,3 %") holds
                 line = max(stringWidth(t, style.fontName, style.fontSize) for t in text.split("\n"))
                 natural[i] = max(natural[i], line + pad)
                 longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)

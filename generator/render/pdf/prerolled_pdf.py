@@ -63,6 +63,11 @@ def cell_word(words: Words, name: str) -> str:
     return words(f"prerolled.cell.{name}")
 
 
+def mode_word(words: Words, mode: str) -> str:
+    """The --mode as the edition names it ('balanced' in English: the option's own name)."""
+    return words(f"prerolled.mode.{mode}")
+
+
 def man_labels(odds: Odds, words: Words) -> Labels:
     """{man code: friendly text}: 'Unhurt - SMG', 'Wounded - pistol', 'Killed'."""
     labels = {}
@@ -133,7 +138,8 @@ def _hero_text(ctx: BuildContext, note: str) -> str:
     words, r = ctx.words, ctx.kit.rules
     hero = r.hero
     key = "prerolled.legend.hero.single" if r.setting("hero_card") == "single" else "prerolled.legend.hero.separate"
-    return words(key, result=hero.fate_result, fate_rule=hero.fate_rule, weapon_rule=hero.weapon_rule,
+    # the fate in the edition's words, as its cells print it (lower case: it ends a phrase)
+    return words(key, result=cell_word(words, hero.fate_result).lower(), fate_rule=hero.fate_rule, weapon_rule=hero.weapon_rule,
                  choice=_either(words, [cell_word(words, k) for k in hero.weapon_choice]),
                  unpins=words("prerolled.legend.hero.unpins") if hero.unpins else "", note=note)
 
@@ -238,7 +244,7 @@ def render(ctx: BuildContext, paper: Paper | None, *, fast_text: bool = True) ->
     unless `fast_text` is False or reportlab writes text in a form the fast way does not parse:
     then through reportlab's text object, cell by cell, the plain and slower way."""
     assert paper is not None        # a per-paper output ("{paper}" in its name)
-    register_fonts()        # measuring text needs Vera before the canvas exists
+    register_fonts()        # measuring text needs the font before the canvas exists
     table = prerolled.table_for(ctx)
     geo, legend, labels = _geometry(ctx, paper, table)
     if fast_text:
@@ -255,7 +261,7 @@ def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry,
     pages = geo.pages(rows)
     o, words = ctx.options, ctx.words
     c, buffer = new_canvas(ctx, paper, words("prerolled.meta.title", paper=paper.label),
-                           words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=o.seed, mode=table.mode,
+                           words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=o.seed, mode=mode_word(words, table.mode),
                                  rows=rows, data=ctx.kit.short_hash), binary=True)
     cells = _FastCells(c, geo, labels) if fast else _PlainCells(c, geo, labels)
     groups = {g[3]: g for g in geo.bookmark_groups(rows)}
@@ -333,7 +339,7 @@ def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: 
     if table.mode == "balanced":
         heavy += [ys[slot] for slot, index in enumerate(span) if (index + 1) % table.block == 0 and slot < n - 1]
     c.addLiteral(" ".join(f"{left} {_num(y)} m {right} {_num(y)} l" for y in heavy) + " S")
-    # Tick boxes: vector squares (Vera has no ballot box).
+    # Tick boxes: vector squares (vector, not a font glyph).
     tick = geo.column("tick")
     side = ROW - 4
     x = _num(tick.centre - side / 2)
@@ -463,7 +469,7 @@ def _heading(c: Canvas, ctx: BuildContext, paper: Paper, geo: TableGeometry, tab
     c.drawRightString(geo.right, top - TITLE_SIZE, words("prerolled.heading.page", page=page, pages=pages))
     y = top - TITLE_SIZE - 6 - LEGEND_LEAD
     c.setFont(FONT, LEGEND)
-    stamp = words("prerolled.heading.stamp", seed=o.seed, mode=table.mode, block=table.block,
+    stamp = words("prerolled.heading.stamp", seed=o.seed, mode=mode_word(words, table.mode), block=table.block,
                   data=ctx.kit.short_hash, first=span.start + 1, last=span.stop, rows=len(table.rows))
     c.drawString(geo.left, y, ellipsise(stamp, FONT, LEGEND, geo.right - geo.left))
     c.setFillGray(0.1)
