@@ -144,6 +144,23 @@ def test_rule_number_edits_are_printed_changes_and_keys_are_unique(data_copy):
         "nationality.german\\.colour"].label
 
 
+def test_release_takes_since_and_names_the_marked_edition(data_copy):
+    from generator.build.pipeline import context
+    from generator.cli.parser import options_from_args, parser
+    options = options_from_args(parser().parse_args(["release", "--since", str(DATA), "--rows", "8"]))
+    assert options.since == str(DATA)
+    edit(data_copy / "rules.toml", '[after]\nrule = "871"', '[after]\nrule = "871.5"')
+    kit = load(data_copy)
+    marked = context(kit, options)
+    assert marked.changes is not None and marked.changes.groups
+    assert marked.stamp != context(kit, BuildOptions(rows=8)).stamp
+
+
+slow = pytest.mark.skipif(__import__("os").environ.get("BAILOUT_SLOW_TESTS") != "1",
+                          reason="slow (a whole release); set BAILOUT_SLOW_TESTS=1, as .ci/run does")
+
+
+@slow
 def test_release_since_marks_the_aids(data_copy):
     edit(data_copy / "rules.toml", '[after]\nrule = "871"', '[after]\nrule = "871.5"')
     name, content = make_release(load(data_copy), BuildOptions(rows=8, since=str(DATA)))

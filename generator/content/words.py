@@ -73,8 +73,27 @@ def catalogue_file(lang: str) -> Path:
     return LOCALE / f"{lang}.po"
 
 
+_READ: dict[tuple[str, int, int], Words] = {}     # (file, size, mtime): a catalogue read once (issue 20)
+
+
 def load_words(lang: str = SOURCE_LANGUAGE) -> Words:
-    """The catalogue of `lang`, read from its .po file (every message with a translation)."""
+    """The catalogue of `lang`, read from its .po file (every message with a translation); read
+    again only when the file changed (a warm `bailout serve` makes a context on every save)."""
+    try:
+        path = catalogue_file(lang)
+        info = path.stat()
+        key = (str(path), info.st_size, info.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is not None and key in _READ:
+        return _READ[key]
+    words = _read_words(lang)
+    if key is not None:
+        _READ[key] = words
+    return words
+
+
+def _read_words(lang: str) -> Words:
     with open(catalogue_file(lang), "rb") as handle:
         catalog = read_po(handle, locale=lang)
     messages = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
