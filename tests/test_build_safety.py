@@ -136,7 +136,9 @@ def test_after_sigkill_while_renaming_the_next_build_undoes_the_commit_first(ear
 
 def test_a_second_build_into_the_same_folder_stops_and_the_manifest_holds(earlier):
     out, _ = earlier
-    first = start(out, "--paper", "a4", "--seed", "5", slow=0.3)
+    # Each rename waits 1.5 s: the second build (a fresh interpreter) has seconds to reach the
+    # lock even on a loaded machine, where 0.3 s was not always enough.
+    first = start(out, "--paper", "a4", "--seed", "5", slow=1.5)
     wait_for(lambda: (out / B.STAGING / "plan").exists(), "the first build to start renaming")
     status, err = build(out, "--paper", "a4", "--seed", "6")
     assert status == 2 and "Traceback" not in err and len(err.splitlines()) == 1
