@@ -112,6 +112,8 @@ def weapons_for_unhurt(data):
     # Wounded men keep the pistol alone: WP takes all of the wounded third; WR and WS go.
     return {"note.weapons_for.reading": ("survivors", "unhurt"),
             "note.weapons_for.sentence": (readings["survivors"], readings["unhurt"]),
+            # issue 21: 871.4 arms each man as he "exits the vehicle", wounded too: 'unhurt' is a house rule
+            "note.weapons_for.house_rule": (None, WORDS("item.yes")),
             "man.WP": (before["WP"], after["WP"]),
             "man.WR": (before["WR"], None),
             "man.WS": (before["WS"], None),

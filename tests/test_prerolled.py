@@ -564,3 +564,15 @@ def test_legend_owns_up_to_a_part_block(tmp_path):
         assert status == 0, err
         text = " ".join(PdfReader(tmp_path / str(rows) / "prerolled-a4.pdf").pages[0].extract_text().split())
         assert words in text
+
+
+def test_the_hero_figure_is_the_one_the_legend_plays():
+    # issue 21: the aid's "5 + Hero" average assumes the Hero card is played, its man named, before
+    # the draws (871.3: he "doesn't have to draw a RPC"), as the legend now says.  A Hero put on a
+    # man whose cell is seen to say Killed would give 10/3 + P(someone killed) instead.
+    alive = F(2, 3)             # 871.3: column 3 reads 1 unhurt or 2 wounded, of 3
+    size = 5
+    before = 1 + (size - 1) * alive
+    peeking = size * alive + (1 - alive ** size)
+    assert (before, peeking) == (F(11, 3), F(1021, 243))
+    assert compute(load(DATA)).expected_survivors[size][True] == before

@@ -208,6 +208,8 @@ def _notes(out: _Items, kit: KitData, odds: Odds) -> None:
         out.add(f"note.{note.name}.number", group, w("item.note.number", name=note.name), note.note, "number")
         out.add(f"note.{note.name}.reading", group, w("item.note.reading"), note.reading)
         out.add(f"note.{note.name}.sentence", group, w("item.note.sentence"), note.sentence)
+        if note.house_rule:     # issue 21: the aid labels a reading in force that goes against the text
+            out.add(f"note.{note.name}.house_rule", group, w("item.note.house_rule"), note.house_rule)
 
 
 def key_part(name: str) -> str:
@@ -232,6 +234,9 @@ def add_weapons(out: _Items, kit: KitData) -> None:
         out.add(f"nationality.{key_part(nat.key)}.colour", r.number, w("item.nationality.colour", nationality=nat.name),
                 w("item.nationality.colour.value", colour=nat.colour, text_colour=nat.text_colour)
                 if nat.text_colour else nat.colour)
+        if nat.army:        # printed under the name on the aid: whose weapons the rows follow
+            out.add(f"nationality.{nat.key}.army", r.weapon.rule, w("item.nationality.army", nationality=nat.name),
+                    nat.army)
 
         rows = weapon_rows(nat, r)      # the aid's rows: (years, model), SMG gaps as (None, instead)
         smg = [(span, _smg_text(out, *model)) for span, model in rows["smg"]]
