@@ -301,3 +301,13 @@ def test_release_lang_puts_each_edition_in_its_folder_with_an_index(tmp_path):
         top = archive.read(f"{root}index.html").decode()
         assert 'href="en/index.html"' in top and 'href="de/index.html"' in top
         assert "\nlanguage en,de\n" in archive.read(f"{root}MANIFEST.txt").decode()
+
+
+def test_the_words_format_a_third_as_the_issue_writes_it():
+    """'33,3 %' in German, French, Italian (CLDR: no space) and Spanish; exact fractions untouched."""
+    from fractions import Fraction
+    from generator.content.words import Words
+    shown = {lang: Words(lang, {}).percent(Fraction(1, 3)).replace("\u00a0", " ") for lang in ("en",) + EDITIONS}
+    assert shown == {"en": "33.3%", "de": "33,3 %", "fr": "33,3 %", "it": "33,3%", "es": "33,3 %"}
+    assert Words("de", {}).percent(Fraction(1, 7776)).replace("\u00a0", " ") == "0,013 %"   # two figures, as English
+    assert Words("xx", {}).percent(Fraction(1, 3)) == "33.3%"     # no such locale: the kit's own figures

@@ -16,7 +16,8 @@ from pathlib import Path
 from string import Formatter
 
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, format_percent, get_decimal_symbol
+from babel import Locale, UnknownLocaleError
+from babel.numbers import format_decimal, format_percent
 
 from generator.engine.odds import percent as english_percent
 
@@ -44,7 +45,7 @@ class Words:
         """A chance as a percentage in this language's convention ('33,3 %' in German): the same
         digits as English (rounded half up on the exact value, engine/odds.py), other marks."""
         english = english_percent(p)
-        if self.lang == SOURCE_LANGUAGE:
+        if not self.numbers_localised():
             return english
         digits = english.rstrip("%")
         places = len(digits.partition(".")[2])
@@ -61,12 +62,20 @@ class Words:
     def decimal(self, value: Fraction | float, places: int) -> str:
         """`value` with `places` decimals in this language's convention ('2,50' in German)."""
         text = f"{float(value):.{places}f}"
-        if self.lang == SOURCE_LANGUAGE:
+        if not self.numbers_localised():
             return text
         return format_decimal(Decimal(text), format="0." + "0" * places if places else "0", locale=self.lang)
 
-    def decimal_mark(self) -> str:
-        return get_decimal_symbol(self.lang)
+    def numbers_localised(self) -> bool:
+        """Whether numbers follow this language's convention: not for English (the kit's own
+        figures, as they always were) nor a catalogue whose name Babel knows no locale for."""
+        if self.lang == SOURCE_LANGUAGE:
+            return False
+        try:
+            Locale.parse(self.lang)
+        except (UnknownLocaleError, ValueError):
+            return False
+        return True
 
 
 def catalogue_file(lang: str) -> Path:
