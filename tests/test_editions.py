@@ -129,11 +129,13 @@ def test_no_rgb_black_or_grey_and_nothing_within_5_mm_of_an_edge(lang):
     import pdfplumber
     from test_counters_print import content_streams
     files = edition(lang)
-    for name in ("player-aid-a4.pdf", "prerolled-letter.pdf", "counters-a4.pdf", "counters-letter.pdf"):
+    # Where an edition's words differ: both aid pages, the calibration page and first sheet of
+    # counters, the first page of tables and legend (English's test reads every page of each).
+    for name, pages in (("player-aid-a4.pdf", 2), ("prerolled-letter.pdf", 1), ("counters-a4.pdf", 4)):
         greys = [m.group(0) for stream in content_streams(files[name]) for m in RGB.finditer(stream)
                  if len({float(v) for v in m.groups()[:3]}) == 1 and float(m.group(1)) < 1]
         assert not greys, (lang, name, greys[:5])
-        with pdfplumber.open(io.BytesIO(files[name])) as pdf:
+        with pdfplumber.open(io.BytesIO(files[name]), pages=list(range(1, pages + 1))) as pdf:
             for n, page in enumerate(pdf.pages, 1):
                 edge = 5 * MM - 0.01
                 for obj in page.chars + page.rects + page.lines:
@@ -301,3 +303,13 @@ def test_release_lang_puts_each_edition_in_its_folder_with_an_index(tmp_path):
         top = archive.read(f"{root}index.html").decode()
         assert 'href="en/index.html"' in top and 'href="de/index.html"' in top
         assert "\nlanguage en,de\n" in archive.read(f"{root}MANIFEST.txt").decode()
+
+
+def test_the_words_format_a_third_as_the_issue_writes_it():
+    """'33,3 %' in German, French, Italian (CLDR: no space) and Spanish; exact fractions untouched."""
+    from fractions import Fraction
+    from generator.content.words import Words
+    shown = {lang: Words(lang, {}).percent(Fraction(1, 3)).replace("\u00a0", " ") for lang in ("en",) + EDITIONS}
+    assert shown == {"en": "33.3%", "de": "33,3 %", "fr": "33,3 %", "it": "33,3%", "es": "33,3 %"}
+    assert Words("de", {}).percent(Fraction(1, 7776)).replace("\u00a0", " ") == "0,013 %"   # two figures, as English
+    assert Words("xx", {}).percent(Fraction(1, 3)) == "33.3%"     # no such locale: the kit's own figures

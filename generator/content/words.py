@@ -16,7 +16,8 @@ from pathlib import Path
 from string import Formatter
 
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, format_percent, get_decimal_symbol
+from babel import Locale, UnknownLocaleError
+from babel.numbers import format_decimal, format_percent
 
 from generator.engine.odds import percent as english_percent
 
@@ -40,44 +41,41 @@ class Words:
     def has(self, key: str) -> bool:
         return key in self.messages
 
-    @property
-    def numbers(self) -> str:
-        """The locale whose number conventions this catalogue prints with: its own where CLDR
-        knows the language, else English (a catalogue being made, say, under a code of its own)."""
-        from babel import Locale, UnknownLocaleError
-        try:
-            Locale.parse(self.lang)
-        except (UnknownLocaleError, ValueError):
-            return SOURCE_LANGUAGE
-        return self.lang
-
     def percent(self, p: Fraction | int) -> str:
         """A chance as a percentage in this language's convention ('33,3 %' in German): the same
         digits as English (rounded half up on the exact value, engine/odds.py), other marks."""
         english = english_percent(p)
-        if self.numbers == SOURCE_LANGUAGE:
+        if not self.numbers_localised():
             return english
         digits = english.rstrip("%")
         places = len(digits.partition(".")[2])
         # The locale's percent pattern with exactly the English number of decimals: no second rounding.
         pattern = "#,##0" + ("." + "0" * places if places else "") + "%"
-        text = format_percent(Decimal(digits) / 100, format=pattern, locale=self.numbers)
+        text = format_percent(Decimal(digits) / 100, format=pattern, locale=self.lang)
         return text.replace("%", self.percent_sign())
 
     def percent_sign(self) -> str:
         """The percent sign with the space the language sets before it (CLDR, through Babel)."""
-        sample = format_percent(Decimal("0.5"), locale=self.numbers)
+        sample = format_percent(Decimal("0.5"), locale=self.lang)
         return sample[sample.index("0") + 1:] if "0" in sample else "%"
 
     def decimal(self, value: Fraction | float, places: int) -> str:
         """`value` with `places` decimals in this language's convention ('2,50' in German)."""
         text = f"{float(value):.{places}f}"
-        if self.numbers == SOURCE_LANGUAGE:
+        if not self.numbers_localised():
             return text
-        return format_decimal(Decimal(text), format="0." + "0" * places if places else "0", locale=self.numbers)
+        return format_decimal(Decimal(text), format="0." + "0" * places if places else "0", locale=self.lang)
 
-    def decimal_mark(self) -> str:
-        return get_decimal_symbol(self.numbers)
+    def numbers_localised(self) -> bool:
+        """Whether numbers follow this language's convention: not for English (the kit's own
+        figures, as they always were) nor a catalogue whose name Babel knows no locale for."""
+        if self.lang == SOURCE_LANGUAGE:
+            return False
+        try:
+            Locale.parse(self.lang)
+        except (UnknownLocaleError, ValueError):
+            return False
+        return True
 
 
 def catalogue_file(lang: str) -> Path:
