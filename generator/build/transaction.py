@@ -131,14 +131,14 @@ class _Lock:
         return self
 
     def __exit__(self, failed: type[BaseException] | None, *exc: object) -> None:
+        if failed and self.made:
+            _remove(self.out / LOCK_NAME)      # while still held, so no other build has locked this file
         self.held.__exit__(None, None, None)
         if failed:
             self._remove_made()
 
     def _remove_made(self) -> None:
-        if not self.made:
-            return
-        _remove(self.out / LOCK_NAME)
+        """The folders this build made, deepest first, as far as they are empty."""
         for folder in reversed(self.made):
             try:
                 folder.rmdir()
