@@ -446,7 +446,8 @@ def test_concurrent_inits_lose_nothing(tmp_path):
             if status:
                 one_line(status, err, "nothing was copied")
         assert _init_files(folder) == shipped           # the winner's copy, whole
-        assert sorted(p.name for p in folder.iterdir()) == ["data", "templates"]    # no lock, no staging
+        # no lock, no staging; the winner's commented project file (issue 20) beside its copies
+        assert sorted(p.name for p in folder.iterdir()) == ["bailout.toml", "data", "templates"]
 
 
 def test_init_refused_while_another_holds_the_lock(tmp_path):

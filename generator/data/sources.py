@@ -16,11 +16,11 @@ import shutil
 import stat
 import tempfile
 import tomllib
+import warnings
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from filelock import FileLock, Timeout
 
 from generator.errors import UsageError
 
@@ -157,6 +157,9 @@ def _locked_copy(folder: Path, sources: list[Path], targets: list[Path]) -> None
     The lock file is removed before the lock is let go, so init leaves only data/ and templates/."""
     if os.path.islink(folder / INIT_LOCK):      # never open (or truncate) a file elsewhere through it
         raise UsageError(f"init: {folder / INIT_LOCK} is a symbolic link; remove it; nothing was copied")
+    with warnings.catch_warnings():     # "only soft file lock is available": no platform call needed here
+        warnings.simplefilter("ignore")
+        from filelock import FileLock, Timeout     # lazily: only init takes this lock
     lock = FileLock(folder / INIT_LOCK, timeout=0)
     try:
         lock.acquire()

@@ -5,6 +5,7 @@ so every data string any output prints is checked first, and every word of the e
 """
 
 import dataclasses
+import unicodedata
 from collections.abc import Iterator
 
 from reportlab.pdfbase import pdfmetrics
@@ -26,13 +27,19 @@ def check_printable(kit: KitData, words: Words | None = None) -> None:
 
 
 def unprintable(text: str, cmap: dict[int, int] | None = None) -> str:
-    """The characters of `text` Vera cannot draw, as "'\\u202e' (U+202E), ..." (the first five);
-    empty when it can draw them all."""
+    """The characters of `text` the kit's font cannot draw, as "'\\u202e' (U+202E), ..." (the first
+    five); empty when it can draw them all.  Controls and format characters (a bidi override, a
+    line separator) count as undrawable whatever the font holds: they would reorder or break the
+    web aid's text, and print as nothing in the PDF."""
     if cmap is None:
         register_fonts()
         cmap = pdfmetrics.getFont(FONT).face.charToGlyph
-    lacking = sorted({ch for ch in text if ord(ch) not in cmap})     # whitespace too: a tab or U+2028 is no glyph
+    # whitespace too: a tab or U+2028 is no glyph
+    lacking = sorted({ch for ch in text if ord(ch) not in cmap or unicodedata.category(ch) in _NOT_TEXT})
     return ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
+
+
+_NOT_TEXT = {"Cc", "Cf", "Zl", "Zp"}       # controls, format (bidi) characters, line and paragraph separators
 
 
 # Rules fields whose TOML key differs (the rest match: crew.takeover is [crew] takeover).
