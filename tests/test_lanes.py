@@ -79,3 +79,19 @@ def test_a_process_with_other_threads_does_not_fork():
     finally:
         stop.set()
         thread.join()
+
+
+def test_a_rendered_pdf_keeps_its_page_count_across_processes():
+    from generator.render.pdf.canvas import Pdf
+    again = pickle.loads(pickle.dumps(Pdf(b"%PDF-1.4", 3)))
+    assert type(again) is Pdf and again == b"%PDF-1.4" and again.pages == 3
+
+
+@needs_fork
+def test_a_release_of_two_editions_side_by_side_is_the_same_zip_as_one_by_one(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    for out, jobs in ((one, 1), (two, 2)):
+        done = bailout("release", "--quiet", "--lang", "en,de", "--rows", "8", "--out", out, jobs=jobs)
+        assert done.returncode == 0, done.stderr
+    [a], [b] = sorted(one.glob("*.zip")), sorted(two.glob("*.zip"))
+    assert a.name == b.name and a.read_bytes() == b.read_bytes()

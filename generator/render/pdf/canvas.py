@@ -176,6 +176,10 @@ class Pdf(bytes):
         pdf.pages = pages
         return pdf
 
+    def __reduce__(self) -> tuple[type["Pdf"], tuple[bytes, int]]:
+        # Pickled with its page count (a release's editions come back from other processes).
+        return type(self), (bytes(self), self.pages)
+
 
 class _Capture:
     """What a canvas saves into: it keeps the written bytes objects as they are (a BytesIO would
