@@ -59,8 +59,10 @@ def serve_latency() -> str | None:
     if not script.exists():
         return None
     done = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    found = re.search(r"median\s*[:=]?\s*([0-9.]+)\s*s", done.stdout)
-    return found.group(1) if done.returncode == 0 and found else None
+    found = re.search(r"median\s*[:=]?\s*([0-9.]+)\s*(ms|s)\b", done.stdout)
+    if done.returncode != 0 or not found:
+        return None
+    return f"{float(found.group(1)) / (1000 if found.group(2) == 'ms' else 1):.3f}"
 
 
 def main() -> None:
