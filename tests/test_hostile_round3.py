@@ -24,6 +24,7 @@ from generator.data.toml_file import MAX_FILE_BYTES
 from generator.errors import DataError, UsageError
 from generator.errors import one_line as one_line_text
 from conftest import DATA, ROOT, edit, run_cli
+from test_hostile import one_line      # exit 2 and exactly one `bailout:` line, holding every word
 
 
 def bailout(*args, env=None, timeout=60, cwd=ROOT):
@@ -33,14 +34,6 @@ def bailout(*args, env=None, timeout=60, cwd=ROOT):
     return done.returncode, done.stdout, done.stderr
 
 
-def one_line(status, err, *words):
-    """Exit 2 and exactly one `bailout:` line on stderr, holding every word."""
-    assert status == 2, err
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bailout: "), err
-    for word in words:
-        assert word in lines[0], f"{word!r} not in {lines[0]!r}"
 
 
 # -- 1. a leftover staging plan is trusted only for the kit's own file names ------------------

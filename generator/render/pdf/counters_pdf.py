@@ -412,18 +412,10 @@ def _offset(ctx: BuildContext) -> tuple[float, float]:
 
 def _calibration_front(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, rows: Tally, pages: int) -> None:
     words = ctx.words
-    c.bookmarkPage("counters-calibration")
-    c.addOutlineEntry(words("calibration.outline.front"), "counters-calibration", 0)
+    left, width = _first_page_heading(c, ctx, paper, "calibration")
     cal = geo.calibration(grid)
     ox, oy = _offset(ctx)
     right, up = EXAMPLE_READING
-    left = mm(geo.MARGIN_SIDE_MM + 6)
-    width = paper.width - 2 * left
-    c.setFillColor(INK)
-    c.setFont(BOLD, 13)
-    c.drawString(left, paper.height - mm(22), title(ctx))
-    c.setFont(BOLD, 10)
-    c.drawString(left, paper.height - mm(29), words("calibration.heading"))
     _paragraphs(c, left, paper.height - mm(36), width, [
         words("calibration.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN)])
     _cross(c, cal.front, cal, None)
@@ -577,15 +569,7 @@ def _fold_marks(c: Canvas, grid: geo.Grid, words: Words) -> None:
 def _fold_instructions(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, rows: Tally, pages: int) -> None:
     """Page 1 of fold sheets: print single-sided, fold, glue, cut; then the manifest and the bars."""
     words = ctx.words
-    c.bookmarkPage("counters-calibration")
-    c.addOutlineEntry(words("fold.outline"), "counters-calibration", 0)
-    left = mm(geo.MARGIN_SIDE_MM + 6)
-    width = paper.width - 2 * left
-    c.setFillColor(INK)
-    c.setFont(BOLD, 13)
-    c.drawString(left, paper.height - mm(22), title(ctx))
-    c.setFont(BOLD, 10)
-    c.drawString(left, paper.height - mm(29), words("fold.heading"))
+    left, width = _first_page_heading(c, ctx, paper, "fold")
     end = _paragraphs(c, left, paper.height - mm(36), width, [
         words("fold.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN), words("fold.step.2"), words("fold.step.3"),
         words("fold.step.4"), words("fold.step.5")])
@@ -613,3 +597,20 @@ def _cut_contour(c: Canvas, grid: geo.Grid, slots: Sequence[geo.Slot]) -> None:
         x, y = grid.front(slot.col, slot.row)
         c.rect(x, y, grid.size, grid.size, fill=0, stroke=1)
     c.restoreState()
+
+
+_OUTLINE = {"calibration": "calibration.outline.front", "fold": "fold.outline"}
+
+
+def _first_page_heading(c: Canvas, ctx: BuildContext, paper: Paper, page: str) -> tuple[float, float]:
+    """The counters PDF's first page (the calibration page, or how to fold and glue): its bookmark,
+    the PDF's title and the page's heading; returns the text's left edge and width."""
+    c.bookmarkPage("counters-calibration")
+    c.addOutlineEntry(ctx.words(_OUTLINE[page]), "counters-calibration", 0)
+    left = mm(geo.MARGIN_SIDE_MM + 6)
+    c.setFillColor(INK)
+    c.setFont(BOLD, 13)
+    c.drawString(left, paper.height - mm(22), title(ctx))
+    c.setFont(BOLD, 10)
+    c.drawString(left, paper.height - mm(29), ctx.words(f"{page}.heading"))
+    return left, paper.width - 2 * left
