@@ -261,8 +261,8 @@ def since_base(kit: KitData, options: BuildOptions, templates: Path) -> Since:
     from generator.content.compare import since
     assert options.since is not None
     words = load_words(options.lang)
-    compared = since(options.since, kit, options.sets, words)
-    old_kit = edition_data(compared.old_kit, options.lang)
+    compared = since(options.since, kit, options.sets, words, edition=lambda old: edition_data(old, options.lang))
+    old_kit = compared.old_kit
     label = compared.old.label if compared.old.commit else f"data {old_kit.short_hash}"
     _check_since_printable(options.since, compared, label)
     return Since(options.since, label, compared.groups, BuildContext(old_kit, compute(old_kit), options, templates, words=words),

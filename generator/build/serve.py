@@ -14,6 +14,7 @@ good edit recovers.  Pages reload themselves through server-sent events from thi
 import html
 import io
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,7 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 from generator.build.outputs import OUTPUTS, Output
 from generator.content.context import BuildContext
 from generator.content.words import LOCALE, Words, load_words
-from generator.errors import KitError
+from generator.errors import KitError, one_line
 from generator.layout.paper import PAPERS
 from generator.options import BuildOptions
 
@@ -334,11 +335,20 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client gone mid-request (a closed tab, a dropped socket) is no traceback on the
+        editor's terminal; anything else is one line."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, OSError):
+            print(f"bailout: serve: a request failed: {one_line(error)}", file=sys.stderr)
+
+
 def start_server(preview: Preview, port: int) -> tuple[ThreadingHTTPServer, threading.Event]:
     """The HTTP server on 127.0.0.1:port (0: a free one), serving in a background thread."""
     stop = threading.Event()
     handler = type("Handler", (_Handler,), {"preview": preview, "stop": stop})
-    server = ThreadingHTTPServer((HOST, port), handler)
+    server = _Server((HOST, port), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name="bailout-serve", daemon=True).start()
     return server, stop

@@ -1,7 +1,7 @@
 """`bailout diff` and `build --since`: two kit sources loaded and compared in print terms."""
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,11 +50,19 @@ def _aid_text(kit: KitData, templates: Path) -> str:
     return render_text(ctx, {"data_hash": ""})
 
 
-def since(old_spec: str, new_kit: KitData, sets: int = 2, words: Words | None = None) -> Compared:
-    """(Compared, for `build --since OLD`): the built data is NEW."""
+def since(old_spec: str, new_kit: KitData, sets: int = 2, words: Words | None = None,
+          edition: Callable[[KitData], KitData] | None = None) -> Compared:
+    """(Compared, for `build --since OLD`): the built data is NEW.  `edition` makes OLD the same
+    edition as NEW (its glossary, read while a git:REV's copy still exists) before the diff."""
     new = Side(str(new_kit.directory), new_kit.directory, str(new_kit.directory), None)
     with opened(old_spec) as old:
-        return _diff_loaded(old, _loaded(old, "OLD"), new, new_kit, sets, words)
+        old_kit = _loaded(old, "OLD")
+        if edition is not None and not isinstance(old_kit, DataError):
+            try:
+                old_kit = edition(old_kit)
+            except DataError as error:
+                old_kit = error
+        return _diff_loaded(old, old_kit, new, new_kit, sets, words)
 
 
 def _loaded(side: Side, name: str) -> KitData | DataError:

@@ -8,6 +8,7 @@ the code that prints them.  The aid's own text is its template (templates/aid.md
 sentences that are data (the interpretation readings) stay in data/.
 """
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -20,6 +21,7 @@ from babel import Locale, UnknownLocaleError
 from babel.numbers import format_decimal, format_percent
 
 from generator.engine.odds import percent as english_percent
+from generator.errors import DataError
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 SOURCE_LANGUAGE = "en"
@@ -36,7 +38,7 @@ class Words:
             text = self.messages[key]
         except KeyError:
             raise KeyError(f"{LOCALE / (self.lang + '.po')}: no message {key!r}") from None
-        return text.format(**fields) if fields else text
+        return _formatted(self.lang, key, text, fields) if fields else text
 
     def has(self, key: str) -> bool:
         return key in self.messages
@@ -76,6 +78,34 @@ class Words:
         except (UnknownLocaleError, ValueError):
             return False
         return True
+
+
+# A field's format spec as the catalogues use it ("{size:,.1f}"): no width, no nested field, so
+# a catalogue entry can neither reach an attribute ("{n.__class__}") nor ask for a gigabyte.
+_SPEC = re.compile(r"[,_]?(?:\.\d)?[df%]?")
+
+
+def _formatted(lang: str, key: str, text: str, fields: Mapping[str, object]) -> str:
+    """`text` with its {fields} filled; a field the caller does not give, an attribute, index,
+    conversion or width, or a stray brace is a DataError naming the catalogue and key (issue 19)."""
+    where = f"{catalogue_file(lang)}: {key}"
+    out = []
+    try:
+        parsed = list(Formatter().parse(text))
+    except ValueError as error:
+        raise DataError(f"{where}: not a message with {{fields}} ({error})") from None
+    for literal, name, spec, conversion in parsed:
+        out.append(literal)
+        if name is None:
+            continue
+        if name not in fields or conversion is not None or not _SPEC.fullmatch(spec or ""):
+            raise DataError(f"{where}: field {{{name}{'!' + conversion if conversion else ''}"
+                            f"{':' + spec if spec else ''}}} is not one of {sorted(fields)}")
+        try:
+            out.append(format(fields[name], spec or ""))
+        except (ValueError, TypeError) as error:
+            raise DataError(f"{where}: field {{{name}:{spec}}}: {error}") from None
+    return "".join(out)
 
 
 def catalogue_file(lang: str) -> Path:
