@@ -80,25 +80,20 @@ def aid_catalogue_file(lang: str) -> Path:
 
 @lru_cache(maxsize=8)
 def aid_messages(lang: str) -> Mapping[str, str]:
-    """The aid's sentences in `lang` (English: none, the template's own text is English)."""
-    if lang == SOURCE_LANGUAGE:
-        return {}
+    """The aid's sentences in `lang` (English, or a language without the file: none; as gettext
+    does, an untranslated sentence prints in English; tests/test_aid_catalogues.py checks each
+    edition's file has them all)."""
     path = aid_catalogue_file(lang)
-    try:
-        with open(path, "rb") as handle:
-            catalog = read_po(handle, locale=lang, domain=AID_DOMAIN)
-    except OSError:
-        raise RenderError(f"{path}: no catalogue of the aid's sentences for the {lang} edition") from None
+    if lang == SOURCE_LANGUAGE or not path.is_file():
+        return {}
+    with open(path, "rb") as handle:
+        catalog = read_po(handle, locale=lang, domain=AID_DOMAIN)
     return {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
 
 
 @jinja2.pass_context
 def _gettext(context: jinja2.runtime.Context, message: str) -> Prose:
-    lang = context.get("lang", SOURCE_LANGUAGE)
-    text = aid_messages(lang).get(message)
-    if text is None and lang != SOURCE_LANGUAGE:
-        raise RenderError(f"{aid_catalogue_file(lang)}: no translation of {message!r}")
-    return Prose(message if text is None else text)
+    return Prose(aid_messages(context.get("lang", SOURCE_LANGUAGE)).get(message, message))
 
 
 @jinja2.pass_context
