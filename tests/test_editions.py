@@ -249,13 +249,21 @@ def test_no_common_english_word_in_the_counters_tables_and_csv(lang):
     assert english_words(header, lang) == [], (lang, header)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 19, left undone: the aid's template (templates/aid.md.j2) and "
-                                        "the data's sentences are English still")
 @pytest.mark.parametrize("lang", PRINTED)
 def test_no_common_english_word_in_the_aid(lang):
+    """But the rule text's own words the aid quotes so a reader finds them in the English rules:
+    the phrases the English catalogue's note quotes (the section "AFV Crew Members")."""
+    from generator.content.words import load_words
+    quoted = re.findall(r"\u201c([^\u201d{}]+)\u201d", load_words()("aid.note.unnumbered"))
+    assert quoted
+
+    def unquoted(text):
+        for phrase in quoted:       # a line may break inside the phrase
+            text = re.sub(r"\s+".join(map(re.escape, phrase.split())), "", text)
+        return text
     files = edition(lang)
-    assert english_words(pdf_text(files["player-aid-a4.pdf"]), lang) == []
-    assert english_words(html_text(files["player-aid.html"]), lang) == []
+    assert english_words(unquoted(pdf_text(files["player-aid-a4.pdf"])), lang) == []
+    assert english_words(unquoted(html_text(files["player-aid.html"])), lang) == []
 
 
 def test_an_english_catalogue_would_fail_the_english_word_check():

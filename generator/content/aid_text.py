@@ -15,6 +15,7 @@ from types import TracebackType
 from typing import Any
 
 import jinja2
+from babel.messages.pofile import read_po
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator import __version__
@@ -24,10 +25,11 @@ from generator.errors import RenderError
 from generator.engine.odds import man_code
 from generator.content.context import BuildContext
 from generator.content.weapons import weapon_rows
-from generator.content.words import SOURCE_LANGUAGE, Words
+from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words
 from generator.text import fraction_text, signed, truncate
 
 TEMPLATE = "aid.md.j2"
+AID_DOMAIN = "aid"      # the template's sentences: locale/<lang>/aid.po (msgid = the English sentence)
 NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
 
 
@@ -54,9 +56,49 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
 def _environment(folder: str) -> SandboxedEnvironment:
     env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
                                autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
-                               keep_trailing_newline=True)
+                               keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
     env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate)
+    # New-style gettext: the translation is looked up in the edition's language (the context's
+    # `lang`), so one compiled template serves every edition.
+    env.install_gettext_callables(_gettext, _ngettext, newstyle=True)     # type: ignore[attr-defined]
     return env
+
+
+class Prose(str):
+    """A translated sentence of the template: Markdown the template (or its catalogue) wrote, so
+    md_escape lets it through; its placeholders' values are escaped as any other output."""
+
+    def __mod__(self, values: object) -> "Prose":
+        if isinstance(values, Mapping):
+            return Prose(str.__mod__(self, {k: md_escape(v) for k, v in values.items()}))
+        return Prose(str.__mod__(self, values))
+
+
+def aid_catalogue_file(lang: str) -> Path:
+    return LOCALE / lang / f"{AID_DOMAIN}.po"
+
+
+@lru_cache(maxsize=8)
+def aid_messages(lang: str) -> Mapping[str, str]:
+    """The aid's sentences in `lang` (English, or a language without the file: none; as gettext
+    does, an untranslated sentence prints in English; tests/test_aid_catalogues.py checks each
+    edition's file has them all)."""
+    path = aid_catalogue_file(lang)
+    if lang == SOURCE_LANGUAGE or not path.is_file():
+        return {}
+    with open(path, "rb") as handle:
+        catalog = read_po(handle, locale=lang, domain=AID_DOMAIN)
+    return {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
+
+
+@jinja2.pass_context
+def _gettext(context: jinja2.runtime.Context, message: str) -> Prose:
+    return Prose(aid_messages(context.get("lang", SOURCE_LANGUAGE)).get(message, message))
+
+
+@jinja2.pass_context
+def _ngettext(context: jinja2.runtime.Context, singular: str, plural: str, n: int) -> Prose:
+    return _gettext(context, singular if n == 1 else plural)
 
 
 @jinja2.pass_context
@@ -109,6 +151,8 @@ def md_escape(value: object) -> str:
     """Every placeholder's output as literal Markdown text: no structure can come from data."""
     if value is None:
         return ""
+    if isinstance(value, Prose):
+        return str(value)
     # No newline may end a table row or start a block; a no-break space ("33,3 %") stays one.
     text = " ".join(part for part in _SPACES.split(str(value)) if part)
     out = []

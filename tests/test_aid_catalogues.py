@@ -1,0 +1,59 @@
+"""The aid's sentences in every edition (issue 19): the template's {% trans %} blocks and _() calls,
+as Babel extracts them (babel.cfg), each have a translation in locale/<lang>/aid.po."""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po
+
+from generator.content.aid_text import TEMPLATE, aid_catalogue_file
+from generator.content.words import available_languages
+from generator.data.sources import shipped
+
+ROOT = Path(__file__).resolve().parent.parent
+EDITIONS = [lang for lang in available_languages() if lang != "en"]
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def babel_options():
+    """The jinja2 extractor's options, read from babel.cfg (the mapping pybabel uses)."""
+    text = (ROOT / "babel.cfg").read_text()
+    section = text.split("[jinja2: templates/**.j2]", 1)[1]
+    return dict(line.split("=", 1) for line in (ln.replace(" ", "") for ln in section.splitlines()) if "=" in line)
+
+
+def extracted():
+    found = extract_from_file("jinja2", str(shipped("templates") / TEMPLATE), options=babel_options())
+    return {message for _, message, _, _ in found}
+
+
+def catalogue(lang):
+    with open(aid_catalogue_file(lang), "rb") as handle:
+        return read_po(handle, locale=lang, domain="aid")
+
+
+def test_babel_finds_the_templates_sentences():
+    messages = extracted()
+    assert len(messages) > 50 and "The procedure" in messages
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_every_sentence_of_the_aid_has_a_translation(lang):
+    translated = {str(m.id): str(m.string) for m in catalogue(lang) if m.id and m.string and not m.fuzzy}
+    missing = sorted(extracted() - set(translated))
+    assert missing == [], (lang, missing[:5])
+    for msgid in extracted():
+        # Same placeholders: a translation can neither drop a number nor name one the template lacks.
+        assert set(PLACEHOLDER.findall(translated[msgid])) == set(PLACEHOLDER.findall(msgid)), (lang, msgid)
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="msgfmt (GNU gettext) not installed")
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_msgfmt_checks_the_aid_catalogue(lang):
+    done = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(aid_catalogue_file(lang))],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
