@@ -100,14 +100,16 @@ def test_nul_in_the_deck_path_is_a_data_error(data_copy):
 
 # -- loaders stay linear; nationalities stay printable ----------------------------------------
 
-def test_forty_thousand_roster_tables_load_in_under_two_seconds(data_copy):
+def test_forty_thousand_roster_tables_load_in_seconds_not_minutes(data_copy):
     german = data_copy / "nationalities" / "german.toml"
     german.write_text(german.read_text() + "".join(
         f'\n[[roster]]\ncard = "G{i}"\nrole = "{("SL", "ASL", "")[i % 3]}"\nmorale = {i % 5 + 1}\n'
         for i in range(40_000)))
     started = time.process_time()      # this process's CPU: other jobs on the machine do not count
     kit = load(data_copy)
-    assert time.process_time() - started < 2
+    # About 1.2 s on an idle 2-core machine, most of it tomllib itself; CI's loaded machine took
+    # 2.4 s.  A reader that went quadratic in the tables would take minutes: 5 s tells them apart.
+    assert time.process_time() - started < 5
     assert len(next(n for n in kit.nationalities if n.key == "german").roster) == 40_000
 
 
