@@ -252,9 +252,12 @@ def test_no_common_english_word_in_the_counters_tables_and_csv(lang):
 @pytest.mark.parametrize("lang", PRINTED)
 def test_no_common_english_word_in_the_aid(lang):
     """But the rule text's own words the aid quotes so a reader finds them in the English rules:
-    the phrases the English catalogue's note quotes (the section "AFV Crew Members")."""
+    the phrases the English catalogue's note quotes (the section "AFV Crew Members") and those the
+    English interpretation readings quote from the rule ("any single", "for any individual")."""
     from generator.content.words import load_words
     quoted = re.findall(r"\u201c([^\u201d{}]+)\u201d", load_words()("aid.note.unnumbered"))
+    readings = [text for note in load(DATA).rules.interpretations for _, text in note.readings]
+    quoted += [phrase for text in readings for phrase in re.findall(r'"([^"]+)"', text)]
     assert quoted
 
     def unquoted(text):
