@@ -28,6 +28,7 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from generator.build.outputs import all_file_names
+from generator.data.sources import remove_made
 from generator.data.toml_file import Unreadable, read_limited
 from generator.errors import UsageError
 from generator.layout.paper import PAPERS
@@ -138,12 +139,7 @@ class _Lock:
             self._remove_made()
 
     def _remove_made(self) -> None:
-        """The folders this build made, deepest first, as far as they are empty."""
-        for folder in reversed(self.made):
-            try:
-                folder.rmdir()
-            except OSError:
-                break
+        remove_made(self.made)      # the folders this build made
 
 
 def is_file(path: Path) -> bool:

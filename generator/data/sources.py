@@ -144,10 +144,10 @@ def init(folder: str | os.PathLike[str]) -> list[Path]:
             made.append(new)
         _locked_copy(folder, sources, targets)
     except OSError as error:
-        _remove_made(made)
+        remove_made(made)
         raise UsageError(f"init: cannot write into {folder} ({error.strerror}); nothing was copied") from None
     except BaseException:
-        _remove_made(made)
+        remove_made(made)
         raise
     return targets
 
@@ -219,7 +219,8 @@ def _missing_folders(folder: Path) -> list[Path]:
     return missing
 
 
-def _remove_made(made: list[Path]) -> None:
+def remove_made(made: list[Path]) -> None:
+    """Folders a command made (shallowest first), removed deepest first as far as they are empty."""
     for new in reversed(made):
         try:
             new.rmdir()
