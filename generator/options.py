@@ -17,6 +17,7 @@ DEFAULT_COUNTER_MM = NAMED_SIZES["3/4in"] * MM_PER_INCH
 MIN_COUNTER_MM, MAX_COUNTER_MM = 10, 40
 DEFAULT_SEED = 871
 MAX_SEED = 2 ** 63 - 1
+RANDOM_SEED = -1            # --seed random, before the CLI draws a fresh seed from the OS
 # How the counters are printed (issue 25): "duplex" (both sides, calibrated), "fold" (one side,
 # fronts and backs mirrored about a fold line), "shop" (CMYK, bleed and trim boxes, cut contour).
 PRINT_PROFILES: tuple[str, ...] = ("duplex", "fold", "shop")
@@ -30,7 +31,7 @@ class BuildOptions:
     bw: bool = False
     rows: int | None = None
     seed: int = DEFAULT_SEED
-    mode: str = "balanced"
+    mode: str = "independent"   # issue 21: rows that tell nothing of the next; "balanced" on request
     counter_mm: Fraction = DEFAULT_COUNTER_MM
     back_offset_mm: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
     sets: int = 2
@@ -40,6 +41,9 @@ class BuildOptions:
     marks: bool = True      # shop profile: crop marks in a slug outside the bleed (--no-marks: none)
     label: str | None = None    # --label TEXT: the edition's name, printed beside the stamp (issue 20)
     lang: str = "en"        # the edition: its catalogue is generator/content/locale/<lang>.po (issue 19)
+    # issue 21: a seed anyone can read lets him print the same rows and read ahead; a private one
+    # (--seed random, --hide-seed) is kept out of every page (the stamp still changes with it).
+    seed_shown: bool = True
 
 
 # The last second a PDF date (D:YYYYMMDDHHmmSS, four-digit year) can hold: 9999-12-31 23:59:59 UTC.

@@ -65,7 +65,7 @@ def test_same_inputs_same_stamp_and_every_option_is_stamped(project):
     stamped = [f.name for f in fields(BuildOptions) if f.name not in UNSTAMPED]
     # every field, by name (options other issues add are covered without more work)
     assert [line.split("=")[0] for line in options_text(BuildOptions()).splitlines()] == stamped
-    changed = {"bw": True, "rows": 10, "seed": 1, "mode": "independent", "sets": 3, "fill": False, "label": "x",
+    changed = {"bw": True, "rows": 10, "seed": 1, "mode": "balanced", "sets": 3, "fill": False, "label": "x",
                "counter_mm": Fraction(25), "back_offset_mm": (Fraction(1), Fraction(0))}
     base = edition_stamp(kit, BuildOptions(), TEMPLATES).hash
     for name, value in changed.items():

@@ -37,10 +37,10 @@ WORDS = load_words()
 
 
 def csv_header(size=5):
-    """The CSV's header row in the catalogue's words: the row, the two checks, each of `size` men
-    (871: "a crew of five")."""
-    return [WORDS("prerolled.csv.row"), WORDS("prerolled.csv.closed"), WORDS("prerolled.csv.open"),
-            *(WORDS("prerolled.csv.man", n=i) for i in range(1, size + 1))]
+    """The CSV's header row in the catalogue's words: the row, each of `size` men's fate, then each
+    one's weapon (871: "a crew of five")."""
+    return [WORDS("prerolled.csv.row"), *(WORDS("prerolled.csv.fate", n=i) for i in range(1, size + 1)),
+            *(WORDS("prerolled.csv.weapon", n=i) for i in range(1, size + 1))]
 
 
 def pattern(key, **groups):
@@ -59,24 +59,23 @@ def note(n):
     return WORDS("prerolled.legend.note", note=n)
 
 
-def checks_of(t):
-    return WORDS("prerolled.legend.checks", closed=t["bail_out"]["closed"]["rule"], open=t["bail_out"]["open"]["rule"])
-
-
-def rule_chances(closed_column=3, fate_column=3):
-    """One row's chances from the rule text, for a closed check / fate read on `column`."""
-    closed = F(1, closed_column)
+def rule_chances(fate_column=3, size=5):
+    """One row's chances from the rule text, by the CSV's column names: each man's fate (871.3,
+    read on `fate_column`: 1 unhurt, 2 wounded, else killed), each man's weapon (871.4: column 4
+    reads 1 one time in 4, then column 3: 1 rifle, else SMG)."""
     unhurt = wounded = F(1, fate_column)
-    killed = 1 - unhurt - wounded
-    pistol, rifle, smg = F(3, 4), F(1, 4) * F(1, 3), F(1, 4) * F(2, 3)
-    man = {"K": killed, "UP": unhurt * pistol, "UR": unhurt * rifle, "US": unhurt * smg,
-           "WP": wounded * pistol, "WR": wounded * rifle, "WS": wounded * smg}
-    return {"closed": {"Y": closed, "N": 1 - closed}, "open": {"Y": F(1, 2), "N": F(1, 2)},
-            **{f"man{i}": man for i in range(1, 6)}}
+    fate = {"U": unhurt, "W": wounded, "K": 1 - unhurt - wounded}
+    weapon = {"P": F(3, 4), "R": F(1, 4) * F(1, 3), "S": F(1, 4) * F(2, 3)}
+    return {**{WORDS("prerolled.csv.fate", n=i): fate for i in range(1, size + 1)},
+            **{WORDS("prerolled.csv.weapon", n=i): weapon for i in range(1, size + 1)}}
+
+
+def lcm_of(chances):
+    return math.lcm(*(p.denominator for d in chances.values() for p in d.values()))
 
 
 def expected_counts(chances, block):
-    return {col: {code: p * block for code, p in dist.items()} for col, dist in chances.items()}
+    return {col: {code: p * block for code, p in dist.items() if p} for col, dist in chances.items()}
 
 
 def rules_toml(data=DATA):
@@ -100,45 +99,43 @@ def blocks(rows, block):
 
 
 def column_counts(chunk, header):
-    """{'closed'|'open'|'man1'..: Counter of codes}: each column after the row number, by its
-    place in the header (row, the closed check, the open check, then each man)."""
-    names = ["closed", "open", *(f"man{i}" for i in range(1, len(header) - 2))]
-    return {name: Counter(row[i] for row in chunk) for i, name in enumerate(names, start=1)}
+    """{CSV column name: Counter of codes} for each column after the row number."""
+    return {name: Counter(row[i] for row in chunk) for i, name in enumerate(header) if i}
 
 
 # --- balanced -------------------------------------------------------------------------------
 
-def test_shipped_chances_give_the_issue_counts():
-    # The issue's own figures for a block of 36, checked against the rule text's fractions.
+def test_shipped_chances_give_blocks_of_twelve():
+    # 871.3: thirds; 871.4: 3/4 pistol, 1/12 rifle, 1/6 SMG: a block of 12 holds each exactly.
     chances = rule_chances()
-    assert math.lcm(*(p.denominator for d in chances.values() for p in d.values())) == 36
-    counts = expected_counts(chances, 36)
-    assert counts["closed"] == {"Y": 12, "N": 24} and counts["open"] == {"Y": 18, "N": 18}
-    assert counts["man3"] == {"K": 12, "UP": 9, "UR": 1, "US": 2, "WP": 9, "WR": 1, "WS": 2}
+    assert lcm_of(chances) == 12
+    counts = expected_counts(chances, 12)
+    assert counts[WORDS("prerolled.csv.fate", n=3)] == {"U": 4, "W": 4, "K": 4}
+    assert counts[WORDS("prerolled.csv.weapon", n=3)] == {"P": 9, "R": 1, "S": 2}
 
 
-def test_balanced_default_rows_are_whole_exact_blocks():
-    header, rows = csv_rows(context())
+def test_balanced_rows_are_whole_exact_blocks():
+    header, rows = csv_rows(context(mode="balanced"))
     assert header == csv_header()
-    assert len(rows) % 36 == 0 and 150 <= len(rows) <= 250       # whole blocks, about 200
+    assert len(rows) % 12 == 0 and 190 <= len(rows) <= 210       # whole blocks, about 200
     assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
-    want = expected_counts(rule_chances(), 36)
-    chunks = blocks(rows, 36)
-    assert len(chunks) == len(rows) // 36
+    want = expected_counts(rule_chances(), 12)
+    chunks = blocks(rows, 12)
+    assert len(chunks) == len(rows) // 12
     for chunk in chunks:
         assert column_counts(chunk, header) == want
-    # Shuffled: blocks differ, and the man columns are shuffled apart from each other.
-    assert len({tuple(r[3] for r in chunk) for chunk in chunks}) == len(chunks)
-    assert len({tuple(r[i] for r in chunks[0]) for i in range(3, 8)}) == 5
+    # Shuffled: blocks differ, and the men's columns are shuffled apart from each other.
+    assert len({tuple(r[1] for r in chunk) for chunk in chunks}) > len(chunks) // 2
+    assert len({tuple(r[i] for r in chunks[0] + chunks[1]) for i in range(1, 6)}) == 5
 
 
 def test_balanced_with_a_part_block_keeps_the_whole_blocks_exact():
-    header, rows = csv_rows(context(rows=100))
+    header, rows = csv_rows(context(rows=100, mode="balanced"))
     assert len(rows) == 100
-    want = expected_counts(rule_chances(), 36)
-    for chunk in blocks(rows, 36):
+    want = expected_counts(rule_chances(), 12)
+    for chunk in blocks(rows, 12):
         assert column_counts(chunk, header) == want
-    tail = column_counts(rows[72:], header)
+    tail = column_counts(rows[96:], header)
     for name, counts in tail.items():
         assert all(n <= want[name][code] for code, n in counts.items())
 
@@ -193,7 +190,7 @@ def test_p_value_matches_closed_forms():
 
 
 def test_independent_cells_fit_the_rule_chances():
-    header, rows = csv_rows(context(rows=100_000, mode="independent", seed=SEED))
+    header, rows = csv_rows(context(rows=100_000, seed=SEED))        # independent: the default
     assert len(rows) == 100_000
     chances = rule_chances()
     counts = column_counts(rows, header)
@@ -201,17 +198,29 @@ def test_independent_cells_fit_the_rule_chances():
         assert set(counts[name]) <= set(dist), name
         assert chi_square_p(counts[name], dist) > 0.001, (name, counts[name])
     # The test has power: the same counts are far off a wrong (uniform) distribution.
-    uniform = {code: F(1, 7) for code in chances["man1"]}
-    assert chi_square_p(counts["man1"], uniform) < 1e-12
-    # And the mode is not balanced: some 36-row block misses the exact counts.
-    want = expected_counts(chances, 36)
-    assert any(column_counts(chunk, header) != want for chunk in blocks(rows[:36 * 20], 36))
+    weapon1 = WORDS("prerolled.csv.weapon", n=1)
+    assert chi_square_p(counts[weapon1], {code: F(1, 3) for code in "PRS"}) < 1e-12
+    # And the mode is not balanced: some 12-row block misses the exact counts.
+    want = expected_counts(chances, 12)
+    assert any(column_counts(chunk, header) != want for chunk in blocks(rows[:12 * 20], 12))
+    # Nor are a man's fate and his weapon tied: the armed share is the rule's among the killed too.
+    fate1 = WORDS("prerolled.csv.fate", n=1)
+    killed = [r for r in rows if r[header.index(fate1)] == "K"]
+    armed = sum(r[header.index(weapon1)] != "P" for r in killed) / len(killed)
+    assert abs(armed - 0.25) < 4 * math.sqrt(0.25 * 0.75 / len(killed))
+
+
+def test_the_default_table_is_independent_and_two_hundred_rows():
+    # issue 21: the default gives nothing away (no blocks to count down)
+    assert BuildOptions().mode == "independent"
+    header, rows = csv_rows(context())
+    assert header == csv_header() and len(rows) == 200
 
 
 # --- PDF = CSV --------------------------------------------------------------------------------
 
-# A man's cell in the catalogue's words -> his code in the CSV (871.3 fate, 871.4 weapon).
-FATE = {WORDS("prerolled.cell.unhurt"): "U", WORDS("prerolled.cell.wounded"): "W"}
+# A cell in the catalogue's words -> its code in the CSV (871.3 fate, 871.4 weapon).
+FATE = {WORDS("prerolled.cell.unhurt"): "U", WORDS("prerolled.cell.wounded"): "W", WORDS("prerolled.cell.killed"): "K"}
 WEAPON = {WORDS("prerolled.cell.pistol"): "P", WORDS("prerolled.cell.rifle"): "R", WORDS("prerolled.cell.smg"): "S"}
 KILLED = WORDS("prerolled.cell.killed")
 
@@ -220,13 +229,12 @@ def _any_of(words):
     return "|".join(re.escape(w) for w in words)
 
 
-CELL = re.compile(pattern("prerolled.cell.man", fate=f"(?P<fate>{_any_of(FATE)})", weapon=f"(?P<weapon>{_any_of(WEAPON)})")
-                  + "|" + re.escape(KILLED))
-ROW = re.compile(r"(\d+) ([YN]) ([YN]) (.*)")
+CELL = re.compile(_any_of({**FATE, **WEAPON}))
+ROW = re.compile(r"(\d+) ((?:(?:%s) ?)+)" % _any_of({**FATE, **WEAPON}))
 
 
-def pdf_rows(pdf):
-    """[(row, closed, open, man codes...)] and the page texts, read back from the PDF text."""
+def pdf_rows(pdf, size=5):
+    """[(row, fate codes..., weapon codes...)] and the page texts, read back from the PDF text."""
     rows, pages = [], []
     for page in PdfReader(io.BytesIO(pdf)).pages:
         text = page.extract_text()
@@ -235,10 +243,10 @@ def pdf_rows(pdf):
             m = ROW.fullmatch(line.strip())
             if not m:
                 continue
-            men = [("K" if c.group(0) == KILLED else FATE[c.group("fate")] + WEAPON[c.group("weapon")])
-                   for c in CELL.finditer(m.group(4))]
-            assert CELL.sub("", m.group(4)).strip() == "", line      # nothing unparsed left over
-            rows.append([m.group(1), m.group(2), m.group(3), *men])
+            cells = CELL.findall(m.group(2))
+            assert len(cells) == 2 * size, line
+            fates, weapons = cells[:size], cells[size:]
+            rows.append([m.group(1), *(FATE[c] for c in fates), *(WEAPON[c] for c in weapons)])
     return rows, pages
 
 
@@ -254,14 +262,16 @@ def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
     voluntary = t["interpretation"]["voluntary_casualties"]
     assert voluntary["reading"] == "none"       # the shipped reading: no casualties drawn
     said = WORDS("prerolled.legend.voluntary.text", sentence=voluntary["readings"]["none"].rstrip("."),
-                 note=note(voluntary["note"]), read=WORDS("prerolled.legend.voluntary.none", checks=checks_of(t)))
+                 note=note(voluntary["note"]), read=WORDS("prerolled.legend.voluntary.none"))
     hero = f"prerolled.legend.hero.{t['interpretation']['hero_card']['reading']}"
-    stamp = re.compile(pattern("prerolled.heading.stamp"))
+    stamp = re.compile(pattern("prerolled.heading.stamp", block="(?P<block>.*?)"))
+    block = WORDS("prerolled.heading.block", block=12) if mode == "balanced" else ""
     for n, text in enumerate(pages, 1):
         flat = " ".join(text.split())
         assert WORDS("prerolled.heading.page", page=n, pages=len(pages)) in flat
         found = stamp.search(flat)
         assert found and (found["seed"], found["mode"], found["data"]) == ("5", mode, ctx.kit.short_hash)
+        assert found["block"] == block          # issue 21: a block only where there are blocks
         for key in ("prerolled.legend.use.text", "prerolled.legend.men.text", hero, "prerolled.legend.rows.text"):
             assert printed(key, flat), (n, key)
         assert said in flat, n
@@ -275,7 +285,7 @@ def test_plain_text_path_prints_the_same_rows():
     assert pdf_rows(fast) == pdf_rows(plain)        # ... print the same
 
 
-# --- reproducible ----------------------------------------------------------------------------
+# --- reproducible, and a seed nobody else knows ----------------------------------------------
 
 def test_same_seed_same_bytes_other_seed_other_rows():
     a, b = context(seed=11), context(seed=11)
@@ -287,56 +297,100 @@ def test_same_seed_same_bytes_other_seed_other_rows():
     assert render_mod.render(other, PAPERS["a4"]) != render_mod.render(a, PAPERS["a4"])
 
 
+def _seed_printed(pdf, seed):
+    """Whether `seed` shows anywhere a reader can see it: the page text or the document's metadata."""
+    reader = PdfReader(io.BytesIO(pdf))
+    meta = " ".join(str(v) for v in (reader.metadata or {}).values())
+    text = " ".join(p.extract_text() for p in reader.pages)
+    return re.search(rf"\b{seed}\b", meta + " " + text) is not None
+
+
+def test_a_shown_seed_is_printed_and_the_legend_says_what_that_gives_away():
+    pdf = render_mod.render(context(rows=20, seed=424242), PAPERS["a4"])
+    assert _seed_printed(pdf, 424242)
+    assert WORDS("prerolled.legend.hide.seed") in " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
+
+
+def test_a_hidden_seed_is_printed_nowhere_and_still_makes_the_same_table(tmp_path):
+    # issue 21: a printed seed lets anyone print the same rows and read ahead.
+    seed = 5_551_234_567
+    one = render_mod.render(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
+    assert not _seed_printed(one, seed)
+    flat = " ".join(PdfReader(io.BytesIO(one)).pages[0].extract_text().split())
+    assert WORDS("prerolled.heading.stamp", seed=WORDS("prerolled.seed.private"), mode="independent", block="",
+                 data=load(DATA).short_hash, first=1, last=20, rows=20) in flat
+    assert WORDS("prerolled.legend.hide.seed") not in flat
+    assert one == render_mod.render(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
+    # from the command line too, and a project's hide_seed = true does the same
+    for args in (["--seed", str(seed), "--hide-seed"],):
+        status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--quiet", "--rows", "20",
+                                 "--out", tmp_path / "cli", *args)
+        assert status == 0, err
+        pdf = (tmp_path / "cli" / "prerolled-a4.pdf").read_bytes()
+        assert not _seed_printed(pdf, seed)
+        assert pdf_rows(pdf)[0] == pdf_rows(one)[0]
+
+
+def test_seed_random_draws_a_fresh_private_table_each_time(tmp_path):
+    tables = []
+    for n in range(2):
+        status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--quiet", "--rows", "30",
+                                 "--seed", "random", "--out", tmp_path / str(n))
+        assert status == 0, err
+        pdf = (tmp_path / str(n) / "prerolled-a4.pdf").read_bytes()
+        flat = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
+        assert WORDS("prerolled.seed.private") in flat and WORDS("prerolled.legend.hide.seed") not in flat
+        tables.append((tmp_path / str(n) / "prerolled.csv").read_text())
+    assert tables[0] != tables[1]       # 30 rows of 10 cells alike by chance: under 1 in 10^100
+
+
 # --- a rule change in data/ -----------------------------------------------------------------
 
 CLOSED_3 = 'label = "Non-open-topped AFV"\ncolumn = 3'
 FATE_3 = '[fate]\nrule = "871.3"\ncolumn = 3'
 
 
-def test_closed_check_on_column_4_changes_its_counts(data_copy):
+def test_the_table_holds_no_check_the_kill_card_decides(data_copy):
+    # issue 21: 871.1.a/b read "the RNC used to determine the final kill result", already face up:
+    # the table replaces only the draws after it, so a change to the check leaves its rows alone.
     edit(data_copy / "rules.toml", CLOSED_3, CLOSED_3.replace("3", "4"))
-    header, rows = csv_rows(context(data_copy))
-    chances = rule_chances(closed_column=4)
-    # 1/4 still divides a block of 36, so the block stays; the closed column now holds 9 Y.
-    assert math.lcm(*(p.denominator for d in chances.values() for p in d.values())) == 36
-    want = expected_counts(chances, 36)
-    assert want["closed"] == {"Y": 9, "N": 27}
-    for chunk in blocks(rows, 36):
-        assert column_counts(chunk, header) == want
+    header, rows = csv_rows(context(data_copy, seed=3))
+    assert header == csv_header() and (header, rows) == csv_rows(context(seed=3))
+    t = rules_toml(data_copy)
+    closed, open_ = t["bail_out"]["closed"], t["bail_out"]["open"]
+    check = WORDS("prerolled.legend.check.text", when=WORDS("prerolled.legend.check.exact"),
+                  note=note(t["interpretation"]["over_kill"]["note"]), closed=closed["rule"],
+                  closed_label=closed["label"], closed_column=4, open=open_["rule"], open_label=open_["label"],
+                  open_column=open_["column"])
+    assert check in _first_page(context(data_copy, rows=20), "a4")
 
 
-def test_fate_on_column_4_changes_the_block_and_counts(data_copy, tmp_path):
-    rules = data_copy / "rules.toml"
-    edit(rules, CLOSED_3, CLOSED_3.replace("3", "4"))
-    edit(rules, FATE_3, FATE_3.replace("column = 3", "column = 4"))
-    # closed 1/4; fate 1/4 unhurt, 1/4 wounded, 1/2 killed; UR = 1/4 * 1/12 = 1/48: block 48.
-    chances = rule_chances(closed_column=4, fate_column=4)
-    want = expected_counts(chances, 48)
-    assert want["closed"] == {"Y": 12, "N": 36}
-    assert want["man1"] == {"K": 24, "UP": 9, "UR": 1, "US": 2, "WP": 9, "WR": 1, "WS": 2}
-    status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--quiet",
+def test_fate_on_column_4_changes_its_counts(data_copy, tmp_path):
+    edit(data_copy / "rules.toml", FATE_3, FATE_3.replace("column = 3", "column = 4"))
+    # fate 1/4 unhurt, 1/4 wounded, 1/2 killed: the block stays 12, its fates 3, 3 and 6.
+    chances = rule_chances(fate_column=4)
+    want = expected_counts(chances, 12)
+    assert lcm_of(chances) == 12 and want[WORDS("prerolled.csv.fate", n=1)] == {"U": 3, "W": 3, "K": 6}
+    status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--quiet", "--mode", "balanced",
                              "--data", data_copy, "--out", tmp_path / "out")
     assert status == 0, err
-    text = (tmp_path / "out" / "prerolled.csv").read_text()
-    reader = list(csv.reader(io.StringIO(text)))
+    reader = list(csv.reader(io.StringIO((tmp_path / "out" / "prerolled.csv").read_text())))
     header, rows = reader[0], reader[1:]
-    assert len(rows) % 48 == 0 and len(rows) % 36 != 0
-    for chunk in blocks(rows, 48):
+    for chunk in blocks(rows, 12):
         assert column_counts(chunk, header) == want
     pdf = (tmp_path / "out" / "prerolled-a4.pdf").read_bytes()
     flat = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
-    stamp = re.search(pattern("prerolled.heading.stamp"), flat)
-    assert stamp and stamp["block"] == "48"
+    assert WORDS("prerolled.heading.block", block=12) in flat
     assert pdf_rows(pdf)[0] == rows
 
 
 def test_a_bigger_crew_gets_more_columns_printed_as_codes(data_copy):
-    edit(data_copy / "rules.toml", "size = 5\n", "size = 8\n")
+    edit(data_copy / "rules.toml", "size = 5\n", "size = 9\n")
     ctx = context(data_copy, rows=40)
     header, rows = csv_rows(ctx)
-    assert header == csv_header(8)
+    assert header == csv_header(9)
     text = PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["a4"]))).pages[0].extract_text()
-    printed = [line.split() for line in text.splitlines() if re.fullmatch(r"\d+( [A-Z]{1,2}){10}", line.strip())]
+    printed = [line.split() for line in text.splitlines() if re.fullmatch(r"\d+( [A-Z]){18}", line.strip())]
     assert printed == rows[:len(printed)] and len(printed) >= 30
     assert WORDS("prerolled.legend.codes.text") in " ".join(text.split())
 
@@ -364,8 +418,18 @@ def test_bad_options_exit_2(args, tmp_path):
 
 # --- print quality ------------------------------------------------------------------------------
 
+def _heads(page):
+    """{man head text: [x centres]} of the column heads on a pdfplumber page."""
+    out = {}
+    for w in page.extract_words(keep_blank_chars=True, x_tolerance=1.5):
+        for n in range(1, 6):
+            if w["text"].strip() == WORDS("prerolled.head.man", n=n):
+                out.setdefault(n, []).append((w["x0"] + w["x1"]) / 2)
+    return out
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_rows_are_legible_and_inside_their_columns(paper):
+def test_rows_are_legible_and_inside_their_columns_fates_left_of_weapons(paper):
     import pdfplumber
     ctx = context(rows=60)
     pdf = render_mod.render(ctx, PAPERS[paper])
@@ -378,14 +442,24 @@ def test_rows_are_legible_and_inside_their_columns(paper):
         assert killed and all(w["bottom"] - w["top"] >= 8 for w in killed)
         tops = sorted({round(w["top"], 1) for w in killed})
         assert min(b - a for a, b in zip(tops, tops[1:])) >= 8     # row pitch
-        # Every man's text stays between its column rules.
+        # Every cell's text stays between its column rules.
         rules = sorted({round(e["x0"], 1) for e in page.edges if e["orientation"] == "v"})
-        assert len(rules) >= 8
+        assert len(rules) >= 12
         words = page.extract_words(keep_blank_chars=True, x_tolerance=1.5)
         for w in words:
             if CELL.fullmatch(w["text"].strip()):
                 assert not any(w["x0"] < x < w["x1"] for x in rules), w
         assert len(body) > 1000
+        # issue 21: each man twice, his fate left of every weapon, so a card uncovers fates first;
+        # the group heads say so, fates over the left half.
+        heads = _heads(page)
+        assert all(len(xs) == 2 for xs in heads.values()), heads
+        assert max(min(xs) for xs in heads.values()) < min(max(xs) for xs in heads.values())
+        flat = " ".join(page.extract_text().split())
+        t = rules_toml()
+        fates = WORDS("prerolled.head.fates", rule=t["fate"]["rule"])
+        weapons = WORDS("prerolled.head.weapons", rule=t["weapon"]["rule"])
+        assert fates in flat and weapons in flat and flat.index(fates) < flat.index(weapons)
 
 
 def test_fonts_embedded_and_bookmarks_per_page_group():
@@ -418,6 +492,7 @@ def test_hostile_data_text_stays_on_the_page(data_copy):
     rules = data_copy / "rules.toml"
     edit(rules, 'label = "Non-open-topped AFV"', 'label = "' + "<Tiger & Panther> " * 600 + '"')
     edit(rules, 'rule = "871.1.b"', 'rule = "' + "X" * 10_000 + '"')
+    edit(rules, FATE_3, FATE_3.replace('"871.3"', '"' + "Y" * 10_000 + '"'))
     ctx = context(data_copy, rows=50)
     pdf = render_mod.render(ctx, PAPERS["a4"])
     import pdfplumber
@@ -474,19 +549,29 @@ def test_legend_follows_the_voluntary_reading_in_force(data_copy):
     ctx = context(data_copy, rows=20)
     sentence = next(i for i in ctx.kit.rules.interpretations if i.name == "voluntary_casualties").sentence
     assert "still draws for wounds" in sentence         # the data's own wording of the 'draw' reading
-    flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["letter"]))).pages[0].extract_text().split())
-    t = rules_toml(data_copy)
-    checks = checks_of(t)
-    read = WORDS("prerolled.legend.voluntary.other", checks=checks)
+    flat = _first_page(ctx, "letter")
+    read = WORDS("prerolled.legend.voluntary.other")
     assert WORDS("prerolled.legend.voluntary.text", sentence=sentence.rstrip("."), note=note(1), read=read) in flat
-    assert WORDS("prerolled.legend.voluntary.none", checks=checks) not in flat
+    assert WORDS("prerolled.legend.voluntary.none") not in flat
 
 
-def test_legend_words_the_checks_and_hero_cards_as_the_rule_does():
+def _first_page(ctx, paper):
+    return " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS[paper]))).pages[0].extract_text().split())
+
+
+def _hero_fields(t):
+    hero = t["hero"]
+    choice = WORDS("prerolled.legend.or", a=WORDS("prerolled.cell.rifle"), b=WORDS("prerolled.cell.smg"))
+    return dict(result=hero["fate_result"], fate_rule=hero["fate_rule"], weapon_rule=hero["weapon_rule"],
+                choice=choice, unpins=WORDS("prerolled.legend.hero.unpins"),
+                note=note(t["interpretation"]["hero_card"]["note"]))
+
+
+def test_legend_words_the_check_and_hero_cards_as_the_rule_does():
     # 871.1.a/b read the RPC of the kill card, and only for a kill by the exact number (note 8);
     # 871.4: a Hero card may be played "for any individual within the Crew" and "also automatically
     # Unpins" him; with note 2 "separate" it is a card apart from the 871.3 one.  The table is the
-    # kit's aid, not the rule: it says it replaces those card reads and draws, by agreement.
+    # kit's aid, not the rule: it says it replaces the men's draws, by agreement.
     ctx = context(rows=20)
     t = rules_toml()
     closed, open_, hero = t["bail_out"]["closed"], t["bail_out"]["open"], t["hero"]
@@ -494,72 +579,60 @@ def test_legend_words_the_checks_and_hero_cards_as_the_rule_does():
     notes = {name: s["note"] for name, s in t["interpretation"].items()}
     assert readings["over_kill"] == "no_bail_out" and readings["hero_card"] == "separate"
     assert hero["weapon_choice"] == ["rifle", "smg"] and hero["unpins"]
-    use = WORDS("prerolled.legend.use.text", closed=closed["rule"], open=open_["rule"], fate=t["fate"]["rule"],
-                weapon=t["weapon"]["rule"])
-    # the rule's terms for the checks (a kill by the exact number only), not the kit's "Closed" and "Open"
-    # (those stay the CSV's keys); Y and N are the codes its columns print
-    check = WORDS("prerolled.legend.check.text", checks=checks_of(t), when=WORDS("prerolled.legend.check.exact"),
+    use = WORDS("prerolled.legend.use.text", fate=t["fate"]["rule"], weapon=t["weapon"]["rule"])
+    check = WORDS("prerolled.legend.check.text", when=WORDS("prerolled.legend.check.exact"),
                   note=note(notes["over_kill"]), closed=closed["rule"], closed_label=closed["label"],
                   closed_column=closed["column"], open=open_["rule"], open_label=open_["label"],
-                  open_column=open_["column"], yes="Y", no="N")
-    choice = WORDS("prerolled.legend.or", a=WORDS("prerolled.cell.rifle"), b=WORDS("prerolled.cell.smg"))
-    hero_card = WORDS("prerolled.legend.hero.separate", fate_rule=hero["fate_rule"], result=hero["fate_result"],
-                      weapon_rule=hero["weapon_rule"], choice=choice, unpins=WORDS("prerolled.legend.hero.unpins"),
-                      note=note(notes["hero_card"]))
+                  open_column=open_["column"])
+    hero_card = WORDS("prerolled.legend.hero.separate", **_hero_fields(t))
     for paper in ("a4", "letter"):
-        flat = " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS[paper]))).pages[0].extract_text().split())
+        flat = _first_page(ctx, paper)
         assert use in flat and check in flat and hero_card in flat
         assert f"({note(notes['voluntary_casualties'])})" in flat
-        assert "Closed" not in flat and "Open and" not in flat and "second Hero card" not in flat
+        assert "Closed" not in flat and "second Hero card" not in flat
         assert not re.search(r"\(note \d", flat)        # every note cited is the player aid's
 
 
-def _first_page(ctx, paper):
-    return " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS[paper]))).pages[0].extract_text().split())
-
-
-def test_legend_has_hero_cards_and_the_crew_order_fixed_before_the_row_is_read(data_copy):
+def test_legend_has_hero_cards_and_the_crew_order_fixed_before_their_cells_are_read(data_copy):
     # issue 21.  871.3: the Hero man "doesn't have to draw a RPC": the card replaces his draw, so it
-    # is played, its man named, before the row is read (never put on a man whose cell says Killed);
-    # 871.4 likewise.  871.2: "The personality cards must be determined before the player calculates
-    # the status of those individuals": the crew, in Man 1-5 order, before the row is read.
+    # is played before his fate is uncovered (never put on a man seen to be Killed); 871.4 likewise,
+    # before his weapon, and after the fates (871.4's draws follow 871.3's).  871.2: "The personality
+    # cards must be determined before the player calculates the status of those individuals": the
+    # crew, in Man 1-5 order, before the row is uncovered.
     t = rules_toml()
-    hero, crew = t["hero"], t["crew"]
-    before = "before you read the row"
-    for key in ("prerolled.legend.hero.separate", "prerolled.legend.hero.single", "prerolled.legend.men.text"):
-        assert before in WORDS(key), key
-    assert "naming its man" in WORDS("prerolled.legend.hero.separate") and "order" in WORDS("prerolled.legend.men.text")
-    choice = WORDS("prerolled.legend.or", a=WORDS("prerolled.cell.rifle"), b=WORDS("prerolled.cell.smg"))
+    crew = t["crew"]
+    assert "before his fate is uncovered" in WORDS("prerolled.legend.hero.separate")
+    assert "before his fate is uncovered" in WORDS("prerolled.legend.hero.single")
+    assert "once the fates are read and before his weapon is uncovered" in WORDS("prerolled.legend.hero.separate")
+    assert "order before you uncover the row" in WORDS("prerolled.legend.men.text")
     first, last = WORDS("prerolled.head.man", n=1), WORDS("prerolled.head.man", n=crew["size"])
     men = WORDS("prerolled.legend.men.text", first=first, last=last, fate=t["fate"]["rule"], weapon=t["weapon"]["rule"],
                 casualty=crew["commander_casualty_rule"], crew=crew["morale_rule"],
                 none=WORDS("prerolled.legend.men.none", fates=WORDS("prerolled.cell.killed")))
-    hide = WORDS("prerolled.legend.hide.text")
-    fields = dict(result=hero["fate_result"], fate_rule=hero["fate_rule"], weapon_rule=hero["weapon_rule"],
-                  choice=choice, unpins=WORDS("prerolled.legend.hero.unpins"),
-                  note=note(t["interpretation"]["hero_card"]["note"]))
+    hide = WORDS("prerolled.legend.hide.text", first=first)
     ctx = context(rows=20)
     for paper in ("a4", "letter"):
         flat = _first_page(ctx, paper)
-        assert men in flat and hide in flat and WORDS("prerolled.legend.hero.separate", **fields) in flat
+        assert men in flat and hide in flat and WORDS("prerolled.legend.hero.separate", **_hero_fields(t)) in flat
     edit(data_copy / "rules.toml", 'note = 2\nreading = "separate"', 'note = 2\nreading = "single"')
     flat = _first_page(context(data_copy, rows=20), "a4")
-    assert WORDS("prerolled.legend.hero.single", **fields) in flat and men in flat
+    assert WORDS("prerolled.legend.hero.single", **_hero_fields(t)) in flat and men in flat
 
 
 def test_balanced_legend_says_what_a_block_gives_away():
     # issue 21: a balanced block holds fixed counts, so the rows used tell what is left of it.
-    block = 36      # lcm of 3, 2 and 36 (871.1.a 1/3, 871.1.b 1/2, a man's joint outcome in 36ths)
+    block = 12      # lcm of 3 (871.3's thirds) and 12 (871.4: 1/4 armed, then 1/3 rifle)
     said = WORDS("prerolled.legend.rows.balanced", block=block, next=block + 1, double=2 * block)
-    assert said in _first_page(context(rows=2 * block), "a4")
-    assert said not in _first_page(context(rows=20, mode="independent"), "a4")
+    assert said in _first_page(context(rows=2 * block, mode="balanced"), "a4")
+    independent = _first_page(context(rows=20), "a4")
+    assert said not in independent and WORDS("prerolled.legend.rows.independent") in independent
 
 
 def test_legend_owns_up_to_a_part_block(tmp_path):
-    # 36 rows to a block with the shipped rules (lcm of 3, 2 and 36): 40 rows = one block + 4.
-    for rows, words in ((40, WORDS("prerolled.legend.rows.part", first=37, last=40)),
-                        (10, WORDS("prerolled.legend.rows.short", rows=10, block=36))):
-        status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--rows", rows,
+    # 12 rows to a block with the shipped rules: 16 rows = one block + 4.
+    for rows, words in ((16, WORDS("prerolled.legend.rows.part", first=13, last=16)),
+                        (10, WORDS("prerolled.legend.rows.short", rows=10, block=12))):
+        status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--rows", rows, "--mode", "balanced",
                                  "--out", tmp_path / str(rows))
         assert status == 0, err
         text = " ".join(PdfReader(tmp_path / str(rows) / "prerolled-a4.pdf").pages[0].extract_text().split())

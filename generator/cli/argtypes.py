@@ -5,7 +5,7 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 
-from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS, PRINT_PROFILES
+from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS, PRINT_PROFILES, RANDOM_SEED
 from generator.suggest import refusal
 from generator.units import MM_PER_INCH
 
@@ -128,8 +128,11 @@ def _integer(text: str, wanted: str) -> int:
 
 
 def seed(text: str) -> int:
-    """A random seed, 0 to 2**63 - 1: Python's Random draws the same for -n as for n, so no negatives."""
-    value = _integer(text, f"a seed, a whole number from 0 to {MAX_SEED}")
+    """A random seed, 0 to 2**63 - 1: Python's Random draws the same for -n as for n, so no negatives.
+    "random" gives RANDOM_SEED, for options_from_args to draw a private one (issue 21)."""
+    if text.strip().lower() == "random":
+        return RANDOM_SEED
+    value = _integer(text, f"a seed, a whole number from 0 to {MAX_SEED}, or random")
     if not 0 <= value <= MAX_SEED:
         why = f" (it would draw the same as {-value})" if value < 0 else ""
         raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}, got {value}{why}")

@@ -79,7 +79,9 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     from generator.engine import procedure as R
     from generator.cli.odds_report import figure_label
     from generator.engine.simulate import simulate
+    from generator.cli.parser import drawn_seed
     kit = _load(args)
+    args.seed = drawn_seed(args.seed)       # random: a fresh one, said below so the run can be repeated
     figures = simulate(kit, args.n, args.seed)
     if args.json:
         say(json.dumps([{"name": f.name, "exact": str(f.exact), "observed": f.observed, "se": f.se,

@@ -2,6 +2,7 @@
 
 import argparse
 import re
+import secrets
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -14,10 +15,11 @@ from generator.cli.argtypes import (back_offset_mm, choice, count, counter_size_
 from generator.cli.argtypes import label_text
 from generator.cli.argtypes import language, language_list
 from generator.errors import one_line
-from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, PAPER_KEYS, PARTS, PRINT_PROFILES, BuildOptions
+from generator.options import (DEFAULT_COUNTER_MM, DEFAULT_SEED, MAX_SEED, PAPER_KEYS, PARTS, PRINT_PROFILES,
+                               RANDOM_SEED, BuildOptions)
 from generator.suggest import suggestion
 
-MODES = ("balanced", "independent")
+MODES = ("independent", "balanced")
 SHELLS = ("bash", "zsh", "fish", "tcsh", "powershell")      # what shtab writes completion for
 
 
@@ -204,12 +206,15 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines and no closing line")
     g = p.add_argument_group("pre-rolled tables")
     g.add_argument("--rows", type=count(1, 1_000_000), default=None, metavar="N",
-                   help="rows to print, 1 to 1,000,000 (default: whole blocks, about 200)")
+                   help="rows to print, 1 to 1,000,000 (default 200; in balanced mode whole blocks, about 200)")
     g.add_argument("--seed", type=seed, default=DEFAULT_SEED,
-                   help=f"random seed, 0 to 2^63 - 1 (default {DEFAULT_SEED}, as for simulate)")
-    g.add_argument("--mode", type=choice(MODES, what="a mode"), choices=MODES, default="balanced",
-                   help="balanced (default): each block of rows holds the rule's exact proportions; "
-                        "independent: every cell drawn on its own")
+                   help=f"random seed, 0 to 2^63 - 1, as for simulate (default {DEFAULT_SEED}, printed on the "
+                        "table: anyone can print the same rows); random: a fresh private seed, never printed")
+    g.add_argument("--hide-seed", action="store_true",
+                   help="keep the seed off the printed table (--seed random always does)")
+    g.add_argument("--mode", type=choice(MODES, what="a mode"), choices=MODES, default="independent",
+                   help="independent (default): every cell drawn on its own; balanced: each block of rows "
+                        "holds the rule's exact proportions, so used rows tell what is left of a block")
     g = p.add_argument_group("counters")
     g.add_argument("--counter-size", type=counter_size_mm, default=DEFAULT_COUNTER_MM,
                    metavar="SIZE", help="5/8in, 3/4in (default), 1in, or 10 to 40 mm in mm, cm or in: "
@@ -266,11 +271,18 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
     """The BuildOptions of a parsed build or release command line."""
     paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
     papers = PAPER_KEYS if paper == "both" else (paper,)
-    return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, args.seed, args.mode,
+    seed, shown = drawn_seed(args.seed), args.seed != RANDOM_SEED and not args.hide_seed
+    return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, seed, args.mode,
                         args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
                         print_profile=release_profiles(args)[0], marks=not args.no_marks,
                         label=getattr(args, "label", None),
-                        lang=args.lang if isinstance(args.lang, str) else args.lang[0])
+                        lang=args.lang if isinstance(args.lang, str) else args.lang[0], seed_shown=shown)
+
+
+def drawn_seed(value: int) -> int:
+    """`value`, or for --seed random a fresh seed from the OS's secret source (issue 21: nobody
+    can print the same rows, not even from the stamp)."""
+    return secrets.randbelow(MAX_SEED + 1) if value == RANDOM_SEED else value
 
 
 def release_profiles(args: argparse.Namespace) -> tuple[str, ...]:

@@ -258,18 +258,12 @@ def add_prerolled(out: _Items, kit: KitData, odds: Odds) -> None:
     block = P.block_length(cols)
     out.add("prerolled.block", r.number, w("item.prerolled.block"), block, "number")
     out.add("prerolled.men", r.crew.rule, w("item.prerolled.men"), r.crew.size, "number")
-    checks = {"closed": r.closed, "open": r.open}
-    seen = set()
-    for col in cols:
-        name = col.name if col.name in checks else "man"     # every man's column is alike
-        if name in seen:
-            continue
-        seen.add(name)
-        check = checks.get(name)
-        label = (w("item.prerolled.check", label=check.label) if check is not None else w("item.prerolled.man"))
+    rules = {P.FATE: r.fate.rule, P.WEAPON: r.weapon.rule}
+    for kind in (P.FATE, P.WEAPON):     # every man's column of a kind is alike: one item each
+        col = next(c for c in cols if c.kind == kind)
         counts = P.counts(col, block)
-        out.add(f"prerolled.{name}", check.rule if check is not None else f"{r.fate.rule}, {r.weapon.rule}",
-                label, ", ".join(f"{n} {code}" for code, n in counts.items()))
+        out.add(f"prerolled.{kind}", rules[kind], w(f"item.prerolled.{kind}"),
+                ", ".join(f"{n} {code}" for code, n in counts.items()))
 
 
 def add_counters(out: _Items, kit: KitData, sets: int) -> None:

@@ -1,8 +1,9 @@
 """Pre-rolled bail-out rows: one row resolves one bail-out without drawing a card.
 
-A row holds the closed-top check (871.1.a), the open-top check (871.1.b) and one cell per
-crew member (871.3 fate with 871.4 weapon).  Every chance comes from odds.py as a Fraction;
-nothing here knows a rule number.
+A row holds each crew member's fate (871.3), then each one's weapon (871.4), in separate cells:
+a player uncovers the fates, plays any 871.4 Hero card, then uncovers the weapons, as the cards
+come in play.  No bail-out check: the kill card, already face up, decides that (871.1.a/b).
+Every chance comes from odds.py as a Fraction; nothing here knows a rule number.
 
 Two modes:
 - balanced: rows come in blocks of `block` rows, the lcm of every chance's denominator, so
@@ -24,11 +25,11 @@ from typing import overload
 from generator.content.context import BuildContext
 from generator.content.words import Words
 from generator.data.model import KitData
-from generator.engine.odds import Odds, man_code
+from generator.engine.odds import Odds, fate_code, weapon_code
 from generator.errors import UsageError
 
-MODES = ("balanced", "independent")
-YES, NO = "Y", "N"
+MODES = ("independent", "balanced")
+FATE, WEAPON = "fate", "weapon"     # the two kinds of column, fates first
 TARGET_ROWS = 200           # the default table: whole blocks, about this many rows
 MAX_BLOCK = 100_000         # a balanced block longer than this would not fit a sane table
 
@@ -38,9 +39,10 @@ Row = tuple[str, ...]       # one row's codes, in column order
 
 @dataclass(frozen=True)
 class Column:
-    name: str               # the column's key: 'closed', 'open', 'man1', ...
+    name: str               # the column's key: 'fate1', ..., 'weapon1', ...
     outcomes: tuple[tuple[str, Fraction], ...]  # (code, chance) in a fixed order, chances > 0, summing to 1
-    man: int = 0            # a crew member's column: his number (1, 2, ...); 0 for a check
+    man: int                # the crew member's number (1, 2, ...)
+    kind: str               # FATE or WEAPON
 
 
 @dataclass(frozen=True)
@@ -91,13 +93,13 @@ class Rows(Sequence[Row]):
 
 
 def columns(kit: KitData, odds: Odds) -> tuple[Column, ...]:
-    """The columns of a row, each with its exact outcome chances, from the odds."""
-    def check(name: str, p: Fraction) -> Column:
-        return Column(name, tuple((code, q) for code, q in ((YES, p), (NO, 1 - p)) if q))
-    outcomes = tuple((man_code(fate, weapon), Fraction(p)) for (fate, weapon), p in odds.man.items() if p)
-    cols = [check("closed", Fraction(odds.bail_out_closed)), check("open", Fraction(odds.bail_out_open))]
-    cols += [Column(f"man{i}", outcomes, man=i) for i in range(1, kit.rules.crew.size + 1)]
-    return tuple(cols)
+    """The columns of a row, each with its exact outcome chances, from the odds: every man's fate,
+    then every man's weapon (a weapon printed for every man; read only for one who draws)."""
+    fates = tuple((fate_code(f), Fraction(p)) for f, p in odds.fate.items() if p)
+    weapons = tuple((weapon_code(w), Fraction(p)) for w, p in odds.weapon.items() if p)
+    men = range(1, kit.rules.crew.size + 1)
+    return (*(Column(f"{FATE}{i}", fates, i, FATE) for i in men),
+            *(Column(f"{WEAPON}{i}", weapons, i, WEAPON) for i in men))
 
 
 def block_length(cols: Sequence[Column]) -> int:
@@ -115,8 +117,9 @@ def default_rows(block: int) -> int:
     return max(1, round(Fraction(TARGET_ROWS, block))) * block
 
 
-def generate(kit: KitData, odds: Odds, rows: int | None = None, seed: int = 0, mode: str = "balanced") -> Table:
-    """The Table for these options.  `rows` None means default_rows(block)."""
+def generate(kit: KitData, odds: Odds, rows: int | None = None, seed: int = 0, mode: str = "independent") -> Table:
+    """The Table for these options.  `rows` None means default_rows(block) in balanced mode (whole
+    blocks), TARGET_ROWS in independent mode (it has no blocks)."""
     if mode not in MODES:
         raise UsageError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
     cols = columns(kit, odds)
@@ -124,7 +127,8 @@ def generate(kit: KitData, odds: Odds, rows: int | None = None, seed: int = 0, m
     if mode == "balanced" and block > MAX_BLOCK:
         raise UsageError(f"--mode balanced: the chances in {kit.directory}/rules.toml need blocks of "
                          f"{block} rows (over {MAX_BLOCK}); use --mode independent")
-    rows = default_rows(block) if rows is None else rows
+    if rows is None:
+        rows = default_rows(block) if mode == "balanced" else TARGET_ROWS
     if rows < 1:
         raise UsageError(f"--rows must be at least 1, got {rows}")
     rng = random.Random(seed)
@@ -164,12 +168,11 @@ def _independent(rng: random.Random, col: Column, block: int, rows: int) -> list
 
 def header(table: Table, words: Words) -> list[str]:
     """The CSV's header row: the row number's column, then each column's (keys "prerolled.csv.*")."""
-    heads = (words("prerolled.csv.man", n=c.man) if c.man else words(f"prerolled.csv.{c.name}") for c in table.columns)
-    return [words("prerolled.csv.row"), *heads]
+    return [words("prerolled.csv.row"), *(words(f"prerolled.csv.{c.kind}", n=c.man) for c in table.columns)]
 
 
 def csv_chunks(table: Table, words: Words, lines: int = 10_000) -> Iterator[str]:
-    """The rows as CSV (LF line ends): header `row,closed,open,man1,...`, then one line a row, in
+    """The rows as CSV (LF line ends): header `row,fate1,...,weapon1,...`, then one line a row, in
     pieces of some `lines` lines, so a long table is never one list of lines."""
     yield ",".join(header(table, words)) + "\n"
     rows = table.rows

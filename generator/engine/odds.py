@@ -156,8 +156,16 @@ def as_json(odds: Odds) -> dict[str, object]:
     }
 
 
+def fate_code(fate: str) -> str:
+    """The short code of a fate (871.3): U, W or K, as prerolled.csv prints it."""
+    return fate[0].upper()
+
+
+def weapon_code(weapon: str) -> str:
+    """The short code of a weapon (871.4): P (pistol only), R or S, as prerolled.csv prints it."""
+    return {"pistol": "P", "rifle": "R", "smg": "S"}[weapon]
+
+
 def man_code(fate: str, weapon: str | None) -> str:
     """The short code of one man's outcome: K, or U/W then P/R/S ('UP', 'WS')."""
-    if weapon is None:
-        return fate[0].upper()
-    return fate[0].upper() + {"pistol": "P", "rifle": "R", "smg": "S"}[weapon]
+    return fate_code(fate) if weapon is None else fate_code(fate) + weapon_code(weapon)

@@ -4,7 +4,11 @@ Drawn straight on the canvas, one page at a time (no platypus Table), so the cos
 linearly with the rows.  The rows are generated once per build context and shared by both
 papers and the CSV.  Text from data (labels, rule numbers, sentences) is drawn as plain
 strings, never parsed as markup, and is wrapped and ellipsised to fit.  Every word comes from
-the catalogue (ctx.words, keys "prerolled.*"); the cells' Y and N are the CSV's codes.
+the catalogue (ctx.words, keys "prerolled.*").
+
+Issue 21: the fates stand left of the weapons, under their own heads, so a player uncovers them
+left to right as the cards would come: each man's fate (a Hero card played before its man's
+cell), then the weapons (an 871.4 Hero card played before its man's weapon cell).
 """
 
 import re
@@ -23,8 +27,8 @@ from generator.content.rows import Table
 from generator.content.words import Words
 from generator.data import FATES
 from generator.data.model import Check, Interpretation
-from generator.engine.odds import Odds, man_code
-from generator.engine.procedure import draws_weapon
+from generator.engine.odds import WEAPONS, Odds, fate_code, weapon_code
+from generator.engine.procedure import PISTOL, draws_weapon
 from generator.errors import RenderError
 from generator.layout.paper import Paper
 from generator.layout.table import ColumnBox, TableGeometry, table_geometry
@@ -36,11 +40,9 @@ MARGIN = 30
 ROW = 11.5                  # row pitch; the row text is BODY pt (at least 8)
 BODY = 8.5
 HEAD = 8                    # column heads
-SMALL = 6.5                 # the words under a check column's rule number
-SMALL_LEAD = SMALL + 0.8
-HEAD_LINES = 2              # a check column's label (the rule's term) takes at most this many lines
-RULE_CHARS = 12             # a rule number cited in the legend's own sentences, at most
-HEAD_MAX = 46               # ... each at most this wide: a runaway label is cut short, not widened
+HEAD_MIN = 7                # ... a man's head shrinks to this where ten columns are tight ("Hombre 5")
+GROUP_LEAD = HEAD + 3       # the line over the men's heads naming the group (fates, weapons)
+RULE_CHARS = 12             # a rule number cited in the heads and the legend, at most
 LEGEND = 7.5
 LEGEND_LEAD = 9
 LINES_PER_ITEM = 4          # a runaway sentence in data is ellipsised, never pushes rows off the page
@@ -50,9 +52,10 @@ PAD = 3                     # inner padding of a cell
 # Colour tints (light, so text stays black-on-light in greyscale); dropped with --bw.
 BAND = HexColor(theme.BAND)
 KILLED_TINT = HexColor(theme.KILLED_TINT)
-YES_TINT = HexColor(theme.YES_TINT)
+ARMED_TINT = HexColor(theme.YES_TINT)
 
-KILLED = man_code("killed", None)
+KILLED = fate_code("killed")
+ARMED = tuple(weapon_code(w) for w in WEAPONS if w != PISTOL)     # a weapon besides the pistol
 
 Legend = tuple[float, list[tuple[str, str]]]    # (hanging indent, [(key or '', line), ...])
 Labels = dict[str, str]                         # {man code: the words its cell prints}
@@ -69,18 +72,15 @@ def mode_word(words: Words, mode: str) -> str:
 
 
 def man_labels(odds: Odds, words: Words) -> Labels:
-    """{man code: friendly text}: 'Unhurt - SMG', 'Wounded - pistol', 'Killed'."""
-    labels = {}
-    for fate, weapon in odds.man:
-        word = cell_word(words, fate)
-        labels[man_code(fate, weapon)] = word if weapon is None else \
-            words("prerolled.cell.man", fate=word, weapon=cell_word(words, weapon))
+    """{cell code: friendly text}: 'Unhurt', 'Killed', 'pistol', 'SMG' (fate and weapon codes differ)."""
+    labels = {fate_code(f): cell_word(words, f) for f in odds.fate}
+    labels.update({weapon_code(w): cell_word(words, w) for w in odds.weapon})
     return labels
 
 
 def cell_font(code: str) -> str:
-    """Bold for the cells a player must not miss: a bail-out (Y) and a killed man."""
-    return BOLD if code in (prerolled.YES, KILLED) else FONT
+    """Bold for the cells a player must not miss: a killed man, a weapon besides the pistol."""
+    return BOLD if code == KILLED or code in ARMED else FONT
 
 
 def _either(words: Words, items: Sequence[str]) -> str:
@@ -98,33 +98,33 @@ def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
     notes = {i.name: i for i in r.interpretations}
     # The table prints no notes: it cites them as the player aid's, or prints their sentence.
     cite = {name: words("prerolled.legend.note", note=i.note) for name, i in notes.items()}
-    checks = words("prerolled.legend.checks", closed=truncate(r.closed.rule, RULE_CHARS),
-                   open=truncate(r.open.rule, RULE_CHARS))
-    use = words("prerolled.legend.use.text", closed=r.closed.rule, open=r.open.rule, fate=r.fate.rule,
-                weapon=r.weapon.rule)
+    hide = words("prerolled.legend.hide.text", first=words("prerolled.head.man", n=1))
+    if ctx.options.seed_shown:      # issue 21: a printed seed lets anyone print the same rows
+        hide += " " + words("prerolled.legend.hide.seed")
     return [
-        (words("prerolled.legend.use.key"), use),
-        (words("prerolled.legend.hide.key"), words("prerolled.legend.hide.text")),
-        (words("prerolled.legend.check.key"), _check_text(words, r.closed, r.open, checks, notes["over_kill"],
+        (words("prerolled.legend.use.key"), words("prerolled.legend.use.text", fate=r.fate.rule, weapon=r.weapon.rule)),
+        (words("prerolled.legend.check.key"), _check_text(words, r.closed, r.open, notes["over_kill"],
                                                           cite["over_kill"])),
+        (words("prerolled.legend.hide.key"), hide),
         (words("prerolled.legend.men.key"), _men_text(ctx)),
         (words("prerolled.legend.hero.key"), _hero_text(ctx, cite["hero_card"])),
-        (words("prerolled.legend.voluntary.key"), _voluntary_text(words, checks, notes["voluntary_casualties"],
+        (words("prerolled.legend.voluntary.key"), _voluntary_text(words, notes["voluntary_casualties"],
                                                                   cite["voluntary_casualties"])),
         (words("prerolled.legend.rows.key"), words("prerolled.legend.rows.text", mode=_mode_text(words, table))),
     ]
 
 
-def _check_text(words: Words, closed: Check, open_: Check, checks: str, over: Interpretation, note: str) -> str:
-    """When to read the check columns (the over-kill reading in force) and what they hold."""
+def _check_text(words: Words, closed: Check, open_: Check, over: Interpretation, note: str) -> str:
+    """The check is the kill card's (871.1.a/b): when it allows a bail-out (the over-kill reading
+    in force), on which of its columns; the table is read only after it."""
     when = words("prerolled.legend.check.exact" if over.reading == "no_bail_out" else "prerolled.legend.check.any")
-    return words("prerolled.legend.check.text", checks=checks, when=when, note=note, closed=closed.rule,
+    return words("prerolled.legend.check.text", when=when, note=note, closed=closed.rule,
                  closed_label=closed.label, closed_column=closed.column, open=open_.rule, open_label=open_.label,
-                 open_column=open_.column, yes=prerolled.YES, no=prerolled.NO)
+                 open_column=open_.column)
 
 
 def _men_text(ctx: BuildContext) -> str:
-    """What each man's column holds, and where to read a weapon his cell does not show."""
+    """The order the crew is laid out in, what each group of columns holds, whose weapon is read."""
     words, r = ctx.words, ctx.kit.rules
     no_weapon = [cell_word(words, f) for f in FATES if not draws_weapon(r, f)]
     none = words("prerolled.legend.men.none", fates=_either(words, no_weapon)) if no_weapon else ""
@@ -134,7 +134,8 @@ def _men_text(ctx: BuildContext) -> str:
 
 
 def _hero_text(ctx: BuildContext, note: str) -> str:
-    """What a Hero card does to a man's cell: one card or two (the hero_card reading in force)."""
+    """When a Hero card is played, and which cells it replaces: one card or two (the hero_card
+    reading in force).  Issue 21: each is played before the cell it replaces is uncovered."""
     words, r = ctx.words, ctx.kit.rules
     hero = r.hero
     key = "prerolled.legend.hero.single" if r.setting("hero_card") == "single" else "prerolled.legend.hero.separate"
@@ -144,10 +145,10 @@ def _hero_text(ctx: BuildContext, note: str) -> str:
                  unpins=words("prerolled.legend.hero.unpins") if hero.unpins else "", note=note)
 
 
-def _voluntary_text(words: Words, checks: str, voluntary: Interpretation, note: str) -> str:
+def _voluntary_text(words: Words, voluntary: Interpretation, note: str) -> str:
     """The voluntary bail-out reading in force (its own sentence, from data) and how to read the row."""
     read = words("prerolled.legend.voluntary.none" if voluntary.reading == "none"
-                 else "prerolled.legend.voluntary.other", checks=checks)
+                 else "prerolled.legend.voluntary.other")
     return words("prerolled.legend.voluntary.text", sentence=voluntary.sentence.rstrip().rstrip("."), note=note,
                  read=read)
 
@@ -181,49 +182,29 @@ def legend_lines(ctx: BuildContext, table: Table, width: float, codes: bool = Fa
     return indent, lines
 
 
-def head_lines(label: str) -> list[str]:
-    """A check column's label (the rule's term, 'Non-open-topped AFV') in at most HEAD_LINES
-    lines, broken at a space or after a hyphen where the widest line is narrowest."""
-    pieces = [p for p in re.split(r"(?<=-)|(?<= )", " ".join(str(label).split())) if p]
-    best: tuple[float, list[str]] | None = None
-    for cut in range(1, len(pieces)):
-        lines = ["".join(pieces[:cut]).strip(), "".join(pieces[cut:]).strip()]
-        width = max(stringWidth(line, FONT, SMALL) for line in lines)
-        if best is None or width < best[0]:
-            best = (width, lines)
-    lines = best[1] if best else ["".join(pieces).strip()]
-    return [ellipsise(line, FONT, SMALL, HEAD_MAX) for line in lines[:HEAD_LINES]]
-
-
-def _check_head_width(check: Check) -> float:
-    """The width a check column's head needs: its rule number (bold) over its label lines."""
-    widths = [stringWidth(ellipsise(check.rule, BOLD, HEAD, HEAD_MAX), BOLD, HEAD)]
-    widths += [stringWidth(line, FONT, SMALL) for line in head_lines(check.label)]
-    return max(widths + [stringWidth(prerolled.YES, BOLD, BODY)])
-
-
-def column_widths(table: Table, labels: Labels, table_checks: Sequence[Check],
-                  words: Words) -> tuple[tuple[str, float, bool], ...]:
-    """((key, minimum width, grows), ...) for the layout: measured from what the cells print."""
+def column_widths(table: Table, labels: Labels, words: Words, codes: bool) -> tuple[tuple[str, float, bool], ...]:
+    """((key, minimum width, grows), ...) for the layout: measured from what the cells print (with
+    the CSV's codes, a man's head may shrink to his number)."""
     rows = len(table.rows)
-    men = [c.name for c in table.columns[2:]]
-    text_w = max(stringWidth(t, cell_font(code), BODY) for code, t in labels.items())
-    man_w = max(text_w, stringWidth(words("prerolled.head.man", n=9), BOLD, HEAD)) + 2 * PAD
-    check_w = max(_check_head_width(check) for check in (table_checks[0], table_checks[1])) + 2 * PAD
+    head_w = stringWidth("9" if codes else words("prerolled.head.man", n=9), BOLD, HEAD_MIN)
+
+    def width(kind: str) -> float:
+        codes = {code for col in table.columns if col.kind == kind for code, _ in col.outcomes}
+        return max([head_w] + [stringWidth(labels[c], cell_font(c), BODY) for c in codes]) + 2 * PAD
+    fate_w, weapon_w = width(prerolled.FATE), width(prerolled.WEAPON)
     row_w = max(stringWidth(str(rows), FONT, BODY), stringWidth(words("prerolled.head.row"), BOLD, HEAD)) + 2 * PAD
-    return (("row", row_w, False), ("tick", ROW + 2, False), ("closed", check_w, False),
-            ("open", check_w, False), *((m, man_w, True) for m in men))
+    return (("row", row_w, False), ("tick", ROW + 2, False),
+            *((c.name, fate_w if c.kind == prerolled.FATE else weapon_w, True) for c in table.columns))
 
 
 def _geometry(ctx: BuildContext, paper: Paper, table: Table) -> tuple[TableGeometry, Legend, Labels]:
     """(geometry, legend lines, labels): friendly cell text, or the CSV codes if it cannot fit."""
     friendly = man_labels(ctx.odds, ctx.words)
-    checks = (ctx.kit.rules.closed, ctx.kit.rules.open)
 
     def laid_out(labels: Labels, codes: bool) -> tuple[TableGeometry, Legend, Labels]:
         legend = legend_lines(ctx, table, paper.width - 2 * MARGIN, codes)
-        top = TITLE_SIZE + 6 + LEGEND_LEAD * (1 + len(legend[1])) + 6 + HEAD + HEAD_LINES * SMALL_LEAD + 6
-        geo = table_geometry(paper, column_widths(table, labels, checks, ctx.words), row_height=ROW, top=top,
+        top = TITLE_SIZE + 6 + LEGEND_LEAD * (1 + len(legend[1])) + 6 + GROUP_LEAD + HEAD + 6
+        geo = table_geometry(paper, column_widths(table, labels, ctx.words, codes), row_height=ROW, top=top,
                              bottom=FOOTER, margin=MARGIN)
         return geo, legend, labels
     try:
@@ -261,7 +242,8 @@ def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry,
     pages = geo.pages(rows)
     o, words = ctx.options, ctx.words
     c, buffer = new_canvas(ctx, paper, words("prerolled.meta.title", paper=paper.label),
-                           words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=o.seed, mode=mode_word(words, table.mode),
+                           words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=seed_text(ctx),
+                                 mode=mode_word(words, table.mode),
                                  rows=rows, data=ctx.kit.short_hash), binary=True)
     cells = _FastCells(c, geo, labels) if fast else _PlainCells(c, geo, labels)
     groups = {g[3]: g for g in geo.bookmark_groups(rows)}
@@ -309,10 +291,10 @@ def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: 
     bottom = ys[-1]
     left, width = _num(geo.left), _num(geo.right - geo.left)
     if not ctx.options.bw:
-        # Colour: a band on every other row, tints behind Y and Killed cells (light: greyscale-safe).
+        # Colour: a band on every other row, tints behind Killed and armed cells (light: greyscale-safe).
         cols = [(_num(col.x + 1), _num(col.width - 2)) for col in geo.columns[2:]]
         band: list[str] = []
-        tint: dict[str, list[str]] = {prerolled.YES: [], KILLED: []}
+        tint: dict[str, list[str]] = {code: [] for code in (KILLED, *ARMED)}
         for slot, index in enumerate(span):
             y = _num(ys[slot])
             if index % 2:
@@ -321,7 +303,8 @@ def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: 
             for (x, w), code in zip(cols, table.rows[index]):
                 if code in tint:
                     tint[code].append(f"{x} {y1} {w} {ROW - 2} re")
-        for colour, ops in ((BAND, band), (YES_TINT, tint[prerolled.YES]), (KILLED_TINT, tint[KILLED])):
+        armed = [op for code in ARMED for op in tint[code]]
+        for colour, ops in ((BAND, band), (ARMED_TINT, armed), (KILLED_TINT, tint[KILLED])):
             if ops:
                 c.setFillColor(colour)
                 c.addLiteral(" ".join(ops) + " f")
@@ -332,13 +315,16 @@ def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: 
     if ctx.options.bw:     # ink-saving: hairlines between rows instead of bands
         ops += [f"{left} {_num(y)} m {right} {_num(y)} l" for y in ys[:-1]]
     c.addLiteral(" ".join(ops) + " S")
-    # Heavy rules: the table's top and bottom, and the end of each balanced block.
+    # Heavy rules: the table's top and bottom, the end of each balanced block, and the edge
+    # between the fates and the weapons (where a covering card stops while Hero cards are played).
     c.setStrokeGray(0)
     c.setLineWidth(1.2)
     heavy = [geo.body_top, bottom]
     if table.mode == "balanced":
         heavy += [ys[slot] for slot, index in enumerate(span) if (index + 1) % table.block == 0 and slot < n - 1]
-    c.addLiteral(" ".join(f"{left} {_num(y)} m {right} {_num(y)} l" for y in heavy) + " S")
+    edge = _num(_weapons_x(geo, table))
+    c.addLiteral(" ".join(f"{left} {_num(y)} m {right} {_num(y)} l" for y in heavy)
+                 + f" {edge} {_num(geo.body_top + GROUP_LEAD + HEAD)} m {edge} {_num(bottom)} l S")
     # Tick boxes: vector squares (vector, not a font glyph).
     tick = geo.column("tick")
     side = ROW - 4
@@ -354,13 +340,12 @@ class _NoFastPath(Exception):
 
 
 class _Cells:
-    """Where each cell's text goes: row numbers right-aligned, Y/N centred, men left-aligned."""
+    """Where each cell's text goes: row numbers right-aligned, fates and weapons centred."""
 
     def __init__(self, c: Canvas, geo: TableGeometry, labels: Labels) -> None:
         self.c, self.geo, self.labels = c, geo, labels
         self.row_right = geo.column("row").right - PAD
         self.cols: tuple[ColumnBox, ...] = geo.columns[2:]
-        self.centred = {col.key for col in geo.columns[2:4]}
         self.widths: dict[tuple[str, str], float] = {}
 
     def width(self, text: str, font: str) -> float:
@@ -370,7 +355,7 @@ class _Cells:
         return w
 
     def x(self, col: ColumnBox, label: str, font: str) -> float:
-        return col.centre - self.width(label, font) / 2 if col.key in self.centred else col.x + PAD
+        return col.centre - self.width(label, font) / 2
 
     def baseline(self, slot: int) -> float:
         return self.geo.row_bottom(slot) + (ROW - BODY) / 2 + 1.2
@@ -459,9 +444,14 @@ class _FastCells(_Cells):
         self.c.addLiteral("\n".join(out))
 
 
+def seed_text(ctx: BuildContext) -> str:
+    """The seed as the table prints it: the number, or the word for a private one (issue 21)."""
+    return str(ctx.options.seed) if ctx.options.seed_shown else ctx.words("prerolled.seed.private")
+
+
 def _heading(c: Canvas, ctx: BuildContext, paper: Paper, geo: TableGeometry, table: Table, legend: Legend,
              page: int, pages: int, span: range) -> None:
-    o, words = ctx.options, ctx.words
+    words = ctx.words
     top = paper.height - MARGIN
     c.setFillGray(0)
     c.setFont(BOLD, TITLE_SIZE)
@@ -469,7 +459,9 @@ def _heading(c: Canvas, ctx: BuildContext, paper: Paper, geo: TableGeometry, tab
     c.drawRightString(geo.right, top - TITLE_SIZE, words("prerolled.heading.page", page=page, pages=pages))
     y = top - TITLE_SIZE - 6 - LEGEND_LEAD
     c.setFont(FONT, LEGEND)
-    stamp = words("prerolled.heading.stamp", seed=o.seed, mode=mode_word(words, table.mode), block=table.block,
+    # the block only where there are blocks (balanced mode)
+    block = words("prerolled.heading.block", block=table.block) if table.mode == "balanced" else ""
+    stamp = words("prerolled.heading.stamp", seed=seed_text(ctx), mode=mode_word(words, table.mode), block=block,
                   data=ctx.kit.short_hash, first=span.start + 1, last=span.stop, rows=len(table.rows))
     c.drawString(geo.left, y, ellipsise(stamp, FONT, LEGEND, geo.right - geo.left))
     c.setFillGray(0.1)
@@ -481,22 +473,37 @@ def _heading(c: Canvas, ctx: BuildContext, paper: Paper, geo: TableGeometry, tab
             c.drawString(geo.left, y, ellipsise(key, BOLD, LEGEND, indent - 4))
             c.setFont(FONT, LEGEND)
         c.drawString(geo.left + indent, y, line)
-    _column_heads(c, words, geo, table, ctx.kit.rules.closed, ctx.kit.rules.open)
+    _column_heads(c, ctx, geo, table)
 
 
-def _column_heads(c: Canvas, words: Words, geo: TableGeometry, table: Table, closed: Check, open_: Check) -> None:
-    """A bail-out check by its rule number, the rule's term for its AFVs under it (the CSV keys
-    these columns 'closed' and 'open'; the page uses the rule's words); each man by his number."""
-    names = {"row": (words("prerolled.head.row"), []), "tick": ("", []),
-             "closed": (closed.rule, head_lines(closed.label)), "open": (open_.rule, head_lines(open_.label))}
-    names.update({col.name: (words("prerolled.head.man", n=col.man), []) for col in table.columns if col.man})
-    head_y = geo.body_top + 3 + HEAD_LINES * SMALL_LEAD
+def _weapons_x(geo: TableGeometry, table: Table) -> float:
+    """The x where the weapon columns start (the fates end)."""
+    first = next(col for col in table.columns if col.kind == prerolled.WEAPON)
+    return geo.column(first.name).x
+
+
+def _column_heads(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table) -> None:
+    """Each man by his number, under a line naming his group: the fates (871.3) left, the
+    weapons (871.4) right, so the order to uncover them reads off the page."""
+    words, r = ctx.words, ctx.kit.rules
     c.setFillGray(0)
-    for col in geo.columns:
-        name, under = names[col.key]
-        c.setFont(BOLD, HEAD)
-        c.drawCentredString(col.centre, head_y, ellipsise(name, BOLD, HEAD, col.width - 2))
-        c.setFont(FONT, SMALL)
-        for i, line in enumerate(under):
-            y = geo.body_top + 3 + (len(under) - 1 - i) * SMALL_LEAD
-            c.drawCentredString(col.centre, y, ellipsise(line, FONT, SMALL, col.width - 2))
+    c.setFont(BOLD, HEAD)
+    head_y = geo.body_top + 3
+    c.drawCentredString(geo.column("row").centre, head_y, ellipsise(words("prerolled.head.row"), BOLD, HEAD,
+                                                                  geo.column("row").width - 2))
+    for col in table.columns:
+        box = geo.column(col.name)
+        head = words("prerolled.head.man", n=col.man)
+        if stringWidth(head, BOLD, HEAD_MIN) > box.width - 2:      # a crew printed in codes: his number
+            head = str(col.man)
+        size = max(HEAD_MIN, min(HEAD, HEAD * (box.width - 2) / max(stringWidth(head, BOLD, HEAD), 1)))
+        c.setFont(BOLD, size)
+        c.drawCentredString(box.centre, head_y, ellipsise(head, BOLD, size, box.width - 2))
+    c.setFont(BOLD, HEAD)
+    split = _weapons_x(geo, table)
+    fates_x = geo.column(table.columns[0].name).x
+    group_y = head_y + GROUP_LEAD
+    for (x0, x1), key, rule in (((fates_x, split), "prerolled.head.fates", r.fate.rule),
+                                ((split, geo.right), "prerolled.head.weapons", r.weapon.rule)):
+        text = words(key, rule=truncate(rule, RULE_CHARS))
+        c.drawCentredString((x0 + x1) / 2, group_y, ellipsise(text, BOLD, HEAD, x1 - x0 - 4))
