@@ -139,7 +139,10 @@ def hungarian_added(data):
     # 871.4 "1 FP at Relative Range 5": the relative range under the pistol pictogram, the FP at the foot
     reach = f"pistol RR{w['pistol_relative_range']}"
     factors = f"{w['pistol_fp']} FP / {minus(cc['ccv_modifier'])} CCV / no Smoke"
-    crew = (f"{reach} / AFV CREW / {factors} | back: {reach} / WOUNDED / Rule {fate['wounded_rule']} / "
+    # 871.5 "the same CCV values as an unarmed man +1": the front's words for a pistol-only man (the catalogue's)
+    pistol_only = load_words()("counter.crew.pistol_only").replace("~", " ").format(
+        plus=minus(cc["pistol_only_vs_unarmed"]))
+    crew = (f"{reach} / AFV CREW / {pistol_only} / {factors} | back: {reach} / WOUNDED / Rule {fate['wounded_rule']} / "
             f"except {fate['wounded_except']} / {factors}")
     tem = minus(after["wreck_tem"])
     marker = (f"BAILED-OUT AFV / TEM as {after['wreck_terrain']} / {tem}"

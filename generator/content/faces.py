@@ -11,6 +11,7 @@ came from, so a renderer that cannot fit it can name them.
 from dataclasses import dataclass
 
 from generator.content.words import Words
+from generator.engine import procedure as R
 from generator.data.model import KitData, Nationality, WeaponSpan
 from generator.text import signed
 
@@ -99,6 +100,20 @@ def short_years(span: WeaponSpan) -> str:
     return first if span.first == span.last else f"{first}{EN_DASH}{last}"
 
 
+def pistol_only_line(kit: KitData, words: Words) -> Line:
+    """871.5's second sentence on the crew's front: "A Crew Member equipped with no infantry weapon
+    (other than a pistol ...) has the same CCV values as an unarmed man +1".  Under interpretation 3
+    the crew's modifier at the foot applies after it ("pistol only: unarmed +1" above "-1 CCV"), or
+    is already part of it ("pistol only: =unarmed +1").  Only the front: the wounded back's three
+    lines (its title, rule 33, except 33.11) fill its middle on a 3/4 in counter already."""
+    rules = kit.rules
+    cc = rules.close_combat
+    after = R.pistol_only_ccv(rules) == cc.pistol_only_vs_unarmed + cc.ccv_modifier
+    key = "counter.crew.pistol_only" if after else "counter.crew.pistol_only.in_all"
+    # No source: the words are the catalogue's, so a counter too small for them is the size's fault.
+    return Line(tied(words, key, plus=signed(cc.pistol_only_vs_unarmed)))
+
+
 def crew_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
     """Front healthy, back wounded; both keep the pistol, the CCV modifier and no Smoke.
     The pistol (871.4: "1 FP at Relative Range 5") prints as a big '1' with a small 'FP' at the
@@ -113,8 +128,8 @@ def crew_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
     ccv = Numeral(signed(cc.ccv_modifier), "right", ((RULES_FILE, "close_combat.ccv_modifier"),),
                   unit=tied(words, "counter.crew.ccv.unit"))
     no_smoke = not (w.smoke or cc.smoke)        # 871.4: crew members never have Smoke
-    healthy = Face("pistol", (Line(tied(words, "counter.crew.front.title"), "title"),), (pistol, ccv),
-                   no_smoke=no_smoke, corner_note=reach)
+    healthy = Face("pistol", (Line(tied(words, "counter.crew.front.title"), "title"), pistol_only_line(kit, words)),
+                   (pistol, ccv), no_smoke=no_smoke, corner_note=reach)
     ref = [Line(tied(words, "counter.crew.back.rule", rule=fate.wounded_rule), "body",
                 ((RULES_FILE, "fate.wounded_rule"),))]
     if fate.wounded_except:

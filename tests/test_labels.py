@@ -1,0 +1,138 @@
+"""Issue 21, the last labels: what the kit prints as its own reading or aid, not as rule 871's text.
+
+Expected words come from the English catalogue (load_words()), the rule text or the data's
+numbers, never from the code under test.
+"""
+
+import io
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import DATA, edit, run_cli
+from generator.content.words import load_words
+
+RULE_TEXT = " ".join(Path("/work/shared/rules/871-afvs-bail-out.txt").read_text().split()) \
+    if Path("/work/shared/rules/871-afvs-bail-out.txt").is_file() else None
+RULES = tomllib.loads((DATA / "rules.toml").read_text())
+WORDS = load_words()
+MINUS = "\u2212"
+
+
+def signed(n):
+    return f"{n:+d}".replace("-", MINUS)
+
+
+def flat(text):
+    return " ".join(text.split())
+
+
+def pdf_text(content):
+    return flat("\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages))
+
+
+def reading(name, which=None):
+    note = RULES["interpretation"][name]
+    return note["readings"][which or note["reading"]]
+
+
+def pistol_only_words(key="counter.crew.pistol_only"):
+    """The catalogue's words for a pistol-only man on the crew's front, as printed (ties as spaces)."""
+    return WORDS(key).replace("~", " ").format(plus=signed(RULES["close_combat"]["pistol_only_vs_unarmed"]))
+
+
+def counter_faces(folder, lang="en", size="5/8in", data=DATA):
+    """The counters PDF's text, built at `size` (the smallest named size) for edition `lang`."""
+    status, _, err = run_cli("build", "--data", data, "--only", "counters", "--paper", "a4", "--counter-size", size,
+                             "--lang", lang, "--out", folder, "--quiet")
+    assert status == 0, err
+    return pdf_text((Path(folder) / "counters-a4.pdf").read_bytes())
+
+
+# -- 871.5 on the crew counter --------------------------------------------------------------------
+
+def test_the_rule_gives_a_pistol_only_man_an_unarmed_mans_ccv_plus_one():
+    if RULE_TEXT is None:
+        pytest.skip("the rule text is not on this machine")
+    n = RULES["close_combat"]["pistol_only_vs_unarmed"]
+    assert f"has the same CCV values as an unarmed man {n:+d}." in RULE_TEXT
+
+
+def test_the_crew_front_says_a_pistol_only_mans_ccv(tmp_path):
+    """Under note 3's reading in force (net_unarmed) the crew's modifier at the foot applies after
+    it, so the front says "pistol only: unarmed +1" above the foot's "-1 CCV"."""
+    assert RULES["interpretation"]["pistol_ccv"]["reading"] == "net_unarmed"
+    text = counter_faces(tmp_path)
+    words = pistol_only_words()
+    assert words in text
+    assert "+1" in words and "unarmed" in words
+    front, back = WORDS("counter.crew.front.title"), WORDS("counter.crew.back.title")
+    # one per crew counter front, none elsewhere: as many as the fronts' titles
+    assert text.count(words) == text.count(front) > 0
+    assert back in text
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "it", "es"])
+def test_every_edition_fits_the_pistol_only_words_on_the_smallest_counter(lang, tmp_path):
+    text = counter_faces(tmp_path, lang)
+    words = load_words(lang)("counter.crew.pistol_only").replace("~", " ").format(plus="+1")
+    assert words in text, lang
+
+
+def test_the_other_reading_prints_the_whole_figure(data_copy, tmp_path):
+    edit(data_copy / "rules.toml", 'reading = "net_unarmed"', 'reading = "plus_one"')
+    text = counter_faces(tmp_path, data=data_copy)
+    assert pistol_only_words("counter.crew.pistol_only.in_all") in text
+    assert pistol_only_words() not in text.replace(pistol_only_words("counter.crew.pistol_only.in_all"), "")
+
+
+# -- the interpretation notes: the kit's reading, with the words that point the other way ---------
+
+@pytest.fixture(scope="module")
+def aid_text(kit_files):
+    return pdf_text(kit_files["player-aid-a4.pdf"])
+
+
+def test_note_2_quotes_the_rules_words_that_point_to_one_card(aid_text):
+    sentence = reading("hero_card")
+    phrase = "For all the other individuals"         # 871.4, after the Hero card's sentence
+    if RULE_TEXT is not None:
+        assert f"{phrase} of the AFV, the player must draw" in RULE_TEXT
+        assert "For any individual within the Crew" in RULE_TEXT
+    assert f'"{phrase}"' in sentence and '"for any individual"' in sentence
+    assert flat(sentence) in aid_text
+
+
+def test_note_3_says_the_other_reading_exists(aid_text):
+    sentence = reading("pistol_ccv")
+    assert "other reading" in sentence.lower()
+    other = RULES["close_combat"]["pistol_only_vs_unarmed"]
+    assert f"unarmed {signed(other).replace(MINUS, '−')})" in sentence.replace(MINUS, "−")
+    assert flat(sentence) in aid_text
+    assert "other reading" in reading("pistol_ccv", "plus_one").lower()
+
+
+def test_the_bailed_out_marker_is_labelled_the_kits(aid_text):
+    assert "the kit's bailed-out AFV marker" in aid_text
+
+
+# -- the release's README and index: the pre-rolled table is an optional aid ----------------------
+
+def test_readme_says_the_prerolled_table_is_optional_and_the_same_in_every_copy(release_zip):
+    import zipfile
+    with zipfile.ZipFile(io.BytesIO(release_zip[1])) as z:
+        files = {n: z.read(n) for n in z.namelist()}
+    readme = next(v for n, v in files.items() if n.endswith("README.txt")).decode()
+    index = next(v for n, v in files.items() if n.endswith("index.html")).decode()
+    number = RULES["variant"]["number"]
+    sentence = WORDS("release.readme.prerolled.text", number=number)
+    assert "optional aid" in sentence and f"not part of rule {number}" in sentence and "both players agree" in sentence
+    assert "same rows" in sentence
+    for text in (flat(readme), flat(re.sub(r"<[^>]+>", " ", index).replace("&#x27;", "'"))):
+        assert flat(sentence) in text
+        assert WORDS("release.readme.prerolled.command") in text
+        assert flat(WORDS("release.readme.prerolled.hide")) in text
+    assert "--seed random" in WORDS("release.readme.prerolled.command")
