@@ -322,11 +322,13 @@ def test_a_hidden_seed_is_printed_nowhere_and_still_makes_the_same_table(tmp_pat
     assert WORDS("prerolled.legend.hide.seed") not in flat
     assert one == render_mod.render(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
     # from the command line too, and a project's hide_seed = true does the same
-    for args in (["--seed", str(seed), "--hide-seed"],):
+    project = tmp_path / "bailout.toml"
+    project.write_text(f"seed = {seed}\nhide_seed = true\n")
+    for name, args in (("cli", ["--seed", str(seed), "--hide-seed"]), ("project", ["--config", project])):
         status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--quiet", "--rows", "20",
-                                 "--out", tmp_path / "cli", *args)
+                                 "--out", tmp_path / name, *args)
         assert status == 0, err
-        pdf = (tmp_path / "cli" / "prerolled-a4.pdf").read_bytes()
+        pdf = (tmp_path / name / "prerolled-a4.pdf").read_bytes()
         assert not _seed_printed(pdf, seed)
         assert pdf_rows(pdf)[0] == pdf_rows(one)[0]
 
