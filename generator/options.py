@@ -41,8 +41,8 @@ class BuildOptions:
     marks: bool = True      # shop profile: crop marks in a slug outside the bleed (--no-marks: none)
     label: str | None = None    # --label TEXT: the edition's name, printed beside the stamp (issue 20)
     lang: str = "en"        # the edition: its catalogue is generator/content/locale/<lang>.po (issue 19)
-    # issue 21: a seed anyone can read lets him print the same rows and read ahead; a private one
-    # (--seed random, --hide-seed) is kept out of every page (the stamp still changes with it).
+    # issue 21: a seed anyone can read lets him print the same rows and read ahead; a drawn one
+    # (--seed random, 63 secret bits) is kept out of every page (the stamp still changes with it).
     seed_shown: bool = True
 
 

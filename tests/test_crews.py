@@ -59,7 +59,10 @@ def test_crew_command(data_copy):
                         (["german", "--afv", "Tiger"], "no AFV named"),
                         (["german", "--afv-morale", "5", "--in-use", "G99"], "G99"),
                         (["german"], "required"),
-                        (["german", "--afv-morale", "99"], "--afv-morale must be")):
+                        (["german", "--afv-morale", "99"], "--afv-morale must be"),
+                        # a crew of five, never fewer than one (note 5): four casualties are the most
+                        # that change it; a fifth would be printed as if it counted (issue 21)
+                        (["german", "--afv-morale", "5", "--casualties", "5"], "give 0 to 4")):
         status, _, err = run_cli("crew", *args, "--data", data_copy)
         assert status == 2 and words in err and "Traceback" not in err, (args, err)
 

@@ -136,3 +136,19 @@ def test_readme_says_the_prerolled_table_is_optional_and_the_same_in_every_copy(
         assert WORDS("release.readme.prerolled.command") in text
         assert flat(WORDS("release.readme.prerolled.hide")) in text
     assert "--seed random" in WORDS("release.readme.prerolled.command")
+
+
+def test_each_weapons_row_names_its_army_in_the_editions_words():
+    # issue 21: "whose army each row follows" prints under the name; in German as in the glossary
+    import tomllib
+    from generator.data import load
+    from generator.data.glossary import read_glossary, translated, untranslated
+    kit = load(DATA)
+    for lang in ("de", "fr", "it", "es"):
+        table = tomllib.loads((DATA / "glossary" / f"{lang}.toml").read_text(encoding="utf-8"))["nationalities"]
+        glossary = read_glossary(kit, lang)
+        assert untranslated(kit, glossary) == []
+        armies = {n.key: n.army for n in translated(kit, glossary).nationalities}
+        assert armies == {key: entry["army"] for key, entry in table.items()}, lang
+        english = {n.key: n.army for n in kit.nationalities}
+        assert all(armies[k] != english[k] for k in armies), lang

@@ -209,9 +209,8 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                    help="rows to print, 1 to 1,000,000 (default 200; in balanced mode whole blocks, about 200)")
     g.add_argument("--seed", type=seed, default=DEFAULT_SEED,
                    help=f"random seed, 0 to 2^63 - 1, as for simulate (default {DEFAULT_SEED}, printed on the "
-                        "table: anyone can print the same rows); random: a fresh private seed, never printed")
-    g.add_argument("--hide-seed", action="store_true",
-                   help="keep the seed off the printed table (--seed random always does)")
+                        "table: anyone can print the same rows); random: a fresh private seed of 63 bits, "
+                        "never printed")
     g.add_argument("--mode", type=choice(MODES, what="a mode"), choices=MODES, default="independent",
                    help="independent (default): every cell drawn on its own; balanced: each block of rows "
                         "holds the rule's exact proportions, so used rows tell what is left of a block")
@@ -271,7 +270,9 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
     """The BuildOptions of a parsed build or release command line."""
     paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
     papers = PAPER_KEYS if paper == "both" else (paper,)
-    seed, shown = drawn_seed(args.seed), args.seed != RANDOM_SEED and not args.hide_seed
+    # issue 21: only a drawn seed is kept off the page; a chosen one could be guessed back from the
+    # stamp (rebuild until the footer matches), so hiding it would promise what it cannot keep
+    seed, shown = drawn_seed(args.seed), args.seed != RANDOM_SEED
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, seed, args.mode,
                         args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
                         print_profile=release_profiles(args)[0], marks=not args.no_marks,

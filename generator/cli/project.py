@@ -23,7 +23,7 @@ from generator.errors import DataError, UsageError
 FILE = "bailout.toml"
 # The keys and their TOML kinds; each is the option --KEY (underscores as hyphens).
 KEYS: dict[str, type] = {"paper": str, "lang": str, "print": str, "counter_size": str, "back_offset": str,
-                         "bw": bool, "sets": int, "rows": int, "seed": int, "hide_seed": bool, "mode": str, "label": str, "since": str}
+                         "bw": bool, "sets": int, "rows": int, "seed": int, "mode": str, "label": str, "since": str}
 BUILD_COMMANDS = ("build", "release", "serve")      # each reads the project file; the others do not
 
 TEMPLATE = '''\
@@ -38,7 +38,6 @@ TEMPLATE = '''\
 # sets = 2                  # sets of crew markers per nationality
 # rows = 200                # pre-rolled rows (default 200; whole blocks in balanced mode)
 # seed = 871                # printed on the table: anyone can print the same rows
-# hide_seed = false         # true: keep the seed off the table (a private table you can remake)
 # mode = "independent"      # independent or balanced
 # label = "2026 errata 2"   # an edition name printed beside the stamp in every footer
 # since = "git:v1.0"        # mark what changed since a data folder or git:REV on the player aid

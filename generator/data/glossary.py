@@ -119,9 +119,10 @@ def _nationalities(problems: Problems, rel: str, table: Any, kit: KitData) -> di
         if key not in known:
             problems.add(rel, f"nationalities.{key}", "no such nationality file in nationalities/")
             continue
-        if not isinstance(entry, dict) or set(entry) - {"name", "adjective"} or \
+        if not isinstance(entry, dict) or not {"name", "adjective"} <= set(entry) <= {"name", "adjective", "army"} or \
                 not all(isinstance(v, str) and v.strip() for v in entry.values()):
-            problems.add(rel, f"nationalities.{key}", "must hold name and adjective, each a string")
+            problems.add(rel, f"nationalities.{key}", "must hold name and adjective (and army where the "
+                                                       "nationality file has one), each a string")
             continue
         out[key] = dict(entry)
     return out
@@ -132,7 +133,10 @@ def untranslated(kit: KitData, glossary: Glossary) -> list[str]:
     where = kit.directory / glossary.file
     lines = [f"{where}: text.{key}: no translation" for key in english_text(kit.rules) if key not in glossary.text]
     lines += [f"{where}: nationalities.{n.key}: no translation" for n in kit.nationalities
-              if set(glossary.nationalities.get(n.key, {})) != {"name", "adjective"}]
+              if not {"name", "adjective"} <= set(glossary.nationalities.get(n.key, {}))]
+    # issue 21: the army a weapons row follows prints under its name, so it is translated too
+    lines += [f"{where}: nationalities.{n.key}.army: no translation" for n in kit.nationalities
+              if n.army and "army" not in glossary.nationalities.get(n.key, {})]
     return lines
 
 
@@ -158,4 +162,5 @@ def _set(value: Any, path: tuple[str, ...], new: object) -> Any:
 
 
 def _named(n: Nationality, entry: dict[str, str]) -> Nationality:
-    return replace(n, name=entry.get("name", n.name), adjective=entry.get("adjective", n.adjective))
+    return replace(n, name=entry.get("name", n.name), adjective=entry.get("adjective", n.adjective),
+                   army=entry.get("army", n.army))

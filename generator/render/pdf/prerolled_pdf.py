@@ -45,7 +45,7 @@ GROUP_LEAD = HEAD + 3       # the line over the men's heads naming the group (fa
 RULE_CHARS = 12             # a rule number cited in the heads and the legend, at most
 LEGEND = 7.5
 LEGEND_LEAD = 9
-LINES_PER_ITEM = 4          # a runaway sentence in data is ellipsised, never pushes rows off the page
+LINES_PER_ITEM = 5          # a runaway sentence in data is ellipsised, never pushes rows off the page
 TITLE_SIZE = 12
 FOOTER = 16
 PAD = 3                     # inner padding of a cell
@@ -99,13 +99,14 @@ def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
     # The table prints no notes: it cites them as the player aid's, or prints their sentence.
     cite = {name: words("prerolled.legend.note", note=i.note) for name, i in notes.items()}
     hide = words("prerolled.legend.hide.text", first=words("prerolled.head.man", n=1))
-    if ctx.options.seed_shown:      # issue 21: a printed seed lets anyone print the same rows
-        hide += " " + words("prerolled.legend.hide.seed")
+    # issue 21: a printed seed lets anyone print the same rows
+    seed = [(words("prerolled.legend.seed.key"), words("prerolled.legend.hide.seed"))] if ctx.options.seed_shown else []
     return [
         (words("prerolled.legend.use.key"), words("prerolled.legend.use.text", fate=r.fate.rule, weapon=r.weapon.rule)),
         (words("prerolled.legend.check.key"), _check_text(words, r.closed, r.open, notes["over_kill"],
                                                           cite["over_kill"])),
         (words("prerolled.legend.hide.key"), hide),
+        *seed,
         (words("prerolled.legend.men.key"), _men_text(ctx)),
         (words("prerolled.legend.hero.key"), _hero_text(ctx, cite["hero_card"])),
         (words("prerolled.legend.voluntary.key"), _voluntary_text(words, notes["voluntary_casualties"],
