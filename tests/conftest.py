@@ -57,22 +57,48 @@ def data_copy(tmp_path):
     return target
 
 
+@contextlib.contextmanager
+def _made_once(tmp_path_factory, name):
+    """(folder, made): a folder every test worker of this run shares, and whether one made its
+    contents already.  The first worker to ask makes them while it holds the folder's lock; the
+    others wait for it and read them (pytest-xdist runs a worker per core; made once, not once a
+    worker).  Without workers: a folder of this session's own."""
+    from filelock import FileLock
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield tmp_path_factory.mktemp(name), False
+        return
+    shared = tmp_path_factory.getbasetemp().parent / name
+    with FileLock(str(shared) + ".lock"):
+        done = shared.parent / f"{name}.made"       # beside the folder: its listing is the build's
+        made = done.exists()
+        shared.mkdir(exist_ok=True)
+        yield shared, made
+        done.touch()
+
+
 @pytest.fixture(scope="session")
-def release_zip():
+def release_zip(tmp_path_factory):
     """(zip name, zip bytes) of `bailout release` with the default options, made once per run."""
-    from generator.data import load
-    from generator.options import BuildOptions
-    from generator.build.release import make_release
-    return make_release(load(DATA), BuildOptions())
+    with _made_once(tmp_path_factory, "release-zip") as (folder, made):
+        if made:
+            [path] = folder.glob("*.zip")
+            return path.name, path.read_bytes()
+        from generator.data import load
+        from generator.options import BuildOptions
+        from generator.build.release import make_release
+        name, content = make_release(load(DATA), BuildOptions())
+        (folder / name).write_bytes(content)
+        return name, content
 
 
 @pytest.fixture(scope="session")
 def kit_dir(tmp_path_factory):
-    """`bailout build` of the shipped data, default options, once per session.  Read only."""
-    from generator.cli import main
-    out = tmp_path_factory.mktemp("kit")
-    assert main(["build", "--out", str(out), "--quiet"]) == 0
-    return out
+    """`bailout build` of the shipped data, default options, once per run.  Read only."""
+    with _made_once(tmp_path_factory, "kit") as (out, made):
+        if not made:
+            from generator.cli import main
+            assert main(["build", "--out", str(out), "--quiet"]) == 0
+        return out
 
 
 @pytest.fixture(scope="session")
