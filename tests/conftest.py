@@ -10,6 +10,12 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 
+# The kit's commands the tests start as processes (a hundred or so) keep the kit's compiled
+# modules in generator/__pycache__ (ignored by git), as on any developer's machine: where the
+# environment forbids it (PYTHONDONTWRITEBYTECODE, set on some sandboxes and containers) each
+# process compiled every module again, 0.2 s of CPU apiece.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 # Hypothesis budgets: a profile picked by BAILOUT_HYPOTHESIS_PROFILE (.ci/run sets "ci").  Both are
 # derandomized (the same examples every run, so nothing flakes) and keep no example database.
 #   max_examples: any property test that runs in-process in milliseconds (the mutated-data fuzz).
@@ -17,9 +23,10 @@ DATA = ROOT / "data"
 #   builds: tests that build a kit per example (a third of a second each).
 # The defaults come from injecting faults and counting the examples until the fuzz failed: data
 # type checks dropped, example 9; TOML syntax errors uncaught, 3; `simulate 0` accepted, 759;
-# data text not escaped for reportlab, build 5.  Each default is over 1.3x its worst case; "ci"
-# tries 5x to 15x more.
-PROFILES = {"default": {"max_examples": 200, "argument_lists": 1000, "builds": 12},
+# data text not escaped for reportlab, build 5.  Each default is over 1.3x its worst case (the
+# mutated data 6x, at 30 ms an example; the builds 1.6x, at half a second each); "ci" tries 7x
+# to 50x more.
+PROFILES = {"default": {"max_examples": 60, "argument_lists": 1000, "builds": 8},
             "ci": {"max_examples": 3000, "argument_lists": 10000, "builds": 60}}
 PROFILE = os.environ.get("BAILOUT_HYPOTHESIS_PROFILE", "default")
 for _name, _budget in PROFILES.items():
@@ -28,6 +35,9 @@ for _name, _budget in PROFILES.items():
                               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 settings.load_profile(PROFILE if PROFILE in PROFILES else "default")
 BUDGET = PROFILES.get(PROFILE, PROFILES["default"])
+# The larger budgets of tests that are not Hypothesis's: every paper, every edition, every sheet
+# (.ci/run sets it); README's command checks a share of them, each test still run.
+SLOW = os.environ.get("BAILOUT_SLOW_TESTS") == "1"
 
 
 def pytest_configure(config):
@@ -47,22 +57,48 @@ def data_copy(tmp_path):
     return target
 
 
+@contextlib.contextmanager
+def _made_once(tmp_path_factory, name):
+    """(folder, made): a folder every test worker of this run shares, and whether one made its
+    contents already.  The first worker to ask makes them while it holds the folder's lock; the
+    others wait for it and read them (pytest-xdist runs a worker per core; made once, not once a
+    worker).  Without workers: a folder of this session's own."""
+    from filelock import FileLock
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield tmp_path_factory.mktemp(name), False
+        return
+    shared = tmp_path_factory.getbasetemp().parent / name
+    with FileLock(str(shared) + ".lock"):
+        done = shared.parent / f"{name}.made"       # beside the folder: its listing is the build's
+        made = done.exists()
+        shared.mkdir(exist_ok=True)
+        yield shared, made
+        done.touch()
+
+
 @pytest.fixture(scope="session")
-def release_zip():
+def release_zip(tmp_path_factory):
     """(zip name, zip bytes) of `bailout release` with the default options, made once per run."""
-    from generator.data import load
-    from generator.options import BuildOptions
-    from generator.build.release import make_release
-    return make_release(load(DATA), BuildOptions())
+    with _made_once(tmp_path_factory, "release-zip") as (folder, made):
+        if made:
+            [path] = folder.glob("*.zip")
+            return path.name, path.read_bytes()
+        from generator.data import load
+        from generator.options import BuildOptions
+        from generator.build.release import make_release
+        name, content = make_release(load(DATA), BuildOptions())
+        (folder / name).write_bytes(content)
+        return name, content
 
 
 @pytest.fixture(scope="session")
 def kit_dir(tmp_path_factory):
-    """`bailout build` of the shipped data, default options, once per session.  Read only."""
-    from generator.cli import main
-    out = tmp_path_factory.mktemp("kit")
-    assert main(["build", "--out", str(out), "--quiet"]) == 0
-    return out
+    """`bailout build` of the shipped data, default options, once per run.  Read only."""
+    with _made_once(tmp_path_factory, "kit") as (out, made):
+        if not made:
+            from generator.cli import main
+            assert main(["build", "--out", str(out), "--quiet"]) == 0
+        return out
 
 
 @pytest.fixture(scope="session")

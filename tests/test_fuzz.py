@@ -86,13 +86,18 @@ TOKENS = ["build", "check", "odds", "simulate", "crew", "german", "Soviet", "--a
           "0mm", "1,2", "x,y", "99,0", "0", "1", "-3", "7", "abc", "", "--", "-h", "--version", "\x00"]
 
 
+# One parser for every list: making it (and argparse's gettext look-ups while it does) was two
+# thirds of this test's time; parse_args leaves a parser as it found it.
+PARSER = parser()
+
+
 @settings(max_examples=BUDGET["argument_lists"])
 @given(argv=st.lists(st.sampled_from(TOKENS), max_size=8))
 def test_argument_lists_parse_or_exit_2(argv):
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         try:
-            args = parser().parse_args(argv)
+            args = PARSER.parse_args(argv)
         except SystemExit as exit_:
             assert exit_.code in (0, 2), err.getvalue()
             return

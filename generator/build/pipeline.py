@@ -18,7 +18,6 @@ from generator.build.lanes import run_lanes
 from generator.build.outputs import Output, all_file_names, part_pdf, selected
 from generator.build.progress import FileProgress
 from generator.build.transaction import MANIFEST, is_file, transaction, write_file
-from generator.content.aid import markdown_text
 from generator.content.context import BuildContext, Since
 from generator.content.rows import table_for
 from generator.content.words import SOURCE_LANGUAGE, load_words
@@ -183,6 +182,7 @@ def _prepare(ctx: BuildContext, outputs: list[Output]) -> None:
         output.merger() if output.merges else output.renderer()
     parts = set(ctx.options.parts)
     if "aid" in parts:
+        from generator.content.aid import markdown_text     # Jinja2 and the aid's catalogue: only for the aid
         markdown_text(ctx)
     if "prerolled" in parts:
         table_for(ctx)

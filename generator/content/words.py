@@ -17,8 +17,6 @@ from pathlib import Path
 from string import Formatter
 
 from babel.messages.pofile import read_po
-from babel import Locale, UnknownLocaleError
-from babel.numbers import format_decimal, format_percent
 
 from generator.engine.odds import percent as english_percent
 from generator.errors import DataError
@@ -53,11 +51,13 @@ class Words:
         places = len(digits.partition(".")[2])
         # The locale's percent pattern with exactly the English number of decimals: no second rounding.
         pattern = "#,##0" + ("." + "0" * places if places else "") + "%"
+        from babel.numbers import format_percent    # Babel's numbers and CLDR data: only where numbers are localised
         text = format_percent(Decimal(digits) / 100, format=pattern, locale=self.lang)
         return text.replace("%", self.percent_sign())
 
     def percent_sign(self) -> str:
         """The percent sign with the space the language sets before it (CLDR, through Babel)."""
+        from babel.numbers import format_percent
         sample = format_percent(Decimal("0.5"), locale=self.lang)
         return sample[sample.index("0") + 1:] if "0" in sample else "%"
 
@@ -66,6 +66,7 @@ class Words:
         text = f"{float(value):.{places}f}"
         if not self.numbers_localised():
             return text
+        from babel.numbers import format_decimal
         return format_decimal(Decimal(text), format="0." + "0" * places if places else "0", locale=self.lang)
 
     def numbers_localised(self) -> bool:
@@ -73,6 +74,7 @@ class Words:
         figures, as they always were) nor a catalogue whose name Babel knows no locale for."""
         if self.lang == SOURCE_LANGUAGE:
             return False
+        from babel import Locale, UnknownLocaleError
         try:
             Locale.parse(self.lang)
         except (UnknownLocaleError, ValueError):
