@@ -152,3 +152,6 @@ def test_each_weapons_row_names_its_army_in_the_editions_words():
         assert armies == {key: entry["army"] for key, entry in table.items()}, lang
         english = {n.key: n.army for n in kit.nationalities}
         assert all(armies[k] != english[k] for k in armies), lang
+        # printed whole: the aid cuts a name cell past NAME_CHARS
+        from generator.content.aid_text import NAME_CHARS
+        assert all(len(a) <= NAME_CHARS for a in armies.values()), (lang, armies)

@@ -579,9 +579,13 @@ def test_legend_words_the_check_and_hero_cards_as_the_rule_does():
                   closed_column=closed["column"], open=open_["rule"], open_label=open_["label"],
                   open_column=open_["column"])
     hero_card = WORDS("prerolled.legend.hero.separate", **_hero_fields(t))
+    # a cell's SMG where the nationality had none reads as note 6's reading says (issue 21)
+    no_smg = t["interpretation"]["no_smg"]
+    smg = WORDS("prerolled.legend.smg.text", sentence=no_smg["readings"][no_smg["reading"]].rstrip("."),
+                note=note(no_smg["note"]))
     for paper in ("a4", "letter"):
         flat = _first_page(ctx, paper)
-        assert use in flat and check in flat and hero_card in flat
+        assert use in flat and check in flat and hero_card in flat and smg in flat
         assert f"({note(notes['voluntary_casualties'])})" in flat
         assert "Closed" not in flat and "second Hero card" not in flat
         assert not re.search(r"\(note \d", flat)        # every note cited is the player aid's

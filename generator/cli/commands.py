@@ -98,7 +98,11 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     for f, label in zip(figures, labels):
         say(f"{label:{width}} {str(f.exact):>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
     worst = max(abs(f.z) for f in figures)
-    say(f"largest |z| = {worst:.2f}")
+    # what chance alone gives: the |z| that n independent figures all stay under 19 times in 20
+    from statistics import NormalDist
+    usual = NormalDist().inv_cdf(1 - (1 - 0.95 ** (1 / len(figures))) / 2)
+    say(f"largest |z| = {worst:.2f} (with {len(figures)} figures, chance alone keeps the largest under "
+        f"about {usual:.1f} 19 times in 20)")
 
 
 def cmd_crew(args: argparse.Namespace) -> None:

@@ -108,5 +108,7 @@ def thumbnails(pdfs: Mapping[str, bytes]) -> dict[str, bytes]:
 def _png(image: Image.Image, dpi: int | None = None) -> bytes:
     out = io.BytesIO()
     extra = {"dpi": (dpi, dpi)} if dpi else {}
-    image.save(out, format="PNG", optimize=True, **extra)
+    # zlib level 6 (Pillow's default), not optimize=True (level 9): over a release's 94 faces and
+    # thumbnails 0.47 s against 1.59 s, for files 2.5% larger (issue 24)
+    image.save(out, format="PNG", compress_level=6, **extra)
     return out.getvalue()

@@ -101,13 +101,17 @@ def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
     hide = words("prerolled.legend.hide.text", first=words("prerolled.head.man", n=1))
     # issue 21: a printed seed lets anyone print the same rows
     seed = [(words("prerolled.legend.seed.key"), words("prerolled.legend.hide.seed"))] if ctx.options.seed_shown else []
+    # issue 21: where a nationality had no SMG, the cell's SMG is read as the note says
+    no_smg = notes["no_smg"]
+    smg = words("prerolled.legend.smg.text", sentence=no_smg.sentence.rstrip().rstrip("."), note=cite["no_smg"])
     return [
         (words("prerolled.legend.use.key"), words("prerolled.legend.use.text", fate=r.fate.rule, weapon=r.weapon.rule)),
+        *seed,
         (words("prerolled.legend.check.key"), _check_text(words, r.closed, r.open, notes["over_kill"],
                                                           cite["over_kill"])),
         (words("prerolled.legend.hide.key"), hide),
-        *seed,
         (words("prerolled.legend.men.key"), _men_text(ctx)),
+        (words("prerolled.legend.smg.key"), smg),
         (words("prerolled.legend.hero.key"), _hero_text(ctx, cite["hero_card"])),
         (words("prerolled.legend.voluntary.key"), _voluntary_text(words, notes["voluntary_casualties"],
                                                                   cite["voluntary_casualties"])),
