@@ -129,3 +129,19 @@ def run_cli(*args):
         except SystemExit as exit_:     # argparse: --help, --version, usage errors
             status = exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
     return status, out.getvalue(), err.getvalue()
+
+
+def pdf_text(content):
+    """Every page's text, pages joined by a newline: read by pdfium (the C library the kit already
+    uses for thumbnails), some 30 times faster than pypdf's extract_text on a whole kit.  Words
+    printed in two sizes with no space between ("1 FP" as a big 1 and a small FP) come out joined."""
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(content)
+    try:
+        pages = []
+        for i in range(len(doc)):
+            text = doc[i].get_textpage()
+            pages.append(text.get_text_range().replace("\r\n", "\n").replace("\r", "\n"))
+        return "\n".join(pages)
+    finally:
+        doc.close()

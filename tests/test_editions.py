@@ -19,7 +19,7 @@ import pytest
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
-from conftest import DATA, run_cli
+from conftest import DATA, pdf_text, run_cli
 from generator.build.pipeline import render_all
 from generator.content.words import LOCALE, available_languages, catalogue_file, load_words, missing_translations
 from generator.data import load
@@ -45,10 +45,6 @@ def edition(lang):
 def aid_a4(lang):
     """The A4 aid in `lang`, made alone: the tests that read no other file need no whole kit."""
     return render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",), papers=("a4",)))["player-aid-a4.pdf"]
-
-
-def pdf_text(content):
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
 
 
 def html_text(content):

@@ -4,14 +4,13 @@ Expected words come from the English catalogue (load_words()), the rule text or 
 numbers, never from the code under test.
 """
 
-import io
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 
+import conftest
 from conftest import DATA, edit, run_cli
 from generator.content.words import load_words
 
@@ -31,7 +30,7 @@ def flat(text):
 
 
 def pdf_text(content):
-    return flat("\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages))
+    return flat(conftest.pdf_text(content))
 
 
 def reading(name, which=None):
