@@ -4,6 +4,7 @@ Expected words come from the English catalogue (load_words()), the rule text or 
 numbers, never from the code under test.
 """
 
+import io
 import re
 import tomllib
 from pathlib import Path
