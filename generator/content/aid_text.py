@@ -33,12 +33,18 @@ AID_DOMAIN = "aid"      # the template's sentences: locale/<lang>/aid.po (msgid 
 NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
 
 
+def compiled_template(folder: Path) -> jinja2.Template:
+    """The aid template of `folder`, compiled once a process (a release compiles it before its
+    editions fork, so they share it)."""
+    return _environment(str(folder)).get_template(TEMPLATE)
+
+
 def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: Path | None = None) -> str:
     """The template (of `folder`, else the context's) rendered with `template_vars`, updated by `extra`."""
     folder = folder if folder is not None else ctx.templates
     path = folder / TEMPLATE
     try:
-        template = _environment(str(folder)).get_template(TEMPLATE)
+        template = compiled_template(folder)
         return template.render(**{**template_vars(ctx), **(extra or {})})
     except RenderError:
         raise
