@@ -2,6 +2,7 @@
 
 import unicodedata
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from generator.data.schema import REPORTED, Validator, Problems, Reader, in_range, nonblank, one_of
@@ -25,12 +26,12 @@ def read_rules(problems: Problems, table: dict[str, Any]) -> Rules:
     if bail_out:
         bail_out.finish()
     triggers = top.section("triggers")
-    crew = _crew(top.section("crew"))
-    fate = _fate(top.section("fate"), columns)
-    hero = _hero(top.section("hero"))
-    weapon = _weapon(top.section("weapon"), columns)
-    after = _after(top.section("after"))
-    close_combat = _close_combat(top.section("close_combat"))
+    crew = _section(top.section("crew"), _crew)
+    fate = _section(top.section("fate"), lambda r: _fate(r, columns))
+    hero = _section(top.section("hero"), _hero)
+    weapon = _section(top.section("weapon"), lambda r: _weapon(r, columns))
+    after = _section(top.section("after"), _after)
+    close_combat = _section(top.section("close_combat"), _close_combat)
     interpretations = _interpretations(top, deck_file)
     rules = Rules(
         number=_key(variant, "number", str), title=_key(variant, "title", str),
@@ -52,6 +53,16 @@ def read_rules(problems: Problems, table: dict[str, Any]) -> Rules:
 def _key(section: Reader | None, name: str, kind: type[_T], check: Validator[_T] | None = None) -> _T:
     """section.get(name, kind), or REPORTED where the section itself is missing (said already)."""
     return REPORTED if section is None else section.get(name, kind, check=check)
+
+
+def _section(section: Reader | None, read: Callable[[Reader], _T]) -> _T:
+    """read(section), every key of it then checked for unknown ones; REPORTED where the section
+    itself is missing (said already)."""
+    if section is None:
+        return REPORTED
+    value = read(section)
+    section.finish()
+    return value
 
 
 def _deck(deck: Reader | None) -> tuple[Columns, str | None]:
@@ -112,19 +123,14 @@ def _table_of(reader: Reader, col: int, results_key: str, otherwise_key: str, al
 
 def _check(bail_out: Reader | None, name: str, columns: Columns) -> Check:
     """[bail_out.closed] or [bail_out.open]: the column read and the values that bail out."""
-    c = bail_out and bail_out.section(name)
-    if c is None:
-        return REPORTED
-    col = _column(c, "column", columns)
-    result = Check(c.get("rule", str), c.get("label", str), col, _values(c, "succeed", col))
-    c.finish()
-    return result
+    def read(c: Reader) -> Check:
+        col = _column(c, "column", columns)
+        return Check(c.get("rule", str), c.get("label", str), col, _values(c, "succeed", col))
+    return _section(bail_out and bail_out.section(name), read)
 
 
-def _crew(r: Reader | None) -> Crew:
-    if r is None:
-        return REPORTED
-    crew = Crew(
+def _crew(r: Reader) -> Crew:
+    return Crew(
         r.get("rule", str), r.get("size", int, check=in_range(1, 20)),
         r.get("commander_casualty_rule", str),
         r.get("per_commander_casualty", int, check=in_range(0, 20)),
@@ -136,65 +142,43 @@ def _crew(r: Reader | None) -> Crew:
         tuple(r.get_list("aid_afv_morale", int, check_item=in_range(0, 20)) or ()),
         tuple(r.get_list("aid_crew_sizes", int, check_item=in_range(1, 20)) or ()),
     )
-    r.finish()
-    return crew
 
 
-def _fate(r: Reader | None, columns: Columns) -> Fate:
-    if r is None:
-        return REPORTED
+def _fate(r: Reader, columns: Columns) -> Fate:
     col = _column(r, "column", columns)
-    fate = Fate(r.get("rule", str), r.get("wounded_rule", str), r.get("wounded_except", str),
+    return Fate(r.get("rule", str), r.get("wounded_rule", str), r.get("wounded_except", str),
                 _table_of(r, col, "outcomes", "otherwise", FATES))
-    r.finish()
-    return fate
 
 
-def _hero(r: Reader | None) -> Hero:
-    if r is None:
-        return REPORTED
-    hero = Hero(r.get("fate_rule", str), r.get("fate_result", str, check=one_of(FATES)),
+def _hero(r: Reader) -> Hero:
+    return Hero(r.get("fate_rule", str), r.get("fate_result", str, check=one_of(FATES)),
                 r.get("weapon_rule", str),
                 tuple(r.get_list("weapon_choice", str, check_item=one_of(WEAPON_TYPES)) or ()),
                 r.get("unpins", bool))
-    r.finish()
-    return hero
 
 
-def _weapon(r: Reader | None, columns: Columns) -> Weapon:
-    if r is None:
-        return REPORTED
+def _weapon(r: Reader, columns: Columns) -> Weapon:
     armed_col = _column(r, "armed_column", columns)
     type_col = _column(r, "type_column", columns)
-    weapon = Weapon(
+    return Weapon(
         r.get("rule", str), r.get("pistol_fp", int, check=in_range(0, 10)),
         r.get("pistol_relative_range", int, check=in_range(0, 5)),
         r.get("pistol_rule", str), r.get("smoke", bool),
         armed_col, _values(r, "armed_values", armed_col),
         _table_of(r, type_col, "types", "type_otherwise", WEAPON_TYPES),
         r.get("type_words", str, check=nonblank))
-    r.finish()
-    return weapon
 
 
-def _after(r: Reader | None) -> After:
-    if r is None:
-        return REPORTED
-    after = After(r.get("rule", str), r.get("pinned", bool), r.get("group", str),
-                  r.get("wreck_tem", int, check=in_range(-5, 5)), r.get("wreck_terrain", str),
-                  r.get("wreck_until", str), r.get("infiltrators", str))
-    r.finish()
-    return after
+def _after(r: Reader) -> After:
+    return After(r.get("rule", str), r.get("pinned", bool), r.get("group", str),
+                 r.get("wreck_tem", int, check=in_range(-5, 5)), r.get("wreck_terrain", str),
+                 r.get("wreck_until", str), r.get("infiltrators", str))
 
 
-def _close_combat(r: Reader | None) -> CloseCombat:
-    if r is None:
-        return REPORTED
-    close_combat = CloseCombat(r.get("rule", str), r.get("ccv_modifier", int, check=in_range(-10, 10)),
-                               r.get("pistol_only_vs_unarmed", int, check=in_range(-10, 10)),
-                               r.get("smoke", bool))
-    r.finish()
-    return close_combat
+def _close_combat(r: Reader) -> CloseCombat:
+    return CloseCombat(r.get("rule", str), r.get("ccv_modifier", int, check=in_range(-10, 10)),
+                       r.get("pistol_only_vs_unarmed", int, check=in_range(-10, 10)),
+                       r.get("smoke", bool))
 
 
 def _interpretations(top: Reader, deck_file: str | None) -> tuple[Interpretation, ...]:
