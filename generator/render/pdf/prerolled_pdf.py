@@ -191,7 +191,8 @@ def column_widths(table: Table, labels: Labels, words: Words, codes: bool) -> tu
     """((key, minimum width, grows), ...) for the layout: measured from what the cells print (with
     the CSV's codes, a man's head may shrink to his number)."""
     rows = len(table.rows)
-    head_w = stringWidth("9" if codes else words("prerolled.head.man", n=9), BOLD, HEAD_MIN)
+    last = max(c.man for c in table.columns)        # the widest head: the last man's (digits are one width)
+    head_w = stringWidth(str(last) if codes else words("prerolled.head.man", n=last), BOLD, HEAD_MIN)
 
     def width(kind: str) -> float:
         codes = {code for col in table.columns if col.kind == kind for code, _ in col.outcomes}
