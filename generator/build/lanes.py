@@ -9,9 +9,13 @@ KitError) comes back and is raised in the parent, as if the work had run there. 
 is interrupted (Ctrl-C, SIGTERM) it kills the children before unwinding, so nothing writes
 into a staging folder that is being rolled back.
 
+A lane may wait for a piece of the first lane's work (the kit merges the aid the parent
+renders): the first lane posts each name on a Board as it finishes it, and a lane beside it
+waits for a name there (a pipe from the parent to each child).
+
 Where there is no fork (Windows), one core, other threads in the process (forking them is
 unsafe: a test runner's, say), or BAILOUT_JOBS=1, the lanes run one after the other: the same
-results, the same bytes.
+results, the same bytes (the first lane then finishes before another starts: no wait).
 """
 
 import os
@@ -44,30 +48,95 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1 and not _IN_A_LANE
 
 
-def run_lanes(lanes: Sequence[Callable[[], T]]) -> list[T]:
-    """Each lane's result, in order; as many at once as jobs() allows."""
+class Board:
+    """The names the first lane has finished, for the lanes beside it to wait on."""
+
+    def __init__(self) -> None:
+        self._posted: set[str] = set()
+        self._pipes: list[tuple[int, int]] = []     # (read, write) per child, while forking
+        self._writes: list[int] = []                # in the parent: a write end per child
+        self._reading: int | None = None            # in a child: its own pipe's read end
+        self._pending = b""
+
+    def post(self, name: str) -> None:
+        """The first lane has finished `name` (called in the parent)."""
+        self._posted.add(name)
+        line = name.encode("utf-8") + b"\n"
+        for write in self._writes:
+            try:
+                os.write(write, line)       # a short line: one write, never split
+            except BrokenPipeError:         # that child has ended: its result says how
+                pass
+
+    def wait(self, name: str) -> None:
+        """Return once the first lane has posted `name`; at once when it ran before this lane."""
+        while name not in self._posted and self._reading is not None:
+            chunk = os.read(self._reading, 4096)
+            if not chunk:
+                raise RuntimeError(f"the build's first process ended before it made {name}")
+            *lines, self._pending = (self._pending + chunk).split(b"\n")
+            self._posted.update(line.decode("utf-8") for line in lines)
+
+    def _open(self, children: int) -> None:
+        self._pipes = [os.pipe() for _ in range(children)]
+
+    def _in_child(self, index: int) -> None:
+        """In the child forked `index`th: keep only its own pipe's read end."""
+        for i, (read, write) in enumerate(self._pipes):
+            os.close(write)
+            if i != index:
+                os.close(read)
+        self._reading = self._pipes[index][0]
+        self._pipes, self._writes = [], []
+
+    def _forked(self) -> None:
+        """In the parent, every child forked (or a fork failed): keep the write ends only."""
+        for read, write in self._pipes:
+            os.close(read)
+            self._writes.append(write)
+        self._pipes = []
+
+    def _done(self) -> None:
+        """The first lane has ended: a child still waiting hears the end, not silence."""
+        for write in self._writes:
+            os.close(write)
+        self._writes = []
+
+
+def run_lanes(lanes: Sequence[Callable[[], T]], board: Board | None = None) -> list[T]:
+    """Each lane's result, in order; as many at once as jobs() allows.  A lane may wait on
+    `board` for what the first lane posts there."""
     width = min(jobs(), len(lanes))
     if width < 2 or not can_fork():
         return [lane() for lane in lanes]
     results: list[T] = []
     for start in range(0, len(lanes), width):
-        results += _side_by_side(lanes[start:start + width])
+        results += _side_by_side(lanes[start:start + width], board if start == 0 else None)
     return results
 
 
-def _side_by_side(lanes: Sequence[Callable[[], T]]) -> list[T]:
-    children = [_fork(lane) for lane in lanes[1:]]
+def _side_by_side(lanes: Sequence[Callable[[], T]], board: Board | None) -> list[T]:
+    board = board if board is not None else Board()
+    board._open(len(lanes) - 1)
+    children: list[tuple[int, int]] = []
     try:
-        first = lanes[0]()
+        children += [_fork(lane, board, i) for i, lane in enumerate(lanes[1:])]
+        board._forked()
+        try:
+            first = lanes[0]()
+        finally:
+            board._done()
         rest: list[T] = [_collect(pid, fd) for pid, fd in children]
     except BaseException:
+        board._forked()         # a fork that failed leaves pipes open
+        board._done()
         for pid, fd in children:
             _stop(pid, fd)
         raise
     return [first, *rest]
 
 
-def _fork(lane: Callable[[], T]) -> tuple[int, int]:
+def _fork(lane: Callable[[], T], board: Board | None = None, index: int = 0) -> tuple[int, int]:
     read, write = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -76,6 +145,8 @@ def _fork(lane: Callable[[], T]) -> tuple[int, int]:
         global _IN_A_LANE
         _IN_A_LANE = True
         os.close(read)
+        if board is not None:
+            board._in_child(index)
         status = 0
         try:
             payload = pickle.dumps((True, lane()))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from generator.build.manifest import manifest
-from generator.build.lanes import run_lanes
+from generator.build.lanes import Board, run_lanes
 from generator.build.outputs import Output, all_file_names, part_pdf, selected
 from generator.build.progress import FileProgress
 from generator.build.transaction import MANIFEST, is_file, transaction, write_file
@@ -139,23 +139,21 @@ def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
     """Every output into `folder` in a fixed order, then MANIFEST.txt; returns the names and the
     page counts the renderers reported.
 
-    The work runs in lanes side by side (build/lanes.py): first every part, a lane per paper,
-    then the per-paper kits, merged from the parts just written (reopened, not kept).
-    MANIFEST.txt names any of the `earlier` files (already in the output folder) that this
-    build leaves as they were.
+    The work runs in lanes side by side (build/lanes.py, `_plan`), each lane importing the
+    renderers it uses.  MANIFEST.txt names any of the `earlier` files (already in the output
+    folder) that this build leaves as they were.
     """
     kit, options = ctx.kit, ctx.options
     papers = [PAPERS[p] for p in options.papers]
     outputs = selected(options.parts)
-    _prepare(ctx, outputs)
-    parts = [(o, p) for o in outputs if not o.merges for p in (papers if o.per_paper else [None])]
-    kits: list[list[Job]] = [[(o, p)] for o in outputs if o.merges for p in papers]
+    lanes = _plan(outputs, papers)
+    _prepare(ctx, lanes)
     owner = os.getpid()
+    board = Board()
     made: Made = []
-    for lanes in (_by_paper(parts, papers), kits):
-        for lane_made in run_lanes([functools.partial(_lane, ctx, folder, lane, progress, owner)
-                                    for lane in lanes]):
-            made += lane_made
+    for lane_made in run_lanes([functools.partial(_lane, ctx, folder, lane, progress, owner, board)
+                                for lane in lanes], board):
+        made += lane_made
     pages = {name: count for name, count, _ in made}
     order = [o.file_name(p) for o in outputs for p in (papers if o.per_paper else [None])]
     begin = getattr(progress, "begin", None)     # a FileProgress shows each file as it is made
@@ -176,31 +174,48 @@ def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
     return [*names, MANIFEST], pages
 
 
-def _prepare(ctx: BuildContext, outputs: list[Output]) -> None:
-    """Import every renderer and make what several outputs share, once, before any lane forks."""
-    for output in outputs:
-        output.merger() if output.merges else output.renderer()
-    parts = set(ctx.options.parts)
-    if "aid" in parts:
+def _prepare(ctx: BuildContext, lanes: list[list[Job]]) -> None:
+    """What several lanes share, made once before they fork: the aid's text (its PDFs and its web
+    page) and the pre-rolled rows, each only when more than one lane uses it (a lane alone makes
+    it itself, beside the others: less work before the fork).  The renderers are imported in the
+    lanes that use them."""
+    def shared(part: str) -> bool:
+        return sum(any(job[0].part == part for job in lane) for lane in lanes) > 1
+    if shared("aid"):
         from generator.content.aid import markdown_text     # Jinja2 and the aid's catalogue: only for the aid
         markdown_text(ctx)
-    if "prerolled" in parts:
+    if shared("prerolled"):
         table_for(ctx)
 
 
-def _by_paper(jobs: list[Job], papers: list[Paper]) -> list[list[Job]]:
-    """A lane per paper (the paper-free files join the first); one paper: the aid apart from the rest."""
+def _plan(outputs: list[Output], papers: list[Paper]) -> list[list[Job]]:
+    """The build's files as lanes, the first run by this process.
+
+    With a kit to merge, the aid (the longest work: Jinja2, then platypus and a fitting pass a
+    size for each paper's PDF) is the first lane and everything else the second, the kits last: a
+    kit waits for its paper's aid on the lanes' Board, which the first lane posts.  The lanes
+    import apart (Jinja2, Markdown and platypus in one, pypdf in the other), so neither pays for
+    the other's imports.  Without a kit: a lane per paper (the paper-free files join the first);
+    one paper: the aid apart from the rest."""
+    jobs = [(o, p) for o in outputs for p in (papers if o.per_paper else [None])]
+    parts = [job for job in jobs if not job[0].merges]
+    kits = [job for job in jobs if job[0].merges]
+    aid = [job for job in parts if job[0].part == "aid" and job[1] is not None]
+    if kits and aid:
+        aid = [job for job in parts if job[0].part == "aid"]
+        return [aid, [job for job in parts if job not in aid] + kits]
     if len(papers) > 1:
-        lanes: list[list[Job]] = [[job for job in jobs if job[1] == paper] for paper in papers]
-        lanes[0] += [job for job in jobs if job[1] is None]
+        lanes: list[list[Job]] = [[job for job in parts if job[1] == paper] for paper in papers]
+        lanes[0] += [job for job in parts if job[1] is None]
         return [lane for lane in lanes if lane]
-    aid = [job for job in jobs if job[0].part == "aid" and job[1] is not None]
-    rest = [job for job in jobs if job not in aid]
+    rest = [job for job in parts if job not in aid]
     return [lane for lane in (aid, rest) if lane]
 
 
-def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress | None, owner: int) -> Made:
-    """Render one lane's files into `folder`; what each was, and whether it was reported yet."""
+def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress | None, owner: int,
+          board: Board) -> Made:
+    """Render one lane's files into `folder`, posting each on `board`; what each was, and whether
+    it was reported yet.  A kit first waits for the parts another lane makes."""
     made: Made = []
     live = progress is not None and os.getpid() == owner
     begin = getattr(progress, "begin", None) if live else None      # a FileProgress: each file as it is made
@@ -209,6 +224,10 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
         if begin is not None:
             begin(name, _pages_ahead(ctx, output.part, name, paper))
         if output.merges:
+            mine = {m[0] for m in made}
+            for needed in (part_pdf(part).file_name(paper) for part in output.merges):
+                if needed not in mine:
+                    board.wait(needed)
             sources = [(o.title, open(folder / o.file_name(paper), "rb")) for o in map(part_pdf, output.merges)]
             try:
                 content = output.merger()(ctx, paper, sources)
@@ -220,6 +239,7 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
         if ctx.options.print_profile == "shop" and name.endswith(".pdf"):      # issue 25
             content = shop(content, ctx.options.marks)
         write_file(folder, name, content)
+        board.post(name)
         made.append((name, getattr(content, "pages", None), live))    # renderers of PDFs count their pages
         if live and progress is not None:
             progress(name, content)
