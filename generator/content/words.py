@@ -8,6 +8,9 @@ the code that prints them.  The aid's own text is its template (templates/aid.md
 sentences that are data (the interpretation readings) stay in data/.
 """
 
+import importlib.util
+import io
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,8 +18,6 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from string import Formatter
-
-from babel.messages.pofile import read_po
 
 from generator.engine.odds import percent as english_percent
 from generator.errors import DataError
@@ -135,10 +136,43 @@ def load_words(lang: str = SOURCE_LANGUAGE) -> Words:
 
 
 def _read_words(lang: str) -> Words:
-    with open(catalogue_file(lang), "rb") as handle:
-        catalog = read_po(handle, locale=lang)
+    return Words(lang, po_messages(catalogue_file(lang), lang))
+
+
+def po_messages(path: Path, lang: str, domain: str | None = None) -> dict[str, str]:
+    """Every translated message of the .po file `path` (msgid: msgstr; fuzzy ones left out), read
+    by Babel, or from the kit's cache (generator/cache.py) when this file was read before by
+    this Babel: parsing the catalogues (and importing Babel's reader) was a tenth of a cold build."""
+    from generator import cache
+    content = path.read_bytes()
+    key = cache.digest(content, lang, domain or "", _babel_reader())
+    kept = cache.read("catalogues", key)
+    if kept is not None:
+        try:
+            messages = json.loads(kept)
+            if isinstance(messages, dict) and all(isinstance(v, str) for v in messages.values()):
+                return messages
+        except (ValueError, UnicodeError):      # a damaged entry: read the file again
+            pass
+    from babel.messages.pofile import read_po
+    catalog = read_po(io.BytesIO(content), locale=lang, domain=domain)
     messages = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
-    return Words(lang, messages)
+    cache.write("catalogues", key, json.dumps(messages, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    return messages
+
+
+def _babel_reader() -> str:
+    """Which Babel reads the catalogues (its reader's file: path, size, time), found without
+    importing it: another Babel, another cache entry."""
+    spec = importlib.util.find_spec("babel")
+    if spec is None or spec.origin is None:
+        return "no babel"
+    reader = Path(spec.origin).parent / "messages" / "pofile.py"
+    try:
+        info = reader.stat()
+    except OSError:
+        return str(reader)
+    return f"{reader} {info.st_size} {info.st_mtime_ns}"
 
 
 def available_languages() -> tuple[str, ...]:
@@ -156,6 +190,7 @@ def missing_translations(lang: str) -> list[str]:
     """One line per key of the English catalogue that `lang`'s lacks, leaves empty or fuzzy, or
     translates with other {fields}: what `bailout check` names and a test refuses (issue 19)."""
     path = catalogue_file(lang)
+    from babel.messages.pofile import read_po
     with open(catalogue_file(SOURCE_LANGUAGE), "rb") as handle:
         english = {str(m.id): str(m.string) for m in read_po(handle) if m.id}
     with open(path, "rb") as handle:
