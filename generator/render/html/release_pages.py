@@ -16,10 +16,10 @@ from typing import Any
 
 import jinja2
 from markupsafe import Markup
-from pypdf import PdfReader
 
 from generator import __version__
 from generator.content.words import Words
+from generator.render.pdf.plain_pypdf import PdfReader
 from generator.data.model import KitData
 from generator.layout.paper import PAPERS
 from generator.options import BuildOptions

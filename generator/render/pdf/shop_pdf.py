@@ -21,13 +21,13 @@ import io
 from collections.abc import Iterable
 from typing import Any, cast
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (ArrayObject, ByteStringObject, ContentStream, DictionaryObject, FloatObject, NameObject, RectangleObject,
-                           TextStringObject)
-
 from generator.colour import grey_contrast
 from generator.data.model import KitData
 from generator.render.pdf.canvas import Pdf
+from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
+# after plain_pypdf: pypdf is imported there, without crypto
+from pypdf.generic import (ArrayObject, ByteStringObject, ContentStream, DictionaryObject, FloatObject, NameObject, RectangleObject,
+                           TextStringObject)
 from generator.render.theme import Cmyk, cmyk, cmyk_hex, cmyk_of_rgb
 from generator.units import mm
 
