@@ -122,7 +122,7 @@ def _warm(kit: KitData, templates: Path | None) -> None:
     from generator.content.aid_text import compiled_template
     from generator.data.sources import template_folder
     from generator.render.pdf.canvas import register_fonts
-    register_fonts()
+    register_fonts(italics=True)
     try:
         compiled_template(templates if templates is not None else template_folder(kit.directory))
     except (jinja2.TemplateError, OSError, UnicodeError):   # reported by the edition that renders it, as always

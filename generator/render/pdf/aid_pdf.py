@@ -14,9 +14,8 @@ from xml.etree.ElementTree import Element
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, KeepTogether, PageBreak, PageTemplate,
-                                Spacer)
-from reportlab.platypus.doctemplate import LayoutError
+from generator.render.pdf.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, KeepTogether, LayoutError,
+                                           PageBreak, PageTemplate, Spacer)
 
 from generator.content.aid import markdown_text, template_file
 from generator.content.context import BuildContext
@@ -38,7 +37,7 @@ MIN_COLUMN = 24.0                # shorter columns under a full-width part are l
 
 def render(ctx: BuildContext, paper: Paper | None) -> Pdf:
     assert paper is not None, "the aid's PDF is made per paper"
-    register_fonts()
+    register_fonts(italics=True)
     check_printable(ctx.kit)
     if "aid" not in ctx.memo:       # the text is the same for every paper: make and parse it once
         converter = _converter(ctx)

@@ -25,8 +25,8 @@ from markdown.extensions.tables import TableExtension
 from reportlab.lib.enums import TA_RIGHT, TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import (Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table,
-                                TableStyle)
+from generator.render.pdf.platypus import (Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table,
+                                           TableStyle)
 
 from generator.render import theme
 from generator.render.pdf.canvas import BOLD, FONT, INK, escape, grey, register_fonts
@@ -66,7 +66,7 @@ class Styles:
 
 def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_size: float | None = None) -> Styles:
     """Styles for body text of `size` pt (tables at `table_size`, default one point less)."""
-    register_fonts()        # the styles name the font and its bold/italic mapping
+    register_fonts(italics=True)        # the styles name the font and its bold/italic mapping
     table_size = table_size or size - 1
     lead = round(size * 1.2, 2)
     body = ParagraphStyle("body", fontName=FONT, fontSize=size, leading=lead, spaceAfter=size * 0.4,
