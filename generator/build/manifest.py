@@ -3,6 +3,7 @@
 import hashlib
 import io
 import platform
+from functools import lru_cache
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import BinaryIO
 
@@ -79,8 +80,11 @@ def _page_count(handle: BinaryIO) -> int:
     return page_count(handle)
 
 
+@lru_cache(maxsize=4)
 def library_versions(libraries: Sequence[str] = LIBRARIES) -> list[tuple[str, str]]:
-    """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs."""
+    """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs.
+    Read once a process (importing importlib.metadata is some 30 ms; a build reads them while its
+    other lane still works: build/pipeline.py)."""
     from importlib.metadata import PackageNotFoundError, version
 
     def installed(name: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from generator.build.manifest import manifest
+from generator.build.manifest import library_versions, manifest
 from generator.build.lanes import Board, run_lanes
 from generator.build.outputs import Output, all_file_names, part_pdf, selected
 from generator.build.progress import FileProgress
@@ -151,8 +151,9 @@ def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
     owner = os.getpid()
     board = Board()
     made: Made = []
-    for lane_made in run_lanes([functools.partial(_lane, ctx, folder, lane, progress, owner, board)
-                                for lane in lanes], board):
+    work = [functools.partial(_lane, ctx, folder, lane, progress, owner, board) for lane in lanes]
+    work[0] = functools.partial(_then_versions, work[0])
+    for lane_made in run_lanes(work, board):
         made += lane_made
     pages = {name: count for name, count, _ in made}
     order = [o.file_name(p) for o in outputs for p in (papers if o.per_paper else [None])]
@@ -172,6 +173,14 @@ def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
     if progress is not None:
         progress(MANIFEST, content)
     return [*names, MANIFEST], pages
+
+
+def _then_versions(lane: Callable[[], Made]) -> Made:
+    """The first lane, then the library versions MANIFEST.txt names, read while another lane may
+    still be working rather than after it."""
+    made = lane()
+    library_versions()
+    return made
 
 
 def _prepare(ctx: BuildContext, lanes: list[list[Job]]) -> None:
