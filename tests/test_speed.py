@@ -190,3 +190,20 @@ def test_the_tables_and_counters_parse_no_italic_face():
         print({ITALIC, BOLD_ITALIC} <= set(pdfmetrics.getRegisteredFontNames()))
     """)
     assert out.split() == ["True", "False", "True"]
+
+
+def test_the_lanes_of_a_kit_keep_the_aid_apart_and_split_long_tables():
+    from generator.build.outputs import selected
+    from generator.build.pipeline import _plan
+    from generator.layout.paper import PAPERS
+    from generator.options import PARTS
+    papers = [PAPERS["a4"], PAPERS["letter"]]
+
+    def names(long_tables):
+        return [[o.file_name(p) for o, p in lane] for lane in _plan(selected(PARTS), papers, long_tables=long_tables)]
+    first, second = names(False)
+    assert first == ["player-aid-a4.pdf", "player-aid-letter.pdf", "player-aid.html"]
+    assert second[-2:] == ["kit-a4.pdf", "kit-letter.pdf"] and len(first) + len(second) == 11
+    first, second = names(True)                 # a long table a lane: neither waits on both
+    assert "prerolled-letter.pdf" in first and "prerolled-a4.pdf" in second
+    assert second[-2:] == ["kit-a4.pdf", "kit-letter.pdf"]
