@@ -15,8 +15,8 @@ import conftest
 from conftest import DATA, edit, run_cli
 from generator.content.words import load_words
 
-RULE_TEXT = " ".join(Path("/work/shared/rules/871-afvs-bail-out.txt").read_text().split()) \
-    if Path("/work/shared/rules/871-afvs-bail-out.txt").is_file() else None
+RULE_FILE = conftest.ROOT.parent / "shared" / "rules" / "871-afvs-bail-out.txt"    # the variant, beside the checkout
+RULE_TEXT = " ".join(RULE_FILE.read_text().split()) if RULE_FILE.is_file() else None
 RULES = tomllib.loads((DATA / "rules.toml").read_text())
 WORDS = load_words()
 MINUS = "\u2212"
