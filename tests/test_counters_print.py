@@ -126,9 +126,14 @@ def test_every_sheet_is_at_least_90_percent_full(paper, size):
 
 # ---- every PDF of the kit ----------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=2)
-def full_build(bw):
-    return render_all(load(DATA), BuildOptions(bw=bw))
+@functools.lru_cache(maxsize=1)
+def bw_build():
+    return render_all(load(DATA), BuildOptions(bw=True))
+
+
+def full_build(bw, kit_files):
+    """Every file of the default kit, or of the kit --bw: the default is the session's build."""
+    return bw_build() if bw else kit_files
 
 
 def content_streams(pdf_bytes):
@@ -146,10 +151,10 @@ RGB = re.compile(rb"(?<![\d.])(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(rg|RG)\b")
 
 
 @pytest.mark.parametrize("bw", [False, True], ids=["colour", "bw"])
-def test_no_rgb_black_or_grey_in_any_pdf(bw):
+def test_no_rgb_black_or_grey_in_any_pdf(bw, kit_files):
     """A print shop's CMYK conversion spreads RGB black over four plates: every black and grey
     must be DeviceGray or CMYK K only.  (RGB white lays no ink and is left alone.)"""
-    outputs = full_build(bw)
+    outputs = full_build(bw, kit_files)
     pdfs = [name for name in outputs if name.endswith(".pdf")]
     assert {"player-aid-a4.pdf", "prerolled-letter.pdf", "counters-a4.pdf", "kit-letter.pdf"} <= set(pdfs)
     for name in pdfs:
@@ -159,8 +164,8 @@ def test_no_rgb_black_or_grey_in_any_pdf(bw):
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_nothing_within_5_mm_of_a_page_edge(paper):
-    outputs = full_build(False)
+def test_nothing_within_5_mm_of_a_page_edge(paper, kit_files):
+    outputs = full_build(False, kit_files)
     edge = EDGE_MM * MM
     for part in ("player-aid", "prerolled", "counters"):
         for n, page in enumerate(pages_of(outputs[f"{part}-{paper}.pdf"]), 1):
