@@ -181,9 +181,7 @@ class Page:
 
     @functools.cached_property
     def text(self):
-        """The words line by line, top to bottom, a space between words (pdfplumber's extract_text
-        without layout)."""
-        return "\n".join(" ".join(w["text"] for w in line) for line in _lines(self.words))
+        return text_of(self.words)
 
 
 def _char_rgb(text, i):
@@ -236,6 +234,12 @@ def words_of(chars, x_tolerance=TOLERANCE, y_tolerance=TOLERANCE, keep_blank_cha
             if word:
                 words.append(_word(word))
     return words
+
+
+def text_of(words):
+    """The words line by line, top to bottom, a space between words (pdfplumber's extract_text
+    without layout).  words_of(chars) of some of a page's chars gives the text of those alone."""
+    return "\n".join(" ".join(w["text"] for w in line) for line in _lines(words))
 
 
 def _word(chars):
