@@ -210,13 +210,14 @@ def _lines(objs, tolerance=TOLERANCE, upright=True):
     return [sorted(line, key=lambda o: o[along]) for line in lines]
 
 
-def words_of(chars, x_tolerance=TOLERANCE, y_tolerance=TOLERANCE, keep_blank_chars=False):
+def words_of(chars, x_tolerance=TOLERANCE, y_tolerance=TOLERANCE, keep_blank_chars=False, extra_attrs=()):
     """Chars joined into words as pdfplumber's extract_words joins them: each run of upright (or
-    of turned) chars in the page's order on its own; a line's chars in reading order, a word
-    ending at a blank (unless kept), a gap wider than x_tolerance, a char starting before the one
-    before, or one more than y_tolerance off its line."""
+    of turned) chars in the page's order on its own (and with extra_attrs, each run of chars
+    alike in those keys, as "fontname"); a line's chars in reading order, a word ending at a blank
+    (unless kept), a gap wider than x_tolerance, a char starting before the one before, or one
+    more than y_tolerance off its line."""
     words = []
-    for upright, run in itertools.groupby(chars, key=lambda c: c["upright"]):
+    for (upright, *_), run in itertools.groupby(chars, key=lambda c: (c["upright"], *(c[a] for a in extra_attrs))):
         start, end, across = ("x0", "x1", "top") if upright else ("top", "bottom", "x0")
         for line in _lines(list(run), y_tolerance, upright):
             word = []
