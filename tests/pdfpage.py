@@ -1,18 +1,23 @@
 """A PDF's pages as pdfium reads them (the C library the kit already renders thumbnails with), in
 the shapes the tests measure: rects, lines, curves, chars, words and text, as dicts with
 pdfplumber's keys (x0, x1, top, bottom, width, height in points, y running down from the page's
-top).  pdfplumber parsed a counter sheet in 0.4 s, this in some 0.03 s; the counter sheets draw
-each face once as a form XObject and place it 88 times a page, so a path's points are mapped
-through every enclosing form's matrix to the page.
+top).  pdfplumber read a counter sheet's objects, glyphs and words in 0.4-0.5 s, this in about
+0.1 s; the counter sheets draw each face once as a form XObject and place it 88 times a page, so
+a path's points are mapped through every enclosing form's matrix to the page.
 
 Paths are classed as pdfminer (pdfplumber's parser) does: a path of several subpaths is each
 subpath on its own; a single segment is a line; four axis-aligned sides closed (`re`, or m l l l
 with a close or a fourth line back to the start) is a rect; anything else a curve.  Colours are
-what pdfium gives, RGB 0-255 after its colour conversion (`fill_rgb`, `stroke_rgb`): a test that
-asks which colour space or operator a page uses reads the content stream instead.  Chars are the
-glyphs the page prints (pdfium's generated spaces and line breaks left out), each with its
-loose box (advance width by the font's ascent and descent), size and font name; words are
-chars joined as pdfplumber's extract_words joins them (3 pt tolerances, split at spaces).
+what pdfium gives, RGB 0-255 after its colour conversion (`fill_rgb`, `stroke_rgb`; CMYK black
+comes out (35, 31, 32), DeviceGray black (0, 0, 0)): a test that asks which colour space or
+operator a page uses reads the content stream instead.  Chars are the glyphs the page prints
+(pdfium's generated spaces and line breaks left out), each with its loose box (advance width by
+the font's ascent and descent), size (the font size, not pdfplumber's box height for turned
+text) and font name.  Paths match pdfplumber's to float precision; a glyph's x may lie up to
+about 1 pt off along a long line (pdfium keeps glyph widths in whole thousandths of an em),
+its y to 0.01 pt.  Words are chars joined as pdfplumber's extract_words joins them (3 pt
+tolerances, split at spaces): the same words and text lines as pdfplumber's on every counter
+and pre-rolled page, and on the aid's but for one word at the 3 pt edge ("8." and "The").
 """
 
 import ctypes
