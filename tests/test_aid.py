@@ -14,11 +14,11 @@ from collections import Counter
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction as F
 
-import pdfplumber
 import pypdf
 import pytest
 
-from conftest import DATA, edit, run_cli
+from conftest import DATA, edit, page_texts, pdf_text, run_cli
+from pdfpage import pages_of, words_of
 from generator.build.pipeline import render_all
 from generator.data import load
 from generator.errors import RenderError
@@ -57,21 +57,18 @@ def readers(outputs):
             if f"player-aid-{paper}.pdf" in outputs}
 
 
-# Reading a PDF back is most of these tests' time: each PDF is read once, by pypdf and by pdfplumber.
+# Reading a PDF back is most of these tests' time: each PDF is read once, by pypdf (its
+# structure) and by pdfium (its text, conftest.pdf_text; its glyphs and words, tests/pdfpage.py).
 @functools.lru_cache(maxsize=8)
 def reader_of(pdf_bytes):
     return pypdf.PdfReader(io.BytesIO(pdf_bytes))
 
 
 @functools.lru_cache(maxsize=8)
-def plumbed(pdf_bytes):
-    """pdfplumber's view of a PDF; its pages keep what they have parsed."""
-    return pdfplumber.open(io.BytesIO(pdf_bytes))
-
-
-@functools.lru_cache(maxsize=8)
 def text_of(reader):
-    return "\n".join(page.extract_text() for page in reader.pages)
+    """The text of the PDF `reader` reads, by pdfium."""
+    reader.stream.seek(0)
+    return pdf_text(reader.stream.read())
 
 
 def flat(text):
@@ -232,8 +229,8 @@ def test_interpretation_notes_stay_together_under_their_heading(pdfs):
     # keep together in one column of page 2, their heading first.
     count = len(rules_toml()["interpretation"])
     for paper in ("a4", "letter"):
-        page = pdfplumber.open(io.BytesIO(pdfs[f"player-aid-{paper}.pdf"])).pages[1]
-        words = page.extract_words(extra_attrs=["fontname"])
+        page = pages_of(pdfs[f"player-aid-{paper}.pdf"])[1]
+        words = words_of(page.chars, extra_attrs=["fontname"])
         heading = next(w for w in words if w["text"] == "Interpretation")
         starts = [w for w in words if re.fullmatch(r"[1-9]\d*\.", w["text"]) and w["fontname"].endswith("Bold")
                   and abs(w["x0"] - heading["x0"]) < 1]
@@ -282,9 +279,8 @@ def test_every_interpretation_sentence_appears(pdfs):
 def test_crew_morale_table_follows_the_data(pdfs):
     crew = rules_toml()["crew"]
     for paper in SIZES:
-        pdf = plumbed(pdfs[f"player-aid-{paper}.pdf"])
         # Laid out by position, so a table row reads as one line (beside the other column's text).
-        lines = [flat(line) for page in pdf.pages for line in page.extract_text().splitlines()]
+        lines = [flat(line) for page in pages_of(pdfs[f"player-aid-{paper}.pdf"]) for line in page.text.splitlines()]
         for morale in crew["aid_afv_morale"]:
             average = morale + crew["morale_offset"]
             row = " ".join(str(n) for n in [morale, average] + [average * s for s in crew["aid_crew_sizes"]])
@@ -316,7 +312,7 @@ def test_pdffonts_says_embedded(pdfs, tmp_path):
 
 def test_type_sizes(pdfs):
     for paper in SIZES:
-        sizes = Counter(round(ch["size"], 2) for page in plumbed(pdfs[f"player-aid-{paper}.pdf"]).pages
+        sizes = Counter(round(ch["size"], 2) for page in pages_of(pdfs[f"player-aid-{paper}.pdf"])
                         for ch in page.chars)
         assert min(sizes) >= 7, (paper, min(sizes))          # tables and the footer
         body = sizes.most_common(1)[0][0]
@@ -343,8 +339,8 @@ def test_metadata_bookmarks_and_print_scaling(pdfs):
 def test_title_block(pdfs):
     t = rules_toml()
     kit = load(DATA)
-    for paper, reader in readers(pdfs).items():
-        first = flat(reader.pages[0].extract_text())
+    for paper in SIZES:
+        first = flat(page_texts(pdfs[f"player-aid-{paper}.pdf"])[0])
         for needed in (t["variant"]["title"], t["variant"]["credit"], kit.short_hash, PAPERS[paper].label):
             assert needed in first, (paper, needed)
 
@@ -354,10 +350,10 @@ def test_flowchart_boxes_carry_rule_numbers(pdfs):
     numbers = [t["triggers"]["rule"], t["bail_out"]["closed"]["rule"], t["bail_out"]["open"]["rule"],
                t["crew"]["morale_rule"], t["fate"]["rule"], t["weapon"]["rule"], t["after"]["rule"],
                t["close_combat"]["rule"]]
-    page = plumbed(pdfs["player-aid-a4.pdf"]).pages[0]
+    page = pages_of(pdfs["player-aid-a4.pdf"])[0]
     # The tabs are white bold text on the chart's boxes.
-    tabs = [w["text"] for w in page.extract_words(extra_attrs=["fontname", "non_stroking_color"])
-            if "Bold" in w["fontname"] and w["non_stroking_color"] in ((1, 1, 1), (1,), [1, 1, 1], [1])]
+    tabs = [w["text"] for w in words_of(page.chars, extra_attrs=["fontname", "fill_rgb"])
+            if "Bold" in w["fontname"] and w["fill_rgb"] == (255, 255, 255)]
     for number in numbers:
         assert number in tabs, (number, tabs)
 

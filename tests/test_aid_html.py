@@ -11,9 +11,9 @@ import tomllib
 from html.parser import HTMLParser
 
 import pdfplumber
-import pypdf
 import pytest
 
+import conftest
 from conftest import DATA, edit
 from generator.content.words import load_words
 from generator.build.pipeline import render_all
@@ -78,7 +78,8 @@ class Page(HTMLParser):
 
 
 def pdf_text(content):
-    return " ".join(" ".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(content)).pages).split())
+    """The PDF's text, flat (read by pdfium: conftest.pdf_text)."""
+    return " ".join(conftest.pdf_text(content).split())
 
 
 def test_same_figures_as_the_pdf(outputs):

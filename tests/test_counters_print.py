@@ -5,7 +5,7 @@ differs from the healthy one over at least a quarter of its area; 1 mm outside e
 the counter's own colour, on fronts and backs, both papers, every size.  Every PDF of the kit:
 no RGB black or grey, nothing within 5 mm of a page edge.  Figures come from the print brief.
 Each build renders once per session (test_counters_pdf caches them); pages are rasterised at a
-modest 100 dpi with pypdfium2 (pdfplumber's own renderer), only where pixels are the question.
+modest 100 dpi with pypdfium2, only where pixels are the question.
 """
 
 import functools
@@ -23,7 +23,7 @@ from generator.data import load
 from generator.options import BuildOptions
 from test_counters_pdf import INCH_MM, MM, build, counter_rects, pages_of
 
-pdfium = pytest.importorskip("pypdfium2", reason="page images need pypdfium2 (installed with pdfplumber)")
+pdfium = pytest.importorskip("pypdfium2", reason="page images need pypdfium2 (a dependency of the kit)")
 
 DPI = 100
 SIZES = {"5/8in": Fraction(5, 8) * INCH_MM, "3/4in": Fraction(3, 4) * INCH_MM, "1in": INCH_MM}
@@ -32,13 +32,13 @@ EDGE_MM = 5
 
 @functools.lru_cache(maxsize=8)
 def image(pdf_bytes, index):
-    """Page `index` as an RGB PIL image at DPI (pdfplumber's y-down coordinates, points * scale)."""
+    """Page `index` as an RGB PIL image at DPI (y down from the top, points * scale)."""
     doc = pdfium.PdfDocument(pdf_bytes)
     return doc[index].render(scale=DPI / 72).to_pil().convert("RGB")
 
 
 def px(img, x, y):
-    """The colour at (x, y) in points, pdfplumber coordinates (y down from the top)."""
+    """The colour at (x, y) in points, the page reader's coordinates (y down from the top)."""
     return img.getpixel((int(round(x * DPI / 72)), int(round(y * DPI / 72))))
 
 
@@ -63,7 +63,7 @@ def test_every_face_carries_vector_art_and_a_numeral_of_10_pt(paper):
     pdf = build()[f"counters-{paper}.pdf"]
     pages = pages_of(pdf)
     for page in pages[2:]:
-        art = page.page.curves          # emblems and pictograms are paths, not glyphs
+        art = page.curves               # emblems and pictograms are paths, not glyphs
         for r in counter_rects(page, SIZES["3/4in"]):
             assert any(inside(a, r) for a in art), r
             assert any(inside(ch, r) and ch["size"] >= 10 and ch["text"].isdigit() and "Bold" in ch["fontname"]
@@ -126,9 +126,14 @@ def test_every_sheet_is_at_least_90_percent_full(paper, size):
 
 # ---- every PDF of the kit ----------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=2)
-def full_build(bw):
-    return render_all(load(DATA), BuildOptions(bw=bw))
+@functools.lru_cache(maxsize=1)
+def bw_build():
+    return render_all(load(DATA), BuildOptions(bw=True))
+
+
+def full_build(bw, kit_files):
+    """Every file of the default kit, or of the kit --bw: the default is the session's build."""
+    return bw_build() if bw else kit_files
 
 
 def content_streams(pdf_bytes):
@@ -146,10 +151,10 @@ RGB = re.compile(rb"(?<![\d.])(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(rg|RG)\b")
 
 
 @pytest.mark.parametrize("bw", [False, True], ids=["colour", "bw"])
-def test_no_rgb_black_or_grey_in_any_pdf(bw):
+def test_no_rgb_black_or_grey_in_any_pdf(bw, kit_files):
     """A print shop's CMYK conversion spreads RGB black over four plates: every black and grey
     must be DeviceGray or CMYK K only.  (RGB white lays no ink and is left alone.)"""
-    outputs = full_build(bw)
+    outputs = full_build(bw, kit_files)
     pdfs = [name for name in outputs if name.endswith(".pdf")]
     assert {"player-aid-a4.pdf", "prerolled-letter.pdf", "counters-a4.pdf", "kit-letter.pdf"} <= set(pdfs)
     for name in pdfs:
@@ -159,17 +164,16 @@ def test_no_rgb_black_or_grey_in_any_pdf(bw):
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_nothing_within_5_mm_of_a_page_edge(paper):
-    outputs = full_build(False)
+def test_nothing_within_5_mm_of_a_page_edge(paper, kit_files):
+    outputs = full_build(False, kit_files)
     edge = EDGE_MM * MM
     for part in ("player-aid", "prerolled", "counters"):
         for n, page in enumerate(pages_of(outputs[f"{part}-{paper}.pdf"]), 1):
-            p = page.page
             for kind, objects in (("char", page.chars), ("rect", page.rects), ("line", page.lines),
-                                  ("curve", p.curves)):
+                                  ("curve", page.curves)):
                 for obj in objects:
-                    assert (obj["x0"] >= edge - 0.01 and obj["x1"] <= p.width - edge + 0.01
-                            and obj["top"] >= edge - 0.01 and obj["bottom"] <= p.height - edge + 0.01), \
+                    assert (obj["x0"] >= edge - 0.01 and obj["x1"] <= page.width - edge + 0.01
+                            and obj["top"] >= edge - 0.01 and obj["bottom"] <= page.height - edge + 0.01), \
                         (part, paper, n, kind, obj.get("text"), obj["x0"], obj["top"])
     # the kit is these parts' pages, merged (with blank pages between parts)
     kit = PdfReader(io.BytesIO(outputs[f"kit-{paper}.pdf"]))

@@ -37,7 +37,8 @@ STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 
 @functools.lru_cache(maxsize=8)
 def edition(lang):
-    """{file name: bytes} of the whole kit in `lang`, both papers."""
+    """{file name: bytes} of the whole kit in `lang`, both papers.  English is the session's
+    default build (kit_files), the same bytes: the tests that compare take it from there."""
     return render_all(load(DATA), BuildOptions(lang=lang))
 
 
@@ -97,16 +98,15 @@ def test_msgfmt_check_passes_with_nothing_untranslated_or_fuzzy(lang):
 # ---- print checks, as English passes them ---------------------------------------------------------
 
 @pytest.mark.parametrize("lang", PRINTED)
-def test_the_aid_is_two_pages_on_both_papers_at_the_english_type_sizes(lang):
-    import pdfplumber
-    english, files = edition("en"), edition(lang)
+def test_the_aid_is_two_pages_on_both_papers_at_the_english_type_sizes(lang, kit_files):
+    from pdfpage import pages_of
+    english, files = kit_files, edition(lang)
     for paper in ("a4", "letter"):
         name = f"player-aid-{paper}.pdf"
         assert len(PdfReader(io.BytesIO(files[name])).pages) == 2, (lang, paper)
 
         def sizes(content):
-            with pdfplumber.open(io.BytesIO(content)) as pdf:
-                return Counter(round(ch["size"], 2) for page in pdf.pages for ch in page.chars)
+            return Counter(round(ch["size"], 2) for page in pages_of(content) for ch in page.chars)
         ours, theirs = sizes(files[name]), sizes(english[name])
         assert ours.most_common(1)[0][0] == theirs.most_common(1)[0][0], (lang, paper)    # body size
         assert min(ours) == min(theirs) and max(ours) == max(theirs), (lang, paper)
@@ -132,7 +132,7 @@ RGB = re.compile(rb"(?<![\d.])(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(rg|RG)\b")
 
 @pytest.mark.parametrize("lang", PRINTED)
 def test_no_rgb_black_or_grey_and_nothing_within_5_mm_of_an_edge(lang):
-    import pdfplumber
+    from pdfpage import pages_of
     from test_counters_print import content_streams
     files = edition(lang)
     # Where an edition's words differ: both aid pages, the calibration page and first sheet of
@@ -141,12 +141,11 @@ def test_no_rgb_black_or_grey_and_nothing_within_5_mm_of_an_edge(lang):
         greys = [m.group(0) for stream in content_streams(files[name]) for m in RGB.finditer(stream)
                  if len({float(v) for v in m.groups()[:3]}) == 1 and float(m.group(1)) < 1]
         assert not greys, (lang, name, greys[:5])
-        with pdfplumber.open(io.BytesIO(files[name]), pages=list(range(1, pages + 1))) as pdf:
-            for n, page in enumerate(pdf.pages, 1):
-                edge = 5 * MM - 0.01
-                for obj in page.chars + page.rects + page.lines:
-                    assert (obj["x0"] >= edge and obj["x1"] <= page.width - edge and obj["top"] >= edge
-                            and obj["bottom"] <= page.height - edge), (lang, name, n, obj.get("text"))
+        for n, page in enumerate(pages_of(files[name])[:pages], 1):
+            edge = 5 * MM - 0.01
+            for obj in page.chars + page.rects + page.lines:
+                assert (obj["x0"] >= edge and obj["x1"] <= page.width - edge and obj["top"] >= edge
+                        and obj["bottom"] <= page.height - edge), (lang, name, n, obj.get("text"))
 
 
 @pytest.mark.parametrize("lang", PRINTED)
@@ -203,8 +202,8 @@ def figures(text):
 
 
 @pytest.mark.parametrize("lang", PRINTED)
-def test_every_fraction_and_percentage_equals_the_english(lang):
-    english, files = edition("en"), edition(lang)
+def test_every_fraction_and_percentage_equals_the_english(lang, kit_files):
+    english, files = kit_files, edition(lang)
     for name in ("player-aid-a4.pdf", "player-aid-letter.pdf", "counters-a4.pdf"):
         ours, theirs = figures(pdf_text(files[name])), figures(pdf_text(english[name]))
         assert ours == theirs, (lang, name)
@@ -271,9 +270,9 @@ def test_no_common_english_word_in_the_aid(lang):
     assert english_words(unquoted(html_text(files["player-aid.html"])), lang) == []
 
 
-def test_an_english_catalogue_would_fail_the_english_word_check():
+def test_an_english_catalogue_would_fail_the_english_word_check(kit_files):
     """The check can fail: the English counters are full of the words it looks for."""
-    assert len(english_words(pdf_text(edition("en")["counters-a4.pdf"]), "de")) > 10
+    assert len(english_words(pdf_text(kit_files["counters-a4.pdf"]), "de")) > 10
 
 
 def test_build_lang_records_the_language_in_the_manifest(tmp_path):

@@ -16,7 +16,7 @@ import pytest
 from generator.data import MAX_NATIONALITIES, load
 from generator.data.toml_file import MAX_DEPTH, MAX_FILE_BYTES
 from generator.errors import DataError
-from conftest import ROOT, edit
+from conftest import ROOT, edit, pdf_text
 
 PATH_MAX = os.pathconf("/", "PC_PATH_MAX")
 
@@ -150,15 +150,12 @@ def test_the_aid_really_prints_the_most_nationalities_allowed(data_copy):
     from generator.render.pdf import aid_pdf as aid
     from generator.content.context import BuildContext
     from generator.data.sources import shipped
-    from pypdf import PdfReader
-    import io
     minimal_nationalities(data_copy, MAX_NATIONALITIES)
     kit = load(data_copy)
     ctx = BuildContext(kit, compute(kit), BuildOptions(), shipped("templates"))
     for paper in PAPERS.values():
         pdf = aid.render(ctx, paper)
-        text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
-        assert f"N{MAX_NATIONALITIES - 1}" in text, paper.label
+        assert f"N{MAX_NATIONALITIES - 1}" in pdf_text(pdf), paper.label
 
 
 # -- paths the system cannot look at ---------------------------------------------------------

@@ -19,7 +19,8 @@ from fractions import Fraction as F
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA, ROOT, edit, run_cli
+from conftest import DATA, ROOT, edit, page_texts, run_cli
+from pdfpage import pages_of, words_of
 from generator.data import load
 from generator.errors import RenderError
 from generator.layout.paper import PAPERS
@@ -236,8 +237,7 @@ ROW = re.compile(r"(\d+) ((?:(?:%s) ?)+)" % _any_of({**FATE, **WEAPON}))
 def pdf_rows(pdf, size=5):
     """[(row, fate codes..., weapon codes...)] and the page texts, read back from the PDF text."""
     rows, pages = [], []
-    for page in PdfReader(io.BytesIO(pdf)).pages:
-        text = page.extract_text()
+    for text in page_texts(pdf):
         pages.append(text)
         for line in text.splitlines():
             m = ROW.fullmatch(line.strip())
@@ -301,14 +301,14 @@ def _seed_printed(pdf, seed):
     """Whether `seed` shows anywhere a reader can see it: the page text or the document's metadata."""
     reader = PdfReader(io.BytesIO(pdf))
     meta = " ".join(str(v) for v in (reader.metadata or {}).values())
-    text = " ".join(p.extract_text() for p in reader.pages)
+    text = " ".join(page_texts(pdf))
     return re.search(rf"\b{seed}\b", meta + " " + text) is not None
 
 
 def test_a_shown_seed_is_printed_and_the_legend_says_what_that_gives_away():
     pdf = render_mod.render(context(rows=20, seed=424242), PAPERS["a4"])
     assert _seed_printed(pdf, 424242)
-    assert WORDS("prerolled.legend.hide.seed") in " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
+    assert WORDS("prerolled.legend.hide.seed") in " ".join(page_texts(pdf)[0].split())
 
 
 def test_a_private_seed_is_printed_nowhere():
@@ -316,7 +316,7 @@ def test_a_private_seed_is_printed_nowhere():
     seed = 5_551_234_567
     one = render_mod.render(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
     assert not _seed_printed(one, seed)
-    flat = " ".join(PdfReader(io.BytesIO(one)).pages[0].extract_text().split())
+    flat = " ".join(page_texts(one)[0].split())
     assert WORDS("prerolled.heading.stamp", seed=WORDS("prerolled.seed.private"), mode="independent", block="",
                  data=load(DATA).short_hash, first=1, last=20, rows=20) in flat
     assert WORDS("prerolled.legend.hide.seed") not in flat
@@ -330,7 +330,7 @@ def test_seed_random_draws_a_fresh_private_table_each_time(tmp_path):
                                  "--seed", "random", "--out", tmp_path / str(n))
         assert status == 0, err
         pdf = (tmp_path / str(n) / "prerolled-a4.pdf").read_bytes()
-        flat = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
+        flat = " ".join(page_texts(pdf)[0].split())
         assert WORDS("prerolled.seed.private") in flat and WORDS("prerolled.legend.hide.seed") not in flat
         tables.append((tmp_path / str(n) / "prerolled.csv").read_text())
         stamps.append(re.search(r"edition (\w+)", flat)[1])
@@ -373,7 +373,7 @@ def test_fate_on_column_4_changes_its_counts(data_copy, tmp_path):
     for chunk in blocks(rows, 12):
         assert column_counts(chunk, header) == want
     pdf = (tmp_path / "out" / "prerolled-a4.pdf").read_bytes()
-    flat = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
+    flat = " ".join(page_texts(pdf)[0].split())
     assert WORDS("prerolled.heading.block", block=12) in flat
     assert pdf_rows(pdf)[0] == rows
 
@@ -383,7 +383,7 @@ def test_a_bigger_crew_gets_more_columns_printed_as_codes(data_copy):
     ctx = context(data_copy, rows=40)
     header, rows = csv_rows(ctx)
     assert header == csv_header(9)
-    text = PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS["a4"]))).pages[0].extract_text()
+    text = page_texts(render_mod.render(ctx, PAPERS["a4"]))[0]
     printed = [line.split() for line in text.splitlines() if re.fullmatch(r"\d+( [A-Z]){18}", line.strip())]
     assert printed == rows[:len(printed)] and len(printed) >= 30
     assert WORDS("prerolled.legend.codes.text") in " ".join(text.split())
@@ -413,9 +413,9 @@ def test_bad_options_exit_2(args, tmp_path):
 # --- print quality ------------------------------------------------------------------------------
 
 def _heads(page):
-    """{man head text: [x centres]} of the column heads on a pdfplumber page."""
+    """{man head text: [x centres]} of the column heads on a page (tests/pdfpage.py)."""
     out = {}
-    for w in page.extract_words(keep_blank_chars=True, x_tolerance=1.5):
+    for w in words_of(page.chars, keep_blank_chars=True, x_tolerance=1.5):
         for n in range(1, 6):
             if w["text"].strip() == WORDS("prerolled.head.man", n=n):
                 out.setdefault(n, []).append((w["x0"] + w["x1"]) / 2)
@@ -424,36 +424,35 @@ def _heads(page):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_rows_are_legible_and_inside_their_columns_fates_left_of_weapons(paper):
-    import pdfplumber
     ctx = context(rows=60)
     pdf = render_mod.render(ctx, PAPERS[paper])
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        page = doc.pages[0]
-        chars = page.chars
-        assert all(0 <= ch["x0"] and ch["x1"] <= page.width for ch in chars)
-        body = [ch for ch in chars if ch["fontname"].split("+")[-1] in ("DejaVuSans", "DejaVuSans-Bold") and ch["size"] >= 8]
-        killed = [w for w in page.extract_words(keep_blank_chars=False) if w["text"] == KILLED]
-        assert killed and all(w["bottom"] - w["top"] >= 8 for w in killed)
-        tops = sorted({round(w["top"], 1) for w in killed})
-        assert min(b - a for a, b in zip(tops, tops[1:])) >= 8     # row pitch
-        # Every cell's text stays between its column rules.
-        rules = sorted({round(e["x0"], 1) for e in page.edges if e["orientation"] == "v"})
-        assert len(rules) >= 12
-        words = page.extract_words(keep_blank_chars=True, x_tolerance=1.5)
-        for w in words:
-            if CELL.fullmatch(w["text"].strip()):
-                assert not any(w["x0"] < x < w["x1"] for x in rules), w
-        assert len(body) > 1000
-        # issue 21: each man twice, his fate left of every weapon, so a card uncovers fates first;
-        # the group heads say so, fates over the left half.
-        heads = _heads(page)
-        assert all(len(xs) == 2 for xs in heads.values()), heads
-        assert max(min(xs) for xs in heads.values()) < min(max(xs) for xs in heads.values())
-        flat = " ".join(page.extract_text().split())
-        t = rules_toml()
-        fates = WORDS("prerolled.head.fates", rule=t["fate"]["rule"])
-        weapons = WORDS("prerolled.head.weapons", rule=t["weapon"]["rule"])
-        assert fates in flat and weapons in flat and flat.index(fates) < flat.index(weapons)
+    page = pages_of(pdf)[0]
+    chars = page.chars
+    assert all(0 <= ch["x0"] and ch["x1"] <= page.width for ch in chars)
+    body = [ch for ch in chars if ch["fontname"].split("+")[-1] in ("DejaVuSans", "DejaVuSans-Bold") and ch["size"] >= 8]
+    killed = [w for w in page.words if w["text"] == KILLED]
+    assert killed and all(w["bottom"] - w["top"] >= 8 for w in killed)
+    tops = sorted({round(w["top"], 1) for w in killed})
+    assert min(b - a for a, b in zip(tops, tops[1:])) >= 8     # row pitch
+    # Every cell's text stays between its column rules (a rule: a vertical line, or a box's side).
+    rules = sorted({round(x, 1) for r in page.rects for x in (r["x0"], r["x1"])}
+                   | {round(ln["x0"], 1) for ln in page.lines if abs(ln["x1"] - ln["x0"]) < 0.01})
+    assert len(rules) >= 12
+    words = words_of(chars, keep_blank_chars=True, x_tolerance=1.5)
+    for w in words:
+        if CELL.fullmatch(w["text"].strip()):
+            assert not any(w["x0"] < x < w["x1"] for x in rules), w
+    assert len(body) > 1000
+    # issue 21: each man twice, his fate left of every weapon, so a card uncovers fates first;
+    # the group heads say so, fates over the left half.
+    heads = _heads(page)
+    assert all(len(xs) == 2 for xs in heads.values()), heads
+    assert max(min(xs) for xs in heads.values()) < min(max(xs) for xs in heads.values())
+    flat = " ".join(page.text.split())
+    t = rules_toml()
+    fates = WORDS("prerolled.head.fates", rule=t["fate"]["rule"])
+    weapons = WORDS("prerolled.head.weapons", rule=t["weapon"]["rule"])
+    assert fates in flat and weapons in flat and flat.index(fates) < flat.index(weapons)
 
 
 def test_fonts_embedded_and_bookmarks_per_page_group():
@@ -489,10 +488,8 @@ def test_hostile_data_text_stays_on_the_page(data_copy):
     edit(rules, FATE_3, FATE_3.replace('"871.3"', '"' + "Y" * 10_000 + '"'))
     ctx = context(data_copy, rows=50)
     pdf = render_mod.render(ctx, PAPERS["a4"])
-    import pdfplumber
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        page = doc.pages[0]
-        assert all(0 <= ch["x0"] and ch["x1"] <= page.width + 0.01 for ch in page.chars)
+    page = pages_of(pdf)[0]
+    assert page.chars and all(0 <= ch["x0"] and ch["x1"] <= page.width + 0.01 for ch in page.chars)
     rows, pages = pdf_rows(pdf)
     assert rows == csv_rows(ctx)[1]
     flat = " ".join(pages[0].split())
@@ -550,7 +547,7 @@ def test_legend_follows_the_voluntary_reading_in_force(data_copy):
 
 
 def _first_page(ctx, paper):
-    return " ".join(PdfReader(io.BytesIO(render_mod.render(ctx, PAPERS[paper]))).pages[0].extract_text().split())
+    return " ".join(page_texts(render_mod.render(ctx, PAPERS[paper]))[0].split())
 
 
 def _hero_fields(t):
@@ -633,7 +630,7 @@ def test_legend_owns_up_to_a_part_block(tmp_path):
         status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--rows", rows, "--mode", "balanced",
                                  "--out", tmp_path / str(rows))
         assert status == 0, err
-        text = " ".join(PdfReader(tmp_path / str(rows) / "prerolled-a4.pdf").pages[0].extract_text().split())
+        text = " ".join(page_texts(tmp_path / str(rows) / "prerolled-a4.pdf")[0].split())
         assert words in text
 
 
@@ -657,5 +654,5 @@ def test_every_legend_sentence_prints_whole_in_every_edition(lang, tmp_path):
                                  "--out", tmp_path / str(n), *args)
         assert status == 0, err
         for paper in ("a4", "letter"):
-            text = PdfReader(tmp_path / str(n) / f"prerolled-{paper}.pdf").pages[0].extract_text()
+            text = page_texts(tmp_path / str(n) / f"prerolled-{paper}.pdf")[0]
             assert "..." not in text and "…" not in text, (lang, paper, args)
