@@ -23,8 +23,8 @@ from conftest import ROOT, SLOW, edit
 FAST = ("--only", "prerolled", "--quiet")
 
 
-def start(out, *args, slow=None):
-    env = dict(os.environ, **({B.SLOW_COMMIT: str(slow)} if slow else {}))
+def start(out, *args, slow=None, hold=None):
+    env = dict(os.environ, **({B.SLOW_COMMIT: str(slow)} if slow else {}), **({B.HOLD_COMMIT: str(hold)} if hold else {}))
     return subprocess.Popen([sys.executable, "-m", "generator", "build", "--out", str(out), *FAST, *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -136,11 +136,13 @@ def test_after_sigkill_while_renaming_the_next_build_undoes_the_commit_first(ear
 
 def test_a_second_build_into_the_same_folder_stops_and_the_manifest_holds(earlier):
     out, _ = earlier
-    # Each rename waits 1.5 s: the second build (a fresh interpreter) has seconds to reach the
-    # lock even on a loaded machine, where 0.3 s was not always enough.
-    first = start(out, "--paper", "a4", "--seed", "5", slow=1.5)
+    # The first build holds before its first rename until the second has been refused: however
+    # loaded the machine, the second reaches the lock while the first is surely committing.
+    go = out.parent / "go"
+    first = start(out, "--paper", "a4", "--seed", "5", hold=go)
     wait_for(lambda: (out / B.STAGING / "plan").exists(), "the first build to start renaming")
     status, err = build(out, "--paper", "a4", "--seed", "6")
+    go.touch()
     assert status == 2 and "Traceback" not in err and len(err.splitlines()) == 1
     assert f"--out {out}: another build is writing this folder now" in err
     _, err = first.communicate(timeout=60)

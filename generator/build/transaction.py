@@ -40,8 +40,18 @@ MANIFEST = "MANIFEST.txt"
 # Test hook, read only in the commit phase: seconds to sleep before each rename, so a test can
 # interrupt a build or start another one while it is renaming.  Never set it otherwise.
 SLOW_COMMIT = "BAILOUT_TEST_SLOW_COMMIT"
+# Test hook, likewise: a file whose existence the commit phase waits for (at most a minute) before
+# its first rename, so a test can run a second build against a build that is surely renaming.
+HOLD_COMMIT = "BAILOUT_TEST_HOLD_COMMIT"
 # Errors that mean the disk (or the quota) is full, from whatever a build writes while rendering.
 _DISK_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+def _hold(until: str) -> None:
+    """The HOLD_COMMIT test hook: wait until the file `until` exists (at once when unset)."""
+    deadline = time.monotonic() + 60
+    while until and not os.path.exists(until) and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def umask() -> int:
@@ -198,6 +208,7 @@ def _commit(out: Path, staging: Path, names: Iterable[str]) -> None:
         raise UsageError(f"--out {out}: cannot write {STAGING}/plan ({error.strerror}); nothing was changed") \
             from None
     delay = float(os.environ.get(SLOW_COMMIT, "0") or 0)
+    _hold(os.environ.get(HOLD_COMMIT, ""))
     try:
         for name, how in plan:
             if delay:
