@@ -167,12 +167,8 @@ def test_a_cut_1_mm_off_lands_in_the_counters_own_colour_at_5_8_in(lang):
                 assert close(px(img, ox, oy), px(img, ix, iy)), (lang, index, r["x0"], r["top"])
 
 
-# 5/8 in is built by the cut test above for every edition; the larger sizes (a build each) run in CI.
-slow = pytest.mark.skipif(os.environ.get("BAILOUT_SLOW_TESTS") != "1",
-                          reason="slow (eight counter builds); set BAILOUT_SLOW_TESTS=1, as .ci/run does")
-
-
-@slow
+# 5/8 in is built by the cut test above for every edition; the larger sizes here (a tenth of a
+# second each: run by README's command too).
 @pytest.mark.parametrize("lang", EDITIONS)
 @pytest.mark.parametrize("size", ["3/4in", "1in"])
 def test_counter_words_fit_every_named_size(lang, size):
@@ -301,10 +297,9 @@ def test_language_named_files_and_their_links():
     assert out["README.txt"] == b"kit-a4-de.pdf"
 
 
-@slow
 def test_release_lang_puts_each_edition_in_its_folder_with_an_index(tmp_path):
     import zipfile
-    status, out, err = run_cli("release", "--lang", "en,de", "--out", tmp_path, "--quiet")
+    status, out, err = run_cli("release", "--lang", "en,de", "--rows", "8", "--out", tmp_path, "--quiet")
     assert status == 0, err
     with zipfile.ZipFile(out.strip()) as archive:
         names = set(archive.namelist())

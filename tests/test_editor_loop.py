@@ -158,11 +158,6 @@ def test_release_takes_since_and_names_the_marked_edition(data_copy):
     assert marked.stamp != context(kit, BuildOptions(rows=8)).stamp
 
 
-slow = pytest.mark.skipif(__import__("os").environ.get("BAILOUT_SLOW_TESTS") != "1",
-                          reason="slow (a whole release); set BAILOUT_SLOW_TESTS=1, as .ci/run does")
-
-
-@slow
 def test_release_since_marks_the_aids(data_copy):
     edit(data_copy / "rules.toml", '[after]\nrule = "871"', '[after]\nrule = "871.5"')
     name, content = make_release(load(data_copy), BuildOptions(rows=8, since=str(DATA)))

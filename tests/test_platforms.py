@@ -3,8 +3,7 @@ os.O_NOFOLLOW, os.O_CLOEXEC or signal.SIGPIPE.  These tests run `bailout` in a s
 prelude deletes all of them before generator is imported, so any use of one that is not
 guarded ends the run with a traceback.
 
-The whole build and release (some seconds) run where CI does (BAILOUT_SLOW_TESTS=1, set by
-.ci/run); a build of one part and the lock always.
+The whole build and release, a build of one part and the lock.
 """
 
 import os
@@ -13,7 +12,6 @@ import sys
 import textwrap
 import time
 
-import pytest
 
 from generator.locking import LOCK_NAME
 from conftest import ROOT
@@ -43,7 +41,6 @@ HOLD = STRIP + textwrap.dedent("""\
         print("held", flush=True)
         sys.stdin.read()
     """)
-SLOW = bool(os.environ.get("BAILOUT_SLOW_TESTS"))
 
 
 def stripped(*commands: list[str], timeout: float = 240) -> subprocess.CompletedProcess[str]:
@@ -83,8 +80,6 @@ def test_a_second_build_is_refused_without_posix_calls(tmp_path):
     assert again.returncode == 0, again.stderr      # released: the next build goes ahead
 
 
-@pytest.mark.skipif(not SLOW, reason="the whole build and release take some seconds; "
-                                     "BAILOUT_SLOW_TESTS=1 (CI) runs them")
 def test_the_whole_build_and_release_without_posix_calls(tmp_path, kit_dir):
     out, dist = tmp_path / "out", tmp_path / "dist"
     done = stripped(["build", "--out", str(out), "--quiet"], ["release", "--out", str(dist), "--quiet"])

@@ -279,8 +279,6 @@ def test_manifest_names_the_profile_but_the_default():
     assert b"\nprint " not in render_all(load(DATA), BuildOptions(parts=("prerolled",), papers=("a4",)))["MANIFEST.txt"]
 
 
-@pytest.mark.skipif(os.environ.get("BAILOUT_SLOW_TESTS") != "1",
-                    reason="slow (two whole kits and a release); set BAILOUT_SLOW_TESTS=1, as .ci/run does")
 def test_a_release_holds_several_profiles():
     import zipfile
     from generator.build.release import make_release
