@@ -91,14 +91,43 @@ def release_zip(tmp_path_factory):
         return name, content
 
 
+@contextlib.contextmanager
+def one_by_one():
+    """The build's lanes one after the other in this process (BAILOUT_JOBS=1), whatever its threads."""
+    before = os.environ.get("BAILOUT_JOBS")
+    os.environ["BAILOUT_JOBS"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["BAILOUT_JOBS"]
+        else:
+            os.environ["BAILOUT_JOBS"] = before
+
+
 @pytest.fixture(scope="session")
 def kit_dir(tmp_path_factory):
-    """`bailout build` of the shipped data, default options, once per run.  Read only."""
+    """`bailout build` of the shipped data, default options, once per run, its lanes one by one
+    (what tests/test_speed.py holds a side-by-side build to).  Read only."""
     with _made_once(tmp_path_factory, "kit") as (out, made):
         if not made:
             from generator.cli import main
-            assert main(["build", "--out", str(out), "--quiet"]) == 0
+            with one_by_one():
+                assert main(["build", "--out", str(out), "--quiet"]) == 0
         return out
+
+
+@pytest.fixture(scope="session")
+def two_editions(tmp_path_factory):
+    """The zip path of `bailout release --lang en,de --rows 8`, its editions made one by one, once
+    per run (tests/test_editions.py reads it, tests/test_lanes.py holds a side-by-side one to it)."""
+    with _made_once(tmp_path_factory, "two-editions") as (out, made):
+        if not made:
+            with one_by_one():
+                status, _, err = run_cli("release", "--lang", "en,de", "--rows", "8", "--out", out, "--quiet")
+            assert status == 0, err
+        [path] = out.glob("*.zip")
+        return path
 
 
 @pytest.fixture(scope="session")

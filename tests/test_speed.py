@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import ROOT
 from generator import cache
 from generator.content.words import po_messages
 
@@ -32,11 +32,8 @@ def bailout(*args, **env):
 # -- the kit's lanes: the kit waits for the aid the other lane renders -------------------------------
 
 @needs_fork
-def test_a_whole_kit_side_by_side_is_the_same_bytes_as_one_by_one(tmp_path, monkeypatch):
-    one, two = tmp_path / "one", tmp_path / "two"
-    monkeypatch.setenv("BAILOUT_JOBS", "1")        # one by one, in this process
-    status, _, err = run_cli("build", "--quiet", "--out", one)
-    assert status == 0, err
+def test_a_whole_kit_side_by_side_is_the_same_bytes_as_one_by_one(tmp_path, kit_dir):
+    one, two = kit_dir, tmp_path / "two"          # the session's kit: its lanes one by one
     done = bailout("build", "--quiet", "--out", two, BAILOUT_JOBS="2")
     assert done.returncode == 0, done.stderr
     names = sorted(p.name for p in one.iterdir())
