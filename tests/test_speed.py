@@ -206,3 +206,19 @@ def test_the_lanes_of_a_kit_keep_the_aid_apart_and_split_long_tables():
     first, second = names(True)                 # a long table a lane: neither waits on both
     assert "prerolled-letter.pdf" in first and "prerolled-a4.pdf" in second
     assert second[-2:] == ["kit-a4.pdf", "kit-letter.pdf"]
+
+
+def test_a_kept_paragraph_wraps_as_reportlabs_at_every_width_and_after_a_refused_split():
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+    from generator.render.pdf.canvas import FONT, register_fonts
+    from generator.render.pdf.markdown_pdf import KeptParagraph
+    register_fonts()
+    style = ParagraphStyle("t", fontName=FONT, fontSize=9, leading=11)
+    text = "Each crew member checks once, in the order the crew counter lists them, " * 6
+    kept = KeptParagraph(text, style)
+    for width in (120.0, 300.0, 120.0, 120.0, 61.5):
+        assert kept.wrap(width, 1000) == Paragraph(text, style).wrap(width, 1000)
+    kept.wrap(120.0, 1000)
+    assert kept.split(120.0, 5) == []            # no room for two lines: reportlab drops its lines
+    assert kept.wrap(120.0, 1000) == Paragraph(text, style).wrap(120.0, 1000) and kept.blPara.lines

@@ -116,7 +116,22 @@ class RuledHeading(Heading):
         self.canv.restoreState()
 
 
-class MarkedParagraph(Paragraph):
+class KeptParagraph(Paragraph):
+    """A Paragraph that keeps its last wrap: its lines depend on the width alone (reportlab's wrap
+    reads no height), and the aid's layout asks most at one width two or three times (the
+    fitting check, the frame, a table's rows)."""
+    _kept_width: float | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        # split() drops blPara when it refuses to split (orphans, widows): then break again
+        if self._kept_width == availWidth and hasattr(self, "blPara"):
+            return self.width, self.height
+        size = super().wrap(availWidth, availHeight)
+        self._kept_width = availWidth
+        return size
+
+
+class MarkedParagraph(KeptParagraph):
     """A paragraph with a change bar beside it (`bars.draw`); its split parts keep the bar."""
     bars: Bars | None = None
 
@@ -202,7 +217,7 @@ class FitTable(Flowable):
                 longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)
                 minimum[i] = max(minimum[i], min(longest, width / ncol) + pad)
         widths = _share(width, natural, minimum)
-        cells = [[Paragraph(_cell_markup(text), _aligned(style, self.aligns[i] if i < len(self.aligns) else None))
+        cells = [[KeptParagraph(_cell_markup(text), _aligned(style, self.aligns[i] if i < len(self.aligns) else None))
                   for i, (text, style) in enumerate(row)] + [""] * (ncol - len(row)) for row in self.rows]
         s = self.styles
         commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
@@ -367,7 +382,7 @@ class Converter:
     def paragraph(self, markup: str, style: ParagraphStyle) -> Paragraph:
         """A Paragraph; a marked one (its text holds the change mark) draws a change bar beside it."""
         if self.bars is None or self.bars.marker not in markup:
-            return Paragraph(markup, style)
+            return KeptParagraph(markup, style)
         para = MarkedParagraph(self.unmarked(markup), style)
         para.bars = self.bars
         return para
