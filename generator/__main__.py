@@ -1,7 +1,5 @@
 """`python -m generator`: the same as the `bailout` command."""
 
-import sys
+from generator.cli import run
 
-from generator.cli import main
-
-sys.exit(main())
+run()

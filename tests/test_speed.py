@@ -222,3 +222,19 @@ def test_a_kept_paragraph_wraps_as_reportlabs_at_every_width_and_after_a_refused
     kept.wrap(120.0, 1000)
     assert kept.split(120.0, 5) == []            # no room for two lines: reportlab drops its lines
     assert kept.wrap(120.0, 1000) == Paragraph(text, style).wrap(120.0, 1000) and kept.blPara.lines
+
+
+def test_the_command_leaves_at_once_yet_runs_the_exit_handlers_and_keeps_its_status():
+    code = """
+        import atexit, sys
+        atexit.register(lambda: print("handlers ran", flush=True))
+        sys.argv = ["bailout", *sys.argv[1:]]
+        from generator.cli import run
+        run()
+    """
+    for args, status in ((["--version"], 0), (["build", "--data", "/no/such/folder"], 2)):
+        done = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120)
+        assert done.returncode == status, done.stderr
+        assert "handlers ran" in done.stdout
+        assert status == 0 or done.stderr.startswith("bailout: ")
