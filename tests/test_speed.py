@@ -238,33 +238,3 @@ def test_the_command_leaves_at_once_yet_runs_the_exit_handlers_and_keeps_its_sta
         assert done.returncode == status, done.stderr
         assert "handlers ran" in done.stdout
         assert status == 0 or done.stderr.startswith("bailout: ")
-
-
-@needs_fork
-def test_more_lanes_than_cores_start_as_each_ends_and_keep_their_order():
-    out = python("""
-        import os, time
-        from generator.build.lanes import run_lanes
-        from generator.errors import RenderError
-        started = time.monotonic()
-        def lane(i, seconds):
-            def work():
-                time.sleep(seconds)
-                return (i, os.getpid(), round(time.monotonic() - started, 1))
-            return work
-        # this process takes the last pending lane each time; children the others, as cores free
-        got = run_lanes([lane(0, 1.0), lane(1, 0.2), lane(2, 0.2), lane(3, 0.2), lane(4, 0.2)])
-        print([i for i, _, _ in got], len({pid for _, pid, _ in got}) > 1, max(t for _, _, t in got) < 1.25)
-        def bad(i):
-            def work():
-                time.sleep(0.05 * i)
-                raise RenderError(f"lane {i}: cannot fit")
-            return work
-        try:
-            run_lanes([lane(0, 0.1), bad(3), lane(2, 0.1), bad(1), lane(4, 0.1)])
-        except RenderError as problem:
-            print(problem.problems)
-    """, BAILOUT_JOBS="2")
-    lines = out.splitlines()
-    assert lines[0] == "[0, 1, 2, 3, 4] True True"      # batches of two would take 1.0 + 0.2 + 0.2
-    assert lines[1] in ("['lane 1: cannot fit']", "['lane 3: cannot fit']")

@@ -109,67 +109,10 @@ def run_lanes(lanes: Sequence[Callable[[], T]], board: Board | None = None) -> l
     width = min(jobs(), len(lanes))
     if width < 2 or not can_fork():
         return [lane() for lane in lanes]
-    if len(lanes) > width and board is None:
-        return _pooled(lanes, width)
     results: list[T] = []
     for start in range(0, len(lanes), width):
         results += _side_by_side(lanes[start:start + width], board if start == 0 else None)
     return results
-
-
-def _pooled(lanes: Sequence[Callable[[], T]], width: int) -> list[T]:
-    """More lanes than cores (a release's editions): `width` at a time, this process one of them,
-    each next lane started as soon as one ends, not when a whole batch has.  This process's own
-    lane may run side by side inside (a build's two lanes), so it ends first most often.  A
-    problem stops the rest; the one raised is the problem of the earliest lane that had one."""
-    results: dict[int, T] = {}
-    problems: dict[int, BaseException] = {}
-    pending = list(range(len(lanes)))
-    running: dict[int, tuple[int, int, bytearray]] = {}       # read end -> (lane, pid, bytes so far)
-    try:
-        while (pending or running) and not problems:
-            while len(pending) > 1 and len(running) < width - 1:       # the last pending one is this process's
-                i = pending.pop(0)
-                pid, fd = _fork(lanes[i])
-                running[fd] = (i, pid, bytearray())
-            if pending:
-                i = pending.pop(0)
-                try:
-                    results[i] = lanes[i]()
-                except Exception as problem:        # noqa: BLE001 - raised below, after the others stop
-                    problems[i] = problem
-            _drain(running, results, problems, wait=not pending)
-    finally:
-        for fd, (_, pid, _) in running.items():
-            _stop(pid, fd)
-    if problems:
-        raise problems[min(problems)]
-    return [results[i] for i in range(len(lanes))]
-
-
-def _drain(running: dict[int, tuple[int, int, bytearray]], results: dict[int, Any],
-           problems: dict[int, BaseException], *, wait: bool) -> None:
-    """Read what the running lanes have sent; a lane whose pipe has ended is reaped and its result
-    (or problem) kept.  `wait`: until one ends (or none runs); else only what is there now."""
-    import select
-    while running:
-        ready, _, _ = select.select(list(running), [], [], None if wait else 0)
-        if not ready:
-            return
-        for fd in ready:
-            i, pid, payload = running[fd]
-            chunk = os.read(fd, 1 << 20)
-            if chunk:
-                payload += chunk
-                continue
-            del running[fd]
-            os.close(fd)
-            os.waitpid(pid, 0)
-            try:
-                results[i] = _result(bytes(payload))
-            except Exception as problem:        # noqa: BLE001 - the lane's own problem, raised by the caller
-                problems[i] = problem
-            wait = False
 
 
 def _side_by_side(lanes: Sequence[Callable[[], T]], board: Board | None) -> list[T]:
@@ -227,11 +170,6 @@ def _collect(pid: int, fd: int) -> Any:
     with os.fdopen(fd, "rb") as pipe:
         payload = pipe.read()
     os.waitpid(pid, 0)
-    return _result(payload)
-
-
-def _result(payload: bytes) -> Any:
-    """A lane's result from what its process sent, or its problem raised."""
     if not payload:
         raise RuntimeError("a build process ended without a result")
     ok, value = pickle.loads(payload)
