@@ -157,7 +157,9 @@ def zip_bytes(folder: str, files: Mapping[str, bytes]) -> bytes:
             info = zipfile.ZipInfo(f"{folder}/{name}", date_time=stamp)
             info.create_system = 3                  # unix, so the permissions below are read
             info.external_attr = 0o100644 << 16     # a plain file, rw-r--r--
-            info.compress_type = zipfile.ZIP_DEFLATED
+            # A PNG is deflated already: deflating it again saved 0.5% of its bytes for 207 ms of
+            # a five-edition release's serial end (issue 24); stored as it is.
+            info.compress_type = zipfile.ZIP_STORED if name.endswith(".png") else zipfile.ZIP_DEFLATED
             archive.writestr(info, files[name], compresslevel=9)
     return buffer.getvalue()
 
