@@ -50,8 +50,9 @@ def test_a_lane_waits_for_what_the_first_posts():
         board = Board()
         def first():
             time.sleep(0.3)             # the second lane asks long before this is posted
+            posting = time.monotonic()  # read before the post: the other lane may wake at once
             board.post("aid-a4.pdf")
-            return time.monotonic()
+            return posting
         def second():
             board.wait("aid-a4.pdf")
             return time.monotonic()
