@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from generator.build.manifest import library_versions, manifest
+from generator.build.manifest import LIBRARIES, library_versions, manifest
 from generator.build.lanes import Board, run_lanes
 from generator.build.outputs import Output, all_file_names, part_pdf, selected
 from generator.build.progress import FileProgress
@@ -179,7 +179,7 @@ def _then_versions(lane: Callable[[], Made]) -> Made:
     """The first lane, then the library versions MANIFEST.txt names, read while another lane may
     still be working rather than after it."""
     made = lane()
-    library_versions()
+    library_versions(LIBRARIES)      # the key manifest() asks with: read once, not twice
     return made
 
 
