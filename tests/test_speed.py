@@ -239,3 +239,10 @@ def test_the_command_leaves_at_once_yet_runs_the_exit_handlers_and_keeps_its_sta
         assert done.returncode == status, done.stderr
         assert "handlers ran" in done.stdout
         assert status == 0 or done.stderr.startswith("bailout: ")
+
+
+def test_under_a_profiler_the_command_exits_the_ordinary_way_so_the_profile_prints():
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-s", "cumtime", "-m", "generator", "--version"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "bailout " in done.stdout and "function calls" in done.stdout

@@ -64,7 +64,9 @@ def run() -> NoReturn:
     except BrokenPipeError:         # the reader left after main's own flush
         status = status or 128 + int(getattr(signal, "SIGPIPE", 13))
     run_exit_handlers = getattr(__import__("atexit"), "_run_exitfuncs", None)
-    if run_exit_handlers is None:   # an interpreter without it: the ordinary, slower exit
+    # The ordinary, slower exit for an interpreter without it, and under a profiler, a tracer or
+    # coverage (`python -m cProfile -m generator build` prints its table at that exit).
+    if run_exit_handlers is None or sys.getprofile() is not None or sys.gettrace() is not None:
         sys.exit(status)
     run_exit_handlers()
     try:
