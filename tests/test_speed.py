@@ -144,9 +144,12 @@ def test_an_edited_template_is_compiled_afresh_and_a_damaged_entry_is_compiled_a
         return done.stdout.strip()
     assert render() == "first 2"
     (entry,) = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
-    assert render() == "first 2"                   # read back from the entry
+    kept = entry.read_bytes(), entry.stat().st_mtime_ns
+    assert render() == "first 2"
+    assert (entry.read_bytes(), entry.stat().st_mtime_ns) == kept     # read back, not compiled and kept again
     (folder / "aid.md.j2").write_text("second {{ 2 + 2 }}\n")
     assert render() == "second 4"                  # Jinja's checksum of the source: compiled again
+    assert entry.read_bytes() != kept[0]
     for path in (tmp_path / "cache").rglob("*"):
         if path.is_file():
             path.write_bytes(path.read_bytes()[:20])

@@ -116,8 +116,9 @@ def run_lanes(lanes: Sequence[Callable[[], T]], board: Board | None = None) -> l
 
 
 def _side_by_side(lanes: Sequence[Callable[[], T]], board: Board | None) -> list[T]:
+    given = board is not None
     board = board if board is not None else Board()
-    board._open(len(lanes) - 1)
+    board._open(len(lanes) - 1 if given else 0)     # no lane of a later batch waits on a board
     children: list[tuple[int, int]] = []
     try:
         children += [_fork(lane, board, i) for i, lane in enumerate(lanes[1:])]

@@ -24,7 +24,7 @@ IMAGE_LIBRARIES = ("pypdfium2", "Pillow")
 
 def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: BuildOptions,
              not_rebuilt: Sequence[str] = (), opener: Opener | None = None, since: Since | None = None,
-             pages: Mapping[str, int | None] | None = None, libraries: Sequence[str] = LIBRARIES,
+             pages: Mapping[str, int | None] | None = None, libraries: tuple[str, ...] = LIBRARIES,
              stamp: Stamp | None = None) -> bytes:
     """Each file of this build with its SHA-256 and page count, the data hash, the kit version,
     the versions of Python and of each library that shapes the output, and the --since base.
@@ -81,7 +81,7 @@ def _page_count(handle: BinaryIO) -> int:
 
 
 @lru_cache(maxsize=4)
-def library_versions(libraries: Sequence[str] = LIBRARIES) -> list[tuple[str, str]]:
+def library_versions(libraries: tuple[str, ...] = LIBRARIES) -> list[tuple[str, str]]:
     """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs.
     Read once a process (importing importlib.metadata is some 30 ms; a build reads them while its
     other lane still works: build/pipeline.py)."""

@@ -47,8 +47,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return getattr(interrupt, "status", 130)
 
 
-
-
 def run() -> NoReturn:
     """The `bailout` command and `python -m generator`: main(), then leave at once.
 

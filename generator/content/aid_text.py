@@ -3,7 +3,8 @@
 Reportlab-free on purpose: the PDF (render/pdf/aid_pdf.py) and the HTML edition
 (render/html/aid_html.py) are two renderers of the one Markdown text made here.  Every `{{ }}`
 output is Markdown-escaped on the way out (Jinja `finalize`), so data text can never add
-structure.  The template is compiled once per process and folder, not once per paper.
+structure.  The template is compiled once per process and folder, not once per paper, and kept
+compiled between runs in the kit's cache (generator/cache.py).
 """
 
 import re

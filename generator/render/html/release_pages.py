@@ -115,7 +115,7 @@ def _size(words: Words, n: int) -> str:
 
 def _pages(content: bytes) -> int:
     """The PDF's page count: its renderer's own where it came with one (render_all's Pdf), else
-    read back (six PDFs parsed again by pypdf were some 30 ms of every edition of a release)."""
+    read back (an edition's PDFs parsed again by pypdf were some 20 ms of each edition of a release)."""
     count = getattr(content, "pages", None)
     return count if isinstance(count, int) else len(PdfReader(io.BytesIO(content)).pages)
 

@@ -26,6 +26,6 @@ def _import_plain() -> None:
 
 _import_plain()
 
-from pypdf import PdfReader, PdfWriter, generic  # noqa: E402
+from pypdf import PdfReader, PdfWriter  # noqa: E402
 
-__all__ = ["PdfReader", "PdfWriter", "generic"]
+__all__ = ["PdfReader", "PdfWriter"]
