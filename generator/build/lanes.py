@@ -116,9 +116,8 @@ def run_lanes(lanes: Sequence[Callable[[], T]], board: Board | None = None) -> l
 
 
 def _side_by_side(lanes: Sequence[Callable[[], T]], board: Board | None) -> list[T]:
-    given = board is not None
     board = board if board is not None else Board()
-    board._open(len(lanes) - 1 if given else 0)     # no lane of a later batch waits on a board
+    board._open(len(lanes) - 1)
     children: list[tuple[int, int]] = []
     try:
         children += [_fork(lane, board, i) for i, lane in enumerate(lanes[1:])]
@@ -146,10 +145,10 @@ def _fork(lane: Callable[[], T], board: Board | None = None, index: int = 0) -> 
         global _IN_A_LANE
         _IN_A_LANE = True
         os.close(read)
-        if board is not None:
-            board._in_child(index)
         status = 0
-        try:
+        try:        # everything the child does is inside: no way out of it but os._exit below
+            if board is not None:
+                board._in_child(index)
             payload = pickle.dumps((True, lane()))
         except BaseException as problem:        # noqa: BLE001 - every way out goes back to the parent
             status = 1
