@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.build.pipeline import render_all  # noqa: E402
+from generator.make.pipeline import render_all  # noqa: E402
 from generator.options import PARTS  # noqa: E402
 from generator.data import load  # noqa: E402
 from generator.options import BuildOptions  # noqa: E402

@@ -19,7 +19,7 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageOps
 from pypdf import PdfReader
 
-from generator.build.pipeline import render_all
+from generator.make.pipeline import render_all
 from generator.data import load
 from generator.data.sources import data_folder
 from generator.options import BuildOptions

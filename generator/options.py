@@ -9,7 +9,7 @@ from fractions import Fraction
 from generator.errors import UsageError
 from generator.units import MM_PER_INCH
 
-# The parts --only can name, in build order (generator/build/outputs.py declares their files).
+# The parts --only can name, in build order (generator/make/outputs.py declares their files).
 PARTS: tuple[str, ...] = ("aid", "prerolled", "counters")
 PAPER_KEYS: tuple[str, ...] = ("a4", "letter")     # layout.paper.PAPERS holds their sizes
 NAMED_SIZES = {"5/8in": Fraction(5, 8), "3/4in": Fraction(3, 4), "1in": Fraction(1)}

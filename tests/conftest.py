@@ -85,7 +85,7 @@ def release_zip(tmp_path_factory):
             return path.name, path.read_bytes()
         from generator.data import load
         from generator.options import BuildOptions
-        from generator.build.release import make_release
+        from generator.make.release import make_release
         name, content = make_release(load(DATA), BuildOptions())
         (folder / name).write_bytes(content)
         return name, content

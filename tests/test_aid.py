@@ -19,7 +19,7 @@ import pytest
 
 from conftest import DATA, edit, page_texts, pdf_text, run_cli
 from pdfpage import pages_of, words_of
-from generator.build.pipeline import render_all
+from generator.make.pipeline import render_all
 from generator.data import load
 from generator.errors import RenderError
 from generator.layout.paper import PAPERS

@@ -16,7 +16,7 @@ import pytest
 import conftest
 from conftest import DATA, edit
 from generator.content.words import load_words
-from generator.build.pipeline import render_all
+from generator.make.pipeline import render_all
 from generator.data import load
 from generator.options import BuildOptions
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 from pypdf import PdfReader
 
-from generator.build import transaction as B
+from generator.make import transaction as B
 from generator.cli import main
 from conftest import ROOT, edit
 
@@ -137,7 +137,7 @@ def test_out_that_is_a_file_is_a_clean_error(tmp_path):
 
 
 def test_a_build_refuses_names_outside_out(tmp_path, monkeypatch, capsys):
-    from generator.build import outputs
+    from generator.make import outputs
     escape = outputs.Output("aid", "../escape-{paper}.pdf", outputs.OUTPUTS[0].load)
     monkeypatch.setattr(outputs, "OUTPUTS", (escape,))
     assert main(["build", "--out", str(tmp_path / "out"), "--only", "aid", "--paper", "a4"]) == 2

@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from generator.build import transaction as B
-from generator.build.outputs import all_file_names
+from generator.make import transaction as B
+from generator.make.outputs import all_file_names
 from generator.layout.paper import PAPERS
 from conftest import ROOT, SLOW, edit
 
@@ -159,11 +159,11 @@ def test_many_rows_say_how_many_pages_first(capsys):
     from generator.engine.odds import compute
     from generator.options import BuildOptions
     from generator.render.pdf import prerolled_pdf as prerolled
-    from generator.build.pipeline import rows_notice
+    from generator.make.pipeline import rows_notice
     from generator.content.context import BuildContext
     from generator.data.sources import shipped
     kit = load(ROOT / "data")
-    from generator.build import pipeline as P
+    from generator.make import pipeline as P
     from generator.layout.paper import PAPERS
     a4 = PAPERS["a4"]
     for rows in (P.ROWS_NOTICE, P.ROWS_NOTICE + 1):

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from conftest import DATA, SLOW, edit
 from pdfpage import pages_of
-from generator.build.pipeline import render_all
+from generator.make.pipeline import render_all
 from generator.content.words import load_words
 from generator.data import load
 from generator.errors import RenderError

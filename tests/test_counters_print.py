@@ -17,7 +17,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DATA
-from generator.build.pipeline import render_all
+from generator.make.pipeline import render_all
 from generator.content.words import load_words
 from generator.data import load
 from generator.options import BuildOptions

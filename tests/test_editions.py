@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
 from conftest import DATA, pdf_text, run_cli
-from generator.build.pipeline import render_all
+from generator.make.pipeline import render_all
 from generator.content.words import LOCALE, available_languages, catalogue_file, load_words, missing_translations
 from generator.data import load
 from generator.options import BuildOptions
@@ -286,7 +286,7 @@ def test_build_refuses_a_language_without_a_catalogue(tmp_path):
 # ---- a release of several editions ------------------------------------------------------------------
 
 def test_language_named_files_and_their_links():
-    from generator.build.release import language_named
+    from generator.make.release import language_named
     files = {"kit-a4.pdf": b"%PDF", "player-aid.html": b"<html>", "prerolled.csv": b"row",
              "index.html": b'<a href="kit-a4.pdf">kit-a4.pdf</a> <a href="player-aid.html">', "README.txt": b"kit-a4.pdf",
              "faces/german-crew-front.png": b"png", "thumbs/kit-a4.png": b"png", "MANIFEST.txt": b"m"}

@@ -11,8 +11,8 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DATA, ROOT, edit, run_cli
-from generator.build.pipeline import render_all
-from generator.build.release import make_release, zip_name
+from generator.make.pipeline import render_all
+from generator.make.release import make_release, zip_name
 from generator.content.compare import compare
 from generator.content.items import print_items
 from generator.content.stamp import UNSTAMPED, edition_stamp
@@ -147,7 +147,7 @@ def test_rule_number_edits_are_printed_changes_and_keys_are_unique(data_copy):
 
 
 def test_release_takes_since_and_names_the_marked_edition(data_copy):
-    from generator.build.pipeline import context
+    from generator.make.pipeline import context
     from generator.cli.parser import options_from_args, parser
     options = options_from_args(parser().parse_args(["release", "--since", str(DATA), "--rows", "8"]))
     assert options.since == str(DATA)

@@ -16,7 +16,7 @@ import tomllib
 
 import pytest
 
-from generator.build import transaction as T
+from generator.make import transaction as T
 from generator.data import load
 from generator.data.file_names import entry_name
 from generator.data.revisions import MAX_FILES

@@ -37,7 +37,7 @@ def test_a_translated_build_since_a_base_works(tmp_path, since: str) -> None:
 
 
 def test_a_client_gone_mid_request_prints_no_traceback() -> None:
-    from generator.build.serve import _Server, _Handler
+    from generator.make.serve import _Server, _Handler
     import threading
     server = _Server(("127.0.0.1", 0), _Handler)
     port = server.server_address[1]

@@ -1,4 +1,4 @@
-"""A build's lanes (generator/build/lanes.py): side by side in forked processes, the same bytes
+"""A build's lanes (generator/make/lanes.py): side by side in forked processes, the same bytes
 as one after the other, and a problem found in another process is the same one-line message."""
 
 import os
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conftest import ROOT, edit
-from generator.build.lanes import can_fork, run_lanes
+from generator.make.lanes import can_fork, run_lanes
 from generator.errors import DataError, RenderError
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform: lanes run one by one")

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE = ROOT / "generator"
 # Lowest first.  A module may import its own layer and those below; "base" is the top-level
 # modules every layer shares (errors, text, units, colour, options).
-LAYERS = ("base", "data", "engine", "content", "layout", "render", "build", "cli")
+LAYERS = ("base", "data", "engine", "content", "layout", "render", "make", "cli")
 DRAWING = ("reportlab", "PIL", "pypdfium2", "pypdf")     # only render/ draws, rasterises or merges PDFs
 
 
@@ -130,9 +130,9 @@ def test_every_package_is_a_layer():
     assert packages <= set(LAYERS), packages - set(LAYERS)
 
 
-@pytest.mark.parametrize("name", ["generator.build.outputs"])
+@pytest.mark.parametrize("name", ["generator.make.outputs"])
 def test_every_output_loads_a_renderer(name):
-    from generator.build.outputs import OUTPUTS
+    from generator.make.outputs import OUTPUTS
     for output in OUTPUTS:
         made = output.merger() if output.merges else output.renderer()
         assert callable(made), output.name

@@ -20,7 +20,7 @@ from pypdf import PdfReader
 from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, IndirectObject
 
 from conftest import DATA
-from generator.build.pipeline import render_all
+from generator.make.pipeline import render_all
 from generator.data import load
 from generator.options import BuildOptions
 
@@ -281,7 +281,7 @@ def test_manifest_names_the_profile_but_the_default():
 
 def test_a_release_holds_several_profiles():
     import zipfile
-    from generator.build.release import make_release
+    from generator.make.release import make_release
     name, content = make_release(load(DATA), BuildOptions(print_profile="shop"), more_profiles=("fold",))
     archive = zipfile.ZipFile(io.BytesIO(content))
     files = {n.split("/", 1)[1]: n for n in archive.namelist()}

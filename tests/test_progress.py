@@ -5,7 +5,7 @@ import io
 import re
 import sys
 
-from generator.build.progress import file_line
+from generator.make.progress import file_line
 from generator.locking import LOCK_NAME
 from conftest import run_cli
 
@@ -41,7 +41,7 @@ def test_quiet_says_nothing(tmp_path):
 
 
 def test_a_release_ends_with_the_zip_on_stdout_and_the_closing_line(tmp_path, monkeypatch):
-    from generator.build import release
+    from generator.make import release
     monkeypatch.setattr(release, "make_release", lambda kit, options, **how: ("kit.zip", b"PK"))
     status, stdout, err = run_cli("release", "--out", tmp_path / "dist")
     assert status == 0 and stdout.strip() == str(tmp_path / "dist" / "kit.zip")

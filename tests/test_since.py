@@ -17,7 +17,7 @@ from conftest import DATA, edit, page_texts, run_cli
 from pdfpage import pages_of, text_of, words_of
 from generator.content import marks as aid_changes
 from generator.content.words import load_words
-from generator.build.pipeline import render_all
+from generator.make.pipeline import render_all
 from generator.data import load
 from generator.options import BuildOptions
 
@@ -163,7 +163,7 @@ def test_the_changes_box_names_each_changed_rule(since_build, new_data):
 
 def test_box_lists_exactly_the_changed_rules(new_data):
     from generator.content.aid import markdown_text
-    from generator.build.pipeline import since_base
+    from generator.make.pipeline import since_base
     from generator.engine.odds import compute
     from generator.content.context import BuildContext
     from generator.data.sources import shipped
@@ -190,7 +190,7 @@ class _Keys(dict):
 
 
 def test_the_box_is_in_the_catalogues_words(new_data):
-    from generator.build.pipeline import since_base
+    from generator.make.pipeline import since_base
     from generator.content.words import Words
     from generator.data.sources import shipped
     kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
@@ -251,8 +251,8 @@ def test_since_a_git_revision(tmp_path, monkeypatch):
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     from generator.content.aid import markdown_text
-    from generator.build.manifest import manifest
-    from generator.build.pipeline import since_base
+    from generator.make.manifest import manifest
+    from generator.make.pipeline import since_base
     from generator.engine.odds import compute
     from generator.content.context import BuildContext
     from generator.data.sources import shipped

@@ -46,7 +46,7 @@ def test_a_whole_kit_side_by_side_is_the_same_bytes_as_one_by_one(tmp_path, kit_
 def test_a_lane_waits_for_what_the_first_posts():
     out = python("""
         import time
-        from generator.build.lanes import Board, run_lanes
+        from generator.make.lanes import Board, run_lanes
         board = Board()
         def first():
             time.sleep(0.3)             # the second lane asks long before this is posted
@@ -65,7 +65,7 @@ def test_a_lane_waits_for_what_the_first_posts():
 @needs_fork
 def test_a_lane_waiting_for_what_never_comes_is_told_so():
     out = python("""
-        from generator.build.lanes import Board, run_lanes
+        from generator.make.lanes import Board, run_lanes
         board = Board()
         def second():
             board.wait("counters-a4.pdf")
@@ -78,7 +78,7 @@ def test_a_lane_waiting_for_what_never_comes_is_told_so():
 
 
 def test_run_one_by_one_the_first_lane_has_posted_before_the_second_waits(monkeypatch):
-    from generator.build.lanes import JOBS, Board, run_lanes
+    from generator.make.lanes import JOBS, Board, run_lanes
     monkeypatch.setenv(JOBS, "1")
     board = Board()
     order = []
@@ -196,8 +196,8 @@ def test_the_tables_and_counters_parse_no_italic_face():
 
 
 def test_the_lanes_of_a_kit_keep_the_aid_apart_and_split_long_tables():
-    from generator.build.outputs import selected
-    from generator.build.pipeline import _plan
+    from generator.make.outputs import selected
+    from generator.make.pipeline import _plan
     from generator.layout.paper import PAPERS
     from generator.options import PARTS
     papers = [PAPERS["a4"], PAPERS["letter"]]

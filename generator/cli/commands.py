@@ -38,7 +38,7 @@ def cmd_check(args: argparse.Namespace) -> None:
     check_source_date_epoch()       # check renders every part, as a build would
     kit = _load(args)
     # Text the font cannot draw or fit is found only by rendering: render (not write) it all.
-    from generator.build.pipeline import render_all
+    from generator.make.pipeline import render_all
     from generator.options import BuildOptions
     render_all(kit, BuildOptions(), templates=args.templates)
     _check_catalogues(kit)
@@ -125,7 +125,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> None:
-    from generator.build.pipeline import build_into
+    from generator.make.pipeline import build_into
     from generator.cli.parser import options_from_args
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
@@ -138,8 +138,8 @@ def cmd_build(args: argparse.Namespace) -> None:
 
 
 def cmd_release(args: argparse.Namespace) -> None:
-    from generator.build.release import make_editions_release
-    from generator.build.transaction import write_all
+    from generator.make.release import make_editions_release
+    from generator.make.transaction import write_all
     from generator.cli.parser import options_from_args, release_profiles
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
@@ -159,7 +159,7 @@ def cmd_release(args: argparse.Namespace) -> None:
 
 def _closing(count: int, out: Path, data: Path, templates: Path, stamp: str) -> None:
     """The one line every build and release ends with (stderr: stdout stays for what scripts read)."""
-    from generator.build.progress import closing_line
+    from generator.make.progress import closing_line
     from generator.data.sources import shipped
     print(f"bailout: {closing_line(count, out, data, templates, stamp, shipped=(shipped('data'), shipped('templates')))}",
           file=sys.stderr)
@@ -179,8 +179,8 @@ def cmd_init(args: argparse.Namespace) -> None:
 def cmd_serve(args: argparse.Namespace) -> None:
     """`bailout serve`: build once, serve on 127.0.0.1, rebuild what is looked at on every save (issue 20)."""
     import sys
-    from generator.build.pipeline import context
-    from generator.build.serve import Sources, serve, watched_paths
+    from generator.make.pipeline import context
+    from generator.make.serve import Sources, serve, watched_paths
     from generator.cli.parser import options_from_args
     from generator.cli.project import project_file, with_project
     from generator.data import load

@@ -126,7 +126,7 @@ def new_canvas(ctx: BuildContext, paper: Paper, title: str, subject: str, *, dup
     return c, buffer
 
 
-# Who hears of every page as it ends (the build's progress line, generator/build/progress.py):
+# Who hears of every page as it ends (the build's progress line, generator/make/progress.py):
 # the renderers need not know.  Only while a build is showing progress; never changes a byte.
 PAGE_LISTENERS: list[Callable[[], None]] = []
 

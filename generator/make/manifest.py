@@ -84,7 +84,7 @@ def _page_count(handle: BinaryIO) -> int:
 def library_versions(libraries: tuple[str, ...] = LIBRARIES) -> list[tuple[str, str]]:
     """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs.
     Read once a process (importing importlib.metadata is some 30 ms; a build reads them while its
-    other lane still works: build/pipeline.py)."""
+    other lane still works: make/pipeline.py)."""
     from importlib.metadata import PackageNotFoundError, version
 
     def installed(name: str) -> str:

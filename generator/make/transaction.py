@@ -27,7 +27,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
-from generator.build.outputs import all_file_names
+from generator.make.outputs import all_file_names
 from generator.data.sources import remove_made
 from generator.data.toml_file import Unreadable, read_limited
 from generator.errors import UsageError

@@ -19,10 +19,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from generator import __version__
-from generator.build.lanes import run_lanes
-from generator.build.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
-from generator.build.pipeline import context, edition_data, render_all
-from generator.build.progress import FileProgress
+from generator.make.lanes import run_lanes
+from generator.make.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
+from generator.make.pipeline import context, edition_data, render_all
+from generator.make.progress import FileProgress
 from generator.content.stamp import Stamp
 from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
@@ -82,7 +82,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     files named for the language (kit-a4-de.pdf), an index.html listing the editions and a
     MANIFEST.txt of everything.  English alone is make_release's zip, as it always was.
 
-    The editions are made side by side (build/lanes.py), after the imports they all need."""
+    The editions are made side by side (make/lanes.py), after the imports they all need."""
     if langs == (SOURCE_LANGUAGE,):
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
@@ -108,7 +108,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
 
 def _import_renderers() -> None:
     """Everything a release imports, once, before its editions fork (each then shares it)."""
-    from generator.build.outputs import OUTPUTS
+    from generator.make.outputs import OUTPUTS
     for output in OUTPUTS:
         output.merger() if output.merges else output.renderer()
     import_module("generator.render.html.release_pages")

@@ -1,7 +1,7 @@
 """Render the outputs a build asks for, one file at a time, into a sink (memory or a folder).
 
 `build_into` is `bailout build`: the rendering below inside the all-or-nothing transaction of
-generator/build/transaction.py.
+generator/make/transaction.py.
 """
 
 import functools
@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from generator.build.manifest import LIBRARIES, library_versions, manifest
-from generator.build.lanes import Board, run_lanes
-from generator.build.outputs import Output, all_file_names, part_pdf, selected
-from generator.build.progress import FileProgress
-from generator.build.transaction import MANIFEST, is_file, transaction, write_file
+from generator.make.manifest import LIBRARIES, library_versions, manifest
+from generator.make.lanes import Board, run_lanes
+from generator.make.outputs import Output, all_file_names, part_pdf, selected
+from generator.make.progress import FileProgress
+from generator.make.transaction import MANIFEST, is_file, transaction, write_file
 from generator.content.context import BuildContext, Since
 from generator.content.rows import table_for
 from generator.content.words import SOURCE_LANGUAGE, load_words
@@ -139,7 +139,7 @@ def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
     """Every output into `folder` in a fixed order, then MANIFEST.txt; returns the names and the
     page counts the renderers reported.
 
-    The work runs in lanes side by side (build/lanes.py, `_plan`), each lane importing the
+    The work runs in lanes side by side (make/lanes.py, `_plan`), each lane importing the
     renderers it uses.  MANIFEST.txt names any of the `earlier` files (already in the output
     folder) that this build leaves as they were.
     """

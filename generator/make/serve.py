@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from generator.build.outputs import OUTPUTS, Output
+from generator.make.outputs import OUTPUTS, Output
 from generator.content.context import BuildContext
 from generator.content.words import LOCALE, Words, load_words
 from generator.errors import KitError, one_line
@@ -185,12 +185,12 @@ def _copied(templates: Path) -> Path:
 
 
 def _outputs(options: BuildOptions) -> list[Output]:
-    from generator.build.outputs import selected
+    from generator.make.outputs import selected
     return selected(options.parts)
 
 
 def _part(part: str) -> Output:
-    from generator.build.outputs import part_pdf
+    from generator.make.outputs import part_pdf
     return part_pdf(part)
 
 
