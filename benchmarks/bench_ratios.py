@@ -35,16 +35,23 @@ SLACK = {"seconds": 0.005, "rss": 0.1}      # per 1,000 rows: noise below this i
 
 def run(argv):
     """(wall seconds, peak RSS in MiB) of one fresh process; exits with its stderr if it fails."""
+    seconds, rss, _ = measure(argv)
+    return seconds, rss
+
+
+def measure(argv, env=None):
+    """(wall seconds, peak RSS in MiB, CPU seconds) of one fresh process run with `env` (default:
+    this one's); exits with its stderr if it fails.  The CPU counts the processes it waited for."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        child = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
+        child = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
         if child.returncode != 0:
             err.seek(0)
             sys.exit(f"{' '.join(map(str, argv))} exited {child.returncode}:\n{err.read().decode()}")
-    return seconds, usage.ru_maxrss / 1024        # Linux: ru_maxrss is in KiB
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime     # Linux: ru_maxrss is in KiB
 
 
 def build(*options):

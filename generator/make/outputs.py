@@ -66,6 +66,10 @@ class Output:
     title: str = ""         # the part's bookmark in the merged kit
     merges: tuple[str, ...] = ()                        # parts this output is made from
     load_merger: Callable[[], Merger] | None = None     # for an output that merges parts
+    # Its work, in milliseconds of one core, plus that per pre-rolled row: what a build's plan
+    # balances its lanes by (make/pipeline.py).  Rough is enough; only the proportions count.
+    cost: float = 100.0
+    cost_per_row: float = 0.0
 
     @property
     def per_paper(self) -> bool:
@@ -77,6 +81,10 @@ class Output:
     def file_names(self, papers: Iterable[Paper]) -> list[str]:
         return [self.file_name(p) for p in papers] if self.per_paper else [self.name]
 
+    def work(self, rows: int) -> float:
+        """Its cost for a table of `rows` pre-rolled rows."""
+        return self.cost + self.cost_per_row * rows
+
     def renderer(self) -> Renderer:
         assert self.load is not None, f"{self.name} merges parts: call merger()"
         return self.load()
@@ -87,12 +95,14 @@ class Output:
 
 
 OUTPUTS: tuple[Output, ...] = (
-    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid"),
-    Output("aid", "player-aid.html", _aid_html),
-    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables"),
-    Output("prerolled", "prerolled.csv", _prerolled_csv),
-    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters"),
-    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf),
+    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid", cost=200),
+    Output("aid", "player-aid.html", _aid_html, cost=80),
+    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables", cost=20,
+           cost_per_row=0.35),
+    Output("prerolled", "prerolled.csv", _prerolled_csv, cost=1, cost_per_row=0.007),
+    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters", cost=150),
+    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf, cost=200,
+           cost_per_row=0.02),
 )
 assert tuple(dict.fromkeys(o.part for o in OUTPUTS if not o.merges)) == PARTS
 
