@@ -9,7 +9,7 @@ from generator.data.model import MORALE_RANGE, KitData, Nationality
 from generator.errors import UsageError
 from generator.suggest import suggestion
 
-MAX_COMBINATIONS = 2_000_000    # some seconds of search; a real roster (a few dozen cards) is far below
+MAX_COMBINATIONS = 2_000_000    # crews a search tries at most; a real roster (a few dozen cards) is far below
 
 
 def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_morale: int | None = None,
