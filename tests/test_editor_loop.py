@@ -1,5 +1,5 @@
-"""Issue 20: the edition stamp, templates beside the data, bailout.toml, --label, release --since,
-and `bailout diff` over editions (template sentences, rule numbers, unique keys)."""
+"""The editor's loop: the edition stamp, templates beside the data, bailout.toml, --label,
+release --since, and `bailout diff` over editions (template sentences, rule numbers, unique keys)."""
 
 import io
 import re

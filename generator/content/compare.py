@@ -46,7 +46,8 @@ def printed_changes(old: PrintInputs, new: PrintInputs, words: Words | None = No
     """Every printed change from `old` to `new`, rules in reading order, in `words` (default: the
     source language's).  A template that does not render is a RenderError naming its file."""
     w = words if words is not None else source_words()
-    groups = diff(print_items(old.kit, compute(old.kit), old.sets, w), print_items(new.kit, compute(new.kit), new.sets, w))
+    groups = diff(print_items(old.kit, compute(old.kit), old.sets, w),
+                  print_items(new.kit, compute(new.kit), new.sets, w))
     if old.templates is None or new.templates is None or folder_hash(old.templates) == folder_hash(new.templates):
         return groups
     sentences = template_changes(aid_text(new.kit, old.templates, w), aid_text(new.kit, new.templates, w), w)
@@ -69,8 +70,8 @@ def compare(old_spec: str, new_spec: str, sets: int = 2, words: Words | None = N
     with opened(old_spec) as old, opened(new_spec) if new_side is None else _given(new_side) as new:
         old_kit, new_kit = _both(old, _loaded(old, "OLD"), _loaded(new, "NEW"))
         with _shown(old, "OLD"), _shown(new, "NEW"):
-            groups = printed_changes(PrintInputs(old_kit, old.templates, sets), PrintInputs(new_kit, new.templates, sets),
-                                     words)
+            groups = printed_changes(PrintInputs(old_kit, old.templates, sets),
+                                     PrintInputs(new_kit, new.templates, sets), words)
         return Compared(groups, old, new, old_kit)
 
 
@@ -97,7 +98,8 @@ def since(old_spec: str, new_kit: KitData, templates: Path, sets: int = 2, words
         old_kit, new_kit = _both(old, old_kit, new_kit)
         assert old.templates is not None        # a folder or a git:REV always has its templates
         with _shown(old, f"--since {old_spec}: the base's aid"):
-            groups = printed_changes(PrintInputs(old_kit, old.templates, sets), PrintInputs(new_kit, templates, sets), w)
+            groups = printed_changes(PrintInputs(old_kit, old.templates, sets),
+                                     PrintInputs(new_kit, templates, sets), w)
             old_aid = aid_text(old_kit, old.templates, w, new_kit.short_hash) if groups else ""
         return Compared(groups, old, new, old_kit, old_aid, folder_hash(old.templates))
 

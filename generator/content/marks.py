@@ -3,10 +3,11 @@
 Which lines changed is found by comparing the base's aid Markdown (its data and its templates,
 rendered with this kit version and this build's data hash: Since.old_aid) with this build's,
 line by line: in the template every list item, table row and paragraph is one line, so a
-changed figure, row or sentence, from the data or from the templates, is a changed line.  Each such line of the new text gets CHANGED, a private-use
-character, just inside its Markdown syntax ("- ", "| ", "1. "); renderers draw it as a change
-bar in the margin and never print it (render/pdf/markdown_pdf.py for the PDF; render/html/aid_html.py
-gives the line's element class "changed", drawn as a bar at its left).
+changed figure, row or sentence, from the data or from the templates, is a changed line.  Each
+such line of the new text gets CHANGED, a private-use character, just inside its Markdown syntax
+("- ", "| ", "1. "); renderers draw it as a change bar in the margin and never print it
+(render/pdf/markdown_pdf.py for the PDF; render/html/aid_html.py gives the line's element class
+"changed", drawn as a bar at its left).
 
 The box lists the changes by rule number from the comparison `bailout diff` prints
 (content/compare.py), so it names what moved even where the aid does not print it (counters,
