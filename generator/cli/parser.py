@@ -18,6 +18,7 @@ from generator.errors import one_line
 from generator.options import (DEFAULT_COUNTER_MM, DEFAULT_SEED, MAX_SEED, PAPER_KEYS, PARTS, PRINT_PROFILES,
                                RANDOM_SEED, BuildOptions)
 from generator.suggest import suggestion
+from generator.text import or_list
 
 MODES = ("independent", "balanced")
 SHELLS = ("bash", "zsh", "fish", "tcsh", "powershell")      # what shtab writes completion for
@@ -238,7 +239,7 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
     g.add_argument("--no-marks", action="store_true", help="--print shop: no crop marks (the page is the bleed box)")
 
 
-# -- issue 20: templates beside the data, the project file, --label, release --since -------------
+# -- templates beside the data, the project file, --label, release --since -----------------------
 
 def templates_opt(p: argparse.ArgumentParser) -> None:
     p.add_argument("--templates", type=Path, default=None, metavar="DIR",
@@ -257,21 +258,23 @@ def add_edition_options(p: argparse.ArgumentParser, *, release: bool = False) ->
     if release:
         p.add_argument("--since", metavar="OLD", default=None,
                        help="mark what changed since OLD (a data folder, or git:REV) on the zip's player aids")
-    # issue 19: editions
+    from generator.content.words import available_languages     # a language is a catalogue in content/locale
+    langs = available_languages()
     if release:
         p.add_argument("--lang", type=language_list, default=("en",), metavar="LANGS",
-                       help="comma list of editions, e.g. en,de,fr (default en): one folder per language")
+                       help=f"comma list of editions, each one of {or_list(langs)} (default en): one folder per "
+                            "language")
     else:
         p.add_argument("--lang", type=language, default="en", metavar="LANG",
-                       help="the edition's language: en (default), de, fr, it or es")
+                       help=f"the edition's language: {or_list(langs)} (default en)")
 
 
 def options_from_args(args: argparse.Namespace) -> BuildOptions:
     """The BuildOptions of a parsed build or release command line."""
     paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
     papers = PAPER_KEYS if paper == "both" else (paper,)
-    # issue 21: only a drawn seed is kept off the page; a chosen one could be guessed back from the
-    # stamp (rebuild until the footer matches), so hiding it would promise what it cannot keep
+    # Only a drawn seed is kept off the page; a chosen one could be guessed back from the stamp
+    # (rebuild until the footer matches), so hiding it would promise what it cannot keep.
     seed, shown = drawn_seed(args.seed), args.seed != RANDOM_SEED
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, seed, args.mode,
                         args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
@@ -281,8 +284,8 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
 
 
 def drawn_seed(value: int) -> int:
-    """`value`, or for --seed random a fresh seed from the OS's secret source (issue 21: nobody
-    can print the same rows, not even from the stamp)."""
+    """`value`, or for --seed random a fresh seed from the OS's secret source (nobody can print
+    the same rows, not even from the stamp)."""
     return secrets.randbelow(MAX_SEED + 1) if value == RANDOM_SEED else value
 
 

@@ -286,30 +286,30 @@ def rows_notice(ctx: BuildContext) -> None:
 
 
 def edition_data(kit: KitData, lang: str) -> KitData:
-    """The data as the `lang` edition prints it: its glossary's sentences and names (issue 19)."""
+    """The data as the `lang` edition prints it: its glossary's sentences and names."""
     if lang == SOURCE_LANGUAGE:
         return kit
     return translated(kit, read_glossary(kit, lang))
 
 
 def since_base(kit: KitData, options: BuildOptions, templates: Path) -> Since:
-    """The Since of `--since OLD`: the old data loaded, diffed against `kit`."""
+    """The Since of `--since OLD`: the base (its data and templates) loaded and compared with
+    `kit` and `templates` as `bailout diff` compares them."""
     from generator.content.compare import since
     assert options.since is not None
     words = load_words(options.lang)
-    compared = since(options.since, kit, options.sets, words, edition=lambda old: edition_data(old, options.lang))
+    compared = since(options.since, kit, templates, options.sets, words,
+                     edition=lambda old: edition_data(old, options.lang))
     old_kit = compared.old_kit
     label = compared.old.label if compared.old.commit else f"data {old_kit.short_hash}"
     _check_since_printable(options.since, compared, label)
-    return Since(options.since, label, compared.groups, BuildContext(old_kit, compute(old_kit), options, templates, words=words),
-                 compared.old.commit, old_kit.hash)
-
-
+    return Since(options.since, label, compared.groups, compared.old_aid, compared.old.commit, old_kit.hash,
+                 compared.old_templates)
 
 
 def _check_since_printable(spec: str, compared: "Compared", label: str) -> None:
     """The base's data and label are printed on the aid (the changes box): the font must draw
-    them, as check_printable asks of the built data (issue 23)."""
+    them, as check_printable asks of the built data."""
     from generator.render.pdf.canvas import FONT_NAME
     from generator.render.pdf.glyphs import undrawable_text, unprintable
     old = compared.old
