@@ -1,9 +1,10 @@
-"""Text helpers every output shares: signs, year spans, fractions, truncation.
+"""Text helpers every output shares: signs, year spans, fractions, truncation, lists in words.
 
 One place, one ellipsis: the aid, the counters, the pre-rolled tables and the CLI all print
 modifiers, spans and shortened names the same way.
 """
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 ELLIPSIS = "\u2026"
@@ -33,3 +34,8 @@ def truncate(text: str, limit: int) -> str:
     """`text` on one line, at most `limit` characters, ending in an ellipsis when cut."""
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit - 1].rstrip() + ELLIPSIS
+
+
+def either(items: Sequence[str]) -> str:
+    """'a', 'a or b', 'a, b or c': choices as a help text says them."""
+    return f"{', '.join(items[:-1])} or {items[-1]}" if len(items) > 1 else "".join(items)
