@@ -11,7 +11,7 @@ part it merges is built.
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import BinaryIO, Protocol
 
 from generator.content.context import BuildContext
@@ -66,6 +66,13 @@ class Output:
     title: str = ""         # the part's bookmark in the merged kit
     merges: tuple[str, ...] = ()                        # parts this output is made from
     load_merger: Callable[[], Merger] | None = None     # for an output that merges parts
+    # what a release's README.txt and index.html call it: release.file.KIND (and release.print.KIND
+    # for a PDF); its part's name unless given
+    kind: str = field(default="", kw_only=True)
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            object.__setattr__(self, "kind", self.part)     # frozen: set once, here
 
     @property
     def per_paper(self) -> bool:
@@ -88,9 +95,9 @@ class Output:
 
 OUTPUTS: tuple[Output, ...] = (
     Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid"),
-    Output("aid", "player-aid.html", _aid_html),
+    Output("aid", "player-aid.html", _aid_html, kind="html"),
     Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables"),
-    Output("prerolled", "prerolled.csv", _prerolled_csv),
+    Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv"),
     Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters"),
     Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf),
 )

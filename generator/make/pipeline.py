@@ -28,6 +28,7 @@ from generator.layout.paper import PAPERS, Paper
 from generator.data.sources import template_folder
 from generator.errors import RenderError, one_line
 from generator.options import BuildOptions, check_source_date_epoch
+from generator.profiles.print_profile import Prepress
 
 if TYPE_CHECKING:
     from generator.content.compare import Compared
@@ -110,10 +111,9 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     words = load_words(options.lang)
     kit = edition_data(kit, options.lang)
     check_printable(kit, words)     # before any part: no PDF may print an empty box for a name or word
-    if options.print_profile == "shop":     # issue 25: colours that keep their contrast as inks
+    if options.profile.cmyk:        # colours that keep their contrast as inks
         from generator.render.pdf.shop_pdf import cmyk_problems
-        from generator.errors import RenderError
-        if problems := cmyk_problems(kit):
+        if problems := cmyk_problems(kit, options.print_profile):
             raise RenderError(problems)
     templates = templates if templates is not None else template_folder(kit.directory)    # X/templates beside X/data
     ctx = BuildContext(kit, compute(kit), options, templates, words=words)
@@ -126,10 +126,10 @@ Job = tuple[Output, Paper | None]
 Made = list[tuple[str, int | None, bool]]       # (file name, pages, reported as made)
 
 
-def shop(content: bytes, marks: bool) -> bytes:
-    """A PDF made for a print shop (--print shop): render/pdf/shop_pdf.py."""
+def shop(content: bytes, prepress: Prepress, marks: bool) -> bytes:
+    """A PDF made for a print shop (a profile with a prepress): render/pdf/shop_pdf.py."""
     from generator.render.pdf.shop_pdf import to_shop
-    return to_shop(content, marks)
+    return to_shop(content, prepress, marks)
 
 
 
@@ -252,8 +252,9 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
                     source.close()
         else:
             content = output.renderer()(ctx, paper)
-        if ctx.options.print_profile == "shop" and name.endswith(".pdf"):      # issue 25
-            content = shop(content, ctx.options.marks)
+        prepress = ctx.options.profile.prepress
+        if prepress is not None and name.endswith(".pdf"):
+            content = shop(content, prepress, ctx.options.marks)
         write_file(folder, name, content)
         board.post(name)
         made.append((name, getattr(content, "pages", None), live))    # renderers of PDFs count their pages
