@@ -1,4 +1,4 @@
-"""The pictures of README's "How to print": a fold sheet, and a shop page with its boxes drawn.
+"""The pictures of docs/printing.md's print profiles: a fold sheet, and a shop page with its boxes drawn.
 
     python benchmarks/print_pictures.py [--out pictures] [--dpi 150] [--paper a4]
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from generator.errors import UsageError
+from generator.profiles import registry
+from generator.profiles.print_profile import PrintProfile
 from generator.units import MM_PER_INCH
 
 # The parts --only can name, in build order (generator/make/outputs.py declares their files).
@@ -18,9 +20,9 @@ MIN_COUNTER_MM, MAX_COUNTER_MM = 10, 40
 DEFAULT_SEED = 871
 MAX_SEED = 2 ** 63 - 1
 RANDOM_SEED = -1            # --seed random, before the CLI draws a fresh seed from the OS
-# How the counters are printed (issue 25): "duplex" (both sides, calibrated), "fold" (one side,
-# fronts and backs mirrored about a fold line), "shop" (CMYK, bleed and trim boxes, cut contour).
-PRINT_PROFILES: tuple[str, ...] = ("duplex", "fold", "shop")
+# The print profiles' names as the registry held them at import (generator/profiles/); what must
+# see every entry, one a test registers too, asks registry.names().
+PRINT_PROFILES: tuple[str, ...] = registry.names()
 
 
 @dataclass(frozen=True)
@@ -31,19 +33,24 @@ class BuildOptions:
     bw: bool = False
     rows: int | None = None
     seed: int = DEFAULT_SEED
-    mode: str = "independent"   # issue 21: rows that tell nothing of the next; "balanced" on request
+    mode: str = "independent"   # rows that tell nothing of the next; "balanced" on request
     counter_mm: Fraction = DEFAULT_COUNTER_MM
     back_offset_mm: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
     sets: int = 2
     fill: bool = True       # spare cells of the last counter sheet take more crews and markers
     since: str | None = None    # build --since OLD: a data folder or git:REV
-    print_profile: str = "duplex"   # one of PRINT_PROFILES (--print)
-    marks: bool = True      # shop profile: crop marks in a slug outside the bleed (--no-marks: none)
-    label: str | None = None    # --label TEXT: the edition's name, printed beside the stamp (issue 20)
-    lang: str = "en"        # the edition: its catalogue is generator/content/locale/<lang>.po (issue 19)
-    # issue 21: a seed anyone can read lets him print the same rows and read ahead; a drawn one
+    print_profile: str = registry.DEFAULT   # a print profile's name (--print); `profile` is the profile
+    marks: bool = True      # a print shop's profile: crop marks in a slug outside the bleed (--no-marks: none)
+    label: str | None = None    # --label TEXT: the edition's name, printed beside the stamp
+    lang: str = "en"        # the edition: its catalogue is generator/content/locale/<lang>.po
+    # A seed anyone can read lets him print the same rows and read ahead; a drawn one
     # (--seed random, 63 secret bits) is kept out of every page (the stamp still changes with it).
     seed_shown: bool = True
+
+    @property
+    def profile(self) -> PrintProfile:
+        """The print profile the options name: what layout and renderers ask instead of its name."""
+        return registry.profile(self.print_profile)
 
 
 # The last second a PDF date (D:YYYYMMDDHHmmSS, four-digit year) can hold: 9999-12-31 23:59:59 UTC.

@@ -1,9 +1,10 @@
-"""Text helpers every output shares: signs, year spans, fractions, truncation.
+"""Text helpers every output shares: signs, year spans, fractions, truncation, lists.
 
 One place, one ellipsis: the aid, the counters, the pre-rolled tables and the CLI all print
 modifiers, spans and shortened names the same way.
 """
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 ELLIPSIS = "\u2026"
@@ -33,3 +34,9 @@ def truncate(text: str, limit: int) -> str:
     """`text` on one line, at most `limit` characters, ending in an ellipsis when cut."""
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit - 1].rstrip() + ELLIPSIS
+
+
+def or_list(names: Sequence[str]) -> str:
+    """'a, b or c': a list in the command line's English (help texts, the project file); a
+    printed list joins with its catalogue's 'or' instead."""
+    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else "".join(names)

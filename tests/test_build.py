@@ -12,10 +12,11 @@ import pytest
 from pypdf import PdfReader
 
 from generator.make import transaction as B
+from generator.make.outputs import OUTPUTS, all_file_names, part_pdf
 from generator.cli import main
+from generator.layout.paper import PAPERS as PAPERS_BY_KEY
 from conftest import ROOT, edit
 
-PARTS = ("player-aid", "prerolled", "counters")
 PAPERS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
 
@@ -27,17 +28,19 @@ def hashes(folder):
 
 
 def test_default_build_writes_every_file(kit_dir):
-    expected = {f"{part}-{paper}.pdf" for part in PARTS + ("kit",) for paper in PAPERS}
-    expected |= {"prerolled.csv", "player-aid.html", "MANIFEST.txt", B.LOCK_NAME}     # the lock file stays: see build.py
+    # every file the Output registry declares, for each paper; the lock file stays: see transaction.py
+    expected = {*all_file_names(PAPERS_BY_KEY[key] for key in PAPERS), B.MANIFEST, B.LOCK_NAME}
     assert {p.name for p in kit_dir.iterdir()} == expected
+    assert {f"player-aid-{paper}.pdf" for paper in PAPERS} | {"player-aid.html", "prerolled.csv"} <= expected
 
 
 def test_kit_merges_every_part_with_bookmarks(kit_dir):
+    merged = next(o for o in OUTPUTS if o.merges)
     for paper, (w, h) in PAPERS.items():
-        kit = PdfReader(kit_dir / f"kit-{paper}.pdf")
+        kit = PdfReader(kit_dir / merged.file_name(PAPERS_BY_KEY[paper]))
         pages = 0
-        for part in PARTS:
-            n = len(PdfReader(kit_dir / f"{part}-{paper}.pdf").pages)
+        for part in merged.merges:
+            n = len(PdfReader(kit_dir / part_pdf(part).file_name(PAPERS_BY_KEY[paper])).pages)
             pages += n + (pages % 2)        # each part starts on a fresh sheet
         assert len(kit.pages) == pages
         top = [item for item in kit.outline if not isinstance(item, list)]

@@ -1,8 +1,13 @@
-"""871.2: crews from a roster.  Expected crews are worked out by hand in the comments."""
+"""871.2: crews from a roster.  Expected crews are worked out by hand in the comments, and by
+counting every choice of cards against rules.toml's crew numbers (never the code under test)."""
+
+import re
+import tomllib
+from itertools import combinations
 
 from generator.engine.crews import find_crews
 from generator.data import load
-from conftest import run_cli
+from conftest import DATA, run_cli
 
 ROSTER = [("G1", "SL", 4), ("G2", "ASL", 3), ("G3", "", 3), ("G4", "", 3), ("G5", "", 2), ("G6", "", 4),
           ("G7", "", 2)]
@@ -61,7 +66,7 @@ def test_crew_command(data_copy):
                         (["german"], "required"),
                         (["german", "--afv-morale", "99"], "--afv-morale must be"),
                         # a crew of five, never fewer than one (note 5): four casualties are the most
-                        # that change it; a fifth would be printed as if it counted (issue 21)
+                        # that change it; a fifth would be printed as if it counted
                         (["german", "--afv-morale", "5", "--casualties", "5"], "give 0 to 4")):
         status, _, err = run_cli("crew", *args, "--data", data_copy)
         assert status == 2 and words in err and "Traceback" not in err, (args, err)
@@ -74,3 +79,68 @@ def test_crew_command_says_when_871_2_cannot_be_met(data_copy):
     assert status == 0 and "average Morale -1" in out and "871.2 cannot be met as written" in out
     status, out, _ = run_cli("crew", "german", "--afv-morale", "5", "--data", data_copy)
     assert status == 0 and "cannot be met" not in out
+
+
+# -- the crews `bailout crew` lists ----------------------------------------------------------------
+
+CREW = tomllib.loads((DATA / "rules.toml").read_text())["crew"]
+LISTED = re.compile(r"(G\d+)(?: (SL|ASL))? \(M(\d+)\)")
+
+
+def expected_crews(afv_morale, casualties=0, in_use=()):
+    """Every crew 871.2 allows from ROSTER, counted by hand: `size` unused cards (the crew less
+    one man a commander casualty, never below the minimum) whose Morale averages the AFV's plus
+    the offset, with at most `max_leaders` SL or ASL."""
+    size = max(CREW["size"] - CREW["per_commander_casualty"] * casualties, CREW["minimum_size"])
+    free = [card for card in ROSTER if card[0] not in in_use]
+    return {frozenset(c for c, _, _ in crew) for crew in combinations(free, size)
+            if sum(m for _, _, m in crew) == (afv_morale + CREW["morale_offset"]) * size
+            and sum(r in CREW["leader_roles"] for _, r, _ in crew) <= CREW["max_leaders"]}
+
+
+def listed_crews(out):
+    """The crews the report lists, one a line, each as the set of its card ids; each card as the
+    roster gives it (role and Morale)."""
+    crews = []
+    for line in out.splitlines():
+        if line.startswith("  ") and not line.startswith("  ..."):
+            cards = LISTED.findall(line)
+            assert ", ".join(f"{c}{' ' + r if r else ''} (M{m})" for c, r, m in cards) == line.strip(), line
+            assert all((c, r, int(m)) in ROSTER for c, r, m in cards), line
+            crews.append(frozenset(c for c, _, _ in cards))
+    return crews
+
+
+def test_crew_command_lists_every_crew(data_copy):
+    add_roster(data_copy)
+    every = expected_crews(5)
+    assert len(every) == 4      # as worked out in test_crews_meet_the_average_and_the_one_leader_limit
+    status, out, err = run_cli("crew", "german", "--afv", "test afv", "--data", data_copy)
+    assert status == 0, err
+    crews = listed_crews(out)
+    assert len(crews) == len(every) and set(crews) == every
+    assert "more (--most N" not in out
+    # one casualty, G1 in use: six crews of four (test_commander_casualty_and_cards_in_use)
+    every = expected_crews(5, casualties=1, in_use=("G1",))
+    assert len(every) == 6
+    status, out, err = run_cli("crew", "german", "--afv-morale", "5", "--casualties", "1", "--in-use", "G1",
+                               "--data", data_copy)
+    assert status == 0, err
+    crews = listed_crews(out)
+    assert len(crews) == 6 and set(crews) == every
+
+
+def test_crew_command_most_limits_the_list(data_copy):
+    add_roster(data_copy)
+    for args, every in ((["--afv", "test afv"], expected_crews(5)),
+                        (["--afv-morale", "5", "--casualties", "1", "--in-use", "G1"],
+                         expected_crews(5, casualties=1, in_use=("G1",)))):
+        for most in (1, 2, len(every) - 1, len(every), len(every) + 5):
+            status, out, err = run_cli("crew", "german", *args, "--most", most, "--data", data_copy)
+            assert status == 0, err
+            crews = listed_crews(out)
+            shown = min(most, len(every))
+            assert len(crews) == shown and len(set(crews)) == shown and set(crews) <= every, (args, most)
+            more = len(every) - shown
+            assert (f"... and {more} more" in out) == (more > 0), (args, most, out)
+            assert f"{len(every)} crews from" in out

@@ -25,7 +25,7 @@ WORDS = load_words()        # the kit's English: what a value in the kit's own w
 
 RULES = tomllib.loads((DATA / "rules.toml").read_text())
 NATIONS = sorted(p.stem for p in (DATA / "nationalities").glob("*.toml"))
-SETS = 2                    # crew-marker sets per nationality, the build's default (README)
+SETS = 2                    # crew-marker sets per nationality, the build's default (docs/reference.md)
 BLOCK = 12                  # lcm of every denominator in a pre-rolled row: fates in 3rds, weapons in 12ths
 
 

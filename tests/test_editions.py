@@ -297,6 +297,17 @@ def test_language_named_files_and_their_links():
     assert out["README.txt"] == b"kit-a4-de.pdf"
 
 
+def test_language_named_renames_every_declared_output():
+    from generator.layout.paper import PAPERS
+    from generator.make.outputs import all_file_names
+    from generator.make.release import language_named
+    declared = all_file_names(PAPERS.values())
+    own = ["index.html", "README.txt", "MANIFEST.txt", "thumbs/kit-a4.png", "faces/german-crew-front.png"]
+    out = language_named({name: b"x" for name in [*declared, *own]}, "fr")
+    stem = {name: name.rsplit(".", 1) for name in declared}
+    assert set(out) == {f"{stem[n][0]}-fr.{stem[n][1]}" for n in declared} | set(own)
+
+
 def test_release_lang_puts_each_edition_in_its_folder_with_an_index(two_editions):
     import zipfile
     with zipfile.ZipFile(two_editions) as archive:

@@ -1,5 +1,5 @@
-"""Issue 20: the edition stamp, templates beside the data, bailout.toml, --label, release --since,
-and `bailout diff` over editions (template sentences, rule numbers, unique keys)."""
+"""The editor's loop: the edition stamp, templates beside the data, bailout.toml, --label,
+release --since, and `bailout diff` over editions (template sentences, rule numbers, unique keys)."""
 
 import io
 import re
@@ -123,15 +123,6 @@ def test_project_file_bad_keys_one_line_each(tmp_path, monkeypatch):
     assert "Traceback" not in err
 
 
-def test_init_writes_a_commented_project_file_that_builds(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    assert run_cli("init")[0] == 0
-    text = (tmp_path / "bailout.toml").read_text()
-    assert all(line.startswith("#") or not line.strip() for line in text.splitlines())
-    from generator.cli.project import KEYS
-    assert all(f"# {key} = " in text for key in KEYS)
-
-
 def test_rule_number_edits_are_printed_changes_and_keys_are_unique(data_copy):
     edit(data_copy / "rules.toml", '[after]\nrule = "871"', '[after]\nrule = "871.5"')
     changes = [c for _, cs in compare(str(DATA), str(data_copy)).groups for c in cs]
@@ -168,17 +159,3 @@ def test_release_since_marks_the_aids(data_copy):
         manifest = archive.read(f"{name[:-4]}/MANIFEST.txt").decode()
     assert 'class="changed"' in html
     assert f"since {DATA}:" in manifest
-
-
-def test_project_keys_of_options_yet_to_come_pass_through_once_the_option_exists(tmp_path, monkeypatch):
-    """lang and print are refused while the parser lacks --lang/--print, and taken once it has them."""
-    import argparse
-    from generator.cli import project
-    (tmp_path / "bailout.toml").write_text('lang = "fr"\nseed = 5\n')
-    build = argparse.ArgumentParser()
-    build.add_argument("--seed", type=int)
-    with pytest.raises(Exception) as refused:
-        project.project_defaults(tmp_path / "bailout.toml", {"build": build}, "build")
-    assert [line.split(": ")[1:3] for line in refused.value.problems] == [["lang", "this kit has no --lang option yet; remove the key or update the kit"]]
-    build.add_argument("--lang", choices=("en", "fr"))
-    assert project.project_defaults(tmp_path / "bailout.toml", {"build": build}, "build") == {"lang": "fr", "seed": 5}

@@ -15,6 +15,10 @@ CODE = ROOT / "generator"
 # Lowest first.  A module may import its own layer and those below; "base" is the top-level
 # modules every layer shares (errors, text, units, colour, options).
 LAYERS = ("base", "data", "engine", "content", "layout", "render", "make", "cli")
+# Packages that are part of "base": the print profiles (generator/profiles/) are plain data that
+# options.py takes its default from and layout/ and render/ lay out and draw by, so they sit with
+# options.py, below every layer that reads them, and import nothing of ours but base modules.
+BASE_PACKAGES = ("profiles",)
 DRAWING = ("reportlab", "PIL", "pypdfium2", "pypdf")     # only render/ draws, rasterises or merges PDFs
 
 
@@ -31,7 +35,7 @@ def layer(module):
     if module == "generator.__main__":      # `python -m generator` is the command line
         return "cli"
     parts = module.split(".")
-    if len(parts) == 1 or (len(parts) == 2 and parts[1] not in LAYERS):
+    if len(parts) == 1 or parts[1] in BASE_PACKAGES or (len(parts) == 2 and parts[1] not in LAYERS):
         return "base"
     return parts[1]
 

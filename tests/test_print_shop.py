@@ -189,7 +189,7 @@ def test_counter_cut_lines_are_the_cutcontour_separation_overprinted():
 
 
 def inks(hex_colour):
-    """The issue-25 rule as README states it: K = 1 - max(R, G, B), C = (1 - R - K) / (1 - K) and
+    """The shop colour rule as docs/printing.md states it: K = 1 - max(R, G, B), C = (1 - R - K) / (1 - K) and
     so on, each in whole percent; read back as (1 - C)(1 - K) and so on."""
     r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
     k = 1 - max(r, g, b)

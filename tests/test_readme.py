@@ -1,31 +1,61 @@
+"""README is the front door: small, its set-up commands first and the ones CI runs."""
+
 import re
 
 from conftest import ROOT
 
 VENV = "python3 -m venv .venv && . .venv/bin/activate"
+WINDOWS_VENV = ("py -m venv .venv", ".venv\\Scripts\\activate")
+BUILD = "pip install -e . && bailout build"
+TEST = 'pip install -e ".[test]" && python -m pytest -q'
+MAX_BYTES = 12_000
 
 
 def _readme():
-    return (ROOT / "README.md").read_text()
+    return (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def _commands():
-    setup = _readme().split("## Set up", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
-    return re.findall(r"```sh\n(.+?)\n```", setup)
+def _blocks(text):
+    """[(language, body)] of every fenced code block, in order."""
+    return re.findall(r"^```(\w*)\n(.*?)\n```$", text, flags=re.M | re.S)
 
 
-def test_readme_makes_a_venv_then_has_exactly_two_setup_commands():
-    venv, build, test = _commands()
-    assert venv == VENV
-    assert "bailout build" in build
-    assert "pytest" in test
+def _setup_commands():
+    """(venv blocks, the two commands after them): README's code blocks before any other."""
+    blocks = [body for _, body in _blocks(_readme())]
+    first = next(i for i, body in enumerate(blocks) if "venv" not in body)
+    return blocks[:first], blocks[first:first + 2]
+
+
+def test_readme_is_under_12_kb():
+    size = len(_readme().encode("utf-8"))
+    assert size < MAX_BYTES, f"README.md is {size:,} bytes: move detail into docs/"
+
+
+def test_the_two_setup_commands_come_first_after_the_venv_line():
+    venvs, commands = _setup_commands()
+    assert commands == [BUILD, TEST]
+    assert venvs[0] == VENV
+    assert len(venvs) == 2 and tuple(venvs[1].splitlines()) == WINDOWS_VENV
+
+
+def test_the_set_up_section_holds_the_venv_lines_and_exactly_two_commands():
+    setup = _readme().split("\n## Set up\n", 1)[1].split("\n## ", 1)[0]
+    venvs, commands = _setup_commands()
+    assert [body for _, body in _blocks(setup)] == venvs + commands
+
+
+def test_windows_and_posix_venv_lines_stand_side_by_side():
+    setup = _readme().split("\n## Set up\n", 1)[1].split("\n## ", 1)[0]
+    table = setup.split("<table>", 1)[1].split("</table>", 1)[0]
+    assert "Linux, macOS" in table and "Windows" in table
+    assert VENV in table and all(line in table for line in WINDOWS_VENV)
 
 
 def test_ci_runs_the_readme_venv_and_test_commands_in_order():
-    venv, _, test = _commands()
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
-    assert venv in ci and test in ci
-    assert ci.index(venv) < ci.index(test)
+    assert VENV in ci and TEST in ci
+    assert ci.index(VENV) < ci.index(TEST)
 
 
 def test_readme_lists_every_command():
@@ -33,6 +63,13 @@ def test_readme_lists_every_command():
     table = _readme().split("## Commands", 1)[1].split("\n## ", 1)[0]
     listed = set(re.findall(r"^\| `bailout (\w+)", table, re.M))
     assert listed == set(COMMANDS)
+
+
+def test_every_file_readme_names_is_one_a_build_writes():
+    from generator.layout.paper import PAPERS
+    from generator.make.outputs import all_file_names
+    named = set(re.findall(r"`(?:output/)?([\w-]+\.(?:pdf|csv|html))`", _readme()))
+    assert named and named <= set(all_file_names(PAPERS.values()))
 
 
 def test_ci_picks_a_hypothesis_profile_the_tests_define():

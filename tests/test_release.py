@@ -25,7 +25,6 @@ from generator.layout.paper import PAPERS as PAPERS_BY_KEY
 WORDS = load_words()        # the kit's English
 RULES = tomllib.loads((DATA / "rules.toml").read_text())
 
-PARTS = ("kit", "player-aid", "prerolled", "counters")
 PAPERS = ("a4", "letter")
 
 
@@ -73,8 +72,10 @@ def test_fixed_dates_order_and_permissions(release):
 
 def test_holds_every_file(release):
     _, _, _, files = release
-    expected = {f"{part}-{paper}.pdf" for part in PARTS for paper in PAPERS}
-    expected |= {"prerolled.csv", "player-aid.html", "MANIFEST.txt", "README.txt", "index.html"}
+    from generator.make.outputs import all_file_names
+    # every file the Output registry declares for both papers, and the release's own pages
+    expected = {*all_file_names(PAPERS_BY_KEY[p] for p in PAPERS), "MANIFEST.txt", "README.txt", "index.html"}
+    assert {"kit-a4.pdf", "player-aid-letter.pdf", "prerolled.csv", "player-aid.html"} <= expected
     assert expected <= set(files)
     assert {f"thumbs/{n[:-4]}.png" for n in expected if n.endswith(".pdf")} == {n for n in files if n.startswith("thumbs/")}
     for name in files:
@@ -186,6 +187,16 @@ def test_index_says_what_each_pdf_is_and_how_to_print_it(release):
     assert f"<strong>{WORDS('release.actual_size')}</strong>" in page and f"<em>{v['game']}</em>" in page
 
 
+def test_readme_and_index_list_every_declared_output(release):
+    """The release's pages list what the Output registry declares: a new output needs no edit there."""
+    _, _, _, files = release
+    from generator.make.outputs import all_file_names
+    readme, page = files["README.txt"].decode(), files["index.html"].decode()
+    for name in all_file_names(PAPERS_BY_KEY[p] for p in PAPERS):
+        assert name in readme, name
+        assert f'href="{name}"' in page, name
+
+
 def test_every_pdf_names_the_kit_and_its_variant(release):
     _, _, _, files = release
     v = RULES["variant"]
@@ -221,12 +232,14 @@ def test_the_pages_words_are_the_catalogues(release):
     from generator.content.words import Words
     from generator.data import load
     from generator.options import BuildOptions
+    from generator.make.release import listed
     from generator.render.html.release_pages import index_html, readme_text
     _, _, _, files = release
     keyed = Words("xx", _Keys())
     kit, options = load(DATA), BuildOptions()
-    readme = readme_text(kit, options, files, keyed).decode()
-    page = index_html(kit, options, files, keyed).decode()
+    pdfs, others = listed(options)
+    readme = readme_text(kit, options, files, keyed, pdfs=pdfs, others=others).decode()
+    page = index_html(kit, options, files, keyed, pdfs=pdfs, others=others).decode()
     assert '<html lang="xx">' in page and "[release.index.intro]" in page and "[release.readme.how]" in readme
     unstyled = re.sub(r"<style>.*?</style>", "", page, flags=re.S)
     for key, message in WORDS.messages.items():

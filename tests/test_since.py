@@ -6,6 +6,7 @@ those edits and the rule text, not from the code under test.
 """
 
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -13,7 +14,7 @@ import tomllib
 
 import pytest
 
-from conftest import DATA, edit, page_texts, run_cli
+from conftest import DATA, ROOT, edit, page_texts, run_cli
 from pdfpage import pages_of, text_of, words_of
 from generator.content import marks as aid_changes
 from generator.content.words import load_words
@@ -322,3 +323,136 @@ def _changed_texts(html):
     parser = Collect()
     parser.feed(html)
     return parser.done
+
+
+# -- one comparison: what `bailout diff` lists is what the aid marks, template edits included -----
+
+TEMPLATES = ROOT / "templates"
+SENTENCE = ("Every man who gets out has a pistol.", "Every man who bails out has a pistol.")
+
+
+@pytest.fixture(scope="module")
+def projects(tmp_path_factory):
+    """(old, reworded, both): project folders as `bailout init` makes them: the kit as shipped;
+    one sentence of its template reworded; that and the four data edits."""
+    root = tmp_path_factory.mktemp("projects")
+    old, reworded, both = (root / name for name in ("old", "reworded", "both"))
+    shutil.copytree(DATA, old / "data")
+    shutil.copytree(TEMPLATES, old / "templates")
+    shutil.copytree(old, reworded)
+    edit(reworded / "templates" / "aid.md.j2", *SENTENCE)
+    shutil.copytree(reworded, both)
+    four_edits(both / "data")
+    return old, reworded, both
+
+
+def built_since(old, project):
+    """The aid (a4 and web) of `project` built --since `old`'s data folder."""
+    return render_all(load(project / "data"), BuildOptions(parts=("aid",), papers=("a4",), since=str(old / "data")),
+                      templates=project / "templates")
+
+
+def listed(old, project):
+    """`bailout diff OLD NEW`: its changes, in order."""
+    status, out, err = run_cli("diff", old, project, "--json")
+    assert status == 1, err
+    return json.loads(out)
+
+
+def box_count(html):
+    """The count the changes box gives ("... lists all N changes")."""
+    return int(re.search(r"lists all (\d+) changes", html)[1])
+
+
+def test_a_template_only_edit_marks_the_aid_and_counts_as_diff_does(projects):
+    old, reworded, _ = projects
+    changes = listed(old, reworded)
+    assert [(c["old"], c["new"]) for c in changes] == [SENTENCE]      # the one edit, and nothing else
+    built = built_since(old, reworded)
+    html = built["player-aid.html"].decode()
+    assert box_count(html) == len(changes) == 1
+    assert html.count(f"Changes since data {load(old / 'data').short_hash}") == 1
+    section = WORDS("item.template.section", section="The procedure")   # the sentence's aid section
+    # the box shows the group and says the sentence was reworded (both wordings are too long for it)
+    box = html.split('id="changes"', 1)[1]
+    assert section in box and WORDS("change.box.reworded", label=WORDS("item.template.sentence")) in box
+    assert [line for line in _changed_texts(html) if SENTENCE[1] in line] and \
+        all(SENTENCE[1] in line for line in _changed_texts(html))      # that line is marked, no other
+    assert "1 printed change marked on the player aid" in built["MANIFEST.txt"].decode()
+    page = pages_of(built["player-aid-a4.pdf"])[0]
+    assert box_bar_beside(page, find_line(page, SENTENCE[1])) is not None
+    # marked, the edition is another: its stamp differs from the same build without --since
+    plain = render_all(load(reworded / "data"), BuildOptions(parts=("aid",), papers=("a4",)),
+                       templates=reworded / "templates")
+    stamps = [re.search(r"^edition (\w+)$", b["MANIFEST.txt"].decode(), re.M)[1] for b in (built, plain)]
+    assert stamps[0] != stamps[1]
+
+
+def test_a_data_and_template_edit_lists_both(projects, new_data):
+    old, _, both = projects
+    changes = listed(old, both)
+    data_only = listed(old / "data", new_data)      # the four edits over the shipped templates
+    assert len(changes) == len(data_only) + 1
+    assert [c for c in changes if c["key"].startswith("template.")] == [c for c in listed(old, projects[1])]
+    built = built_since(old, both)
+    html = built["player-aid.html"].decode()
+    assert box_count(html) == len(changes)
+    assert f"{len(changes)} printed changes marked on the player aid" in built["MANIFEST.txt"].decode()
+    box = html.split('id="changes"', 1)[1]
+    assert WORDS("item.template.section", section="The procedure") in box
+    assert RULES["bail_out"]["closed"]["rule"] in box and RULES["crew"]["morale_rule"] in box
+    changed = _changed_texts(html)
+    for words in (SENTENCE[1], "column 4 reads 1:", "German"):      # the template's line and the data's
+        assert any(words in line for line in changed), words
+
+
+def test_serve_lists_what_diff_lists(projects):
+    from generator.content.items import show
+    from generator.make.pipeline import context
+    from generator.make.serve import Preview, Sources, change_lines
+    old, _, both = projects
+    first = context(load(old / "data"), BuildOptions(), old / "templates")
+    now = context(load(both / "data"), BuildOptions(), both / "templates")
+    preview = Preview(Sources((), lambda: now))
+    preview.first, preview.first_templates, preview.ctx = first, old / "templates", now
+    changes = listed(old, both)
+    assert change_lines(preview) == [f"{c['rule']}: {c['label']}: {show(c['kind'], _value(c, 'old'))} → "
+                                     f"{show(c['kind'], _value(c, 'new'))}" for c in changes]
+
+
+def _value(change, side):
+    """A diff --json value back as the kit holds it (fractions come as "1/3")."""
+    from fractions import Fraction
+    value = change[side]
+    return Fraction(value) if change["kind"] in ("chance", "mean") and value is not None else value
+
+
+def test_since_a_git_revision_compares_its_templates(tmp_path, monkeypatch):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    shutil.copytree(DATA, repo / "data")
+    shutil.copytree(TEMPLATES, repo / "templates")
+    template = repo / "templates" / "aid.md.j2"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+
+    def commit(message):
+        for args in (["add", "data", "templates"], ["commit", "-q", "-m", message]):
+            subprocess.run(git + args, cwd=repo, check=True, capture_output=True)
+    subprocess.run(git + ["init", "-q"], cwd=repo, check=True, capture_output=True)
+    commit("as shipped")
+    edit(template, *SENTENCE)
+    monkeypatch.chdir(repo)
+    args = ("build", "--data", repo / "data", "--only", "aid", "--paper", "a4", "--since", "git:HEAD", "--quiet")
+    status, _, err = run_cli(*args, "--out", tmp_path / "o")
+    assert status == 0, err
+    assert 'class="changed"' in (tmp_path / "o" / "player-aid.html").read_text()
+    assert "1 printed change marked" in (tmp_path / "o" / "MANIFEST.txt").read_text()
+    # A base whose templates do not render with this kit: one line naming them as committed.
+    edit(template, "# {{ r.number }} {{ r.title }}", "# {{ r.no_such_field }} {{ r.title }}")
+    commit("broken")
+    edit(template, "# {{ r.no_such_field }} {{ r.title }}", "# {{ r.number }} {{ r.title }}")
+    status, _, err = run_cli(*args, "--out", tmp_path / "o2")
+    assert status == 2 and not (tmp_path / "o2").exists()
+    assert err.startswith("bailout: --since git:HEAD: the base's aid: git:HEAD:templates/aid.md.j2:"), err
+    assert "bailout-rev-" not in err and "Traceback" not in err

@@ -5,7 +5,8 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 
-from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS, PRINT_PROFILES, RANDOM_SEED
+from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS, RANDOM_SEED
+from generator.profiles import registry
 from generator.suggest import refusal
 from generator.units import MM_PER_INCH
 
@@ -129,7 +130,7 @@ def _integer(text: str, wanted: str) -> int:
 
 def seed(text: str) -> int:
     """A random seed, 0 to 2**63 - 1: Python's Random draws the same for -n as for n, so no negatives.
-    "random" gives RANDOM_SEED, for options_from_args to draw a private one (issue 21)."""
+    "random" gives RANDOM_SEED, for options_from_args to draw a private one."""
     if text.strip().lower() == "random":
         return RANDOM_SEED
     value = _integer(text, f"a seed, a whole number from 0 to {MAX_SEED}, or random")
@@ -153,16 +154,16 @@ def whole(text: str) -> int:
 
 
 def print_profiles(text: str) -> tuple[str, ...]:
-    """release --print's comma list (issue 25) -> the profiles it names, first as given, no repeats."""
+    """release --print's comma list -> the profiles it names, first as given, no repeats."""
     names = [p.strip().lower() for p in text.split(",") if p.strip()]
-    bad = [p for p in names if p not in PRINT_PROFILES]
+    bad = [p for p in names if p not in registry.names()]
     if bad or not names:
-        raise argparse.ArgumentTypeError(f"--print takes {', '.join(PRINT_PROFILES)} or a comma list of them "
+        raise argparse.ArgumentTypeError(f"--print takes {', '.join(registry.names())} or a comma list of them "
                                          f"(a release); got {text!r}")
     return tuple(dict.fromkeys(names))
 
 
-# -- issue 20 ----------------------------------------------------------------------------------
+# -- the edition's label -----------------------------------------------------------------------
 
 MAX_LABEL = 40      # an edition name shares the footer line with the version, stamp, paper and page
 
@@ -177,7 +178,7 @@ def label_text(text: str) -> str:
     return shown
 
 
-# -- issue 19: editions ---------------------------------------------------------------------------
+# -- editions -----------------------------------------------------------------------------------
 
 def language(text: str) -> str:
     """--lang of build: one language that has a catalogue (generator/content/locale/<lang>.po)."""

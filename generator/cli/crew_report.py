@@ -9,7 +9,7 @@ from generator.data.model import MORALE_RANGE, KitData, Nationality
 from generator.errors import UsageError
 from generator.suggest import suggestion
 
-MAX_COMBINATIONS = 2_000_000    # some seconds of search; a real roster (a few dozen cards) is far below
+MAX_COMBINATIONS = 2_000_000    # crews a search tries at most; a real roster (a few dozen cards) is far below
 
 
 def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_morale: int | None = None,
@@ -35,12 +35,12 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
         raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}")
     c = rules.crew
     size = crew_size(rules, casualties)
-    most = next(k for k in range(casualties + 1) if crew_size(rules, k) == size)    # the fewest giving this size
-    if size > 0 and casualties > most:
-        # issue 21: past the floor more casualties change nothing; saying "9 commander casualties"
-        # as if they counted would mislead
+    floor = next(k for k in range(casualties + 1) if crew_size(rules, k) == size)    # the fewest giving this size
+    if size > 0 and casualties > floor:
+        # Past the floor more casualties change nothing; saying "9 commander casualties" as if
+        # they counted would mislead.
         raise UsageError(f"crew: --casualties {casualties}: the crew of {c.size} is already down to {size} after "
-                         f"{most} ({c.commander_casualty_rule}, never fewer than {c.minimum_size}); give 0 to {most}")
+                         f"{floor} ({c.commander_casualty_rule}, never fewer than {c.minimum_size}); give 0 to {floor}")
     if size <= 0:       # the no_floor reading: no crew is left to bail out, nor an average to take
         raise UsageError(f"crew: with {_count(casualties, 'commander casualty', 'commander casualties')} no man of "
                          f"the crew of {c.size} is left ({c.commander_casualty_rule}, crew_size reading "

@@ -8,7 +8,7 @@ from generator.content.items import show
 from generator.text import fraction_text
 
 
-Groups = Sequence[tuple[str, Sequence[Change]]]    # items.diff(): [(rule, [Change, ...]), ...]
+Groups = Sequence[tuple[str, Sequence[Change]]]    # compare.printed_changes(): [(rule, [Change, ...]), ...]
 
 
 def change_line(change: Change) -> str:

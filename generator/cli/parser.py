@@ -15,9 +15,10 @@ from generator.cli.argtypes import (back_offset_mm, choice, count, counter_size_
 from generator.cli.argtypes import label_text
 from generator.cli.argtypes import language, language_list
 from generator.errors import one_line
-from generator.options import (DEFAULT_COUNTER_MM, DEFAULT_SEED, MAX_SEED, PAPER_KEYS, PARTS, PRINT_PROFILES,
-                               RANDOM_SEED, BuildOptions)
+from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, MAX_SEED, PAPER_KEYS, PARTS, RANDOM_SEED, BuildOptions
+from generator.profiles import registry
 from generator.suggest import suggestion
+from generator.text import or_list
 
 MODES = ("independent", "balanced")
 SHELLS = ("bash", "zsh", "fish", "tcsh", "powershell")      # what shtab writes completion for
@@ -172,7 +173,7 @@ def parser() -> _Parser:
 
 def _add_help_commands(p: _Parser, add: Callable[..., argparse.ArgumentParser]) -> None:
     """`bailout completion SHELL`, then `bailout help [COMMAND]`, which knows every command (itself too)."""
-    t = add("completion", help="print the shell completion script for bash, zsh, fish, tcsh or powershell",
+    t = add("completion", help=f"print the shell completion script for {or_list(SHELLS)}",
             description="Print a completion script for SHELL to stdout; README shows where to put it.")
     t.add_argument("shell", type=choice(SHELLS, what="a shell"), metavar="SHELL", help=", ".join(SHELLS))
     h = add("help", help="show one command's options (bailout help build), or list the commands")
@@ -195,10 +196,10 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
         p.add_argument("--out", default="dist", metavar="DIR", help="where the zip lands (default dist/)")
     else:
         p.add_argument("--paper", type=choice(PAPER_KEYS + ("both",), what="a paper"), choices=PAPER_KEYS + ("both",),
-                       default="both", help="a4, letter or both (default), any case")
+                       default="both", help=f"{or_list([*PAPER_KEYS, 'both (default)'])}, any case")
         p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
         p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",
-                       help="comma list of aid,prerolled,counters (default: all)")
+                       help=f"comma list of {','.join(PARTS)} (default: all)")
         p.add_argument("--since", metavar="OLD", default=None,
                        help="mark what changed since OLD (a data folder, or git:REV) on the player aid: "
                             "a list of the changes and a bar beside each")
@@ -225,20 +226,27 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                    help="sets of crew markers per nationality, one marker per crew member, 1 to 20 (default 2)")
     g.add_argument("--no-fill", action="store_true",
                    help="leave the last sheet's spare cells empty (default: more crews and markers)")
-    # issue 25: print profiles
     g = p.add_argument_group("printing")
-    profiles = ("duplex (default: both sides, calibrated), fold (single-sided: fold and glue) "
-                "or shop (CMYK PDFs with bleed, trim box and cut contour for a print shop)")
+    profiles = profiles_help()
     if release:     # a release may hold several profiles, the first at the zip's top
-        g.add_argument("--print", dest="print_profile", type=print_profiles, default=("duplex",), metavar="PROFILES",
+        g.add_argument("--print", dest="print_profile", type=print_profiles, default=(registry.DEFAULT,),
+                       metavar="PROFILES",
                        help=profiles + "; a comma list puts each further profile's PDFs in a folder of its name")
     else:
-        g.add_argument("--print", dest="print_profile", type=str.lower, choices=PRINT_PROFILES, default="duplex",
-                       help=profiles)
-    g.add_argument("--no-marks", action="store_true", help="--print shop: no crop marks (the page is the bleed box)")
+        g.add_argument("--print", dest="print_profile", type=str.lower, choices=registry.names(),
+                       default=registry.DEFAULT, help=profiles)
+    marked = [p.name for p in registry.PROFILES.values() if p.prepress is not None and p.prepress.marks]
+    g.add_argument("--no-marks", action="store_true",
+                   help=f"--print {or_list(marked)}: no crop marks (the page is the bleed box)")
 
 
-# -- issue 20: templates beside the data, the project file, --label, release --since -------------
+def profiles_help() -> str:
+    """Every print profile with its help line, the default's said so, in registry order."""
+    return or_list([f"{p.name} ({'default: ' if p.name == registry.DEFAULT else ''}{p.help})"
+                   for p in registry.PROFILES.values()])
+
+
+# -- templates beside the data, the project file, --label, release --since ---------------------
 
 def templates_opt(p: argparse.ArgumentParser) -> None:
     p.add_argument("--templates", type=Path, default=None, metavar="DIR",
@@ -257,20 +265,22 @@ def add_edition_options(p: argparse.ArgumentParser, *, release: bool = False) ->
     if release:
         p.add_argument("--since", metavar="OLD", default=None,
                        help="mark what changed since OLD (a data folder, or git:REV) on the zip's player aids")
-    # issue 19: editions
+    from generator.content.words import SOURCE_LANGUAGE, available_languages
+    langs = available_languages()       # a language is a catalogue in content/locale, the source first
     if release:
-        p.add_argument("--lang", type=language_list, default=("en",), metavar="LANGS",
-                       help="comma list of editions, e.g. en,de,fr (default en): one folder per language")
+        p.add_argument("--lang", type=language_list, default=(SOURCE_LANGUAGE,), metavar="LANGS",
+                       help=f"comma list of editions, each one of {or_list(langs)} (default {SOURCE_LANGUAGE}): "
+                            "one folder per language")
     else:
-        p.add_argument("--lang", type=language, default="en", metavar="LANG",
-                       help="the edition's language: en (default), de, fr, it or es")
+        p.add_argument("--lang", type=language, default=SOURCE_LANGUAGE, metavar="LANG",
+                       help=f"the edition's language: {or_list(langs)} (default {SOURCE_LANGUAGE})")
 
 
 def options_from_args(args: argparse.Namespace) -> BuildOptions:
     """The BuildOptions of a parsed build or release command line."""
     paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
     papers = PAPER_KEYS if paper == "both" else (paper,)
-    # issue 21: only a drawn seed is kept off the page; a chosen one could be guessed back from the
+    # Only a drawn seed is kept off the page; a chosen one could be guessed back from the
     # stamp (rebuild until the footer matches), so hiding it would promise what it cannot keep
     seed, shown = drawn_seed(args.seed), args.seed != RANDOM_SEED
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, seed, args.mode,
@@ -281,7 +291,7 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
 
 
 def drawn_seed(value: int) -> int:
-    """`value`, or for --seed random a fresh seed from the OS's secret source (issue 21: nobody
+    """`value`, or for --seed random a fresh seed from the OS's secret source (nobody
     can print the same rows, not even from the stamp)."""
     return secrets.randbelow(MAX_SEED + 1) if value == RANDOM_SEED else value
 

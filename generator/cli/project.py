@@ -1,16 +1,16 @@
 """The project file, bailout.toml: the build options by name, written once, so a printer's
-offset is not retyped on every build (issue 20).
+offset is not retyped on every build.
 
 Found like ./data: `bailout.toml` in the folder the command runs in, or `--config FILE`.
 Each key is the long option of the same name (`counter_size` is `--counter-size`) and goes
 through that option's own converter, so a value means what it means on the command line, and
 options given on the command line win.  Read with the data layer's schema reader: unknown keys
-and bad values are one line each naming the file and key, exit status 2.  A key that belongs to
-an option this kit does not have yet (`lang`, `print`) is refused with a line saying so, and
-passed through as soon as a build command has that option.
+and bad values are one line each naming the file and key, exit status 2.  A key whose option a
+command lacks (`paper` on release, which always holds both papers) is left out for that command.
 """
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,31 +19,63 @@ from typing import Any
 from generator.data.schema import Problems, Reader
 from generator.data.toml_file import read_toml
 from generator.errors import DataError, UsageError
+from generator.text import or_list
 
 FILE = "bailout.toml"
-# The keys and their TOML kinds; each is the option --KEY (underscores as hyphens).
+# The keys and their TOML kinds; each is the option --KEY (underscores as hyphens) of a build command.
 KEYS: dict[str, type] = {"paper": str, "lang": str, "print": str, "counter_size": str, "back_offset": str,
                          "bw": bool, "sets": int, "rows": int, "seed": int, "mode": str, "label": str, "since": str}
 BUILD_COMMANDS = ("build", "release", "serve")      # each reads the project file; the others do not
 
-TEMPLATE = '''\
+HEADER = """\
 # bailout.toml: the build options of this project, written once (bailout build, release, serve
 # read it from the folder they run in, or from --config FILE).  Options given on the command
 # line win.  Uncomment what you need.
+"""
+NOTE_WIDTH = 66     # a key's note, so the lines keep to 96 characters
 
-# paper = "both"            # a4, letter or both
-# counter_size = "3/4in"    # 5/8in, 3/4in, 1in, or millimetres like "19mm"
-# back_offset = "0,0"       # X,Y in mm: shift the counter backs to match your printer
-# bw = false                # ink-saving black and white
-# sets = 2                  # sets of crew markers per nationality
-# rows = 200                # pre-rolled rows (default 200; whole blocks in balanced mode)
-# seed = 871                # printed on the table: anyone can print the same rows
-# mode = "independent"      # independent or balanced
-# label = "2026 errata 2"   # an edition name printed beside the stamp in every footer
-# since = "git:v1.0"        # mark what changed since a data folder or git:REV on the player aid
-# lang = "en"               # the kit's language, once this kit has --lang
-# print = "home"            # the print profile, once this kit has --print
-'''
+
+def template() -> str:
+    """The commented bailout.toml `bailout init` writes: every key with a value that builds as it
+    stands once uncommented, the lists in its comments read from the kit's registries."""
+    import textwrap
+    lines = []
+    for key, value, note in _entries():
+        first, *more = textwrap.wrap(note, NOTE_WIDTH)
+        lines += [f"# {f'{key} = {_toml(value)}':24}  # {first}", *(f"{'#':28}# {line}" for line in more)]
+    return HEADER + "\n" + "\n".join(lines) + "\n"
+
+
+def _entries() -> list[tuple[str, object, str]]:
+    """(key, example value, what it sets) for every key, in the order the template lists them."""
+    from generator.content.rows import MODES, TARGET_ROWS
+    from generator.content.words import available_languages
+    from generator.options import (DEFAULT_SEED, MAX_COUNTER_MM, MIN_COUNTER_MM, NAMED_SIZES, PAPER_KEYS,
+                                   PRINT_PROFILES, BuildOptions)
+    default = BuildOptions()
+    return [
+        ("paper", "both", or_list([*PAPER_KEYS, "both"])),
+        ("counter_size", "3/4in", f"{', '.join(NAMED_SIZES)}, or {MIN_COUNTER_MM} to {MAX_COUNTER_MM} mm like "
+                                  f'"19mm"'),
+        ("back_offset", "0,0", "X,Y in mm: shift the counter backs to match your printer"),
+        ("bw", default.bw, "ink-saving black and white"),
+        ("sets", default.sets, "sets of crew markers per nationality"),
+        ("rows", TARGET_ROWS, f"pre-rolled rows (default {TARGET_ROWS}; whole blocks in balanced mode)"),
+        ("seed", DEFAULT_SEED, "printed on the table: anyone can print the same rows"),
+        ("mode", default.mode, or_list(MODES)),
+        ("label", "2026 errata 2", "an edition name printed beside the stamp in every footer"),
+        ("since", "data", "mark on the player aid what changed since a data folder (a copy of data/ from "
+                          "before your edits) or git:REV, like git:HEAD"),
+        ("lang", default.lang, f"the edition's language: {or_list(available_languages())}"),
+        ("print", default.print_profile, f"the print profile: {or_list(PRINT_PROFILES)}"),
+    ]
+
+
+def _toml(value: object) -> str:
+    """A value as TOML writes it: true/false, a number, or a quoted string."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if isinstance(value, int) else json.dumps(value, ensure_ascii=False)
 
 
 def project_file(given: Path | None) -> Path | None:
@@ -90,12 +122,8 @@ def project_defaults(path: Path, commands: dict[str, argparse.ArgumentParser], c
             continue
         value = reader.get(key, kind, default=None)
         here = _action(commands[command], key)
-        if value is None:
+        if value is None or here is None:       # no option here: paper on release, which holds both papers
             continue
-        if here is None:
-            if not any(_action(p, key) for p in commands.values()):
-                reader.report(key, f"this kit has no --{_option(key)} option yet; remove the key or update the kit")
-            continue            # e.g. paper on release, which always holds both papers
         converted = _converted(reader, key, here, value)
         if converted is not None:
             defaults[here.dest] = converted
@@ -109,13 +137,8 @@ def _option(key: str) -> str:
     return key.replace("_", "-")
 
 
-# A key whose option may carry a longer name on the parser (the print-profile issue's option).
-ALSO = {"print": ("--print-profile",)}
-
-
 def _action(p: argparse.ArgumentParser, key: str) -> argparse.Action | None:
-    names = (f"--{_option(key)}", *ALSO.get(key, ()))
-    return next((a for a in p._actions if any(n in a.option_strings for n in names)), None)
+    return next((a for a in p._actions if f"--{_option(key)}" in a.option_strings), None)
 
 
 def _converted(reader: Reader, key: str, action: argparse.Action, value: object) -> Any:
@@ -138,5 +161,5 @@ def write_template(folder: Path) -> Path | None:
     target = folder / FILE
     if target.exists():
         return None
-    target.write_text(TEMPLATE, encoding="utf-8")
+    target.write_text(template(), encoding="utf-8")
     return target

@@ -18,13 +18,14 @@ from generator.options import BuildOptions
 
 @dataclass(frozen=True)
 class Since:
-    """What `build --since` knows: the base's label, the changes, and the old data's context."""
+    """What `build --since` knows: the base's label, the changes, and the base's aid."""
     spec: str               # OLD as given: a folder or git:REV
     label: str              # "git:HEAD (abc1234)" or "data 1a2b3c4d5e"
-    groups: list[tuple[str, list[Change]]]    # items.diff(): [(rule, [Change, ...]), ...]
-    old_ctx: "BuildContext"     # a BuildContext over the old data, same options
+    groups: list[tuple[str, list[Change]]]    # compare.printed_changes(): [(rule, [Change, ...]), ...]
+    old_aid: str            # the base's aid Markdown (its data, its templates) in this edition's words
     commit: str | None      # git:REV's commit id
     data_hash: str          # the old data's full hash
+    templates_hash: str     # the hash of the base's templates (content/stamp.py's folder_hash)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ class BuildContext:
     def stamp(self) -> Stamp:
         """The edition stamp (content/stamp.py), worked out once per build."""
         if "stamp" not in self.memo:
-            marked = self.changes.data_hash if self.changes is not None and self.changes.groups else None
+            since = self.changes
+            marked = (since.data_hash, since.templates_hash) if since is not None and since.groups else None
             self.memo["stamp"] = edition_stamp(self.kit, self.options, self.templates, marked)
         stamp: Stamp = self.memo["stamp"]
         return stamp

@@ -1,16 +1,17 @@
 """The aid built `--since` OLD: a "Changes since" box, and a mark on every changed line.
 
-Which lines changed is found by rendering the aid's Markdown twice, from the old data and from
-the new, with the same template, kit version and data hash, and comparing them line by line:
-in the template every list item, table row and paragraph is one line, so a changed figure,
-row or sentence is a changed line.  Each such line of the new text gets CHANGED, a private-use
-character, just inside its Markdown syntax ("- ", "| ", "1. "); renderers draw it as a change
-bar in the margin and never print it (render/pdf/markdown_pdf.py for the PDF; render/html/aid_html.py
-gives the line's element class "changed", drawn as a bar at its left).
+Which lines changed is found by comparing the base's aid Markdown (its data and its templates,
+rendered with this kit version and this build's data hash: Since.old_aid) with this build's,
+line by line: in the template every list item, table row and paragraph is one line, so a
+changed figure, row or sentence, from the data or from the templates, is a changed line.  Each
+such line of the new text gets CHANGED, a private-use character, just inside its Markdown syntax
+("- ", "| ", "1. "); renderers draw it as a change bar in the margin and never print it
+(render/pdf/markdown_pdf.py for the PDF; render/html/aid_html.py gives the line's element class
+"changed", drawn as a bar at its left).
 
-The box lists the changes by rule number from items.diff (content/items.py), so it names what
-moved even where the aid does not print it (counters, the pre-rolled block); its lines are in
-the catalogue's words ("change.*").
+The box lists the changes by rule number from the comparison `bailout diff` prints
+(content/compare.py), so it names what moved even where the aid does not print it (counters,
+the pre-rolled block); its lines are in the catalogue's words ("change.*").
 """
 
 import re
@@ -20,7 +21,6 @@ from typing import Any
 from generator.content.change import Change
 from generator.content.context import BuildContext, Since
 from generator.content.words import Words
-from generator.errors import RenderError
 
 CHANGED = "\ue000"          # marks a changed line in the aid's Markdown; never printed
 PER_RULE = 2                # changes shown per rule number in the box; the rest counted
@@ -34,17 +34,12 @@ def marked_text(ctx: BuildContext) -> str:
     from generator.content.aid_text import render_text
     since = ctx.changes
     assert since is not None
-    same = {"data_hash": ctx.kit.short_hash}    # the stamp is not a rules change
-    try:
-        old = render_text(since.old_ctx, extra=same, folder=ctx.templates)
-    except RenderError as error:
-        raise RenderError([f"--since {since.spec}: the old data's aid: {line}" for line in error.problems]) from None
     plain = render_text(ctx)
     if not since.groups:
         return plain        # nothing changed: the aid as built without --since, byte for byte
     final = render_text(ctx, extra={"since": box_vars(since, ctx.words)})
     plain_lines, final_lines = plain.split("\n"), final.split("\n")
-    changed = changed_lines(old.split("\n"), plain_lines)
+    changed = changed_lines(since.old_aid.split("\n"), plain_lines)
     # The box adds lines; every other line of the final text is a line of the plain one.
     matcher = SequenceMatcher(None, plain_lines, final_lines, autojunk=False)
     for tag, i1, i2, j1, _ in matcher.get_opcodes():

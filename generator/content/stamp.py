@@ -47,12 +47,15 @@ def options_text(options: BuildOptions) -> str:
     return "\n".join(f"{f.name}={getattr(options, f.name)!r}" for f in fields(options) if f.name not in UNSTAMPED)
 
 
-def edition_stamp(kit: KitData, options: BuildOptions, templates: Path, since_data: str | None = None) -> Stamp:
-    """The stamp of a build of `kit` with `options` and the templates in `templates`; `since_data`
-    is the hash of the --since base's data when the aid marks changes from it."""
-    inputs = (("data", kit.hash), ("templates", folder_hash(templates)),
-              ("catalogues", folder_hash(LOCALE, "*.po")),
-              ("options", hashlib.sha256(options_text(options).encode()).hexdigest()),
-              ("kit", __version__)) + ((("since", since_data),) if since_data else ())
+def edition_stamp(kit: KitData, options: BuildOptions, templates: Path,
+                  since: tuple[str, str] | None = None) -> Stamp:
+    """The stamp of a build of `kit` with `options` and the templates in `templates`; `since` is
+    the hashes of the --since base's data and templates when the aid marks changes from it."""
+    inputs: tuple[tuple[str, str], ...] = (("data", kit.hash), ("templates", folder_hash(templates)),
+                                          ("catalogues", folder_hash(LOCALE, "*.po")),
+                                          ("options", hashlib.sha256(options_text(options).encode()).hexdigest()),
+                                          ("kit", __version__))
+    if since is not None:
+        inputs += (("since", since[0]), ("since_templates", since[1]))
     text = "".join(f"{name} {value}\n" for name, value in inputs)
     return Stamp(hashlib.sha256(text.encode()).hexdigest(), inputs)

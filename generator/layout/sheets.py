@@ -506,8 +506,8 @@ def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Gr
     """(grid, groups, sheets) for one paper: on which sheet and cell each counter prints.
     `counters(spare)` is the content's list of counters, with `spare` cells more to fill (0
     unless options.fill); the renderer and the release's face images both place counters by this.
-    --print fold: the grid of a fold sheet (make_fold_grid), fronts and backs on one page."""
-    if options.print_profile == "fold":
+    On fold-and-glue sheets, the grid of a fold sheet (make_fold_grid): fronts and backs on one page."""
+    if options.profile.fold_sheets:
         grid = make_fold_grid(paper.width, paper.height, options.counter_mm)
     else:
         grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm)
@@ -516,7 +516,7 @@ def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Gr
     return grid, groups, paginate([len(counters) for _, counters in groups], grid)
 
 
-# ---- fold sheets (--print fold, issue 25) ---------------------------------------------------
+# ---- fold-and-glue sheets ------------------------------------------------------------------
 # A single-sided printer: the fronts fill the left half of the page and their backs the right
 # half, mirrored about the vertical fold line at the page's centre.  Folded there (printed side
 # out) and glued, each back lies behind its front: folding maps x to 2 * fold - x, which is the
@@ -568,4 +568,4 @@ def fold_sheet_page(n: int) -> int:
 
 def page_of_sheet(options: BuildOptions, n: int, side: str) -> int:
     """The 0-based page holding sheet `n`'s `side` under the options' print profile."""
-    return fold_sheet_page(n) if options.print_profile == "fold" else sheet_page(n, side)
+    return fold_sheet_page(n) if options.profile.fold_sheets else sheet_page(n, side)

@@ -11,14 +11,15 @@ from generator import __version__
 from generator.content.context import Since
 from generator.content.stamp import Stamp
 from generator.data.model import KitData
-from generator.options import PRINT_PROFILES, BuildOptions
+from generator.options import BuildOptions
+from generator.profiles import registry
 
 Opener = Callable[[str], BinaryIO]      # opens a file of the build, by name, for reading
 
 
 # What else decides the bytes: same data, options and these versions give the same files.
 LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
-# issue 22: a release's images are rasterised by pypdfium2 and written as PNG by Pillow
+# A release's images are rasterised by pypdfium2 and written as PNG by Pillow.
 IMAGE_LIBRARIES = ("pypdfium2", "Pillow")
 
 
@@ -43,9 +44,9 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
              f"language {options.lang}",
              *(f"{name} {version}" for name, version in library_versions(libraries))]
-    if options.print_profile != "duplex":       # issue 25: the default's manifest keeps its bytes
+    if options.profile.in_manifest:
         lines.insert(3, f"print {options.print_profile}" + ("" if options.marks else ", no marks"))
-    folders = sorted({name.split("/")[0] for name in names if name.split("/")[0] in PRINT_PROFILES})
+    folders = sorted({name.split("/")[0] for name in names if name.split("/")[0] in registry.names()})
     if folders:     # a release holding more profiles: each one's PDFs in a folder of its name
         lines.insert(3, f"also printed as {', '.join(folders)} (in the folders of those names)")
     lines += stamp_lines(stamp, options)
@@ -68,7 +69,7 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
 
 
 def stamp_lines(stamp: Stamp | None, options: BuildOptions) -> list[str]:
-    """The edition stamp and what went into it, and the --label (issue 20)."""
+    """The edition stamp and what went into it, and the --label."""
     lines = [f"label {options.label}"] if options.label else []
     if stamp is None:
         return lines
@@ -83,8 +84,7 @@ def _page_count(handle: BinaryIO) -> int:
 @lru_cache(maxsize=4)
 def library_versions(libraries: tuple[str, ...] = LIBRARIES) -> list[tuple[str, str]]:
     """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs.
-    Read once a process (importing importlib.metadata is some 30 ms; a build reads them while its
-    other lane still works: make/pipeline.py)."""
+    Read once a process: importing importlib.metadata is slow beside the rest of a small build."""
     from importlib.metadata import PackageNotFoundError, version
 
     def installed(name: str) -> str:

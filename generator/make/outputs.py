@@ -11,7 +11,7 @@ part it merges is built.
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import BinaryIO, Protocol
 
 from generator.content.context import BuildContext
@@ -70,6 +70,13 @@ class Output:
     # balances its lanes by (make/pipeline.py).  Rough is enough; only the proportions count.
     cost: float = 100.0
     cost_per_row: float = 0.0
+    # what a release's README.txt and index.html call it: release.file.KIND (and release.print.KIND
+    # for a PDF); its part's name unless given
+    kind: str = field(default="", kw_only=True)
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            object.__setattr__(self, "kind", self.part)     # frozen: set once, here
 
     @property
     def per_paper(self) -> bool:
@@ -96,10 +103,10 @@ class Output:
 
 OUTPUTS: tuple[Output, ...] = (
     Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid", cost=200),
-    Output("aid", "player-aid.html", _aid_html, cost=80),
+    Output("aid", "player-aid.html", _aid_html, kind="html", cost=80),
     Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables", cost=20,
            cost_per_row=0.35),
-    Output("prerolled", "prerolled.csv", _prerolled_csv, cost=1, cost_per_row=0.007),
+    Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv", cost=1, cost_per_row=0.007),
     Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters", cost=150),
     Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf, cost=200,
            cost_per_row=0.02),

@@ -27,6 +27,7 @@ from generator.layout.paper import PAPERS, Paper
 from generator.data.sources import template_folder
 from generator.errors import RenderError, one_line
 from generator.options import BuildOptions, check_source_date_epoch
+from generator.profiles.print_profile import Prepress
 
 if TYPE_CHECKING:
     from generator.content.compare import Compared
@@ -117,10 +118,9 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     words = load_words(options.lang)
     kit = edition_data(kit, options.lang)
     check_printable(kit, words)     # before any part: no PDF may print an empty box for a name or word
-    if options.print_profile == "shop":     # issue 25: colours that keep their contrast as inks
+    if options.profile.cmyk:        # colours that keep their contrast as inks
         from generator.render.pdf.shop_pdf import cmyk_problems
-        from generator.errors import RenderError
-        if problems := cmyk_problems(kit):
+        if problems := cmyk_problems(kit, options.print_profile):
             raise RenderError(problems)
     templates = templates if templates is not None else template_folder(kit.directory)    # X/templates beside X/data
     ctx = BuildContext(kit, compute(kit), options, templates, words=words)
@@ -133,10 +133,10 @@ Job = tuple[Output, Paper | None]
 Made = list[tuple[str, int | None, bool]]       # (file name, pages, reported as made)
 
 
-def shop(content: bytes, marks: bool) -> bytes:
-    """A PDF made for a print shop (--print shop): render/pdf/shop_pdf.py."""
+def shop(content: bytes, prepress: Prepress, marks: bool) -> bytes:
+    """A PDF made for a print shop (a profile with a prepress): render/pdf/shop_pdf.py."""
     from generator.render.pdf.shop_pdf import to_shop
-    return to_shop(content, marks)
+    return to_shop(content, prepress, marks)
 
 
 
@@ -244,8 +244,9 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
                     source.close()
         else:
             content = output.renderer()(ctx, paper)
-        if ctx.options.print_profile == "shop" and name.endswith(".pdf"):      # issue 25
-            content = shop(content, ctx.options.marks)
+        prepress = ctx.options.profile.prepress
+        if prepress is not None and name.endswith(".pdf"):
+            content = shop(content, prepress, ctx.options.marks)
         write_file(folder, name, content)
         made.append((name, getattr(content, "pages", None), progress is not None))    # PDFs count their pages
         if progress is not None:
@@ -277,30 +278,30 @@ def rows_notice(ctx: BuildContext) -> None:
 
 
 def edition_data(kit: KitData, lang: str) -> KitData:
-    """The data as the `lang` edition prints it: its glossary's sentences and names (issue 19)."""
+    """The data as the `lang` edition prints it: its glossary's sentences and names."""
     if lang == SOURCE_LANGUAGE:
         return kit
     return translated(kit, read_glossary(kit, lang))
 
 
 def since_base(kit: KitData, options: BuildOptions, templates: Path) -> Since:
-    """The Since of `--since OLD`: the old data loaded, diffed against `kit`."""
+    """The Since of `--since OLD`: the base (its data and templates) loaded and compared with
+    `kit` and `templates` as `bailout diff` compares them."""
     from generator.content.compare import since
     assert options.since is not None
     words = load_words(options.lang)
-    compared = since(options.since, kit, options.sets, words, edition=lambda old: edition_data(old, options.lang))
+    compared = since(options.since, kit, templates, options.sets, words,
+                     edition=lambda old: edition_data(old, options.lang))
     old_kit = compared.old_kit
     label = compared.old.label if compared.old.commit else f"data {old_kit.short_hash}"
     _check_since_printable(options.since, compared, label)
-    return Since(options.since, label, compared.groups, BuildContext(old_kit, compute(old_kit), options, templates, words=words),
-                 compared.old.commit, old_kit.hash)
-
-
+    return Since(options.since, label, compared.groups, compared.old_aid, compared.old.commit, old_kit.hash,
+                 compared.old_templates)
 
 
 def _check_since_printable(spec: str, compared: "Compared", label: str) -> None:
     """The base's data and label are printed on the aid (the changes box): the font must draw
-    them, as check_printable asks of the built data (issue 23)."""
+    them, as check_printable asks of the built data."""
     from generator.render.pdf.canvas import FONT_NAME
     from generator.render.pdf.glyphs import undrawable_text, unprintable
     old = compared.old

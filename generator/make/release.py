@@ -17,18 +17,28 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator import __version__
 from generator.make.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
+from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf
 from generator.make.pipeline import context, edition_data, render_all
 from generator.make.progress import FileProgress
+from generator.make.transaction import MANIFEST
 from generator.make.workers import balanced, width, workers
 from generator.content.stamp import Stamp
 from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
+from generator.layout.paper import PAPERS
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
 
+if TYPE_CHECKING:
+    from generator.render.html.release_pages import Listed
+
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
+README = "README.txt"
+# What the release's pages describe beside the outputs (index.html is the page itself).
+OWN_FILES = ((README, "readme"), (MANIFEST, "manifest"))
 
 
 def zip_name(stamp: Stamp) -> str:
@@ -59,21 +69,39 @@ def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None
     finally:
         if progress is not None:
             progress.close()        # a release that failed or was stopped leaves the terminal as it was
-    files.pop("MANIFEST.txt")       # remade below, over everything the zip holds
+    files.pop(MANIFEST)             # remade below, over everything the zip holds
     for profile in (p for p in dict.fromkeys(more_profiles) if p != options.print_profile):
         more = render_all(kit, replace(options, print_profile=profile), templates=templates, progress=progress)
         files.update({f"{profile}/{name}": content for name, content in more.items() if name.endswith(".pdf")})
     # placed by the counters of the words (and the edition's data) the PDF printed
-    files.update(face_images(edition_data(kit, options.lang), options, files[f"counters-{FACE_PAPER}.pdf"], words))
+    counters = files[part_pdf("counters").file_name(PAPERS[FACE_PAPER])]
+    files.update(face_images(edition_data(kit, options.lang), options, counters, words))
     files.update(thumbnails({n: c for n, c in files.items() if n.endswith(".pdf") and "/" not in n}))
-    files["README.txt"] = readme_text(kit, options, files, words, ctx.stamp_words())    # the edition and its label
-    files["index.html"] = index_html(kit, options, files, words, ctx.stamp_words())
-    files["MANIFEST.txt"] = manifest(kit, files, options, since=ctx.changes, stamp=ctx.stamp,
-                                     libraries=LIBRARIES + IMAGE_LIBRARIES)
+    pdfs, others = listed(options)
+    edition = ctx.stamp_words()     # the edition and its label
+    files[README] = readme_text(kit, options, files, words, edition, pdfs=pdfs, others=others)
+    files["index.html"] = index_html(kit, options, files, words, edition, pdfs=pdfs, others=others)
+    files[MANIFEST] = manifest(kit, files, options, since=ctx.changes, stamp=ctx.stamp,
+                               libraries=LIBRARIES + IMAGE_LIBRARIES)
     return files, ctx.stamp
 
 
-# -- one zip of several editions -------------------------------------------------------------------
+def listed(options: BuildOptions) -> tuple[list["Listed"], list["Listed"]]:
+    """The files a release's pages describe, from the Output registry: every PDF for each paper,
+    what merges parts first (the kit is what most players print), then every other output and
+    the release's own files."""
+    from generator.render.html.release_pages import Listed
+    papers = [PAPERS[p] for p in options.papers]
+
+    def entry(output: Output) -> "Listed":
+        names = [(output.file_name(p), p.key) for p in papers] if output.per_paper else [(output.name, None)]
+        return Listed(output.kind, tuple(names))
+    pdfs = sorted((o for o in OUTPUTS if o.name.endswith(".pdf")), key=lambda o: not o.merges)
+    return ([entry(o) for o in pdfs], [entry(o) for o in OUTPUTS if not o.name.endswith(".pdf")]
+            + [Listed(kind, ((name, None),)) for name, kind in OWN_FILES])
+
+
+# -- one zip of several editions ---------------------------------------------------------------------
 
 def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str, ...], *,
                           templates: Path | None = None, quiet: bool = True,
@@ -130,13 +158,13 @@ def _warm(kit: KitData, templates: Path | None) -> None:
 
 
 def language_named(files: Mapping[str, bytes], lang: str) -> dict[str, bytes]:
-    """The edition's files with the language in each top-level PDF, HTML and CSV name
+    """The edition's files with the language in the name of each output the registry declares
     (kit-a4.pdf -> kit-a4-de.pdf), and its index.html and README.txt linking the new names."""
-    renamed = {n: f"{n.rsplit('.', 1)[0]}-{lang}.{n.rsplit('.', 1)[1]}" for n in files
-               if "/" not in n and n.endswith((".pdf", ".html", ".csv")) and n != "index.html"}
+    declared = set(all_file_names(PAPERS.values()))
+    renamed = {n: f"{n.rsplit('.', 1)[0]}-{lang}.{n.rsplit('.', 1)[1]}" for n in files if n in declared}
     out: dict[str, bytes] = {}
     for name, content in files.items():
-        if name in ("index.html", "README.txt"):
+        if name in ("index.html", README):
             for old, new in sorted(renamed.items(), key=lambda pair: -len(pair[0])):
                 content = content.replace(old.encode(), new.encode())
         out[renamed.get(name, name)] = content
@@ -157,7 +185,8 @@ def zip_bytes(folder: str, files: Mapping[str, bytes]) -> bytes:
             info = zipfile.ZipInfo(f"{folder}/{name}", date_time=stamp)
             info.create_system = 3                  # unix, so the permissions below are read
             info.external_attr = 0o100644 << 16     # a plain file, rw-r--r--
-            # A PNG is deflated already: deflating it again saves next to nothing, slowly.
+            # A PNG is deflated already: deflating it again saves almost nothing for the time it
+            # takes; stored as it is.
             info.compress_type = zipfile.ZIP_STORED if name.endswith(".png") else zipfile.ZIP_DEFLATED
             archive.writestr(info, files[name], compresslevel=9)
     return buffer.getvalue()

@@ -1,4 +1,4 @@
-"""`bailout serve`: a live preview for editing the kit (issue 20).
+"""`bailout serve`: a live preview for editing the kit.
 
 One warm process: the imports, fonts and the compiled aid template stay loaded; watchfiles
 reports a saved file (debounced), and only what is looked at is made again at once: the HTML
@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -263,20 +263,20 @@ def index_page(preview: Preview) -> bytes:
 
 
 def change_lines(preview: Preview) -> list[str]:
-    """The printed changes from the edition the preview started with to the current one."""
+    """The printed changes from the edition the preview started with to the current one, as
+    `bailout diff` and `build --since` find them (content/compare.py), in this edition's words."""
     first, now = preview.first, preview.ctx
     if first is None or now is None or first is now:
         return []
-    from generator.content.aid_text import render_text
-    from generator.content.items import diff, print_items, show, template_changes
-    groups = diff(print_items(first.kit, first.odds, first.options.sets, preview.words),
-                  print_items(now.kit, now.odds, now.options.sets, preview.words))
-    try:    # both templates over today's data: what differs is the templates' own wording
-        before = render_text(now, {"data_hash": ""}, folder=preview.first_templates or first.templates)
-        groups += template_changes(before, render_text(now, {"data_hash": ""}), preview.words)
-    except KitError:
-        pass                # a template that does not render: its problem is shown already
-    return [f"{rule}: {c.label}: {show(c.kind, c.old, preview.words)} → {show(c.kind, c.new, preview.words)}"
+    from generator.content.compare import PrintInputs, printed_changes
+    from generator.content.items import show
+    before = PrintInputs(first.kit, preview.first_templates or first.templates, first.options.sets)
+    after = PrintInputs(now.kit, now.templates, now.options.sets)
+    try:
+        groups = printed_changes(before, after, now.words)
+    except KitError:        # a template that does not render (its problem is shown already): the data's changes
+        groups = printed_changes(replace(before, templates=None), replace(after, templates=None), now.words)
+    return [f"{rule}: {c.label}: {show(c.kind, c.old, now.words)} → {show(c.kind, c.new, now.words)}"
             for rule, changes in groups for c in changes]
 
 

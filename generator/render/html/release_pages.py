@@ -3,13 +3,16 @@ every file in the zip (thumbnails, sizes, SHA-256).  No script, nothing fetched.
 
 Both are Jinja2 templates beside this module (README.txt.j2, index.html.j2, read as package
 files); their words are the catalogue's ("release.*").  The page is autoescaped: every piece of
-text is escaped, names included; the README is plain text.
+text is escaped, names included; the README is plain text.  Which files they describe comes in
+as Listed entries (make/release.py makes them from the Output registry); how to print them, from
+the options' print profile.
 """
 
 import hashlib
 import html
 import io
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache, partial
 from importlib import resources
 from typing import Any
@@ -23,72 +26,85 @@ from generator.render.pdf.plain_pypdf import PdfReader
 from generator.data.model import KitData
 from generator.layout.paper import PAPERS
 from generator.options import BuildOptions
+from generator.profiles import registry
+from generator.profiles.print_profile import PrintProfile
 from generator.render import theme
 
-# The PDFs, in the kit's order: (file stem, catalogue key part of what it is and how to print it).
-PARTS = (("kit", "kit"), ("player-aid", "aid"), ("prerolled", "prerolled"), ("counters", "counters"))
-# The other files to read: (name, catalogue key part of what it is).
-OTHERS = (("player-aid.html", "html"), ("prerolled.csv", "csv"), ("README.txt", "readme"),
-          ("MANIFEST.txt", "manifest"))
 README, INDEX = "README.txt.j2", "index.html.j2"
 WIDTH, TIP_WIDTH = 92, 90       # the README's credits, and its printing tips (a hanging indent)
-TIPS = ("actual_size", "duplex", "calibration", "papers")
-# issue 25: the tips and the "how to print" words of a print profile other than duplex
-PROFILE_TIPS = {"fold": ("actual_size", "fold", "papers"), "shop": ("shop", "papers")}
-PROFILE_PRINTS = {"fold": ("kit", "aid", "counters"), "shop": ("kit", "aid", "prerolled", "counters")}
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A file the release's pages describe: release.file.KIND says what it is and, for a PDF,
+    release.print.KIND (or its print profile's words) how to print it."""
+    kind: str
+    names: tuple[tuple[str, str | None], ...]   # (file name, its paper's key) for each paper; no paper: one file
 
 
 def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words,
-                edition: str | None = None) -> bytes:
-    """README.txt: what each file is and how to print it, the printing tips, the credits."""
+                edition: str | None = None, *, pdfs: Sequence[Listed], others: Sequence[Listed]) -> bytes:
+    """README.txt: what each file is and how to print it, the printing tips, the credits.
+    `pdfs` and `others`: the files it describes, in order."""
     r = kit.rules
-    pdfs = [{"names": ", ".join(f"{stem}-{p}.pdf" for p in options.papers), **_part(words, key, r.number, options.print_profile)}
-            for stem, key in PARTS]
+    profile = options.profile
+    pdf_items = [{"names": ", ".join(name for name, _ in pdf.names), **_part(words, pdf.kind, r.number, profile)}
+                 for pdf in pdfs]
     actual_size = words("release.actual_size")
     papers = {key: paper.label for key, paper in PAPERS.items()}
-    tips = [words(f"release.readme.tip.{tip}", actual_size=actual_size, **papers)
-            for tip in PROFILE_TIPS.get(options.print_profile, TIPS)]
-    for folder in sorted({n.split("/")[0] for n in files if n.split("/")[0] in PROFILE_PRINTS}):
-        tips.append(words(f"release.readme.tip.folder.{folder}", folder=folder))    # a release of several profiles
-    text = _render(README, words, r=r, version=__version__, data=edition or kit.hash[:8], pdfs=pdfs,
-                   others=_others(words, files, facts=False), faces=len(_faces(files)), tips=tips,
+    tips = [words(tip, actual_size=actual_size, **papers) for tip in profile.release.tips]
+    for folder in sorted({n.split("/")[0] for n in files if "/" in n}):    # a release of several profiles
+        tip = _folder_tip(folder)
+        if tip is not None:
+            tips.append(words(tip, folder=folder))
+    text = _render(README, words, r=r, version=__version__, data=edition or kit.hash[:8], pdfs=pdf_items,
+                   others=_others(words, files, others, facts=False), faces=len(_faces(files)), tips=tips,
                    credits=_credits(kit, words), width=WIDTH, tip_width=TIP_WIDTH)
     return text.encode("utf-8")
 
 
+def _folder_tip(folder: str) -> str | None:
+    """The catalogue key of the tip that a release's `folder` holds a print profile's PDFs, if it does."""
+    profile = registry.find(folder)
+    return profile.release.folder_tip if profile is not None else None
+
+
 def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words,
-               edition: str | None = None) -> bytes:
-    """index.html: every file shown and linked, each PDF with its first page, size, pages and hash."""
+               edition: str | None = None, *, pdfs: Sequence[Listed], others: Sequence[Listed]) -> bytes:
+    """index.html: every file shown and linked, each PDF with its first page, size, pages and hash.
+    `pdfs` and `others`: the files it describes, in order."""
     r = kit.rules
-    pdfs = []
-    for stem, key in PARTS:
-        for paper in options.papers:
-            name = f"{stem}-{paper}.pdf"
+    pdf_items = []
+    for pdf in pdfs:
+        for name, paper in pdf.names:
             content = files[name]
-            pdfs.append({"name": name, "thumb": f"thumbs/{stem}-{paper}.png", "paper": PAPERS[paper].label,
-                         "facts": _facts(words, content, _pages(content)), **_part(words, key, r.number, options.print_profile)})
+            pdf_items.append({"name": name, "thumb": f"thumbs/{name[:-len('.pdf')]}.png",
+                              "paper": PAPERS[paper].label if paper is not None else "",
+                              "facts": _facts(words, content, _pages(content)),
+                              **_part(words, pdf.kind, r.number, options.profile)})
     faces = [{"name": n, "alt": _face_alt(n)} for n in _faces(files)]
     colours = {"accent": theme.COLOUR.accent, "ink": theme.WEB_INK, "line": theme.COLOUR.rule,
                "paper": theme.short_hex(theme.WHITE), "link": theme.LINK}
     page = _render(INDEX, words, html_words=partial(_html_words, words), r=r, data=edition or kit.hash[:8],
                    title=words("release.title", number=r.number, title=r.title, version=__version__),
-                   pdfs=pdfs, others=_others(words, files, facts=True), faces=faces,
+                   pdfs=pdf_items, others=_others(words, files, others, facts=True), faces=faces,
                    thumbs=sorted(n for n in files if n.startswith("thumbs/")), credits=_credits(kit, words),
                    colours=colours)
     return page.encode("utf-8")
 
 
-def _part(words: Words, key: str, number: str, profile: str = "duplex") -> dict[str, str]:
-    how = f"release.print.{key}.{profile}" if key in PROFILE_PRINTS.get(profile, ()) else f"release.print.{key}"
-    what = f"release.file.{key}.{profile}" if key == "counters" and profile in PROFILE_PRINTS else f"release.file.{key}"
+def _part(words: Words, kind: str, number: str, profile: PrintProfile) -> dict[str, str]:
+    """What a PDF is and how to print it, in the print profile's words where it has its own."""
+    how = profile.release.how_to_print.get(kind, f"release.print.{kind}")
+    what = profile.release.files.get(kind, f"release.file.{kind}")
     return {"what": words(what, number=number), "how": words(how)}
 
 
-def _others(words: Words, files: Mapping[str, bytes], facts: bool) -> list[dict[str, Any]]:
+def _others(words: Words, files: Mapping[str, bytes], others: Sequence[Listed], facts: bool) -> list[dict[str, Any]]:
     # MANIFEST.txt is made last (it holds the index page's hash), so it has no figures.
-    return [{"name": name, "what": words(f"release.file.{key}"),
+    return [{"name": name, "what": words(f"release.file.{other.kind}"),
              "facts": _facts(words, files[name]) if facts and name in files else None}
-            for name, key in OTHERS]
+            for other in others for name, _ in other.names]
 
 
 def _faces(files: Mapping[str, bytes]) -> list[str]:
@@ -115,7 +131,7 @@ def _size(words: Words, n: int) -> str:
 
 def _pages(content: bytes) -> int:
     """The PDF's page count: its renderer's own where it came with one (render_all's Pdf), else
-    read back (an edition's PDFs parsed again by pypdf were some 20 ms of each edition of a release)."""
+    read back (parsing every PDF of an edition again with pypdf is slow beside the rest of a release)."""
     count = getattr(content, "pages", None)
     return count if isinstance(count, int) else len(PdfReader(io.BytesIO(content)).pages)
 
@@ -186,7 +202,7 @@ def _bullet(text: str, width: int) -> str:
     return "\n".join(("- " if i == 0 else "  ") + line for i, line in enumerate(_wrap(text, width - 2).split("\n")))
 
 
-# -- issue 19: the index of a release of several editions ------------------------------------------
+# -- the index of a release of several editions -------------------------------------------------
 
 def editions_index(kit: KitData, langs: Sequence[str]) -> bytes:
     """index.html at the top of a release of several editions: each edition's title, in its own

@@ -54,11 +54,12 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
     grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: all_counters(kit, opts.sets, words, spare))
     zone = geo.zones(grid.size, grid.safe_inset())
     fits = _fit_faces(groups, zone, opts.counter_mm, kit.directory, words)
-    if opts.print_profile == "fold":
+    if opts.profile.fold_sheets:
         return _render_fold(ctx, paper, grid, zone, groups, fits, sheets)
     pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
     c, buffer = new_canvas(ctx, paper, title(ctx), words("counters.subject", paper=paper.label,
-                                                    size=f"{float(opts.counter_mm):.2f}"), duplex=True)
+                                                    size=f"{float(opts.counter_mm):.2f}"),
+                           duplex=opts.profile.duplex_hint)
     _calibration_front(c, ctx, paper, grid, tally(groups), pages)
     c.showPage()
     _calibration_back(c, ctx, paper, grid, pages)
@@ -163,12 +164,13 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: geo
            forms: dict[tuple[str, Face], str]) -> None:
     """One side of sheet n; `where`: (n, sheets, this page, pages)."""
     _faces(c, ctx, zone, grid, groups, fits, slots, side, forms)
-    if ctx.options.print_profile == "shop" and side == "front":
+    prepress = ctx.options.profile.prepress
+    if prepress is not None and prepress.cut_contour and side == "front":
         _cut_contour(c, grid, slots)
     n, sheets, page, pages = where
     _ticks(c, grid, side)
     _bars(c, grid, ctx.words)
-    _heading(c, ctx.words, paper, grid, groups, slots, side, (n, sheets, page))
+    _heading(c, ctx.words, paper, grid, groups, slots, f"counters.heading.{side}", (n, sheets, page))
     draw_footer(c, ctx, paper, page, pages)
 
 
@@ -323,14 +325,15 @@ def _bars(c: Canvas, grid: geo.Grid, words: Words) -> None:
 
 
 def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, groups: Groups, slots: Sequence[geo.Slot],
-             side: str, where: tuple[int, int, int]) -> None:
-    """Which sheet and side this is, then what it holds; `where`: (n, sheets, this page)."""
+             heading: str, where: tuple[int, int, int]) -> None:
+    """Which sheet and side this is (the catalogue's `heading`), then what it holds; `where`:
+    (n, sheets, this page)."""
     n, sheets, page = where
     c.saveState()
     c.setFillColor(INK)
     top = paper.height - mm(10)
     c.setFont(BOLD, 9)
-    c.drawCentredString(paper.width / 2, top, words(f"counters.heading.{side}", n=n, sheets=sheets, page=page - 1))
+    c.drawCentredString(paper.width / 2, top, words(heading, n=n, sheets=sheets, page=page - 1))
     counts: dict[int, dict[str, int]] = {}
     for s in slots:
         counts.setdefault(s.group, {k: 0 for k in KINDS})[groups[s.group][1][s.item].kind] += 1
@@ -412,7 +415,7 @@ def _offset(ctx: BuildContext) -> tuple[float, float]:
 
 def _calibration_front(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, rows: Tally, pages: int) -> None:
     words = ctx.words
-    left, width = _first_page_heading(c, ctx, paper, "calibration")
+    left, width = _first_page_heading(c, ctx, paper, "calibration.outline.front", "calibration.heading")
     cal = geo.calibration(grid)
     ox, oy = _offset(ctx)
     right, up = EXAMPLE_READING
@@ -512,7 +515,7 @@ def _row(c: Canvas, x: float, y: float, name_w: float, col_w: float, cells: Sequ
         c.drawRightString(x + name_w + i * col_w, y, str(cell))
 
 
-# ---- fold sheets (--print fold, issue 25) ---------------------------------------------------
+# ---- fold-and-glue sheets ------------------------------------------------------------------
 
 FOLD_DASH = (3, 2)      # the fold line's dashes, points: plainly not a cut
 
@@ -524,7 +527,8 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: geo.Zone
     words = ctx.words
     pages = geo.FOLD_CALIBRATION_PAGES + len(sheets)
     c, buffer = new_canvas(ctx, paper, title(ctx), words("counters.subject.fold", paper=paper.label,
-                                                    size=f"{float(ctx.options.counter_mm):.2f}"))
+                                                    size=f"{float(ctx.options.counter_mm):.2f}"),
+                           duplex=ctx.options.profile.duplex_hint)
     _fold_instructions(c, ctx, paper, grid, tally(groups), pages)
     c.showPage()
     forms: dict[tuple[str, Face], str] = {}
@@ -537,7 +541,7 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: geo.Zone
             _faces(c, ctx, zone, grid, groups, fits, slots, side, forms)
         _fold_marks(c, grid, words)
         _bars(c, grid, words)
-        _heading(c, words, paper, grid, groups, slots, "fold", (n, len(sheets), page))
+        _heading(c, words, paper, grid, groups, slots, "counters.heading.fold", (n, len(sheets), page))
         draw_footer(c, ctx, paper, page, pages)
         c.showPage()
     return finish(c, buffer)
@@ -569,7 +573,7 @@ def _fold_marks(c: Canvas, grid: geo.Grid, words: Words) -> None:
 def _fold_instructions(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, rows: Tally, pages: int) -> None:
     """Page 1 of fold sheets: print single-sided, fold, glue, cut; then the manifest and the bars."""
     words = ctx.words
-    left, width = _first_page_heading(c, ctx, paper, "fold")
+    left, width = _first_page_heading(c, ctx, paper, "fold.outline", "fold.heading")
     end = _paragraphs(c, left, paper.height - mm(36), width, [
         words("fold.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN), words("fold.step.2"), words("fold.step.3"),
         words("fold.step.4"), words("fold.step.5")])
@@ -579,7 +583,7 @@ def _fold_instructions(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Gri
     draw_footer(c, ctx, paper, 1, pages)
 
 
-# ---- the print shop's cut lines (--print shop, issue 25) -------------------------------------
+# ---- the print shop's cut lines --------------------------------------------------------------
 
 CUT_LINE = 0.25     # points: a plotter reads the path, not its width
 
@@ -599,18 +603,16 @@ def _cut_contour(c: Canvas, grid: geo.Grid, slots: Sequence[geo.Slot]) -> None:
     c.restoreState()
 
 
-_OUTLINE = {"calibration": "calibration.outline.front", "fold": "fold.outline"}
-
-
-def _first_page_heading(c: Canvas, ctx: BuildContext, paper: Paper, page: str) -> tuple[float, float]:
-    """The counters PDF's first page (the calibration page, or how to fold and glue): its bookmark,
-    the PDF's title and the page's heading; returns the text's left edge and width."""
+def _first_page_heading(c: Canvas, ctx: BuildContext, paper: Paper, outline: str, heading: str) -> tuple[float, float]:
+    """The counters PDF's first page (the calibration page, or how to fold and glue): its bookmark
+    (the catalogue's `outline`), the PDF's title and the page's `heading`; returns the text's left
+    edge and width."""
     c.bookmarkPage("counters-calibration")
-    c.addOutlineEntry(ctx.words(_OUTLINE[page]), "counters-calibration", 0)
+    c.addOutlineEntry(ctx.words(outline), "counters-calibration", 0)
     left = mm(geo.MARGIN_SIDE_MM + 6)
     c.setFillColor(INK)
     c.setFont(BOLD, 13)
     c.drawString(left, paper.height - mm(22), title(ctx))
     c.setFont(BOLD, 10)
-    c.drawString(left, paper.height - mm(29), ctx.words(f"{page}.heading"))
+    c.drawString(left, paper.height - mm(29), ctx.words(heading))
     return left, paper.width - 2 * left

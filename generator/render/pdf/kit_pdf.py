@@ -26,18 +26,18 @@ def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Part]) -> P
     r = ctx.kit.rules
     title = ctx.words("kit.title", number=r.number, title=r.title, paper=paper.label)
     subject = ctx.words("kit.subject", number=r.number, title=r.title, game=r.game)
-    # --print fold prints single-sided: no duplex hint (issue 25)
-    return merge(sources, paper, title, subject, document_info(ctx), duplex=ctx.options.print_profile != "fold")
+    return merge(sources, paper, title, subject, document_info(ctx), duplex=ctx.options.profile.duplex_hint)
 
 
 def merge(parts: Sequence[Part], paper: Paper, title: str, subject: str, info: DocumentInfo, *,
           duplex: bool = True) -> Pdf:
-    """`parts` is [(bookmark title, PDF bytes or binary file)]; return the merged PDF's bytes."""
+    """`parts` is [(bookmark title, PDF bytes or binary file)]; return the merged PDF's bytes.
+    `duplex`: the viewer hint for a long-edge duplex print, and each part on a fresh sheet."""
     writer = PdfWriter()
     readers = [(name, PdfReader(io.BytesIO(content) if isinstance(content, bytes) else content))
                for name, content in parts]
     for name, reader in readers:
-        if duplex and len(writer.pages) % 2:      # single-sided (fold): no sheet to keep, no blank page
+        if duplex and len(writer.pages) % 2:      # single-sided: no sheet to keep, no blank page
             writer.add_blank_page(paper.width, paper.height)
         writer.append(reader, outline_item=name)
     # The parts' dates (fixed, or SOURCE_DATE_EPOCH) are the kit's: no clock is read here.

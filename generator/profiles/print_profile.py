@@ -1,0 +1,90 @@
+"""What a print profile holds: everything that differs between ways of printing the kit, as data.
+
+The code asks a profile (`options.profile.fold_sheets`, `.cmyk`, `.prepress`) rather than its
+name, so a new way of printing is one module beside this one and one entry in registry.py.  A
+named print-shop preset is such an entry: its shop's bleed, marks and PDF/X flavour are fields
+of its Prepress; numbers a preset adds (a safe zone, an ink ceiling) are fields with defaults
+there, read where they take effect.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class SheetLayout(Enum):
+    """How a counter's back meets its front."""
+    DUPLEX_PAIRS = "duplex pairs"       # a page of fronts, then its backs mirrored: both sides of one sheet
+    FOLD_AND_GLUE = "fold and glue"     # fronts and mirrored backs on one page, folded at its centre
+
+
+class ColourModel(Enum):
+    """The colours every PDF is written in."""
+    RGB = "RGB"         # as the renderers draw: screens and home printers
+    CMYK = "CMYK"       # DeviceCMYK only, black and greys as pure K: a press's inks
+
+
+@dataclass(frozen=True)
+class PdfX:
+    """The PDF/X flavour a shop's preflight checks: the info key, the header, the output intent."""
+    version: str            # GTS_PDFXVersion
+    header: str             # the file's first line, as the version asks
+    condition: str          # OutputConditionIdentifier: a registered characterization
+    condition_info: str     # its human-readable name (OutputCondition and Info)
+
+
+@dataclass(frozen=True)
+class Prepress:
+    """What a print shop asks of every page of every PDF: its boxes, marks and output intent."""
+    bleed_mm: float             # the BleedBox past the TrimBox on every side
+    slug_mm: float              # past the bleed: room for the crop marks
+    marks: bool                 # crop marks in the slug (--no-marks takes them off: media = bleed)
+    cut_contour: bool           # each counter's cut line as a spot-colour path on the fronts
+    pdfx: PdfX
+
+
+@dataclass(frozen=True)
+class ReleaseWords:
+    """The catalogue keys a release's README.txt and index.html say this profile with."""
+    tips: tuple[str, ...]       # the printing tips, in order
+    # part -> "how to print it" and "what it is", where the profile's words differ from the
+    # plain release.print.PART and release.file.PART
+    how_to_print: Mapping[str, str] = field(default_factory=dict, hash=False)
+    files: Mapping[str, str] = field(default_factory=dict, hash=False)
+    # said in the README of a release that holds this profile's PDFs in a folder of its name
+    folder_tip: str | None = None
+
+
+@dataclass(frozen=True)
+class PrintProfile:
+    """One way of printing the kit (--print NAME)."""
+    name: str               # what --print, the project file and a release's folder call it
+    help: str               # its line in --print's help and the project file's comment
+    sheets: SheetLayout
+    colour: ColourModel
+    duplex_hint: bool       # the viewer hint for a long-edge duplex print; a kit pads parts to whole sheets
+    release: ReleaseWords
+    prepress: Prepress | None = None    # a print shop's boxes, marks and output intent
+    # MANIFEST.txt names the profile on a "print NAME" line; the default's manifest has none,
+    # so it keeps the bytes it had before there were profiles
+    in_manifest: bool = True
+
+    def __post_init__(self) -> None:
+        # The shop's rewrite (render/pdf/shop_pdf.py) makes the colours CMYK and sets the boxes in
+        # one pass: one without the other is not a PDF the kit can make.
+        if (self.colour is ColourModel.CMYK) != (self.prepress is not None):
+            raise ValueError(f"print profile {self.name!r}: CMYK colours and a prepress go together")
+
+    @property
+    def fold_sheets(self) -> bool:
+        return self.sheets is SheetLayout.FOLD_AND_GLUE
+
+    @property
+    def calibration(self) -> bool:
+        """Whether the counters open with the duplex calibration pair: the pages that measure a
+        duplex printer's back offset, and hold the counters' manifest, on duplex pairs."""
+        return self.sheets is SheetLayout.DUPLEX_PAIRS
+
+    @property
+    def cmyk(self) -> bool:
+        return self.colour is ColourModel.CMYK

@@ -1,0 +1,26 @@
+"""--print shop: every PDF as a print shop's preflight asks for it, PDF/X-1a:2003.
+
+CMYK only; the page is the TrimBox, the BleedBox 3 mm past it (the shops' usual bleed), crop
+marks in an 8 mm slug past the bleed; the counters' cut lines in a CutContour separation; the
+output intent the registered characterization FOGRA39, with no ICC profile (its licence does
+not let the kit ship one, and PDF/X-1a lets a registered condition stand without it).
+"""
+
+from generator.profiles.print_profile import ColourModel, PdfX, Prepress, PrintProfile, ReleaseWords, SheetLayout
+
+SHOP = PrintProfile(
+    name="shop",
+    help="CMYK PDFs with bleed, trim box and cut contour for a print shop",
+    sheets=SheetLayout.DUPLEX_PAIRS,
+    colour=ColourModel.CMYK,
+    duplex_hint=True,
+    prepress=Prepress(bleed_mm=3, slug_mm=8, marks=True, cut_contour=True,
+                      pdfx=PdfX(version="PDF/X-1a:2003", header="%PDF-1.4", condition="FOGRA39",
+                                condition_info="Coated FOGRA39 (ISO 12647-2:2004)")),
+    release=ReleaseWords(
+        tips=("release.readme.tip.shop", "release.readme.tip.papers"),
+        how_to_print={"kit": "release.print.kit.shop", "aid": "release.print.aid.shop",
+                      "prerolled": "release.print.prerolled.shop", "counters": "release.print.counters.shop"},
+        files={"counters": "release.file.counters.shop"},
+        folder_tip="release.readme.tip.folder.shop"),
+)
