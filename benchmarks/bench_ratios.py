@@ -1,4 +1,4 @@
-"""Issue 14's table: each piece of work as a ratio to the floor, measured pair by pair in one run.
+"""The speed table: each piece of work as a ratio to the floor, measured pair by pair in one run.
 
     python benchmarks/bench_ratios.py [--pairs 5] [--tests] [--test-pairs 1] [--no-linearity]
 
@@ -6,7 +6,7 @@ Every measurement is a whole process, started fresh (interpreter start and impor
 the floor (benchmarks/bench_floor.py: a bare reportlab canvas, four A4 pages of 140 counters,
 Vera embedded), then the work, alternating, --pairs times.  The machine is shared and noisy, so
 absolute seconds do not compare between runs; a ratio to a floor measured a moment before does.
-Each row shows the work's median seconds, the median of its per-pair ratios, the issue's "want"
+Each row shows the work's median seconds, the median of its per-pair ratios, its "want"
 and whether it is met.  Each build writes into a fresh temporary --out.  Peak RSS is the child's
 own (os.wait4), not the largest child so far.
 

@@ -51,15 +51,23 @@ def names(plan):
 
 # -- the same bytes ----------------------------------------------------------------------------------
 
-def test_a_kit_built_side_by_side_is_the_same_bytes_as_one_by_one(pools, kit_dir, tmp_path):
-    out = tmp_path / "out"
-    status, _, err = run_cli("build", "--quiet", "--out", out)
+SPREAD = ("--rows", "3000")     # a kit whose plan spreads (the default kit's does not pay: one lane)
+
+
+def test_a_kit_built_side_by_side_is_the_same_bytes_as_one_by_one(pools, monkeypatch, tmp_path):
+    assert [len(phase) for phase in _plan(BuildOptions(rows=3000), 2)] == [2, 2]
+    side, one = tmp_path / "side", tmp_path / "one"
+    status, _, err = run_cli("build", "--quiet", "--out", side, *SPREAD)
     assert status == 0, err
     assert len(pools) == 1
-    made = sorted(p.name for p in out.iterdir())
-    assert made == sorted(p.name for p in kit_dir.iterdir()) and "kit-letter.pdf" in made
+    monkeypatch.setenv(workers.JOBS, "1")
+    status, _, err = run_cli("build", "--quiet", "--out", one, *SPREAD)
+    assert status == 0, err
+    assert len(pools) == 1
+    made = sorted(p.name for p in side.iterdir())
+    assert made == sorted(p.name for p in one.iterdir()) and "kit-letter.pdf" in made
     for name in made:
-        assert (out / name).read_bytes() == (kit_dir / name).read_bytes(), name
+        assert (side / name).read_bytes() == (one / name).read_bytes(), name
 
 
 def test_bailout_jobs_1_starts_no_worker(pools, monkeypatch, tmp_path):
@@ -81,7 +89,7 @@ def test_a_release_of_two_editions_side_by_side_is_the_same_zip_as_one_by_one(po
 
 def test_a_problem_in_a_worker_is_the_builds_one_line_and_leaves_the_folder_as_it_was(pools, tmp_path, data_copy,
                                                                                       kit_dir):
-    [first, *others], *_ = _plan(BuildOptions(), 2)
+    [first, *others], *_ = _plan(BuildOptions(rows=3000), 2)
     assert others and all(output.part != "counters" for output, _ in first)     # a worker makes the counters
     out = tmp_path / "out"
     out.mkdir()
@@ -90,7 +98,7 @@ def test_a_problem_in_a_worker_is_the_builds_one_line_and_leaves_the_folder_as_i
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     # A model name too long for any counter: the counters' renderer refuses it.
     edit(data_copy / "nationalities" / "german.toml", 'model = "MP 40"', 'model = "' + "MP40 " * 40 + '"')
-    status, _, err = run_cli("build", "--quiet", "--out", out, "--data", data_copy)
+    status, _, err = run_cli("build", "--quiet", "--out", out, "--data", data_copy, *SPREAD)
     assert status == 2, err
     assert "Traceback" not in err and "cannot fit" in err
     assert all(line.startswith("bailout: ") for line in err.splitlines())
@@ -142,6 +150,14 @@ def worker_of(pid, timeout=60):
     pytest.fail("no worker started")
 
 
+def running(pid):
+    """Whether `pid` runs (an orphan's zombie, left for init to reap, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 @pytest.fixture
 def earlier(tmp_path):
     out = tmp_path / "out"
@@ -163,7 +179,7 @@ def test_a_build_stopped_while_a_worker_renders_stops_the_worker_and_changes_not
     _, err = build.communicate(timeout=60)
     assert build.returncode == (128 + signal.SIGTERM if how.startswith("SIGTERM") else 130)
     assert err.strip() == "bailout: interrupted; earlier outputs are untouched"      # nothing from the worker
-    assert not Path(f"/proc/{worker}").exists()
+    assert not Path(f"/proc/{worker}").exists()       # stopped, and reaped by the build
     assert files(out) == before and not (out / STAGING).exists()
 
 
@@ -178,49 +194,75 @@ def test_a_worker_killed_is_the_builds_one_line_and_changes_nothing(earlier):
     assert files(out) == before and not (out / STAGING).exists()
 
 
+@needs_proc
+def test_a_build_killed_outright_takes_its_worker_with_it(earlier):
+    out, _ = earlier
+    build = start(out, *LONG, "--seed", "7")
+    worker = worker_of(build.pid)
+    build.kill()
+    build.communicate(timeout=60)       # the worker holds no pipe of the build's open for long
+    deadline = time.monotonic() + 30
+    while running(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(worker)
+    done = start(out, "--only", "prerolled", "--quiet")       # the next build cleans up, as after any kill
+    assert done.wait(timeout=120) == 0 and not (out / STAGING).exists()
+
+
 # -- the plan ----------------------------------------------------------------------------------------
 
-def test_lanes_are_balanced_costliest_first_and_a_unit_stays_whole():
-    # Units of cost 2+4, 5, 3, 1 over two lanes: 6 -> first, 5 -> second, 3 -> second (5 < 6),
-    # 1 -> first (6 < 8).
-    cost = {"a": 2, "b": 4, "c": 5, "d": 3, "e": 1}.get
-    units = [["e"], ["a", "b"], ["d"], ["c"]]
-    assert workers.balanced(units, cost, 2) == [["a", "b", "e"], ["c", "d"]]
-    assert workers.balanced(units, cost, 1) == [["a", "b", "c", "d", "e"]]
-    assert workers.balanced([["a"]], cost, 3) == [["a"]]            # no empty lanes
-
-
-def test_of_the_plans_the_one_that_ends_first_and_a_worker_costs_its_start():
+def test_units_spread_costliest_first_each_where_it_ends_first_and_stay_whole():
+    # In START's units: units of 6 (2 + 4), 5, 3 and 1 over two lanes, the second 1 late.
+    # 6 -> first (6 < 1 + 6); 5 -> second (1 + 5 < 11); 3 -> first (9, as 1 + 5 + 3: the first
+    # of equals); 1 -> second (1 + 5 + 1 < 10).  The end: 9.
     start = workers.START
-    cost = {"a": 2 * start, "b": 2 * start, "c": start / 4, "d": start / 4}.get
-    serial, two = [[["a", "b"]]], [[["a"], ["b"]]]
-    assert workers.fastest([serial, two], cost) == two              # 2 + 1 starts < 4
-    serial, two = [[["c", "d"]]], [[["c"], ["d"]]]
-    assert workers.fastest([serial, two], cost) == serial           # 1/2 < 1/4 + 1 start
-    # A worker started for one phase waits no more in the next.
-    serial, two = [[["c"]], [["a", "b"]]], [[["c"], ["d"]], [["a"], ["b"]]]
-    assert workers.fastest([serial, two], cost) == two              # 1/4 + 4 > (1/4 + 1) + 2
+    cost = {"a": 2 * start, "b": 4 * start, "c": 5 * start, "d": 3 * start, "e": start}.get
+
+    def lane(items):
+        return sum(map(cost, items))
+    units = [["e"], ["a", "b"], ["d"], ["c"]]
+    spread, end = workers._spread([units], lane, 2)
+    assert spread == [[["a", "b", "d"], ["c", "e"]]] and end == 9 * start
+    assert workers._spread([[["a"]]], lane, 3) == ([[["a"]]], 2 * start)       # no empty lanes
 
 
-def test_the_kit_merges_its_parts_in_a_phase_after_them_and_a_part_keeps_its_lane():
-    plan = names(_plan(BuildOptions(), 2))
-    parts, kits = plan
-    assert sorted(kits) == [["kit-a4.pdf"], ["kit-letter.pdf"]]     # a kit a process, once every part is made
-    everything = [name for output in selected(PARTS) if not output.merges for name in output.file_names(PAPERS.values())]
-    assert sorted(name for lane in parts for name in lane) == sorted(everything)
-    for output in OUTPUTS:          # each part's files in one lane: they share its imports and text
-        lanes = {i for i, lane in enumerate(parts) for name in lane if name in output.file_names(PAPERS.values())}
-        assert len(lanes) <= 1, output.part
+def test_lanes_side_by_side_only_where_they_are_expected_to_pay():
+    start = workers.START
+
+    def lane(items):
+        return len(items) * 4 * start
+    two = [[["a"], ["b"]]]
+    assert workers.plan(two, lane, 2) == [[["a"], ["b"]]]             # 8 against 4 + 1: it pays
+    assert workers.plan(two, lane, 1) == [[["a", "b"]]]
+    # With 12 of the run's own besides, 20 against 17: under PAYS, one lane.
+    assert workers.PAYS > 20 / 17
+    assert workers.plan(two, lane, 2, fixed=12 * start) == [[["a", "b"]]]
+    # A worker that ran in one phase is no longer late in the next.
+    spread, end = workers._spread([[["a"], ["b"]], [["c"], ["d"]]], lane, 2)
+    assert spread == [[["a"], ["b"]], [["c"], ["d"]]] and end == 5 * start + 4 * start
 
 
-def test_long_tables_are_spread_a_paper_a_lane():
-    parts, _ = names(_plan(BuildOptions(rows=200_000), 2))
+def test_the_default_kit_is_made_in_one_process_a_long_table_a_paper_a_process():
+    assert _plan(BuildOptions(), 2) == [[[(o, p) for o in selected(PARTS) if not o.merges for p in
+                                          ([*PAPERS.values()] if o.per_paper else [None])]],
+                                        [[(o, p) for o in selected(PARTS) if o.merges for p in PAPERS.values()]]]
+    parts, kits = names(_plan(BuildOptions(rows=200_000), 2))
     assert [sum(name.startswith("prerolled-") and name.endswith(".pdf") for name in lane) for lane in parts] == [1, 1]
+    assert sorted(kits) == [["kit-a4.pdf"], ["kit-letter.pdf"]]     # a kit a process, once every part is made
+
+
+def test_a_part_keeps_its_files_in_one_lane_unless_its_own_work_outweighs_a_lanes_share():
+    parts, _ = names(_plan(BuildOptions(rows=3000), 2))
+    assert sorted(name for lane in parts for name in lane) == sorted(
+        name for output in selected(PARTS) if not output.merges for name in output.file_names(PAPERS.values()))
+    for part in ("aid", "counters"):        # their setup (imports, the aid's text) is most of their work
+        files = [name for output in OUTPUTS if output.part == part for name in output.file_names(PAPERS.values())]
+        assert len({i for i, lane in enumerate(parts) for name in lane if name in files}) == 1, part
 
 
 def test_a_small_build_and_one_core_start_no_worker():
-    assert len(_plan(BuildOptions(parts=("prerolled",), papers=("a4",)), 2)[0]) == 1
-    assert [len(phase) for phase in _plan(BuildOptions(), 1)] == [1, 1]
+    assert len(_plan(BuildOptions(parts=("prerolled",), papers=("a4",), rows=20_000), 2)[0]) == 1
+    assert [len(phase) for phase in _plan(BuildOptions(rows=200_000), 1)] == [1, 1]
 
 
 def test_bailout_jobs_sets_the_width_and_a_lane_runs_its_own_work_one_by_one(monkeypatch):

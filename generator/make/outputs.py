@@ -66,10 +66,13 @@ class Output:
     title: str = ""         # the part's bookmark in the merged kit
     merges: tuple[str, ...] = ()                        # parts this output is made from
     load_merger: Callable[[], Merger] | None = None     # for an output that merges parts
-    # Its work, in milliseconds of one core, plus that per pre-rolled row: what a build's plan
-    # balances its lanes by (make/pipeline.py).  Rough is enough; only the proportions count.
+    # What a build's plan balances its lanes by (make/pipeline.py), in milliseconds of one core
+    # (benchmarks/bench_parallel.py measures the plan's outcome): the file's own work, plus that
+    # per pre-rolled row, and its setup, paid once by a process that makes any file of its part
+    # (imports, the text or rows the part's files share; the part's is the most its files name).
     cost: float = 100.0
     cost_per_row: float = 0.0
+    setup: float = 0.0
     # what a release's README.txt and index.html call it: release.file.KIND (and release.print.KIND
     # for a PDF); its part's name unless given
     kind: str = field(default="", kw_only=True)
@@ -102,14 +105,14 @@ class Output:
 
 
 OUTPUTS: tuple[Output, ...] = (
-    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid", cost=200),
-    Output("aid", "player-aid.html", _aid_html, kind="html", cost=80),
-    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables", cost=20,
-           cost_per_row=0.35),
-    Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv", cost=1, cost_per_row=0.007),
-    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters", cost=150),
-    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf, cost=200,
-           cost_per_row=0.02),
+    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid", cost=140, setup=270),
+    Output("aid", "player-aid.html", _aid_html, kind="html", cost=55, setup=150),
+    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables", cost=10,
+           cost_per_row=0.15, setup=25),
+    Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv", cost=1, cost_per_row=0.002),
+    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters", cost=80, setup=40),
+    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf, cost=70,
+           cost_per_row=0.013, setup=100),
 )
 assert tuple(dict.fromkeys(o.part for o in OUTPUTS if not o.merges)) == PARTS
 

@@ -8,7 +8,7 @@ import functools
 from dataclasses import dataclass, replace
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -16,7 +16,7 @@ from generator.make.manifest import manifest
 from generator.make.outputs import Output, all_file_names, part_pdf, selected
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST, is_file, transaction, write_file
-from generator.make.workers import Plan, Runner, balanced, fastest, width, workers
+from generator.make.workers import Plan, Runner, plan, width, workers
 from generator.content.context import BuildContext, Since
 from generator.content.rows import TARGET_ROWS
 from generator.content.words import SOURCE_LANGUAGE, load_words
@@ -139,8 +139,6 @@ def shop(content: bytes, prepress: Prepress, marks: bool) -> bytes:
     return to_shop(content, prepress, marks)
 
 
-
-
 def _render(ctx: BuildContext, folder: Path, runner: Runner, lanes: Plan[Job],
             progress: Progress | None = None, earlier: Iterable[str] = ()) -> tuple[list[str], dict[str, int | None]]:
     """Every output into `folder`, then MANIFEST.txt; returns the names and the page counts the
@@ -187,32 +185,42 @@ def _report(folder: Path, made: Made, progress: Progress | None) -> None:
             progress(name, (folder / name).read_bytes())
 
 
+# A build's own work besides its files, the same one by one or side by side (the interpreter's
+# start and imports, the data read and checked, the odds, MANIFEST.txt, the exit), in the units
+# of Output.cost.
+FIXED = 450.0
+
+
 def _plan(options: BuildOptions, width: int) -> Plan[Job]:
     """The build's files as phases of lanes, the first lane of each run by this process: the
-    parts, then the outputs that merge them (they read the parts' files).  Of the plans of 1 to
-    `width` lanes, the one expected to end first (Output.cost, the registry's): a worker pays
-    only where its lanes outweigh its start."""
+    parts, then the outputs that merge them (they read the parts' files).  Spread over `width`
+    lanes where the registry's costs say that pays (workers.plan), else one lane a phase."""
     papers = [PAPERS[p] for p in options.papers]
     rows = options.rows or TARGET_ROWS
     jobs = [(o, p) for o in selected(options.parts) for p in (papers if o.per_paper else [None])]
 
-    def cost(job: Job) -> float:
-        return job[0].work(rows)
+    def cost(lane: Sequence[Job]) -> float:
+        """A lane's work: its files', and once each the setup of every part it makes files of."""
+        setups: dict[str, float] = {}
+        for output, _ in lane:
+            setups[output.part] = max(setups.get(output.part, 0.0), output.setup)
+        return sum(output.work(rows) for output, _ in lane) + sum(setups.values())
     phases = [[job for job in jobs if not job[0].merges], [job for job in jobs if job[0].merges]]
-    plans = ([_lanes(phase, cost, lanes) for phase in phases if phase] for lanes in range(1, width + 1))
-    return [[sorted(lane, key=jobs.index) for lane in phase] for phase in fastest(plans, cost)]
+    units = [_units(phase, cost, width) for phase in phases if phase]
+    return [[sorted(lane, key=jobs.index) for lane in phase] for phase in plan(units, cost, width, FIXED)]
 
 
-def _lanes(jobs: list[Job], cost: Callable[[Job], float], width: int) -> list[list[Job]]:
-    """`jobs` as at most `width` lanes of about equal cost.  A part's files share a lane, and with
-    it their imports and the text or rows they print, unless the part alone costs more than a
-    lane's share (a long --rows table for each paper): then its files are spread like the rest."""
-    share = sum(map(cost, jobs)) / width
+def _units(jobs: list[Job], cost: Callable[[Sequence[Job]], float], width: int) -> list[list[Job]]:
+    """What must share a lane: a part's files, and with them their setup (imports, the text or
+    rows they print), unless their own work, setup aside, outweighs a lane's share (a long --rows
+    table for each paper): then each file is a unit of its own."""
+    share = cost(jobs) / width
     units: list[list[Job]] = []
     for part in dict.fromkeys(job[0].part for job in jobs):
         files = [job for job in jobs if job[0].part == part]
-        units += [files] if sum(map(cost, files)) <= share else [[job] for job in files]
-    return balanced(units, cost, width)
+        own = sum(cost([job]) - job[0].setup for job in files)      # each file's work alone
+        units += [files] if own <= share else [[job] for job in files]
+    return units
 
 
 def _warm(lanes: Plan[Job]) -> Callable[[], None] | None:

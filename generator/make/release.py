@@ -25,7 +25,7 @@ from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf
 from generator.make.pipeline import context, edition_data, render_all
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST
-from generator.make.workers import balanced, width, workers
+from generator.make.workers import plan, width, workers
 from generator.content.stamp import Stamp
 from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
@@ -36,6 +36,10 @@ if TYPE_CHECKING:
     from generator.render.html.release_pages import Listed
 
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
+# An edition's work, and the release's own besides (its start, the index, the manifest, the zip),
+# in milliseconds of one core: what the plan weighs side by side against one by one.
+EDITION = 1500.0
+FIXED = 500.0
 README = "README.txt"
 # What the release's pages describe beside the outputs (index.html is the page itself).
 OWN_FILES = ((README, "readme"), (MANIFEST, "manifest"))
@@ -114,7 +118,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     if langs == (SOURCE_LANGUAGE,):
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
-    lanes = balanced([[lang] for lang in langs], lambda lang: 1.0, width())
+    [lanes] = plan([[[lang] for lang in langs]], lambda lane: EDITION * len(lane), width(), FIXED)
     edition = functools.partial(_editions, kit, options, templates, tuple(more_profiles))
     with workers(len(lanes), functools.partial(_warm, kit, templates)) as runner:
         made = dict(pair for lane in runner.map(edition, lanes) for pair in lane)

@@ -1,21 +1,34 @@
-"""Run a build's lanes of work side by side, or one after the other: one call, two runners.
+"""Work side by side in worker processes, or one lane after another: the plan that chooses,
+and one call with two runners behind it.
 
-`workers(width, warm)` gives a runner with `map(fn, lanes)`: the results of fn(lane), in order.
-`Parallel` runs the first lane in this process and each other lane in a worker process of a
-concurrent.futures.ProcessPoolExecutor; `Serial` runs every lane here, one after the other (one
-core, BAILOUT_JOBS=1, or work that is itself a lane of a larger one).  Both give the same
-results, so a build writes the same bytes either way.  A problem in a worker (a KitError) is
-raised here by the future, as if the work had run here.  A worker ignores Ctrl-C (the terminal
-sends it to the whole process group): this process unwinds, and on any way out but success
-stops its workers before it returns, so nothing writes into a staging folder being rolled back.
-No worker outlives the `with` block.
+plan(phases, cost, lanes, fixed) lays a run's work out as phases, one after the other, each of
+lanes side by side: a build's parts, then the kits merged from their files (a phase of its own,
+so no lane waits on another); a release's editions.  It spreads the work over the lanes only
+where the costs it is given say that ends PAYS times sooner than one lane a phase, and a
+worker's lane starts START late.  workers(lanes, warm) then gives the runner: `Parallel` runs
+each phase's first lane in this process and the others in the workers of a
+concurrent.futures.ProcessPoolExecutor; `Serial` runs every lane here, in order (one lane,
+BAILOUT_JOBS=1, or work that is itself a lane of a larger one).  Both give the same results, so
+the same bytes.  A problem in a worker (a KitError) is raised here, as if the work had run here;
+a worker lost (killed, out of memory) is the run's one-line problem too.  A worker ignores
+Ctrl-C (the terminal sends it to the whole process group: this process unwinds and stops it),
+ends with this process however it ends, and on any way out of the `with` block but success is
+stopped before the block is left, so nothing writes into a staging folder being rolled back.  No
+worker outlives the block.
 
-The workers are started with "spawn", on every platform: a fresh interpreter that imports what
-its lanes need (`warm`) while this process loads the data and works out the odds.  Forking
-instead is unsafe in a process that has threads (a pytest-xdist worker, `bailout serve`'s server
-and watcher), so a fork path would be one the tests could not run; the forkserver makes the
-first worker wait until its preloaded imports are done, which is the time spawn overlaps.
-benchmarks/bench_parallel.py measures what this gains over BAILOUT_JOBS=1.
+Why spawn, on every platform (benchmarks/bench_parallel.py measures the outcome; the figures
+are in benchmarks/README.md): forking a process that has threads (a pytest-xdist worker,
+`bailout serve`'s server and watcher) is unsafe, and a fork path kept for processes without
+threads is one the tests never run.  A spawned worker is safe anywhere, the same on Linux,
+macOS and Windows, and it is what the tests run.  The forkserver with the renderers preloaded
+makes the first worker wait for that preloading, the very time a spawned worker spends beside
+this process's own start; without preloading it saves little over spawn, for a server process
+more and another path on Windows.  What spawn costs is START: a new interpreter that imports
+the kit and parses its fonts again.  For the default kit that takes most of what the second
+core gives, so its plan keeps it in one process; a long pre-rolled table for each paper, and a
+release's editions, gain well over PAYS and run side by side.  A script that runs the kit's
+commands must guard them with `if __name__ == "__main__":`, as with any spawned worker (it
+imports the script again).
 """
 
 import atexit
@@ -25,7 +38,7 @@ import multiprocessing.connection
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -57,6 +70,53 @@ def jobs() -> int:
 def width() -> int:
     """How many lanes may run at once: jobs(), and 1 inside a lane."""
     return 1 if _IN_A_LANE.get() else jobs()
+
+
+Plan = list[list[list[A]]]      # phases, one after the other, each of lanes side by side
+
+# What a worker costs before its first piece of work, in the units of the costs planned with
+# (milliseconds of one core): a new interpreter, the kit's modules, the fonts parsed again, and
+# what two busy cores take from each other; set so that the plans' expectations agree with what
+# benchmarks/bench_parallel.py measures.
+START = 450.0
+# Lanes side by side only where they are expected to end this many times sooner than one lane:
+# a worker costs a core's time, so a gain within the measurements' noise is not worth it.
+PAYS = 1.25
+
+
+def plan(phases: Sequence[Sequence[Sequence[A]]], cost: Callable[[Sequence[A]], float], lanes: int,
+         fixed: float = 0.0) -> Plan[A]:
+    """`phases` (each a list of units, each a list of items that stay in one lane) as lanes:
+    spread over `lanes` lanes where that is expected to end PAYS times sooner than each phase in
+    one lane, else one lane a phase.  cost(items) is a lane's expected work; `fixed` is the run's
+    own, besides, the same either way."""
+    alone = [[[item for unit in units for item in unit]] for units in phases]
+    if lanes < 2:
+        return alone
+    spread, end = _spread(phases, cost, lanes)
+    one_end = sum(cost(phase[0]) for phase in alone)
+    return spread if fixed + one_end >= PAYS * (fixed + end) else alone
+
+
+def _spread(phases: Sequence[Sequence[Sequence[A]]], cost: Callable[[Sequence[A]], float],
+            lanes: int) -> tuple[Plan[A], float]:
+    """Each phase's units over `lanes` lanes, costliest first, each to the lane where it would
+    end first (the longest-processing-time rule); a worker's lane starts START late until a
+    phase has used it.  The first lane is this process's, and the first of equals.  The plan
+    and its expected end."""
+    result: Plan[A] = []
+    end, late = 0.0, START
+    for units in phases:
+        starts = [0.0] + [late] * (lanes - 1)
+        spread: list[list[A]] = [[] for _ in starts]
+        for unit in sorted(units, key=lambda u: -cost(u)):
+            best = min(range(lanes), key=lambda i: starts[i] + cost([*spread[i], *unit]))
+            spread[best] += unit
+        used = [i for i, lane in enumerate(spread) if lane]
+        end += max(starts[i] + cost(spread[i]) for i in used)
+        late = 0.0 if len(used) > 1 else late
+        result.append([spread[i] for i in used])
+    return result, end
 
 
 class Serial:
@@ -132,41 +192,8 @@ def _start_worker(warm: Callable[[], None] | None) -> None:
         warm()
 
 
-Plan = list[list[list[A]]]      # phases, one after the other, each of lanes side by side
-
-# What a worker costs before its first lane, in the units of the costs planned with (Output.cost's
-# milliseconds): a new interpreter, the kit's modules and its lanes' renderers imported.
-START = 400.0
-
-
-def fastest(plans: Iterable[Plan[A]], cost: Callable[[A], float]) -> Plan[A]:
-    """Of `plans`, the one expected to end first (the first of equals, so list the plan of
-    fewest lanes first): a phase ends with its costliest lane, and a worker's first lane waits
-    START for the worker."""
-    def end(plan: Plan[A]) -> float:
-        total, started = 0.0, 1
-        for phase in plan:
-            total += max(sum(map(cost, lane)) + (START if i >= started else 0) for i, lane in enumerate(phase))
-            started = max(started, len(phase))
-        return total
-    return min(plans, key=end)
-
-
 def _end_with(sentinel: int) -> None:
     """A worker's watch on its build: once the build's process has gone, even killed outright,
     the worker goes too, rather than write on into a staging folder the next build cleans up."""
     multiprocessing.connection.wait([sentinel])
     os.kill(os.getpid(), signal.SIGTERM)
-
-
-def balanced(units: Sequence[Sequence[A]], cost: Callable[[A], float], lanes: int) -> list[list[A]]:
-    """The units' items as at most `lanes` lanes of about equal cost, the costliest first (it runs
-    here, where nothing waits for a worker to start): each unit, costliest first, joins the lane
-    that costs least so far (the longest-processing-time rule).  A unit stays in one lane."""
-    loads = [0.0] * max(1, lanes)
-    plan: list[list[A]] = [[] for _ in loads]
-    for unit in sorted(units, key=lambda u: -sum(map(cost, u))):
-        lightest = loads.index(min(loads))
-        plan[lightest] += unit
-        loads[lightest] += sum(map(cost, unit))
-    return [lane for lane in plan if lane]
