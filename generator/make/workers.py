@@ -137,17 +137,16 @@ class Parallel:
         the first lane instead, and may hold what cannot cross to a worker (the terminal's progress)."""
         if not lanes:
             return []
-        futures = [self._pool.submit(fn, lane) for lane in lanes[1:]]
-        token = _IN_A_LANE.set(True)
         try:
-            first = (here or fn)(lanes[0])
-        finally:
-            _IN_A_LANE.reset(token)
-        try:
+            futures = [self._pool.submit(fn, lane) for lane in lanes[1:]]
+            token = _IN_A_LANE.set(True)
+            try:
+                first = (here or fn)(lanes[0])
+            finally:
+                _IN_A_LANE.reset(token)
             return [first, *(future.result() for future in futures)]
         except BrokenProcessPool:
-            raise LostWorker("a worker process of this build ended before its work was done (killed, or out of "
-                             "memory?)") from None
+            raise LostWorker("a worker process ended before its work was done (killed, or out of memory?)") from None
 
 
 Runner = Serial | Parallel
