@@ -3,7 +3,7 @@
     python benchmarks/bench_editions.py [--pairs 5] [--langs en,de,fr,it,es] [--tests]
 
 Every measurement is a whole process started fresh (interpreter start and imports count), its
-peak memory the largest single process of it (os.wait4: a build's forked lanes included).  The
+peak memory the largest single process of it (os.wait4: a build's workers included).  The
 two commands of a row alternate, A B A B ..., and the row reports both medians and the median
 of the pair-by-pair ratios: the machine is shared and noisy, so a ratio to a command measured a
 moment before holds where absolute seconds do not.

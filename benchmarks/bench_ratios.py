@@ -1,4 +1,4 @@
-"""Issue 14's table: each piece of work as a ratio to the floor, measured pair by pair in one run.
+"""The speed table: each piece of work as a ratio to the floor, measured pair by pair in one run.
 
     python benchmarks/bench_ratios.py [--pairs 5] [--tests] [--test-pairs 1] [--no-linearity]
 
@@ -6,7 +6,7 @@ Every measurement is a whole process, started fresh (interpreter start and impor
 the floor (benchmarks/bench_floor.py: a bare reportlab canvas, four A4 pages of 140 counters,
 Vera embedded), then the work, alternating, --pairs times.  The machine is shared and noisy, so
 absolute seconds do not compare between runs; a ratio to a floor measured a moment before does.
-Each row shows the work's median seconds, the median of its per-pair ratios, the issue's "want"
+Each row shows the work's median seconds, the median of its per-pair ratios, its "want"
 and whether it is met.  Each build writes into a fresh temporary --out.  Peak RSS is the child's
 own (os.wait4), not the largest child so far.
 
@@ -35,16 +35,23 @@ SLACK = {"seconds": 0.005, "rss": 0.1}      # per 1,000 rows: noise below this i
 
 def run(argv):
     """(wall seconds, peak RSS in MiB) of one fresh process; exits with its stderr if it fails."""
+    seconds, rss, _ = measure(argv)
+    return seconds, rss
+
+
+def measure(argv, env=None):
+    """(wall seconds, peak RSS in MiB, CPU seconds) of one fresh process run with `env` (default:
+    this one's); exits with its stderr if it fails.  The CPU counts the processes it waited for."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        child = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
+        child = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
         if child.returncode != 0:
             err.seek(0)
             sys.exit(f"{' '.join(map(str, argv))} exited {child.returncode}:\n{err.read().decode()}")
-    return seconds, usage.ru_maxrss / 1024        # Linux: ru_maxrss is in KiB
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime     # Linux: ru_maxrss is in KiB
 
 
 def build(*options):

@@ -66,3 +66,7 @@ class UsageError(KitError):
 
 class RenderError(KitError):
     """The data is valid but cannot be printed (e.g. text that cannot fit)."""
+
+
+class LostWorker(KitError):
+    """A process a build ran its work in ended before it was done (killed, out of memory)."""

@@ -93,7 +93,7 @@ def release_zip(tmp_path_factory):
 
 @contextlib.contextmanager
 def one_by_one():
-    """The build's lanes one after the other in this process (BAILOUT_JOBS=1), whatever its threads."""
+    """The build's work one by one in this process (BAILOUT_JOBS=1): no worker started."""
     before = os.environ.get("BAILOUT_JOBS")
     os.environ["BAILOUT_JOBS"] = "1"
     try:
@@ -107,8 +107,8 @@ def one_by_one():
 
 @pytest.fixture(scope="session")
 def kit_dir(tmp_path_factory):
-    """`bailout build` of the shipped data, default options, once per run, its lanes one by one
-    (what tests/test_speed.py holds a side-by-side build to).  Read only."""
+    """`bailout build` of the shipped data, default options, once per run, its work one by one
+    (what tests/test_concurrency.py holds a side-by-side build to).  Read only."""
     with _made_once(tmp_path_factory, "kit") as (out, made):
         if not made:
             from generator.cli import main
@@ -120,7 +120,7 @@ def kit_dir(tmp_path_factory):
 @pytest.fixture(scope="session")
 def two_editions(tmp_path_factory):
     """The zip path of `bailout release --lang en,de --rows 8`, its editions made one by one, once
-    per run (tests/test_editions.py reads it, tests/test_lanes.py holds a side-by-side one to it)."""
+    per run (tests/test_editions.py reads it, tests/test_concurrency.py holds a side-by-side one to it)."""
     with _made_once(tmp_path_factory, "two-editions") as (out, made):
         if not made:
             with one_by_one():

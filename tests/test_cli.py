@@ -1,9 +1,13 @@
 import json
+import os
+import subprocess
+import sys
+import textwrap
 from fractions import Fraction as F
 
 import pytest
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
 
 
 def test_odds_json_has_exact_fractions():
@@ -133,3 +137,46 @@ def test_odds_never_print_a_chance_as_zero():
         assert p == 0 or shown.rstrip("%").strip("0.") != "", row
         if 0 < p < F(1, 10):
             assert len(shown.rstrip("%").replace(".", "").lstrip("0")) >= 2, row
+
+
+# -- the command's exit: an ordinary one ---------------------------------------------------------------
+
+def test_the_command_runs_the_exit_handlers_and_keeps_its_status():
+    code = """
+        import atexit, sys
+        atexit.register(lambda: print("handlers ran", flush=True))
+        sys.argv = ["bailout", *sys.argv[1:]]
+        from generator.cli import run
+        run()
+    """
+    for args, status in ((["--version"], 0), (["build", "--data", "/no/such/folder"], 2)):
+        done = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120)
+        assert done.returncode == status, done.stderr
+        assert "handlers ran" in done.stdout
+        assert status == 0 or done.stderr.startswith("bailout: ")
+
+
+def test_under_a_profiler_the_command_exits_so_the_profile_prints():
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-s", "cumtime", "-m", "generator", "--version"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "bailout " in done.stdout and "function calls" in done.stdout
+
+
+def test_a_reader_that_leaves_before_the_last_flush_gets_the_sigpipe_status_and_no_traceback():
+    # The reader has gone by the time the command flushes what main() left in stdout's buffer:
+    # the status is 128 + SIGPIPE and nothing more is said, at that flush or at the exit's.
+    code = """
+        import os, sys
+        from generator import cli
+        read, write = os.pipe()
+        os.close(read)
+        os.dup2(write, sys.stdout.fileno())
+        cli.main = lambda: print("left in the buffer") or 0
+        cli.run()
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}        # stdout buffered, as in a pipe
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=ROOT,
+                          env=env, timeout=120)
+    assert done.returncode == 141 and done.stderr == ""

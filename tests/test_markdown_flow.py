@@ -1,10 +1,15 @@
-"""Markdown -> flowables: the element-tree walk, escaping, tables, lists, bookmarks."""
+"""Markdown -> flowables: the element-tree walk, escaping, tables, lists, bookmarks, the fonts
+and the kept paragraphs they are set in."""
 
 import io
+import subprocess
+import sys
+import textwrap
 
 import pypdf
 from reportlab.platypus import ListFlowable, Paragraph, SimpleDocTemplate
 
+from conftest import ROOT
 from generator.render.pdf.canvas import register_fonts
 from generator.render.pdf.markdown_pdf import FitTable, Heading, make_styles, to_flowables
 
@@ -76,3 +81,34 @@ def test_renders_to_pdf_with_bookmarks():
     reader = pypdf.PdfReader(buffer)
     assert [o.title for o in reader.outline] == ["Alpha", "Beta <&"]
     assert "Beta <&" in reader.pages[0].extract_text()
+
+
+def test_the_tables_and_counters_parse_no_italic_face():
+    # Only the aid sets italics: the faces it alone needs are parsed only when asked for.
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        from reportlab.pdfbase import pdfmetrics
+        from generator.render.pdf.canvas import register_fonts, ITALIC, BOLD_ITALIC, FONT, BOLD
+        register_fonts()
+        names = set(pdfmetrics.getRegisteredFontNames())
+        print({FONT, BOLD} <= names, bool({ITALIC, BOLD_ITALIC} & names))
+        register_fonts(italics=True)
+        print({ITALIC, BOLD_ITALIC} <= set(pdfmetrics.getRegisteredFontNames()))
+    """)], capture_output=True, text=True, cwd=ROOT, timeout=120)       # a fresh process: no font registered yet
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False", "True"]
+
+
+def test_a_kept_paragraph_wraps_as_reportlabs_at_every_width_and_after_a_refused_split():
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+    from generator.render.pdf.canvas import FONT, register_fonts
+    from generator.render.pdf.markdown_pdf import KeptParagraph
+    register_fonts()
+    style = ParagraphStyle("t", fontName=FONT, fontSize=9, leading=11)
+    text = "Each crew member checks once, in the order the crew counter lists them, " * 6
+    kept = KeptParagraph(text, style)
+    for width in (120.0, 300.0, 120.0, 120.0, 61.5):
+        assert kept.wrap(width, 1000) == Paragraph(text, style).wrap(width, 1000)
+    kept.wrap(120.0, 1000)
+    assert kept.split(120.0, 5) == []            # no room for two lines: reportlab drops its lines
+    assert kept.wrap(120.0, 1000) == Paragraph(text, style).wrap(120.0, 1000) and kept.blPara.lines

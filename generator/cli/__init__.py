@@ -4,6 +4,7 @@ Imports stay lazy so `bailout --help` answers at once: reportlab loads only to b
 Every user-fixable problem ends as a message on stderr and exit status 2, never a traceback.
 """
 
+import gc
 import os
 import signal
 import sys
@@ -29,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from generator.data.sources import data_folder, template_folder
             given = args.data
             args.data = data_folder(args.data)
-            if "templates" in args:     # X/templates beside --data X/data (issue 20)
+            if "templates" in args:     # X/templates beside --data X/data
                 args.templates = template_folder(given, args.templates)
         status = COMMANDS[args.command or "help"](args) or 0
         sys.stdout.flush()      # a closed pipe shows here, not at exit
@@ -39,36 +40,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"bailout: {line}", file=sys.stderr)
         return 2
     except BrokenPipeError:     # `bailout odds | head`: the reader has what it wanted
-        # Python would report the pipe again when it flushes stdout at exit: point it at nothing.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 128 + int(getattr(signal, "SIGPIPE", 13))     # Windows has no SIGPIPE: the POSIX number
+        return _reader_gone()
     except KeyboardInterrupt as interrupt:     # Ctrl-C, or SIGTERM during a build
         print(f"bailout: interrupted; {str(interrupt) or 'earlier outputs are untouched'}", file=sys.stderr)
         return getattr(interrupt, "status", 130)
 
 
 def run() -> NoReturn:
-    """The `bailout` command and `python -m generator`: main(), then leave at once.
+    """The `bailout` command and `python -m generator`: main(), and its status as the process's.
 
-    A build holds reportlab, platypus, pypdf and Jinja2; tearing their modules down at exit
-    (some 60,000 objects freed one by one, the collector run over them again) was 70 ms of a
-    0.8 s build (issue 24).  By the time main() returns every file is written and closed, the
-    lock released and every lane reaped, so the exit handlers run (the temporary folders of a
-    zipped install or `serve` go), both streams are flushed, and the process ends with main's
-    status.  Only the console command does this: tests call main() in their own process."""
+    Every file is written and closed when main() returns; what is left in memory (reportlab,
+    pypdf and Jinja2 loaded, a build's objects) is frozen out of the garbage collector's reach
+    (gc.freeze) so the interpreter's exit frees it without first collecting over all of it."""
     status = main()
+    gc.freeze()
     try:
         sys.stdout.flush()
     except BrokenPipeError:         # the reader left after main's own flush
-        status = status or 128 + int(getattr(signal, "SIGPIPE", 13))
-    run_exit_handlers = getattr(__import__("atexit"), "_run_exitfuncs", None)
-    # The ordinary, slower exit for an interpreter without it, and under a profiler, a tracer or
-    # coverage (`python -m cProfile -m generator build` prints its table at that exit).
-    if run_exit_handlers is None or sys.getprofile() is not None or sys.gettrace() is not None:
-        sys.exit(status)
-    run_exit_handlers()
-    try:
-        sys.stderr.flush()
-    except OSError:
-        pass
-    os._exit(status)
+        gone = _reader_gone()
+        status = status or gone
+    sys.exit(status)
+
+
+def _reader_gone() -> int:
+    """The status once stdout's reader has left.  Python would report the closed pipe again
+    when it flushes stdout at exit: stdout now points at nothing."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + int(getattr(signal, "SIGPIPE", 13))     # Windows has no SIGPIPE: the POSIX number

@@ -66,6 +66,13 @@ class Output:
     title: str = ""         # the part's bookmark in the merged kit
     merges: tuple[str, ...] = ()                        # parts this output is made from
     load_merger: Callable[[], Merger] | None = None     # for an output that merges parts
+    # What a build's plan balances its lanes by (make/pipeline.py), in milliseconds of one core
+    # (benchmarks/bench_parallel.py measures the plan's outcome): the file's own work, plus that
+    # per pre-rolled row, and its setup, paid once by a process that makes any file of its part
+    # (imports, the text or rows the part's files share; the part's is the most its files name).
+    cost: float = 100.0
+    cost_per_row: float = 0.0
+    setup: float = 0.0
     # what a release's README.txt and index.html call it: release.file.KIND (and release.print.KIND
     # for a PDF); its part's name unless given
     kind: str = field(default="", kw_only=True)
@@ -84,6 +91,10 @@ class Output:
     def file_names(self, papers: Iterable[Paper]) -> list[str]:
         return [self.file_name(p) for p in papers] if self.per_paper else [self.name]
 
+    def work(self, rows: int) -> float:
+        """Its cost for a table of `rows` pre-rolled rows."""
+        return self.cost + self.cost_per_row * rows
+
     def renderer(self) -> Renderer:
         assert self.load is not None, f"{self.name} merges parts: call merger()"
         return self.load()
@@ -94,12 +105,14 @@ class Output:
 
 
 OUTPUTS: tuple[Output, ...] = (
-    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid"),
-    Output("aid", "player-aid.html", _aid_html, kind="html"),
-    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables"),
-    Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv"),
-    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters"),
-    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf),
+    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid", cost=140, setup=270),
+    Output("aid", "player-aid.html", _aid_html, kind="html", cost=55, setup=150),
+    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables", cost=10,
+           cost_per_row=0.15, setup=25),
+    Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv", cost=1, cost_per_row=0.002),
+    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters", cost=80, setup=40),
+    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf, cost=70,
+           cost_per_row=0.013, setup=100),
 )
 assert tuple(dict.fromkeys(o.part for o in OUTPUTS if not o.merges)) == PARTS
 

@@ -5,21 +5,20 @@ generator/make/transaction.py.
 """
 
 import functools
-from dataclasses import dataclass
-import os
+from dataclasses import dataclass, replace
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from generator.make.manifest import LIBRARIES, library_versions, manifest
-from generator.make.lanes import Board, run_lanes
+from generator.make.manifest import manifest
 from generator.make.outputs import Output, all_file_names, part_pdf, selected
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST, is_file, transaction, write_file
+from generator.make.workers import Plan, Runner, plan, width, workers
 from generator.content.context import BuildContext, Since
-from generator.content.rows import table_for
+from generator.content.rows import TARGET_ROWS
 from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.glossary import read_glossary, translated
 from generator.data.model import KitData
@@ -79,11 +78,9 @@ def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = 
 
     Rendered into a temporary folder (the build's processes share files, not memory), then read.
     `ctx` is the build's context when the caller made it already (a release reads its stamp)."""
-    ctx = ctx if ctx is not None else context(kit, options, templates)
     with tempfile.TemporaryDirectory(prefix="bailout-render-") as temp:
         folder = Path(temp) / "out"
-        folder.mkdir()
-        names, pages = _render(ctx, folder, progress, earlier)
+        names, pages = _rendered(folder, kit, options, templates, progress, earlier, ctx=ctx)
         from generator.render.pdf.canvas import Pdf     # bytes that know their page count
         outputs: dict[str, bytes] = {}
         for name in names:
@@ -97,11 +94,21 @@ def render_files(folder: Path, kit: KitData, options: BuildOptions, *, templates
                  progress: Progress | None = None, earlier: Iterable[str] = (),
                  notice: Callable[[BuildContext], None] | None = None) -> list[str]:
     """Render every output into `folder` (made here), one file at a time; return the names."""
+    return _rendered(folder, kit, options, templates, progress, earlier, notice=notice)[0]
+
+
+def _rendered(folder: Path, kit: KitData, options: BuildOptions, templates: Path | None, progress: Progress | None,
+              earlier: Iterable[str], *, ctx: BuildContext | None = None,
+              notice: Callable[[BuildContext], None] | None = None) -> tuple[list[str], dict[str, int | None]]:
+    """Make `folder` and render into it.  The workers start first, so that their imports overlap
+    the context's work here (the data checked, the odds)."""
     folder.mkdir()
-    ctx = context(kit, options, templates)
-    if notice is not None:
-        notice(ctx)
-    return _render(ctx, folder, progress, earlier)[0]
+    lanes = _plan(options, width())
+    with workers(max(map(len, lanes), default=1), _warm(lanes)) as runner:
+        ctx = ctx if ctx is not None else context(kit, options, templates)
+        if notice is not None:
+            notice(ctx)
+        return _render(ctx, folder, runner, lanes, progress, earlier)
 
 
 def context(kit: KitData, options: BuildOptions, templates: Path | None = None) -> BuildContext:
@@ -132,39 +139,32 @@ def shop(content: bytes, prepress: Prepress, marks: bool) -> bytes:
     return to_shop(content, prepress, marks)
 
 
+def _render(ctx: BuildContext, folder: Path, runner: Runner, lanes: Plan[Job],
+            progress: Progress | None = None, earlier: Iterable[str] = ()) -> tuple[list[str], dict[str, int | None]]:
+    """Every output into `folder`, then MANIFEST.txt; returns the names and the page counts the
+    renderers reported.
 
-
-def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
-            earlier: Iterable[str] = ()) -> tuple[list[str], dict[str, int | None]]:
-    """Every output into `folder` in a fixed order, then MANIFEST.txt; returns the names and the
-    page counts the renderers reported.
-
-    The work runs in lanes side by side (make/lanes.py, `_plan`), each lane importing the
-    renderers it uses.  MANIFEST.txt names any of the `earlier` files (already in the output
-    folder) that this build leaves as they were.
+    `lanes` is _plan's: the parts, then what merges them, each phase's lanes run side by side by
+    `runner` (make/workers.py).  A merged PDF reads its parts from `folder`, so it is made once
+    every part is.  MANIFEST.txt names any of the `earlier` files (already in the output folder)
+    that this build leaves as they were.
     """
     kit, options = ctx.kit, ctx.options
     papers = [PAPERS[p] for p in options.papers]
     outputs = selected(options.parts)
-    lanes = _plan(outputs, papers, long_tables=(options.rows or 0) > LONG_TABLE)
-    _prepare(ctx, lanes)
-    owner = os.getpid()
-    board = Board()
+    ctx.stamp       # worked out once, here, and sent to the workers with the context
+    sent = replace(ctx, memo=dict(ctx.memo))     # what this process works out later stays here
     made: Made = []
-    work = [functools.partial(_lane, ctx, folder, lane, progress, owner, board) for lane in lanes]
-    work[0] = functools.partial(_then_versions, work[0])
-    for lane_made in run_lanes(work, board):
-        made += lane_made
+    for phase in lanes:
+        made += [m for lane in runner.map(functools.partial(_lane, sent, folder), phase,
+                                          here=functools.partial(_lane, ctx, folder, progress=progress))
+                 for m in lane]
     pages = {name: count for name, count, _ in made}
     order = [o.file_name(p) for o in outputs for p in (papers if o.per_paper else [None])]
-    begin = getattr(progress, "begin", None)     # a FileProgress shows each file as it is made
-    for name, _, reported in sorted(made, key=lambda m: order.index(m[0])):
-        if progress is not None and not reported:       # made in another process: say so now
-            if begin is not None:
-                begin(name)
-            progress(name, (folder / name).read_bytes())
+    _report(folder, sorted(made, key=lambda m: order.index(m[0])), progress)
     names = [name for name in order if name in pages]
     opener: Callable[[str], BinaryIO] = lambda name: open(folder / name, "rb")    # noqa: E731
+    begin = getattr(progress, "begin", None)     # a FileProgress shows each file as it is made
     if begin is not None:
         begin(MANIFEST)
     content = manifest(kit, names, options, [n for n in earlier if n not in names], opener, ctx.changes, pages,
@@ -175,75 +175,75 @@ def _render(ctx: BuildContext, folder: Path, progress: Progress | None = None,
     return [*names, MANIFEST], pages
 
 
-def _then_versions(lane: Callable[[], Made]) -> Made:
-    """The first lane, then the library versions MANIFEST.txt names, read while another lane may
-    still be working rather than after it."""
-    made = lane()
-    library_versions(LIBRARIES)      # the key manifest() asks with: read once, not twice
-    return made
+def _report(folder: Path, made: Made, progress: Progress | None) -> None:
+    """Show the files a worker made (they could not be shown as they were made)."""
+    begin = getattr(progress, "begin", None)
+    for name, _, reported in made:
+        if progress is not None and not reported:
+            if begin is not None:
+                begin(name)
+            progress(name, (folder / name).read_bytes())
 
 
-def _prepare(ctx: BuildContext, lanes: list[list[Job]]) -> None:
-    """What several lanes share, made once before they fork: the aid's text (its PDFs and its web
-    page) and the pre-rolled rows, each only when more than one lane uses it (a lane alone makes
-    it itself, beside the others: less work before the fork).  The renderers are imported in the
-    lanes that use them."""
-    def shared(part: str) -> bool:
-        return sum(any(job[0].part == part for job in lane) for lane in lanes) > 1
-    if shared("aid"):
-        from generator.content.aid import markdown_text     # Jinja2 and the aid's catalogue: only for the aid
-        markdown_text(ctx)
-    if shared("prerolled"):
-        table_for(ctx)
+# A build's own work besides its files, the same one by one or side by side (the interpreter's
+# start and imports, the data read and checked, the odds, MANIFEST.txt, the exit), in the units
+# of Output.cost.
+FIXED = 450.0
 
 
-LONG_TABLE = 1_000      # --rows past this: a pre-rolled table is most of a build's work (0.1 ms a row a paper)
+def _plan(options: BuildOptions, width: int) -> Plan[Job]:
+    """The build's files as phases of lanes, the first lane of each run by this process: the
+    parts, then the outputs that merge them (they read the parts' files).  Spread over `width`
+    lanes where the registry's costs say that pays (workers.plan), else one lane a phase."""
+    papers = [PAPERS[p] for p in options.papers]
+    rows = options.rows or TARGET_ROWS
+    jobs = [(o, p) for o in selected(options.parts) for p in (papers if o.per_paper else [None])]
+
+    def cost(lane: Sequence[Job]) -> float:
+        """A lane's work: its files', and once each the setup of every part it makes files of."""
+        setups: dict[str, float] = {}
+        for output, _ in lane:
+            setups[output.part] = max(setups.get(output.part, 0.0), output.setup)
+        return sum(output.work(rows) for output, _ in lane) + sum(setups.values())
+    phases = [[job for job in jobs if not job[0].merges], [job for job in jobs if job[0].merges]]
+    units = [_units(phase, cost, width) for phase in phases if phase]
+    return [[sorted(lane, key=jobs.index) for lane in phase] for phase in plan(units, cost, width, FIXED)]
 
 
-def _plan(outputs: list[Output], papers: list[Paper], *, long_tables: bool = False) -> list[list[Job]]:
-    """The build's files as lanes, the first run by this process.
-
-    With a kit to merge, the aid (the longest work: Jinja2, then platypus and a fitting pass a
-    size for each paper's PDF) is the first lane and everything else the second, the kits last: a
-    kit waits for its paper's aid on the lanes' Board, which the first lane posts.  The lanes
-    import apart (Jinja2, Markdown and platypus in one, pypdf in the other), so neither pays for
-    the other's imports.  With `long_tables` the pre-rolled tables of the papers after the first
-    join the first lane, ahead of the aid: a long table each, the lanes stay even.  Without a
-    kit: a lane per paper (the paper-free files join the first); one paper: the aid apart from
-    the rest."""
-    jobs = [(o, p) for o in outputs for p in (papers if o.per_paper else [None])]
-    parts = [job for job in jobs if not job[0].merges]
-    kits = [job for job in jobs if job[0].merges]
-    aid = [job for job in parts if job[0].part == "aid" and job[1] is not None]
-    if kits and aid:
-        first = [job for job in parts if job[0].part == "aid"]
-        if long_tables:
-            first = [job for job in parts if job[0].part == "prerolled" and job[1] not in (None, papers[0])] + first
-        return [first, [job for job in parts if job not in first] + kits]
-    if len(papers) > 1:
-        lanes: list[list[Job]] = [[job for job in parts if job[1] == paper] for paper in papers]
-        lanes[0] += [job for job in parts if job[1] is None]
-        return [lane for lane in lanes if lane]
-    rest = [job for job in parts if job not in aid]
-    return [lane for lane in (aid, rest) if lane]
+def _units(jobs: list[Job], cost: Callable[[Sequence[Job]], float], width: int) -> list[list[Job]]:
+    """What must share a lane: a part's files, and with them their setup (imports, the text or
+    rows they print), unless their own work, setup aside, outweighs a lane's share (a long --rows
+    table for each paper): then each file is a unit of its own."""
+    share = cost(jobs) / width
+    units: list[list[Job]] = []
+    for part in dict.fromkeys(job[0].part for job in jobs):
+        files = [job for job in jobs if job[0].part == part]
+        own = sum(cost([job]) - job[0].setup for job in files)      # each file's work alone
+        units += [files] if own <= share else [[job] for job in files]
+    return units
 
 
-def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress | None, owner: int,
-          board: Board) -> Made:
-    """Render one lane's files into `folder`, posting each on `board`; what each was, and whether
-    it was reported yet.  A kit first waits for the parts another lane makes."""
+def _warm(lanes: Plan[Job]) -> Callable[[], None] | None:
+    """What a worker imports as it starts: the renderers of the lanes it may run (all but each
+    phase's first)."""
+    elsewhere = tuple(dict.fromkeys(job[0] for phase in lanes for lane in phase[1:] for job in lane))
+    return functools.partial(_import_renderers, elsewhere) if elsewhere else None
+
+
+def _import_renderers(outputs: tuple[Output, ...]) -> None:
+    for output in outputs:
+        output.merger() if output.merges else output.renderer()
+
+
+def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress | None = None) -> Made:
+    """Render one lane's files into `folder`; what each was, and whether it was reported yet."""
     made: Made = []
-    live = progress is not None and os.getpid() == owner
-    begin = getattr(progress, "begin", None) if live else None      # a FileProgress: each file as it is made
+    begin = getattr(progress, "begin", None)      # a FileProgress: each file as it is made
     for output, paper in lane:
         name = output.file_name(paper)
         if begin is not None:
             begin(name, _pages_ahead(ctx, output.part, name, paper))
         if output.merges:
-            mine = {m[0] for m in made}
-            for needed in (part_pdf(part).file_name(paper) for part in output.merges):
-                if needed not in mine:
-                    board.wait(needed)
             sources = [(o.title, open(folder / o.file_name(paper), "rb")) for o in map(part_pdf, output.merges)]
             try:
                 content = output.merger()(ctx, paper, sources)
@@ -256,9 +256,8 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
         if prepress is not None and name.endswith(".pdf"):
             content = shop(content, prepress, ctx.options.marks)
         write_file(folder, name, content)
-        board.post(name)
-        made.append((name, getattr(content, "pages", None), live))    # renderers of PDFs count their pages
-        if live and progress is not None:
+        made.append((name, getattr(content, "pages", None), progress is not None))    # PDFs count their pages
+        if progress is not None:
             progress(name, content)
         del content             # a 200,000-row table is some 18 MB a paper: not kept
     return made

@@ -1,6 +1,6 @@
 """`bailout release`: the whole kit as one zip to post for the community.
 
-The files come from build.render_all (every part, both papers), plus what only a release
+The files come from pipeline.render_all (every part, both papers), plus what only a release
 carries: counter face images and page thumbnails (rasterised with pypdfium2 from the PDFs just
 rendered), a players' README.txt, an index.html and a MANIFEST.txt of everything.  The zip is
 byte-identical for the same data, options and library versions: fixed timestamps (from
@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
-from generator.make.lanes import run_lanes
 from generator.make.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
 from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf
 from generator.make.pipeline import context, edition_data, render_all
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST
+from generator.make.workers import plan, width, workers
 from generator.content.stamp import Stamp
 from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
@@ -36,6 +36,10 @@ if TYPE_CHECKING:
     from generator.render.html.release_pages import Listed
 
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
+# An edition's work, and the release's own besides (its start, the index, the manifest, the zip),
+# in milliseconds of one core: what the plan weighs side by side against one by one.
+EDITION = 1500.0
+FIXED = 500.0
 README = "README.txt"
 # What the release's pages describe beside the outputs (index.html is the page itself).
 OWN_FILES = ((README, "readme"), (MANIFEST, "manifest"))
@@ -110,46 +114,46 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     files named for the language (kit-a4-de.pdf), an index.html listing the editions and a
     MANIFEST.txt of everything.  English alone is make_release's zip, as it always was.
 
-    The editions are made side by side (make/lanes.py), after the imports they all need."""
+    The editions are made side by side (make/workers.py), each one's parts one by one."""
     if langs == (SOURCE_LANGUAGE,):
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
-    _import_renderers()
-    _warm(kit, templates)
-
-    def edition(lang: str) -> tuple[dict[str, bytes], Stamp]:
-        return release_files(kit, replace(options, lang=lang), templates=templates, quiet=True,
-                             more_profiles=more_profiles)
+    [lanes] = plan([[[lang] for lang in langs]], lambda lane: EDITION * len(lane), width(), FIXED)
+    edition = functools.partial(_editions, kit, options, templates, tuple(more_profiles))
+    with workers(len(lanes), functools.partial(_warm, kit, templates)) as runner:
+        made = dict(pair for lane in runner.map(edition, lanes) for pair in lane)
     files: dict[str, bytes] = {}
-    stamps = []
-    for lang, (edition_files, stamp) in zip(langs, run_lanes([functools.partial(edition, lang) for lang in langs])):
+    for lang in langs:
+        edition_files, _ = made[lang]
         files.update({f"{lang}/{n}": c for n, c in language_named(edition_files, lang).items()})
-        stamps.append(stamp.hash)
     from generator.render.html.release_pages import editions_index
     files["index.html"] = editions_index(kit, langs)
     files["MANIFEST.txt"] = manifest(kit, files, replace(_whole_kit(options), lang=",".join(langs)),
                                      libraries=LIBRARIES + IMAGE_LIBRARIES)
-    digest = hashlib.sha256(" ".join(f"{lang}:{stamp}" for lang, stamp in zip(langs, stamps)).encode()).hexdigest()
-    name = f"bailout-kit-{__version__}-{digest[:8]}.zip"      # stamped by every edition it holds
+    stamps = " ".join(f"{lang}:{made[lang][1].hash}" for lang in langs)
+    name = f"bailout-kit-{__version__}-{hashlib.sha256(stamps.encode()).hexdigest()[:8]}.zip"    # every edition's
     return name, zip_bytes(name[:-len(".zip")], files)
 
 
-def _import_renderers() -> None:
-    """Everything a release imports, once, before its editions fork (each then shares it)."""
+def _editions(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
+              langs: list[str]) -> list[tuple[str, tuple[dict[str, bytes], Stamp]]]:
+    """[(language, (its release's files, its stamp))] for each of `langs`, one after the other."""
+    return [(lang, release_files(kit, replace(options, lang=lang), templates=templates, more_profiles=more_profiles))
+            for lang in langs]
+
+
+def _warm(kit: KitData, templates: Path | None) -> None:
+    """What every edition needs the same, done as a worker starts: the renderers imported, the
+    fonts parsed and the aid template compiled."""
+    import jinja2
+    from generator.content.aid_text import compiled_template
+    from generator.data.sources import template_folder
     from generator.make.outputs import OUTPUTS
+    from generator.render.pdf.canvas import register_fonts
     for output in OUTPUTS:
         output.merger() if output.merges else output.renderer()
     import_module("generator.render.html.release_pages")
     import_module("generator.render.images")
-
-
-def _warm(kit: KitData, templates: Path | None) -> None:
-    """What every edition needs the same, done once before they fork: the fonts parsed and the aid
-    template compiled (each edition spent them again: 0.09 s real for the compile alone; issue 24)."""
-    import jinja2
-    from generator.content.aid_text import compiled_template
-    from generator.data.sources import template_folder
-    from generator.render.pdf.canvas import register_fonts
     register_fonts(italics=True)
     try:
         compiled_template(templates if templates is not None else template_folder(kit.directory))

@@ -14,8 +14,9 @@ from xml.etree.ElementTree import Element
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from generator.render.pdf.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, KeepTogether, LayoutError,
-                                           PageBreak, PageTemplate, Spacer)
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, KeepTogether, PageBreak, PageTemplate,
+                                Spacer)
+from reportlab.platypus.doctemplate import LayoutError
 
 from generator.content.aid import markdown_text, template_file
 from generator.content.context import BuildContext

@@ -15,7 +15,7 @@ from xml.etree.ElementTree import Element
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from generator.render.pdf.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable, Paragraph
 
 from generator.content.aid_text import flowchart_settings
 from generator.errors import RenderError

@@ -12,7 +12,7 @@ from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render.pdf.canvas import DocumentInfo, Pdf, document_info
 from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
-from pypdf.generic import NameObject     # after plain_pypdf: pypdf is imported there, without crypto
+from pypdf.generic import NameObject
 
 Part = tuple[str, bytes | BinaryIO]     # (bookmark title, a PDF's bytes or a binary file open for reading)
 

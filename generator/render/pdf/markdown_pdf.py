@@ -25,8 +25,8 @@ from markdown.extensions.tables import TableExtension
 from reportlab.lib.enums import TA_RIGHT, TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from generator.render.pdf.platypus import (Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table,
-                                           TableStyle)
+from reportlab.platypus import (Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table,
+                                TableStyle)
 
 from generator.render import theme
 from generator.render.pdf.canvas import BOLD, FONT, INK, escape, grey, register_fonts

@@ -27,7 +27,6 @@ from generator.data.model import KitData
 from generator.profiles.print_profile import PdfX, Prepress
 from generator.render.pdf.canvas import Pdf
 from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
-# after plain_pypdf: pypdf is imported there, without crypto
 from pypdf.generic import (ArrayObject, ByteStringObject, ContentStream, DictionaryObject, FloatObject, NameObject, RectangleObject,
                            TextStringObject)
 from generator.render.theme import Cmyk, cmyk, cmyk_hex, cmyk_of_rgb

@@ -1,0 +1,198 @@
+"""Work side by side in worker processes, or one lane after another: the plan that chooses,
+and one call with two runners behind it.
+
+plan(phases, cost, lanes, fixed) lays a run's work out as phases, one after the other, each of
+lanes side by side: a build's parts, then the kits merged from their files (a phase of its own,
+so no lane waits on another); a release's editions.  It spreads the work over the lanes only
+where the costs it is given say that ends PAYS times sooner than one lane a phase, and a
+worker's lane starts START late.  workers(lanes, warm) then gives the runner: `Parallel` runs
+each phase's first lane in this process and the others in the workers of a
+concurrent.futures.ProcessPoolExecutor; `Serial` runs every lane here, in order (one lane,
+BAILOUT_JOBS=1, or work that is itself a lane of a larger one).  Both give the same results, so
+the same bytes.  A problem in a worker (a KitError) is raised here, as if the work had run here;
+a worker lost (killed, out of memory) is the run's one-line problem too.  A worker ignores
+Ctrl-C (the terminal sends it to the whole process group: this process unwinds and stops it),
+ends with this process however it ends, and on any way out of the `with` block but success is
+stopped before the block is left, so nothing writes into a staging folder being rolled back.  No
+worker outlives the block.
+
+Why spawn, on every platform (benchmarks/bench_parallel.py measures the outcome; the figures
+are in benchmarks/README.md): forking a process that has threads (a pytest-xdist worker,
+`bailout serve`'s server and watcher) is unsafe, and a fork path kept for processes without
+threads is one the tests never run.  A spawned worker is safe anywhere, the same on Linux,
+macOS and Windows, and it is what the tests run.  The forkserver with the renderers preloaded
+makes the first worker wait for that preloading, the very time a spawned worker spends beside
+this process's own start; without preloading it saves little over spawn, for a server process
+more and another path on Windows.  What spawn costs is START: a new interpreter that imports
+the kit and parses its fonts again.  For the default kit that takes most of what the second
+core gives, so its plan keeps it in one process; a long pre-rolled table for each paper, and a
+release's editions, gain well over PAYS and run side by side.  A script that runs the kit's
+commands must guard them with `if __name__ == "__main__":`, as with any spawned worker (it
+imports the script again).
+"""
+
+import atexit
+import gc
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TypeVar
+
+from generator.errors import LostWorker
+
+A = TypeVar("A")
+T = TypeVar("T")
+JOBS = "BAILOUT_JOBS"       # the most processes a build runs at once (default: the usable cores)
+
+# Set while this thread runs a lane (in a worker, or the first lane here): work started inside it
+# (a release's edition renders its parts) runs one by one rather than starting more workers.
+_IN_A_LANE: ContextVar[bool] = ContextVar("bailout_in_a_lane", default=False)
+
+
+def jobs() -> int:
+    """How many processes a build may run at once here."""
+    given = os.environ.get(JOBS, "").strip()
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def width() -> int:
+    """How many lanes may run at once: jobs(), and 1 inside a lane."""
+    return 1 if _IN_A_LANE.get() else jobs()
+
+
+Plan = list[list[list[A]]]      # phases, one after the other, each of lanes side by side
+
+# What a worker costs before its first piece of work, in the units of the costs planned with
+# (milliseconds of one core): a new interpreter, the kit's modules, the fonts parsed again, and
+# what two busy cores take from each other; set so that the plans' expectations agree with what
+# benchmarks/bench_parallel.py measures.
+START = 450.0
+# Lanes side by side only where they are expected to end this many times sooner than one lane:
+# a worker costs a core's time, so a gain within the measurements' noise is not worth it.
+PAYS = 1.25
+
+
+def plan(phases: Sequence[Sequence[Sequence[A]]], cost: Callable[[Sequence[A]], float], lanes: int,
+         fixed: float = 0.0) -> Plan[A]:
+    """`phases` (each a list of units, each a list of items that stay in one lane) as lanes:
+    spread over `lanes` lanes where that is expected to end PAYS times sooner than each phase in
+    one lane, else one lane a phase.  cost(items) is a lane's expected work; `fixed` is the run's
+    own, besides, the same either way."""
+    alone = [[[item for unit in units for item in unit]] for units in phases]
+    if lanes < 2:
+        return alone
+    spread, end = _spread(phases, cost, lanes)
+    one_end = sum(cost(phase[0]) for phase in alone)
+    return spread if fixed + one_end >= PAYS * (fixed + end) else alone
+
+
+def _spread(phases: Sequence[Sequence[Sequence[A]]], cost: Callable[[Sequence[A]], float],
+            lanes: int) -> tuple[Plan[A], float]:
+    """Each phase's units over `lanes` lanes, costliest first, each to the lane where it would
+    end first (the longest-processing-time rule); a worker's lane starts START late until a
+    phase has used it.  The first lane is this process's, and the first of equals.  The plan
+    and its expected end."""
+    result: Plan[A] = []
+    end, late = 0.0, START
+    for units in phases:
+        starts = [0.0] + [late] * (lanes - 1)
+        spread: list[list[A]] = [[] for _ in starts]
+        for unit in sorted(units, key=lambda u: -cost(u)):
+            best = min(range(lanes), key=lambda i: starts[i] + cost([*spread[i], *unit]))
+            spread[best] += unit
+        used = [i for i, lane in enumerate(spread) if lane]
+        end += max(starts[i] + cost(spread[i]) for i in used)
+        late = 0.0 if len(used) > 1 else late
+        result.append([spread[i] for i in used])
+    return result, end
+
+
+class Serial:
+    """Every lane in this process, in order."""
+
+    def map(self, fn: Callable[[A], T], lanes: Sequence[A], here: Callable[[A], T] | None = None) -> list[T]:
+        return [(here or fn)(lane) for lane in lanes]
+
+
+class Parallel:
+    """The first lane in this process, the others in the pool's workers, side by side."""
+
+    def __init__(self, pool: ProcessPoolExecutor) -> None:
+        self._pool = pool
+
+    def map(self, fn: Callable[[A], T], lanes: Sequence[A], here: Callable[[A], T] | None = None) -> list[T]:
+        """fn must be picklable (a module's function, or a functools.partial of one); `here` runs
+        the first lane instead, and may hold what cannot cross to a worker (the terminal's progress)."""
+        if not lanes:
+            return []
+        try:
+            futures = [self._pool.submit(fn, lane) for lane in lanes[1:]]
+            token = _IN_A_LANE.set(True)
+            try:
+                first = (here or fn)(lanes[0])
+            finally:
+                _IN_A_LANE.reset(token)
+            return [first, *(future.result() for future in futures)]
+        except BrokenProcessPool:
+            raise LostWorker("a worker process ended before its work was done (killed, or out of memory?)") from None
+
+
+Runner = Serial | Parallel
+
+
+@contextmanager
+def workers(lanes: int, warm: Callable[[], None] | None = None) -> Iterator[Runner]:
+    """A runner for `lanes` lanes at a time: Parallel with lanes - 1 workers, each running
+    warm() as it starts, or Serial when lanes < 2."""
+    if lanes < 2:
+        yield Serial()
+        return
+    before = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(lanes - 1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker, initargs=(warm,))
+    try:
+        for _ in range(lanes - 1):
+            pool.submit(int)        # starts a worker now, not at the first lane: it imports meanwhile
+        yield Parallel(pool)
+    except BaseException:
+        running = set(multiprocessing.active_children()) - before     # this pool's workers
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in running:
+            worker.terminate()
+        for worker in running:
+            worker.join()
+        raise
+    pool.shutdown(wait=True)
+
+
+def _start_worker(warm: Callable[[], None] | None) -> None:
+    """In a new worker: its lanes run one by one, Ctrl-C is the parent's to handle, it ends
+    with the build's process, its exit skips the collector's last pass (as the command's does:
+    cli.run), then warm()."""
+    _IN_A_LANE.set(True)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    atexit.register(gc.freeze)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent.sentinel,), name="bailout-parent", daemon=True).start()
+    if warm is not None:
+        warm()
+
+
+def _end_with(sentinel: int) -> None:
+    """A worker's watch on its build: once the build's process has gone, even killed outright,
+    the worker goes too, rather than write on into a staging folder the next build cleans up."""
+    multiprocessing.connection.wait([sentinel])
+    os.kill(os.getpid(), signal.SIGTERM)

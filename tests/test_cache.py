@@ -1,0 +1,82 @@
+"""The caches kept between runs (generator/cache.py): an entry is named by what it was made
+from, so an edited catalogue or template is read afresh, and a damaged or unwritable cache
+costs only the reading it would have saved."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import ROOT
+from generator import cache
+from generator.content.words import po_messages
+
+
+PO = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a.key"\nmsgstr "{text}"\n'
+
+
+def test_a_catalogue_is_read_once_and_again_when_it_changes(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE, str(tmp_path / "cache"))
+    po = tmp_path / "xx.po"
+    po.write_text(PO.format(text="Erste"), encoding="utf-8")
+    assert po_messages(po, "de") == {"a.key": "Erste"}
+    entries = list((tmp_path / "cache" / "catalogues").iterdir())
+    assert len(entries) == 1 and json.loads(entries[0].read_text()) == {"a.key": "Erste"}
+    import babel.messages.pofile as pofile
+    monkeypatch.setattr(pofile, "read_po", lambda *a, **k: pytest.fail("read again"))
+    assert po_messages(po, "de") == {"a.key": "Erste"}        # from the cache: Babel not asked
+    monkeypatch.undo()
+    monkeypatch.setenv(cache.CACHE, str(tmp_path / "cache"))
+    po.write_text(PO.format(text="Zweite"), encoding="utf-8")
+    assert po_messages(po, "de") == {"a.key": "Zweite"}       # another file, another entry
+    assert len(list((tmp_path / "cache" / "catalogues").iterdir())) == 2
+
+
+def test_a_damaged_or_unwritable_cache_only_costs_the_reading(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE, str(tmp_path / "cache"))
+    po = tmp_path / "xx.po"
+    po.write_text(PO.format(text="Text"), encoding="utf-8")
+    po_messages(po, "fr")
+    (entry,) = (tmp_path / "cache" / "catalogues").iterdir()
+    entry.write_bytes(b"\xff{not json")
+    assert po_messages(po, "fr") == {"a.key": "Text"}
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    monkeypatch.setenv(cache.CACHE, str(blocked))          # a file where the folder would be
+    assert po_messages(po, "fr") == {"a.key": "Text"}
+    monkeypatch.setenv(cache.CACHE, "off")
+    assert cache.cache_folder("catalogues") is None and po_messages(po, "fr") == {"a.key": "Text"}
+
+
+def test_an_edited_template_is_compiled_afresh_and_a_damaged_entry_is_compiled_again(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE, str(tmp_path / "cache"))
+    code = """
+        import sys
+        from pathlib import Path
+        from generator.content.aid_text import compiled_template
+        print(compiled_template(Path(sys.argv[1])).render())
+    """
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "aid.md.j2").write_text("first {{ 1 + 1 }}\n")
+
+    def render():
+        done = subprocess.run([sys.executable, "-c", textwrap.dedent(code), str(folder)], capture_output=True,
+                              text=True, cwd=ROOT, env=dict(os.environ), timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+    assert render() == "first 2"
+    (entry,) = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    kept = entry.read_bytes(), entry.stat().st_mtime_ns
+    assert render() == "first 2"
+    assert (entry.read_bytes(), entry.stat().st_mtime_ns) == kept     # read back, not compiled and kept again
+    (folder / "aid.md.j2").write_text("second {{ 2 + 2 }}\n")
+    assert render() == "second 4"                  # Jinja's checksum of the source: compiled again
+    assert entry.read_bytes() != kept[0]
+    for path in (tmp_path / "cache").rglob("*"):
+        if path.is_file():
+            path.write_bytes(path.read_bytes()[:20])
+    assert render() == "second 4"
