@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import tomllib
+from html.parser import HTMLParser
 
 import pytest
 
@@ -295,34 +296,35 @@ def test_web_aid_without_changes_is_unchanged():
 
 def _changed_texts(html):
     """The text of every element with class "changed" in an HTML page."""
-    from html.parser import HTMLParser
-    void = {"br", "img", "meta", "link", "hr", "input"}
-
-    class Collect(HTMLParser):
-        def __init__(self):
-            super().__init__()
-            self.stack, self.done = [], []      # open elements: [tag, collecting, text parts]
-
-        def handle_starttag(self, tag, attrs):
-            if tag not in void:
-                self.stack.append([tag, "changed" in (dict(attrs).get("class") or "").split(), []])
-
-        def handle_endtag(self, tag):
-            while self.stack:
-                open_tag, collecting, parts = self.stack.pop()
-                if collecting:
-                    self.done.append(" ".join("".join(parts).split()))
-                if open_tag == tag:
-                    break
-
-        def handle_data(self, data):
-            for _, collecting, parts in self.stack:
-                if collecting:
-                    parts.append(data)
-
-    parser = Collect()
+    parser = _ChangedCollector()
     parser.feed(html)
     return parser.done
+
+
+class _ChangedCollector(HTMLParser):
+    """Collects the text of each element with class "changed", nested ones too."""
+    VOID = frozenset({"br", "img", "meta", "link", "hr", "input"})
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.done = [], []      # open elements: [tag, collecting, text parts]
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append([tag, "changed" in (dict(attrs).get("class") or "").split(), []])
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            open_tag, collecting, parts = self.stack.pop()
+            if collecting:
+                self.done.append(" ".join("".join(parts).split()))
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data):
+        for _, collecting, parts in self.stack:
+            if collecting:
+                parts.append(data)
 
 
 # -- one comparison: what `bailout diff` lists is what the aid marks, template edits included -----

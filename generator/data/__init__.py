@@ -46,6 +46,18 @@ def load(data_dir: str | os.PathLike[str]) -> KitData:
     deck_cards = None
     if rules and rules.deck_file:
         deck_cards = read_deck(problems, data_dir, rules.deck_file, rules.columns, read)
+    nationalities = _read_nationalities(problems, data_dir, rules, read)
+    digest = _hash(read)
+    if problems:
+        raise DataError(problems.lines)
+    assert rules is not None     # else a problem was added above
+    return KitData(data_dir, rules, tuple(nationalities), deck_cards, digest)
+
+
+def _read_nationalities(problems: Problems, data_dir: Path, rules: Rules | None,
+                        read: dict[str, bytes]) -> list[Nationality]:
+    """Every nationality file, in name order (`read` gains their bytes); a problem for none found,
+    and for a name two files share whatever its case."""
     listed = _nationality_files(data_dir)
     nat_files = _safely_named(problems, listed)
     if not listed:
@@ -63,11 +75,7 @@ def load(data_dir: str | os.PathLike[str]) -> KitData:
                          f"{nat.name!r} is also the name in nationalities/{seen[nat.name.casefold()]}.toml")
         elif nat.name:
             seen[nat.name.casefold()] = nat.key
-    digest = _hash(read)
-    if problems:
-        raise DataError(problems.lines)
-    assert rules is not None     # else a problem was added above
-    return KitData(data_dir, rules, tuple(nationalities), deck_cards, digest)
+    return nationalities
 
 
 def _nationality_files(data_dir: Path) -> list[str]:

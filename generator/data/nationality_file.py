@@ -1,6 +1,7 @@
 """nationalities/*.toml -> Nationality: names, greyscale-safe colours, weapons by year."""
 
 from collections import Counter
+from itertools import pairwise
 from typing import Any
 
 from generator.colour import grey_contrast
@@ -108,23 +109,9 @@ def _emblem_colours(s: Reader, takes: tuple[str, ...]) -> tuple[str, ...] | None
 
 
 def _spans(r: Reader, name: str, rules: Rules | None, need_every_year: bool) -> list[WeaponSpan]:
-    spans: list[WeaponSpan] = []
-    for s in r.tables(name, required=need_every_year):
-        years = s.get_list("years", int, check_item=YEAR)
-        model = s.get("model", str, check=nonblank)
-        source = s.get("source", str, check=nonblank)
-        s.finish()
-        if years is None:
-            continue
-        if len(years) != 2 or years[0] > years[1]:
-            s.report("years", "expected [first, last] with first <= last")
-            continue
-        outside = _outside_period(years[0], years[1], rules)
-        if outside:     # its counter would print years the kit does not cover; kept, so no cascade of "no rifle for"
-            s.report("years", outside)
-        spans.append(WeaponSpan(years[0], years[1], model, source))
+    spans = [span for s in r.tables(name, required=need_every_year) if (span := _span(s, rules)) is not None]
     ordered = sorted(spans, key=lambda span: span.first)     # spans keep file order: keys stay [i]
-    for a, b in zip(ordered, ordered[1:]):
+    for a, b in pairwise(ordered):
         if b.first <= a.last:
             r.report(name, f"spans {a.first}-{a.last} and {b.first}-{b.last} overlap")
     if need_every_year and rules and rules.first_year and rules.last_year and spans:
@@ -135,6 +122,23 @@ def _spans(r: Reader, name: str, rules: Rules | None, need_every_year: bool) -> 
             if year not in covered:
                 r.report(name, f"no {name} for {year}")
     return spans
+
+
+def _span(s: Reader, rules: Rules | None) -> WeaponSpan | None:
+    """One [[rifle]] or [[smg]] table; None where its years are missing or out of order."""
+    years = s.get_list("years", int, check_item=YEAR)
+    model = s.get("model", str, check=nonblank)
+    source = s.get("source", str, check=nonblank)
+    s.finish()
+    if years is None:
+        return None
+    if len(years) != 2 or years[0] > years[1]:
+        s.report("years", "expected [first, last] with first <= last")
+        return None
+    outside = _outside_period(years[0], years[1], rules)
+    if outside:     # its counter would print years the kit does not cover; kept, so no cascade of "no rifle for"
+        s.report("years", outside)
+    return WeaponSpan(years[0], years[1], model, source)
 
 
 def _outside_period(first: int, last: int, rules: Rules | None) -> str | None:

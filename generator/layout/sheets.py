@@ -482,23 +482,34 @@ def emblem(shapes: Iterable[EmblemShape], box: Box) -> list[Shape]:
                                             (cx - a, cy + a), (cx - r, cy + a), (cx - r, cy - a), (cx - a, cy - a)),
                                 s.colours[0]))
         elif s.shape == "star":
-            n, inner = s.points, r * s.inner / 100
-            points = []
-            for k in range(2 * n):      # point up, as stars are drawn on insignia
-                angle = math.pi / 2 + k * math.pi / n
-                radius = r if k % 2 == 0 else inner
-                points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
-            result.append(Shape("polygon", tuple(points), s.colours[0]))
+            result.append(Shape("polygon", _star(cx, cy, r, s), s.colours[0]))
         elif s.shape == "bars":
-            n = len(s.colours)
-            step = 2 * r / n
-            for k, colour in enumerate(s.colours):
-                if s.direction == "vertical":
-                    x0, y0, x1, y1 = cx - r + k * step, cy - r, cx - r + (k + 1) * step, cy + r
-                else:           # first colour on top, as flags are read
-                    x0, y0, x1, y1 = cx - r, cy + r - (k + 1) * step, cx + r, cy + r - k * step
-                result.append(Shape("polygon", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), colour))
+            result += _bars(cx, cy, r, s)
     return result
+
+
+def _star(cx: float, cy: float, r: float, s: EmblemShape) -> tuple[Point, ...]:
+    """A star's points about (cx, cy), alternately at `r` and its inner radius."""
+    n, inner = s.points, r * s.inner / 100
+    points = []
+    for k in range(2 * n):      # point up, as stars are drawn on insignia
+        angle = math.pi / 2 + k * math.pi / n
+        radius = r if k % 2 == 0 else inner
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return tuple(points)
+
+
+def _bars(cx: float, cy: float, r: float, s: EmblemShape) -> list[Shape]:
+    """One bar a colour across the square of half-side `r` about (cx, cy)."""
+    step = 2 * r / len(s.colours)
+    bars = []
+    for k, colour in enumerate(s.colours):
+        if s.direction == "vertical":
+            x0, y0, x1, y1 = cx - r + k * step, cy - r, cx - r + (k + 1) * step, cy + r
+        else:           # first colour on top, as flags are read
+            x0, y0, x1, y1 = cx - r, cy + r - (k + 1) * step, cx + r, cy + r - k * step
+        bars.append(Shape("polygon", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), colour))
+    return bars
 
 
 def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Groups]) \

@@ -117,9 +117,8 @@ class _Page(Treeprocessor):
         if self.since is not None:
             _mark_changes(root, self.since, self.words)
         ids: set[str] = set()
-        last_heading = None
         for parent in list(root.iter()):
-            for i, el in enumerate(list(parent)):
+            for el in list(parent):
                 if el.tag == "hr":          # the PDF's page and column cuts mean nothing here
                     parent.remove(el)
                 elif el.tag == "div" and el.get("class") == "flowchart":
@@ -128,13 +127,18 @@ class _Page(Treeprocessor):
         for el in root.iter():
             if el.tag in ("h1", "h2", "h3") and el.get("id") is None:
                 el.set("id", _slug(_plain(el), ids))
-        for parent in list(root.iter()):
-            for i, el in enumerate(list(parent)):
-                if el.tag in ("h1", "h2"):
-                    last_heading = el
-                if el.tag == "table":
-                    parent[i] = _table(el, last_heading, self.words)
-        return None
+        _tables(root, self.words)
+
+
+def _tables(root: etree.Element, words: Words) -> None:
+    """Each table made accessible, captioned by the h1 or h2 last seen before it."""
+    last_heading = None
+    for parent in list(root.iter()):
+        for i, el in enumerate(list(parent)):
+            if el.tag in ("h1", "h2"):
+                last_heading = el
+            if el.tag == "table":
+                parent[i] = _table(el, last_heading, words)
 
 
 # -- built --since OLD: the lines that changed --------------------------------------------------
@@ -235,6 +239,23 @@ def _step(li: etree.Element, n: int, ids: set[str], source: Path, words: Words) 
     if title_el is None:
         raise RenderError(f"{source}: a flowchart box has no **title**")
     title, rule = _plain(title_el), _plain(rule_el) if rule_el is not None else ""
+    h3 = _step_heading(n, title, rule, ids, words)
+    para, blocks = _step_text(head, [title_el, rule_el])
+    rest = [child for child in li if child is not head] if head is not li else []
+    for child in list(li):
+        li.remove(child)
+    li.text = None
+    li.set("id", f"step-{n}")
+    li.append(h3)
+    if para.text or len(para):
+        li.append(para)
+    for child in blocks + rest:
+        li.append(child)
+    return _Box(title, rule)
+
+
+def _step_heading(n: int, title: str, rule: str, ids: set[str], words: Words) -> etree.Element:
+    """A box's h3: its number, its title and its rule as a badge a screen reader names."""
     h3 = etree.Element("h3", {"id": _slug(f"step {n} {title}", ids)})
     number = etree.SubElement(h3, "span", {"class": "step-no"})
     number.text = f"{n}"
@@ -245,10 +266,15 @@ def _step(li: etree.Element, n: int, ids: set[str], source: Path, words: Words) 
         hidden = etree.SubElement(badge, "span", {"class": "vh"})
         hidden.text = words("aid.html.rule") + " "
         hidden.tail = rule
-    # What is left of the head after the title and the rule: the box's text, as a paragraph.
+    return h3
+
+
+def _step_text(head: etree.Element, taken: list[etree.Element | None]) -> tuple[etree.Element, list[etree.Element]]:
+    """(the box's text as a paragraph, the blocks under it): what is left of the head once the
+    title and the rule (`taken`) are out of it."""
     para = etree.Element("p")
     para.text = (head.text or "").strip() or None
-    for el in [title_el, rule_el]:
+    for el in taken:
         if el is None:
             continue
         tail = el.tail or ""
@@ -268,17 +294,7 @@ def _step(li: etree.Element, n: int, ids: set[str], source: Path, words: Words) 
         para.append(child)
     if para.text:
         para.text = para.text.lstrip()
-    rest = [child for child in li if child is not head] if head is not li else []
-    for child in list(li):
-        li.remove(child)
-    li.text = None
-    li.set("id", f"step-{n}")
-    li.append(h3)
-    if para.text or len(para):
-        li.append(para)
-    for child in blocks + rest:
-        li.append(child)
-    return _Box(title, rule)
+    return para, blocks
 
 
 def _wrap(text: str, width: float, size: float) -> list[str]:

@@ -186,25 +186,7 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
     page_one_done = _Mark()      # drawn when page 1's text has all found room on page 1
     story[cuts[1]:cuts[1] + 1] = [page_one_done, PageBreak()]
     cuts[2] += 1
-    width = paper.width - 2 * MARGIN
-    height = paper.height - MARGIN - FOOTER
-    top = paper.height - MARGIN
-    col_w = (width - COLUMN_GAP) / 2
-    templates: list[list[Frame]] = []
-    for page, (start, end, stop) in enumerate(((0, cuts[0], cuts[1]), (cuts[1] + 2, cuts[2], len(story))), 1):
-        head_h = _stack_height(story[start:end], width, height)
-        if head_h > height:
-            raise _TooLong()
-        frames = [Frame(MARGIN, top - head_h, width, head_h, id=f"p{page}head", **NO_PAD)] if head_h else []
-        if not head_h:
-            story[end] = Spacer(0, 0)       # no full-width part: the columns start at the top
-        col_top = top - head_h - (COLUMN_GAP / 2 if head_h else 0)
-        columns = 2 if col_top - FOOTER > MIN_COLUMN else 0
-        frames += [Frame(MARGIN + i * (col_w + COLUMN_GAP), FOOTER, col_w, col_top - FOOTER,
-                         id=f"p{page}col{i}", **NO_PAD) for i in range(columns)]
-        if precheck and not _may_fit(story[end + 1:stop], col_w, col_top - FOOTER, columns):
-            raise _TooLong()
-        templates.append(frames)
+    templates = _frames(story, cuts, paper, precheck)
     total = MAX_PAGES if any(not isinstance(f, Spacer) for f in story[cuts[1] + 2:]) else 1
     title, subject, info = _title(ctx), _subject(ctx), document_info(ctx)
     since = ctx.changes
@@ -236,6 +218,33 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
     except LayoutError as error:
         raise RenderError(f"{template_file(ctx)}: cannot lay out the player aid on {paper.label}: {error}") from None
     return Pdf(buffer.getvalue(), doc.page)
+
+
+def _frames(story: list[Flowable], cuts: list[int], paper: Paper, precheck: bool) -> list[list[Frame]]:
+    """Each page's frames: its full-width head as tall as its part of `story`, then two columns
+    below it (none when too little room is left); _TooLong where a head cannot fit its page or,
+    with `precheck`, the columns' text surely cannot fit its columns.  A page with no head gets a
+    zero spacer for its cut, so its columns start at the top."""
+    width = paper.width - 2 * MARGIN
+    height = paper.height - MARGIN - FOOTER
+    top = paper.height - MARGIN
+    col_w = (width - COLUMN_GAP) / 2
+    templates: list[list[Frame]] = []
+    for page, (start, end, stop) in enumerate(((0, cuts[0], cuts[1]), (cuts[1] + 2, cuts[2], len(story))), 1):
+        head_h = _stack_height(story[start:end], width, height)
+        if head_h > height:
+            raise _TooLong()
+        frames = [Frame(MARGIN, top - head_h, width, head_h, id=f"p{page}head", **NO_PAD)] if head_h else []
+        if not head_h:
+            story[end] = Spacer(0, 0)       # no full-width part: the columns start at the top
+        col_top = top - head_h - (COLUMN_GAP / 2 if head_h else 0)
+        columns = 2 if col_top - FOOTER > MIN_COLUMN else 0
+        frames += [Frame(MARGIN + i * (col_w + COLUMN_GAP), FOOTER, col_w, col_top - FOOTER,
+                         id=f"p{page}col{i}", **NO_PAD) for i in range(columns)]
+        if precheck and not _may_fit(story[end + 1:stop], col_w, col_top - FOOTER, columns):
+            raise _TooLong()
+        templates.append(frames)
+    return templates
 
 
 class _Mark(Spacer):
