@@ -1,8 +1,9 @@
 """Where the kit's data/ and templates/ come from, and `bailout init`, which copies them out.
 
-Lookup order (README, "Your own copy of the data"): `--data DIR`; else `./data` when it holds
-rules.toml; else the copy shipped inside the package.  Templates: `./templates` when it holds
-the aid template, else the shipped copy.  The wheel carries the repository's top-level data/
+Lookup order (docs/reference.md, "Where the kit finds its data"): `--data DIR`; else `./data`
+when it holds rules.toml; else the copy shipped inside the package.  Templates: `--templates
+DIR`; else, with `--data X/data`, `X/templates` when it holds the aid template; else
+`./templates` when it does; else the shipped copy.  The wheel carries the repository's top-level data/
 and templates/ as generator/shipped/data and generator/shipped/templates (pyproject.toml maps
 them), read through importlib.resources.  A source checkout has no generator/shipped: there
 the shipped copy is the checkout's own data/ and templates/, so an editable install reads the
