@@ -59,7 +59,8 @@ def serve_latency() -> str | None:
     script = ROOT / "benchmarks" / "bench_serve.py"
     if not script.exists():
         return None
-    done = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          check=False)
     found = re.search(r"median\s*[:=]?\s*([0-9.]+)\s*(ms|s)\b", done.stdout)
     if done.returncode != 0 or not found:
         return None

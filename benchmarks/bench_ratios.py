@@ -133,9 +133,9 @@ def main():
     print(f"{'floor: bare canvas, 4 A4 pages x 140 counters':44} {statistics.median(floors):9.3f} {1:8.2f} "
           f"{'':>9}")
     for label, s, want, ok in table:
-        if label.startswith("pre-rolled") and linear is not None:
-            want, ok = want + ", linear", ok and linear
-        print(f"{label:44} {s['seconds']:9.3f} {s['ratio']:8.2f} {s['rss']:9.1f}  {want:26} {'yes' if ok else 'NO'}")
+        with_linear = label.startswith("pre-rolled") and linear is not None
+        shown, met = (want + ", linear", ok and linear) if with_linear else (want, ok)
+        print(f"{label:44} {s['seconds']:9.3f} {s['ratio']:8.2f} {s['rss']:9.1f}  {shown:26} {'yes' if met else 'NO'}")
     if linear is not None:
         print()
         print("pre-rolled A4, linearity (medians):")

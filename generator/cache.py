@@ -11,6 +11,7 @@ BAILOUT_CACHE names another folder, or "off" for none.  The folder is the platfo
 Windows), made readable by its owner only.
 """
 
+import contextlib
 import hashlib
 import os
 import tempfile
@@ -70,7 +71,5 @@ def write(kind: str, key: str, content: bytes) -> None:
             out.write(content)
         os.replace(temp, folder / key)
     except OSError:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temp)
-        except OSError:
-            pass

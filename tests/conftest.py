@@ -84,8 +84,8 @@ def release_zip(tmp_path_factory):
             [path] = folder.glob("*.zip")
             return path.name, path.read_bytes()
         from generator.data import load
-        from generator.options import BuildOptions
         from generator.make.release import make_release
+        from generator.options import BuildOptions
         name, content = make_release(load(DATA), BuildOptions())
         (folder / name).write_bytes(content)
         return name, content

@@ -5,9 +5,9 @@ import re
 import tomllib
 from itertools import combinations
 
-from generator.engine.crews import find_crews
-from generator.data import load
 from conftest import DATA, run_cli
+from generator.data import load
+from generator.engine.crews import find_crews
 
 ROSTER = [("G1", "SL", 4), ("G2", "ASL", 3), ("G3", "", 3), ("G4", "", 3), ("G5", "", 2), ("G6", "", 4),
           ("G7", "", 2)]

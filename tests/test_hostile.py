@@ -13,10 +13,10 @@ import time
 
 import pytest
 
+from conftest import ROOT, edit, pdf_text
 from generator.data import MAX_NATIONALITIES, load
 from generator.data.toml_file import MAX_DEPTH, MAX_FILE_BYTES
 from generator.errors import DataError
-from conftest import ROOT, edit, pdf_text
 
 PATH_MAX = os.pathconf("/", "PC_PATH_MAX")
 
@@ -144,12 +144,12 @@ def test_more_nationalities_than_the_aid_holds_are_refused_before_reading(data_c
 
 
 def test_the_aid_really_prints_the_most_nationalities_allowed(data_copy):
-    from generator.engine.odds import compute
-    from generator.options import BuildOptions
-    from generator.layout.paper import PAPERS
-    from generator.render.pdf import aid_pdf as aid
     from generator.content.context import BuildContext
     from generator.data.sources import shipped
+    from generator.engine.odds import compute
+    from generator.layout.paper import PAPERS
+    from generator.options import BuildOptions
+    from generator.render.pdf import aid_pdf as aid
     minimal_nationalities(data_copy, MAX_NATIONALITIES)
     kit = load(data_copy)
     ctx = BuildContext(kit, compute(kit), BuildOptions(), shipped("templates"))

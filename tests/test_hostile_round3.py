@@ -16,15 +16,15 @@ import tomllib
 
 import pytest
 
-from generator.make import transaction as T
+from conftest import DATA, ROOT, edit, run_cli
 from generator.data import load
 from generator.data.file_names import entry_name
 from generator.data.revisions import MAX_FILES
 from generator.data.toml_file import MAX_FILE_BYTES
 from generator.errors import DataError, UsageError
 from generator.errors import one_line as one_line_text
-from conftest import DATA, ROOT, edit, run_cli
-from test_hostile import one_line      # exit 2 and exactly one `bailout:` line, holding every word
+from generator.make import transaction as T
+from test_hostile import one_line  # exit 2 and exactly one `bailout:` line, holding every word
 
 
 def bailout(*args, env=None, timeout=60, cwd=ROOT):
@@ -194,7 +194,7 @@ def test_twelve_hundred_nested_folders_do_not_end_in_recursion(data_copy):
         (folders[-1] / "stray.toml").write_text("x = 1\n")
         kit = load(data_copy)
         assert kit.hash == load(DATA).hash          # nothing under the stray folders is read
-        status, out, err = run_cli("odds", "--data", str(data_copy))
+        status, _out, err = run_cli("odds", "--data", str(data_copy))
         assert status == 0, err
     finally:        # from the bottom up: rmtree, and pytest's clean-up of old runs, recurse too deep
         (folders[-1] / "stray.toml").unlink(missing_ok=True)
@@ -288,11 +288,11 @@ def test_nationality_names_differing_only_in_case_are_refused(data_copy):
 def test_release_face_names_are_made_of_safe_parts(release_zip):
     import io
     import zipfile
-    name, content = release_zip
+    _name, content = release_zip
     faces = [n for n in zipfile.ZipFile(io.BytesIO(content)).namelist() if "/faces/" in n]
     assert faces
     for entry in faces:
-        folder, sub, file = entry.split("/")
+        _folder, sub, file = entry.split("/")
         assert sub == "faces" and re.fullmatch(r"[A-Za-z0-9]+(-[A-Za-z0-9]+)*\.png", file), entry
     with pytest.raises(ValueError):
         entry_name("..\\evil", "crew")
@@ -435,7 +435,7 @@ def test_concurrent_inits_lose_nothing(tmp_path):
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
         results = [(run.wait(timeout=60), *run.communicate()) for run in runs]
         assert [status for status, _, _ in results].count(0) == 1, results
-        for status, out, err in results:
+        for status, _out, err in results:
             if status:
                 one_line(status, err, "nothing was copied")
         assert _init_files(folder) == shipped           # the winner's copy, whole
@@ -445,11 +445,11 @@ def test_concurrent_inits_lose_nothing(tmp_path):
 
 def test_init_refused_while_another_holds_the_lock(tmp_path):
     from filelock import FileLock
+
     from generator.data.sources import INIT_LOCK, init
     tmp_path.joinpath("kit").mkdir()
-    with FileLock(tmp_path / "kit" / INIT_LOCK):
-        with pytest.raises(UsageError, match="another bailout init"):
-            init(tmp_path / "kit")
+    with FileLock(tmp_path / "kit" / INIT_LOCK), pytest.raises(UsageError, match="another bailout init"):
+        init(tmp_path / "kit")
     assert sorted(p.name for p in (tmp_path / "kit").iterdir()) == [INIT_LOCK]      # the holder's, kept
 
 

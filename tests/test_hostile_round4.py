@@ -1,10 +1,8 @@
 """Hostile round 4: catalogue format fields, --lang with --since, serve tracebacks."""
 
 import io
-import socket
 import subprocess
 import sys
-import time
 from contextlib import redirect_stderr
 
 import pytest
@@ -37,8 +35,8 @@ def test_a_translated_build_since_a_base_works(tmp_path, since: str) -> None:
 
 
 def test_a_client_gone_mid_request_prints_no_traceback() -> None:
-    from generator.make.serve import _Server, _Handler
-    import threading
+
+    from generator.make.serve import _Handler, _Server
     server = _Server(("127.0.0.1", 0), _Handler)
     port = server.server_address[1]
     err = io.StringIO()

@@ -141,6 +141,7 @@ def test_readme_says_the_prerolled_table_is_optional_and_the_same_in_every_copy(
 def test_each_weapons_row_names_its_army_in_the_editions_words():
     # issue 21: "whose army each row follows" prints under the name; in German as in the glossary
     import tomllib
+
     from generator.data import load
     from generator.data.glossary import read_glossary, translated, untranslated
     kit = load(DATA)

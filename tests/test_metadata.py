@@ -7,10 +7,10 @@ import tomllib
 import zipfile
 from importlib.metadata import version
 
+from conftest import DATA, ROOT
 from generator import __version__
 from generator.content.words import load_words
 from generator.data import load
-from conftest import DATA, ROOT
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 

@@ -9,6 +9,7 @@ the CSV header) are read from the English catalogue.
 
 import csv
 import io
+import itertools
 import math
 import re
 import subprocess
@@ -20,18 +21,18 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DATA, ROOT, edit, page_texts, run_cli
-from pdfpage import pages_of, words_of
+from generator.content.context import BuildContext
+from generator.content.words import load_words
 from generator.data import load
+from generator.data.sources import shipped
+from generator.engine.odds import compute
 from generator.errors import RenderError
 from generator.layout.paper import PAPERS
 from generator.layout.table import MAX_BOOKMARKS, table_geometry
-from generator.engine.odds import compute
 from generator.options import BuildOptions
-from generator.render.pdf import prerolled_pdf as render_mod
-from generator.content.context import BuildContext
-from generator.content.words import load_words
-from generator.data.sources import shipped
 from generator.render import csv_rows as csv_output
+from generator.render.pdf import prerolled_pdf as render_mod
+from pdfpage import pages_of, words_of
 
 SEED = 871
 WORDS = load_words()
@@ -231,7 +232,7 @@ def _any_of(words):
 
 
 CELL = re.compile(_any_of({**FATE, **WEAPON}))
-ROW = re.compile(r"(\d+) ((?:(?:%s) ?)+)" % _any_of({**FATE, **WEAPON}))
+ROW = re.compile(rf"(\d+) ((?:(?:{_any_of({**FATE, **WEAPON})}) ?)+)")
 
 
 def pdf_rows(pdf, size=5):
@@ -428,12 +429,13 @@ def test_rows_are_legible_and_inside_their_columns_fates_left_of_weapons(paper):
     pdf = render_mod.render(ctx, PAPERS[paper])
     page = pages_of(pdf)[0]
     chars = page.chars
-    assert all(0 <= ch["x0"] and ch["x1"] <= page.width for ch in chars)
-    body = [ch for ch in chars if ch["fontname"].split("+")[-1] in ("DejaVuSans", "DejaVuSans-Bold") and ch["size"] >= 8]
+    assert all(ch["x0"] >= 0 and ch["x1"] <= page.width for ch in chars)
+    body = [ch for ch in chars
+            if ch["fontname"].split("+")[-1] in ("DejaVuSans", "DejaVuSans-Bold") and ch["size"] >= 8]
     killed = [w for w in page.words if w["text"] == KILLED]
     assert killed and all(w["bottom"] - w["top"] >= 8 for w in killed)
     tops = sorted({round(w["top"], 1) for w in killed})
-    assert min(b - a for a, b in zip(tops, tops[1:])) >= 8     # row pitch
+    assert min(b - a for a, b in itertools.pairwise(tops)) >= 8     # row pitch
     # Every cell's text stays between its column rules (a rule: a vertical line, or a box's side).
     rules = sorted({round(x, 1) for r in page.rects for x in (r["x0"], r["x1"])}
                    | {round(ln["x0"], 1) for ln in page.lines if abs(ln["x1"] - ln["x0"]) < 0.01})
@@ -459,8 +461,8 @@ def test_fonts_embedded_and_bookmarks_per_page_group():
     pdf = render_mod.render(context(rows=400), PAPERS["letter"])
     reader = PdfReader(io.BytesIO(pdf))
     for page in reader.pages:
-        for font in page["/Resources"]["/Font"].values():
-            font = font.get_object()
+        for ref in page["/Resources"]["/Font"].values():
+            font = ref.get_object()
             assert "DejaVuSans" in font["/BaseFont"]
             assert "/FontFile2" in font["/FontDescriptor"].get_object()
     titles = [item["/Title"] for item in reader.outline]
@@ -468,7 +470,7 @@ def test_fonts_embedded_and_bookmarks_per_page_group():
     spans = [tuple(map(int, re.fullmatch(pattern("prerolled.outline.rows", first=r"(\d+)", last=r"(\d+)"), t).groups()))
              for t in titles]
     assert spans[0][0] == 1 and spans[-1][1] == 400
-    assert all(b[0] == a[1] + 1 for a, b in zip(spans, spans[1:]))
+    assert all(b[0] == a[1] + 1 for a, b in itertools.pairwise(spans))
 
 
 def test_bw_uses_no_colour():
@@ -489,7 +491,7 @@ def test_hostile_data_text_stays_on_the_page(data_copy):
     ctx = context(data_copy, rows=50)
     pdf = render_mod.render(ctx, PAPERS["a4"])
     page = pages_of(pdf)[0]
-    assert page.chars and all(0 <= ch["x0"] and ch["x1"] <= page.width + 0.01 for ch in page.chars)
+    assert page.chars and all(ch["x0"] >= 0 and ch["x1"] <= page.width + 0.01 for ch in page.chars)
     rows, pages = pdf_rows(pdf)
     assert rows == csv_rows(ctx)[1]
     flat = " ".join(pages[0].split())
@@ -512,7 +514,7 @@ def test_geometry_fills_the_paper_within_margins(paper):
     geo = table_geometry(p, widths, row_height=11.5, top=120, bottom=16, margin=30)
     xs = [c.x for c in geo.columns]
     assert xs[0] == 30 and geo.right == pytest.approx(p.width - 30)
-    assert all(a.right == pytest.approx(b.x) for a, b in zip(geo.columns, geo.columns[1:]))
+    assert all(a.right == pytest.approx(b.x) for a, b in itertools.pairwise(geo.columns))
     assert geo.columns[2].width - 40 == pytest.approx(geo.columns[3].width - 60)   # growers share
     assert geo.body_top == pytest.approx(p.height - 30 - 120)
     assert geo.row_bottom(geo.rows_per_page - 1) >= 30 + 16
@@ -553,9 +555,9 @@ def _first_page(ctx, paper):
 def _hero_fields(t):
     hero = t["hero"]
     choice = WORDS("prerolled.legend.or", a=WORDS("prerolled.cell.rifle"), b=WORDS("prerolled.cell.smg"))
-    return dict(result=hero["fate_result"], fate_rule=hero["fate_rule"], weapon_rule=hero["weapon_rule"],
-                choice=choice, unpins=WORDS("prerolled.legend.hero.unpins"),
-                note=note(t["interpretation"]["hero_card"]["note"]))
+    return {"result": hero["fate_result"], "fate_rule": hero["fate_rule"], "weapon_rule": hero["weapon_rule"],
+            "choice": choice, "unpins": WORDS("prerolled.legend.hero.unpins"),
+            "note": note(t["interpretation"]["hero_card"]["note"])}
 
 
 def test_legend_words_the_check_and_hero_cards_as_the_rule_does():

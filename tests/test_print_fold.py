@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from generator.content.words import load_words
-from test_counters_pdf import BACK_TITLE, MM, expected_counts, build, centre, counter_rects, first_words, pages_of
+from test_counters_pdf import BACK_TITLE, MM, build, centre, counter_rects, expected_counts, first_words, pages_of
 from test_counters_print import SIZES, close, image, px
 
 MIRROR_TOL = 0.1 * MM           # the 0.1 mm
@@ -92,7 +92,8 @@ def check_cuts(pdf, pages, size):
         rects = counter_rects(page, SIZES[size])
         ticks = [ln for ln in page.lines if ln["x0"] < min(r["x0"] for r in rects) - MM
                  or ln["x1"] > max(r["x1"] for r in rects) + MM
-                 or ln["top"] < min(r["top"] for r in rects) - MM or ln["bottom"] > max(r["bottom"] for r in rects) + MM]
+                 or ln["top"] < min(r["top"] for r in rects) - MM
+                 or ln["bottom"] > max(r["bottom"] for r in rects) + MM]
         for r in rects:     # a tick in the margin on the line of each of its four cuts
             for x in (r["x0"], r["x1"]):
                 assert any(abs(t["x0"] - x) < 0.01 and abs(t["x1"] - x) < 0.01 for t in ticks), (index, x)

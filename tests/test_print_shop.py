@@ -20,8 +20,8 @@ from pypdf import PdfReader
 from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, IndirectObject
 
 from conftest import DATA
-from generator.make.pipeline import render_all
 from generator.data import load
+from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
 MM = 72 / 25.4
@@ -110,13 +110,14 @@ def test_every_page_has_its_trim_bleed_and_media_boxes(marks):
             where = (name, number)
             assert abs(trim[2] - trim[0] - width) < TOL and abs(trim[3] - trim[1] - height) < TOL, where
             assert all(abs(b - (t - BLEED if i < 2 else t + BLEED)) < TOL
-                       for i, (b, t) in enumerate(zip(bleed, trim))), where
+                       for i, (b, t) in enumerate(zip(bleed, trim, strict=True))), where
             if marks:       # a slug holds the crop marks: the media is larger than the bleed all round
                 assert media[0] < bleed[0] - 3 * MM and media[1] < bleed[1] - 3 * MM, where
                 assert media[2] > bleed[2] + 3 * MM and media[3] > bleed[3] + 3 * MM, where
             else:
-                assert all(abs(m - b) < TOL for m, b in zip(media, bleed)), where
-            assert "/CropBox" not in page or all(abs(c - m) < TOL for c, m in zip(box(page, "/CropBox"), media))
+                assert all(abs(m - b) < TOL for m, b in zip(media, bleed, strict=True)), where
+            assert "/CropBox" not in page \
+                or all(abs(c - m) < TOL for c, m in zip(box(page, "/CropBox"), media, strict=True))
 
 
 def test_no_rgb_or_grey_no_transparency_and_every_font_embedded():
@@ -245,7 +246,8 @@ def test_ghostscript_renders_every_shop_pdf_without_a_warning(tmp_path):
             run = render(path)
             assert run.returncode == 0 and not run.stdout.strip() and not run.stderr.strip(), \
                 (path.name, run.stdout, run.stderr)
-        pytest.fail(f"Ghostscript spoke over the files together, not over any alone: {together.stdout}{together.stderr}")
+        pytest.fail(f"Ghostscript spoke over the files together, not over any alone: "
+                    f"{together.stdout}{together.stderr}")
 
 
 def test_ghostscript_inkcov_finds_only_black_on_a_text_only_page(tmp_path):
@@ -281,8 +283,9 @@ def test_manifest_names_the_profile_but_the_default():
 
 def test_a_release_holds_several_profiles():
     import zipfile
+
     from generator.make.release import make_release
-    name, content = make_release(load(DATA), BuildOptions(print_profile="shop"), more_profiles=("fold",))
+    _name, content = make_release(load(DATA), BuildOptions(print_profile="shop"), more_profiles=("fold",))
     archive = zipfile.ZipFile(io.BytesIO(content))
     files = {n.split("/", 1)[1]: n for n in archive.namelist()}
     manifest = archive.read(files["MANIFEST.txt"]).decode()

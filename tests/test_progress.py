@@ -5,9 +5,9 @@ import io
 import re
 import sys
 
-from generator.make.progress import file_line
-from generator.locking import LOCK_NAME
 from conftest import run_cli
+from generator.locking import LOCK_NAME
+from generator.make.progress import file_line
 
 
 def _closing(err: str) -> str:

@@ -3,9 +3,9 @@
 import math
 from pathlib import Path
 
+from generator.data.model import MORALE_RANGE, KitData, Nationality, Rules
 from generator.engine.crews import CrewSearch, find_crews
 from generator.engine.procedure import crew_size
-from generator.data.model import MORALE_RANGE, KitData, Nationality, Rules
 from generator.errors import UsageError
 from generator.suggest import suggestion
 

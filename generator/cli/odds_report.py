@@ -18,7 +18,7 @@ def odds_lines(kit: KitData, odds: Odds) -> list[str]:
 
 
 def _row(label: str, p: Fraction) -> str:
-    return f"  {label:44} {str(p):>11} {percent(p):>7}"
+    return f"  {label:44} {p!s:>11} {percent(p):>7}"
 
 
 def _one_man_lines(r: Rules, odds: Odds) -> list[str]:
@@ -70,7 +70,7 @@ def _crew_lines(r: Rules, odds: Odds) -> list[str]:
         for with_hero in (False, True):
             e = odds.expected_survivors[size][with_hero]
             label = f"crew of {size}{', Hero card in ' + hero.fate_rule if with_hero else ''}"
-            lines.append(f"  {label:44} {str(e):>11} {float(e):7.3f}")
+            lines.append(f"  {label:44} {e!s:>11} {float(e):7.3f}")
     return lines
 
 

@@ -10,10 +10,20 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from generator import __version__
-from generator.cli.argtypes import (back_offset_mm, choice, count, counter_size_mm, parts_list, positive,
-                                    print_profiles, seed, whole)
-from generator.cli.argtypes import label_text
-from generator.cli.argtypes import language, language_list
+from generator.cli.argtypes import (
+    back_offset_mm,
+    choice,
+    count,
+    counter_size_mm,
+    label_text,
+    language,
+    language_list,
+    parts_list,
+    positive,
+    print_profiles,
+    seed,
+    whole,
+)
 from generator.errors import one_line
 from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, MAX_SEED, PAPER_KEYS, PARTS, RANDOM_SEED, BuildOptions
 from generator.profiles import registry
@@ -205,7 +215,7 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
     if release:
         p.add_argument("--out", default="dist", metavar="DIR", help="where the zip lands (default dist/)")
     else:
-        p.add_argument("--paper", type=choice(PAPER_KEYS + ("both",), what="a paper"), choices=PAPER_KEYS + ("both",),
+        p.add_argument("--paper", type=choice((*PAPER_KEYS, "both"), what="a paper"), choices=(*PAPER_KEYS, "both"),
                        default="both", help=f"{or_list([*PAPER_KEYS, 'both (default)'])}, any case")
         p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
         p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",

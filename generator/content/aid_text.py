@@ -7,6 +7,7 @@ structure.  The template is compiled once per process and folder, not once per p
 compiled between runs in the kit's cache (generator/cache.py).
 """
 
+import contextlib
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -19,13 +20,13 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator import __version__
-from generator.engine import procedure as R
-from generator.data import FATES
-from generator.errors import RenderError
-from generator.engine.odds import man_code
 from generator.content.context import BuildContext
 from generator.content.weapons import weapon_rows
 from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, po_messages
+from generator.data import FATES
+from generator.engine import procedure as R
+from generator.engine.odds import man_code
+from generator.errors import RenderError
 from generator.text import fraction_text, signed, truncate
 
 TEMPLATE = "aid.md.j2"
@@ -85,10 +86,8 @@ class _QuietCache(jinja2.FileSystemBytecodeCache):
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
+        with contextlib.suppress(OSError):
             super().dump_bytecode(bucket)
-        except OSError:
-            pass
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:

@@ -52,7 +52,7 @@ class Words:
         places = len(digits.partition(".")[2])
         # The locale's percent pattern with exactly the English number of decimals: no second rounding.
         pattern = "#,##0" + ("." + "0" * places if places else "") + "%"
-        from babel.numbers import format_percent    # Babel's numbers and CLDR data: only where numbers are localised
+        from babel.numbers import format_percent  # Babel's numbers and CLDR data: only where numbers are localised
         text = format_percent(Decimal(digits) / 100, format=pattern, locale=self.lang)
         return text.replace("%", self.percent_sign())
 

@@ -8,21 +8,40 @@ import hashlib
 import os
 from pathlib import Path
 
-from generator.errors import DataError
-from generator.data.sources import PathProblem, probe
-from generator.data.schema import Problems
-from generator.data.model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, Afv, After, Check, CloseCombat, EmblemShape,
-                    ColumnTable, Crew, Fate, Hero, Interpretation, KitData, Nationality, RosterCard, Rules,
-                    Weapon, WeaponSpan)
+from generator.data.file_names import RULE, safe_stem
+from generator.data.model import (
+    FATES,
+    LEADER_ROLES,
+    READINGS,
+    WEAPON_TYPES,
+    After,
+    Afv,
+    Check,
+    CloseCombat,
+    ColumnTable,
+    Crew,
+    EmblemShape,
+    Fate,
+    Hero,
+    Interpretation,
+    KitData,
+    Nationality,
+    RosterCard,
+    Rules,
+    Weapon,
+    WeaponSpan,
+)
 from generator.data.nationality_file import read_nationality
 from generator.data.rules_file import read_deck, read_rules
-from generator.data.file_names import RULE, safe_stem
+from generator.data.schema import Problems
+from generator.data.sources import PathProblem, probe
 from generator.data.toml_file import read_toml
+from generator.errors import DataError
 
 # The package is the data API: the model's names are re-exported beside `load`.
-__all__ = ["load", "FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "Afv", "After", "Check", "CloseCombat", "EmblemShape",
-           "ColumnTable", "Crew", "Fate", "Hero", "Interpretation", "KitData", "Nationality", "RosterCard",
-           "Rules", "Weapon", "WeaponSpan"]
+__all__ = ["FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "After", "Afv", "Check", "CloseCombat", "ColumnTable",
+           "Crew", "EmblemShape", "Fate", "Hero", "Interpretation", "KitData", "Nationality", "RosterCard", "Rules",
+           "Weapon", "WeaponSpan", "load"]
 
 
 # The most nationality files a build takes: the two-page player aid lists each nationality's

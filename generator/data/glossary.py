@@ -11,7 +11,6 @@ a sentence left out prints in English, and `bailout check` names it.
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from generator.data.model import KitData, Nationality, Rules
@@ -88,7 +87,8 @@ def _checked(problems: Problems, rel: str, lang: str, table: dict[str, Any], kit
         if key not in english:
             problems.add(rel, f"text.{key}", "not a printed sentence of rules.toml")
         elif isinstance(english[key], tuple):
-            if not (isinstance(value, list) and len(value) == len(english[key]) and all(isinstance(v, str) for v in value)):
+            if not (isinstance(value, list) and len(value) == len(english[key])
+                    and all(isinstance(v, str) for v in value)):
                 problems.add(rel, f"text.{key}", f"must be a list of {len(english[key])} strings, as in rules.toml")
             else:
                 text[key] = tuple(value)

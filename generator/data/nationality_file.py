@@ -5,9 +5,20 @@ from itertools import pairwise
 from typing import Any
 
 from generator.colour import grey_contrast
+from generator.data.model import (
+    BAR_DIRECTIONS,
+    EMBLEM_SHAPES,
+    LEADER_ROLES,
+    MORALE_RANGE,
+    YEAR,
+    Afv,
+    EmblemShape,
+    Nationality,
+    RosterCard,
+    Rules,
+    WeaponSpan,
+)
 from generator.data.schema import Problems, Reader, Validator, in_range, nonblank, one_of
-from generator.data.model import (BAR_DIRECTIONS, EMBLEM_SHAPES, LEADER_ROLES, MORALE_RANGE, YEAR, Afv, EmblemShape, Nationality,
-                    RosterCard, Rules, WeaponSpan)
 
 MIN_GREY_CONTRAST = 4.5     # WCAG AA for body text, applied to the greys a mono printer makes
 
@@ -30,13 +41,14 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
     if colour and text_colour:
         ratio = grey_contrast(colour, text_colour)
         if ratio < MIN_GREY_CONTRAST:
-            r.report("text_colour", f"contrast with colour is {ratio:.1f}:1 in greyscale; needs at least {MIN_GREY_CONTRAST}:1")
+            r.report("text_colour", f"contrast with colour is {ratio:.1f}:1 in greyscale; "
+                                    f"needs at least {MIN_GREY_CONTRAST}:1")
     rifles = _spans(r, "rifle", rules, need_every_year=True)
     smgs = _spans(r, "smg", rules, need_every_year=False)
     roster: list[RosterCard] = []
     for card in r.tables("roster", required=False):
         roster.append(RosterCard(card.get("card", str, check=nonblank),
-                                 card.get("role", str, default="", check=one_of(("",) + LEADER_ROLES)),
+                                 card.get("role", str, default="", check=one_of(("", *LEADER_ROLES))),
                                  card.get("morale", int, check=in_range(*MORALE_RANGE))))
         card.finish()
     if "roster" in r.table and not roster:
@@ -57,8 +69,9 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
 
 
 # Bounds that keep every shape inside its square and drawable; percentages, see EmblemShape.
-_EMBLEM_INTS: dict[str, Validator[int]] = {"size": in_range(5, 100), "width": in_range(5, 100), "points": in_range(3, 12),
-                "inner": in_range(10, 95), "x": in_range(-95, 95), "y": in_range(-95, 95)}
+_EMBLEM_INTS: dict[str, Validator[int]] = {"size": in_range(5, 100), "width": in_range(5, 100),
+                                           "points": in_range(3, 12), "inner": in_range(10, 95),
+                                           "x": in_range(-95, 95), "y": in_range(-95, 95)}
 
 
 def _emblem(r: Reader) -> tuple[EmblemShape, ...]:

@@ -178,7 +178,7 @@ def _git(spec: str, *args: str, cwd: str | None = None, missing: str | None = No
 def _git(spec: str, *args: str, cwd: str | None = None, missing: str | None = None, raw: bool = False) \
         -> str | bytes:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True)
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
     except FileNotFoundError:
         raise UsageError(f"{spec}: git is not installed") from None
     if done.returncode:

@@ -1,13 +1,29 @@
 """rules.toml (and a transcribed deck it names) -> Rules, every problem collected."""
 
 import unicodedata
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
-from generator.data.schema import REPORTED, Validator, Problems, Reader, in_range, nonblank, one_of
-from generator.data.model import (FATES, LEADER_ROLES, MAX_COLUMN, READINGS, WEAPON_TYPES, YEAR, After, Check, CloseCombat,
-                    ColumnTable, Crew, Fate, Hero, Interpretation, Rules, Weapon)
+from generator.data.model import (
+    FATES,
+    LEADER_ROLES,
+    MAX_COLUMN,
+    READINGS,
+    WEAPON_TYPES,
+    YEAR,
+    After,
+    Check,
+    CloseCombat,
+    ColumnTable,
+    Crew,
+    Fate,
+    Hero,
+    Interpretation,
+    Rules,
+    Weapon,
+)
+from generator.data.schema import REPORTED, Problems, Reader, Validator, in_range, nonblank, one_of
 from generator.data.toml_file import read_toml
 
 _T = TypeVar("_T")
@@ -297,7 +313,7 @@ def read_deck(problems: Problems, data_dir: Path, rel: str, columns: tuple[int, 
             r.report(f"cards[{i}]", f"has {len(row)} values; expected {len(deck_columns)} (one per column)")
             ok = False
             continue
-        card = dict(zip(deck_columns, row))
+        card = dict(zip(deck_columns, row, strict=True))
         for col, value in card.items():
             if not (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= col):
                 r.report(f"cards[{i}]", f"column {col} reads {value!r}; expected 1..{col}")

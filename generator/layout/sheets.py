@@ -10,8 +10,8 @@ Backs are mirrored for a long-edge flip: a portrait sheet turned over its long e
 mirrors x.
 """
 
-import math
 import dataclasses
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -260,7 +260,7 @@ def zones(size: float, inset: float) -> Zones:
 
 def icon_between(zone: Zones, left_end: float, right_start: float) -> tuple[float, float, float]:
     """(cx, cy, diameter) of the crossed-out S in the gap between the foot's two numerals."""
-    cx, cy, d = zone.icon
+    _cx, cy, d = zone.icon
     room = right_start - left_end - 2 * max(1.0, zone.size * float(GAP))
     return (left_end + right_start) / 2, cy, max(0.0, min(d, room))
 
@@ -300,7 +300,7 @@ def foot_numerals(numerals: Sequence[Numeral], zone: Zones, measure: Measure) \
     closer than two zone gaps (a small counter whose factors both carry a unit, '1 FP' '-1 CCV'),
     the big figures shrink just enough to keep them apart, never below MIN_TEXT_PT."""
     laid = [numeral_pieces(n, zone, measure) for n in numerals]
-    sides = {n.place: span for n, (_, span) in zip(numerals, laid)}
+    sides = {n.place: span for n, (_, span) in zip(numerals, laid, strict=True)}
     if "left" not in sides or "right" not in sides:
         return laid
     need = 2 * max(1.0, zone.size * float(GAP))
@@ -380,8 +380,8 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
     return lines
 
 
-def _lay_out(lines: Iterable[Line], box: Box, measure: Measure, size: float, title_scale: Fraction | int = TITLE_SCALE) \
-        -> list[Placed] | None:
+def _lay_out(lines: Iterable[Line], box: Box, measure: Measure, size: float,
+            title_scale: Fraction | int = TITLE_SCALE) -> list[Placed] | None:
     """Placed lines at body size `size`, centred in box (x, y, w, h), or None if they overflow."""
     bx, by, bw, bh = box
     rows: list[tuple[float, str, str]] = []   # (size, text, style) of each printed line
@@ -398,7 +398,7 @@ def _lay_out(lines: Iterable[Line], box: Box, measure: Measure, size: float, tit
         return None
     top = by + bh - (bh - total) / 2
     placed: list[Placed] = []
-    for (fs, text, style), pitch in zip(rows, pitches):
+    for (fs, text, style), pitch in zip(rows, pitches, strict=True):
         placed.append(Placed(text, style, fs, bx + bw / 2, top - fs * CAP))
         top -= pitch
     return placed

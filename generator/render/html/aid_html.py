@@ -154,10 +154,11 @@ def _mark_changes(root: etree.Element, since: Since, words: Words) -> None:
     parents = {child: parent for parent in root.iter() for child in parent}
     marked: list[etree.Element] = []
     for el in list(root.iter()):
-        for attr, owner in (("text", el), ("tail", parents.get(el))):
+        for attr, holder in (("text", el), ("tail", parents.get(el))):
             value = getattr(el, attr)
             if value and CHANGED in value:
                 setattr(el, attr, value.replace(CHANGED, ""))
+                owner = holder
                 while owner is not None and owner.tag not in _BLOCKS:
                     owner = parents.get(owner)
                 if owner is not None and owner not in marked:
@@ -309,7 +310,7 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
         else:
             lines.append(current)
             current = word
-    return lines + [current] if current else lines
+    return [*lines, current] if current else lines
 
 
 def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], labels: list[str], source: Path,
@@ -322,7 +323,7 @@ def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], label
     except ValueError as error:
         raise RenderError(f"{source}: the flowchart cannot be drawn: {error}") from None
     lines = [_wrap(words("aid.html.chart.step", n=n, title=box.title), w - 2 * PAD, TITLE_PX)
-             for n, (box, w) in enumerate(zip(boxes, widths), 1)]
+             for n, (box, w) in enumerate(zip(boxes, widths, strict=True), 1)]
     most = max(len(t) for t in lines)
     heights = [PAD + TAB_DROP + most * lead + PAD] * len(boxes)
     try:
@@ -338,7 +339,7 @@ def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], label
                                 "focusable": "false"})
     _svg_text(svg, boxes, bypasses, labels, words)
     group = etree.SubElement(svg, "g", {"class": "boxes"})
-    for box, rect, title_lines in zip(boxes, chart.boxes, lines):
+    for box, rect, title_lines in zip(boxes, chart.boxes, lines, strict=True):
         _svg_box(etree.SubElement(group, "g"), box, rect, title_lines, flip)
     arrows = etree.SubElement(svg, "g", {"class": "arrows"})
     for arrow in chart.arrows:
@@ -368,9 +369,10 @@ def _svg_text(svg: etree.Element, boxes: list[_Box], bypasses: list[tuple[int, i
     t = etree.SubElement(svg, "title", {"id": "chart-title"})
     t.text = words("aid.html.chart.title", steps=steps)
     sentences = [words("aid.html.chart.bypass_label", start=a + 1, end=b + 1, label=label) if label
-                 else words("aid.html.chart.bypass", start=a + 1, end=b + 1) for (a, b), label in zip(bypasses, labels)]
+                 else words("aid.html.chart.bypass", start=a + 1, end=b + 1)
+                 for (a, b), label in zip(bypasses, labels, strict=True)]
     d = etree.SubElement(svg, "desc", {"id": "chart-desc"})
-    d.text = " ".join(sentences + [words("aid.html.chart.below")])
+    d.text = " ".join([*sentences, words("aid.html.chart.below")])
 
 
 def _svg_box(g: etree.Element, box: _Box, rect: geometry.Rect, title_lines: list[str], y: _Flip) -> None:
@@ -397,7 +399,7 @@ def _svg_arrow(arrows: etree.Element, arrow: geometry.Arrow, label: str, y: _Fli
     """One arrow: its shaft, its head, and a bypass's label on a paper-coloured ground."""
     tip, left, right = arrow.head(length=10, half_width=5.5)
     base = ((left[0] + right[0]) / 2, (left[1] + right[1]) / 2)
-    points = list(arrow.points[:-1]) + [base]
+    points = [*arrow.points[:-1], base]
     etree.SubElement(arrows, "polyline", {"class": "shaft",
                                           "points": " ".join(f"{_n(px)},{y(py)}" for px, py in points)})
     etree.SubElement(arrows, "polygon", {"class": "head",

@@ -14,8 +14,16 @@ from xml.etree.ElementTree import Element
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, KeepTogether, PageBreak, PageTemplate,
-                                Spacer)
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    FrameBreak,
+    KeepTogether,
+    PageBreak,
+    PageTemplate,
+    Spacer,
+)
 from reportlab.platypus.doctemplate import LayoutError
 
 from generator.content.aid import markdown_text, template_file
@@ -25,8 +33,18 @@ from generator.errors import RenderError
 from generator.layout.paper import Paper
 from generator.render import theme
 from generator.render.pdf import chart_pdf as flowchart
-from generator.render.pdf.canvas import (BOLD, FONT, Pdf, colour, document_info, draw_footer, fill, register_fonts,
-                                         set_document_info, set_metadata)
+from generator.render.pdf.canvas import (
+    BOLD,
+    FONT,
+    Pdf,
+    colour,
+    document_info,
+    draw_footer,
+    fill,
+    register_fonts,
+    set_document_info,
+    set_metadata,
+)
 from generator.render.pdf.glyphs import check_printable
 from generator.render.pdf.markdown_pdf import Converter, FitTable, Styles, make_styles
 
@@ -100,10 +118,7 @@ class ChangeBars:
         """A bar from `y` to `y + height` in the flowable's coordinates, beside its column."""
         ax, _ = canv.absolutePosition(0, 0)
         page_width = canv._pagesize[0]
-        if ax < page_width / 2:
-            x = MARGIN - self.GAP - self.WIDTH
-        else:
-            x = page_width - MARGIN + self.GAP
+        x = MARGIN - self.GAP - self.WIDTH if ax < page_width / 2 else page_width - MARGIN + self.GAP
         canv.saveState()
         canv.setFillGray(theme.MARK_LEVEL)        # pure K: one plate
         canv.rect(x - ax, y, self.WIDTH, height, stroke=0, fill=1)
@@ -164,7 +179,7 @@ class ChangesBox(Flowable):
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
         c.restoreState()
         y = self.height - self.PAD
-        for f, h in zip(self.content, self._sizes):
+        for f, h in zip(self.content, self._sizes, strict=True):
             y -= h
             f.drawOn(c, self.PAD, y)
             y -= f.getSpaceAfter()

@@ -17,8 +17,7 @@ from typing import Any
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.fonts import addMapping
-from reportlab.pdfbase import pdfdoc
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas

@@ -23,11 +23,21 @@ from generator.data.model import Nationality
 from generator.errors import RenderError
 from generator.layout import sheets as geo
 from generator.layout.paper import Paper
+from generator.render.pdf.canvas import (
+    BOLD,
+    FONT,
+    INK,
+    colour,
+    draw_footer,
+    ellipsise,
+    finish,
+    grey,
+    new_canvas,
+    register_fonts,
+)
+from generator.render.theme import WHITE
 from generator.text import ELLIPSIS, signed, truncate
 from generator.units import mm
-from generator.render.pdf.canvas import (BOLD, FONT, INK, colour, draw_footer, ellipsise, finish, grey, new_canvas,
-                                         register_fonts)
-from generator.render.theme import WHITE
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
@@ -143,9 +153,9 @@ def _no_fit(lines: Sequence[Line], box: tuple[float, float, float, float], count
         for file, key in line.source:
             files.setdefault(file, []).append(key)
         for file, keys in files.items():
-            problems.append(f"{directory}/{file}: {', '.join(keys)}: {truncate(line.text, SHOWN_CHARS)!r} cannot fit on a "
-                            f"{size} counter even at {geo.MIN_TEXT_PT} pt; shorten it or choose a larger "
-                            "--counter-size")
+            problems.append(f"{directory}/{file}: {', '.join(keys)}: {truncate(line.text, SHOWN_CHARS)!r} "
+                            f"cannot fit on a {size} counter even at {geo.MIN_TEXT_PT} pt; "
+                            "shorten it or choose a larger --counter-size")
     return problems
 
 
@@ -322,9 +332,9 @@ def _ticks(c: Canvas, grid: geo.Grid, side: str) -> None:
     c.setLineWidth(HAIRLINE)
     for (x1, y1), (x2, y2) in geo.cut_ticks(grid):
         if side == "back":
-            x1, x2 = grid.mirror_x(x1), grid.mirror_x(x2)
-            y1, y2 = y1 + grid.offset[1], y2 + grid.offset[1]
-        c.line(x1, y1, x2, y2)
+            c.line(grid.mirror_x(x1), y1 + grid.offset[1], grid.mirror_x(x2), y2 + grid.offset[1])
+        else:
+            c.line(x1, y1, x2, y2)
     c.restoreState()
 
 
@@ -355,7 +365,7 @@ def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, groups: Grou
     c.drawCentredString(paper.width / 2, top, words(heading, n=n, sheets=sheets, page=page - 1))
     counts: dict[int, dict[str, int]] = {}
     for s in slots:
-        counts.setdefault(s.group, {k: 0 for k in KINDS})[groups[s.group][1][s.item].kind] += 1
+        counts.setdefault(s.group, dict.fromkeys(KINDS, 0))[groups[s.group][1][s.item].kind] += 1
     parts = []
     for g in sorted(counts):
         listed = ", ".join(words(f"counters.heading.count.{k}", count=counts[g][k]) for k in KINDS if counts[g][k])
@@ -611,6 +621,7 @@ def _cut_contour(c: Canvas, grid: geo.Grid, slots: Sequence[geo.Slot]) -> None:
     """Each counter's cut line on the fronts, in the CutContour separation, overprinted, so a
     cutting plotter or die-maker reads it and it knocks nothing out of the print."""
     from reportlab.lib.colors import CMYKColorSep
+
     from generator.render.pdf.shop_pdf import CUT_CONTOUR, cut_contour_inks
     c.saveState()
     c.setStrokeColor(CMYKColorSep(*cut_contour_inks(), spotName=CUT_CONTOUR))

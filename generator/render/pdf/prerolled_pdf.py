@@ -32,9 +32,9 @@ from generator.engine.procedure import PISTOL, draws_weapon
 from generator.errors import RenderError
 from generator.layout.paper import Paper
 from generator.layout.table import ColumnBox, TableGeometry, table_geometry
-from generator.text import truncate
 from generator.render import theme
 from generator.render.pdf.canvas import BOLD, FONT, draw_footer, ellipsise, finish, new_canvas, register_fonts
+from generator.text import truncate
 
 MARGIN = 30
 ROW = 11.5                  # row pitch; the row text is BODY pt (at least 8)
@@ -145,7 +145,8 @@ def _hero_text(ctx: BuildContext, note: str) -> str:
     hero = r.hero
     key = "prerolled.legend.hero.single" if r.setting("hero_card") == "single" else "prerolled.legend.hero.separate"
     # the fate in the edition's words, as its cells print it (lower case: it ends a phrase)
-    return words(key, result=cell_word(words, hero.fate_result).lower(), fate_rule=hero.fate_rule, weapon_rule=hero.weapon_rule,
+    return words(key, result=cell_word(words, hero.fate_result).lower(), fate_rule=hero.fate_rule,
+                 weapon_rule=hero.weapon_rule,
                  choice=_either(words, [cell_word(words, k) for k in hero.weapon_choice]),
                  unpins=words("prerolled.legend.hero.unpins") if hero.unpins else "", note=note)
 
@@ -182,8 +183,9 @@ def legend_lines(ctx: BuildContext, table: Table, width: float, codes: bool = Fa
     for key, sentence in sentences:
         wrapped = simpleSplit(sentence, FONT, LEGEND, width - indent) or [""]
         if len(wrapped) > LINES_PER_ITEM:     # a runaway text from data keeps the other items on the page
-            wrapped = wrapped[:LINES_PER_ITEM - 1] + [wrapped[LINES_PER_ITEM - 1] + " ..."]
-        lines += [(key if i == 0 else "", ellipsise(line, FONT, LEGEND, width - indent)) for i, line in enumerate(wrapped)]
+            wrapped = [*wrapped[:LINES_PER_ITEM - 1], wrapped[LINES_PER_ITEM - 1] + " ..."]
+        lines += [(key if i == 0 else "", ellipsise(line, FONT, LEGEND, width - indent))
+                  for i, line in enumerate(wrapped)]
     return indent, lines
 
 
@@ -246,7 +248,7 @@ def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry,
               fast: bool) -> bytes:
     rows = len(table.rows)
     pages = geo.pages(rows)
-    o, words = ctx.options, ctx.words
+    words = ctx.words
     c, buffer = new_canvas(ctx, paper, words("prerolled.meta.title", paper=paper.label),
                            words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=seed_text(ctx),
                                  mode=mode_word(words, table.mode),
@@ -311,7 +313,7 @@ def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: 
             if index % 2:
                 band.append(f"{left} {y} {width} {ROW} re")
             y1 = _num(ys[slot] + 1)
-            for (x, w), code in zip(cols, table.rows[index]):
+            for (x, w), code in zip(cols, table.rows[index], strict=True):
                 if code in tint:
                     tint[code].append(f"{x} {y1} {w} {ROW - 2} re")
         armed = [op for code in ARMED for op in tint[code]]
@@ -387,7 +389,7 @@ class _PlainCells(_Cells):
                 text.setFont(FONT, BODY)
             text.setTextOrigin(self.row_right - stringWidth(number, FONT, BODY), y)
             text.textOut(number)
-            for col, code in zip(self.cols, table.rows[index]):
+            for col, code in zip(self.cols, table.rows[index], strict=True):
                 label, want = self.labels.get(code, code), cell_font(code)
                 if want != font:
                     font = want
@@ -446,7 +448,7 @@ class _FastCells(_Cells):
             # Each cell moved from the one before (Td), not placed afresh (Tm): 10 bytes a cell
             # instead of 24, which keeps a 200,000-row kit's pages in bounded memory (issue 15).
             # In hundredths of a point, so the moves add up to the rounded places exactly.
-            for col, code in zip(self.cols, table.rows[index]):
+            for col, code in zip(self.cols, table.rows[index], strict=True):
                 label, font = self.labels.get(code, code), cell_font(code)
                 op, show = self.encode(font, label)
                 if op != current:
