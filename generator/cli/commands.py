@@ -51,7 +51,7 @@ def cmd_check(args: argparse.Namespace) -> None:
 
 def _check_catalogues(kit: KitData) -> None:
     """Every edition's catalogue translates every English key, and its glossary every sentence and
-    name of the data (issue 19): name what is missing."""
+    name of the data: name what is missing."""
     from generator.content.words import available_languages, missing_translations
     from generator.data.glossary import read_glossary, untranslated
     problems = [line for lang in available_languages()[1:] for line in missing_translations(lang)]
@@ -169,7 +169,7 @@ def cmd_init(args: argparse.Namespace) -> None:
     from generator.data.sources import init
     made = init(args.folder)
     from generator.cli.project import write_template
-    project = write_template(args.folder)       # issue 20: the project file, commented
+    project = write_template(args.folder)       # the project file, every key commented
     if project is not None:
         made.append(project)
     names = " and ".join(p.name + ("/" if p.is_dir() else "") for p in made)
@@ -178,7 +178,7 @@ def cmd_init(args: argparse.Namespace) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
-    """`bailout serve`: build once, serve on 127.0.0.1, rebuild what is looked at on every save (issue 20)."""
+    """`bailout serve`: build once, serve on 127.0.0.1, rebuild what is looked at on every save."""
     import sys
 
     from generator.cli.parser import options_from_args
@@ -228,7 +228,7 @@ def cmd_completion(args: argparse.Namespace) -> None:
 COMMANDS: dict[str, Command] = {"serve": cmd_serve, "build": cmd_build, "release": cmd_release, "check": cmd_check,
                                 "crew": cmd_crew, "diff": cmd_diff, "init": cmd_init, "odds": cmd_odds,
                                 "simulate": cmd_simulate}
-# issue 22: `bailout` alone lists the commands, as `bailout help` does
+# `bailout` alone lists the commands, as `bailout help` does
 COMMANDS.update({"help": cmd_help, "completion": cmd_completion})
 
 

@@ -170,7 +170,7 @@ def template_vars(ctx: BuildContext) -> dict[str, Any]:
         "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
         "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,
         "since": None,      # built --since OLD: the "Changes since" box (marks.box_vars)
-        "words": ctx.words,     # the catalogue, for the template's sentences added in issue 21
+        "words": ctx.words,     # the catalogue, for the sentences the template takes from it
     }
 
 

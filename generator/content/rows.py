@@ -57,8 +57,8 @@ class Table:
 class Rows(Sequence[Row]):
     """The rows of a table, stored as one byte per cell (its index among the column's codes).
 
-    Why: a million rows as tuples of strings take over 100 MB; as bytes, 7 MB.  Reading a row
-    gives the same tuple of codes.
+    Why: a million rows held as tuples of strings take many times the memory of one byte a
+    cell.  Reading a row gives the same tuple of codes.
     """
 
     def __init__(self, columns: Sequence[Column], cells: Sequence[Sequence[str]]) -> None:

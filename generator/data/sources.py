@@ -59,7 +59,7 @@ def template_folder(data: str | os.PathLike[str] | None = None,
 
 
 def source_label(folder: Path, name: str) -> str:
-    """How a closing line names a data or templates folder: "the kit's own", or the path (issue 20)."""
+    """How a closing line names a data or templates folder: "the kit's own", or the path."""
     try:
         own = shipped(name)
     except UsageError:

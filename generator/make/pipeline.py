@@ -259,7 +259,7 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
         made.append((name, getattr(content, "pages", None), progress is not None))    # PDFs count their pages
         if progress is not None:
             progress(name, content)
-        del content             # a 200,000-row table is some 18 MB a paper: not kept
+        del content             # written: a long table is not held while the next file is made
     return made
 
 

@@ -87,7 +87,7 @@ def _nationality_strings(n: Nationality) -> list[tuple[str, str]]:
 
 def undrawable_words(words: Words) -> Iterator[str]:
     """One problem line per message of an edition's catalogue the font cannot print, naming the
-    edition, its catalogue file, the key and the characters (issue 19)."""
+    edition, its catalogue file, the key and the characters."""
     cmap = pdfmetrics.getFont(FONT).face.charToGlyph
     for key, text in sorted(words.messages.items()):
         lacking = sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})

@@ -6,7 +6,7 @@ papers and the CSV.  Text from data (labels, rule numbers, sentences) is drawn a
 strings, never parsed as markup, and is wrapped and ellipsised to fit.  Every word comes from
 the catalogue (ctx.words, keys "prerolled.*").
 
-Issue 21: the fates stand left of the weapons, under their own heads, so a player uncovers them
+The fates stand left of the weapons, under their own heads, so a player uncovers them
 left to right as the cards would come: each man's fate (a Hero card played before its man's
 cell), then the weapons (an 871.4 Hero card played before its man's weapon cell).
 """
@@ -99,9 +99,9 @@ def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
     # The table prints no notes: it cites them as the player aid's, or prints their sentence.
     cite = {name: words("prerolled.legend.note", note=i.note) for name, i in notes.items()}
     hide = words("prerolled.legend.hide.text", first=words("prerolled.head.man", n=1))
-    # issue 21: a printed seed lets anyone print the same rows
+    # a printed seed lets anyone print the same rows
     seed = [(words("prerolled.legend.seed.key"), words("prerolled.legend.hide.seed"))] if ctx.options.seed_shown else []
-    # issue 21: where a nationality had no SMG, the cell's SMG is read as the note says
+    # where a nationality had no SMG, the cell's SMG is read as the note says
     no_smg = notes["no_smg"]
     smg = words("prerolled.legend.smg.text", sentence=no_smg.sentence.rstrip().rstrip("."), note=cite["no_smg"])
     return [
@@ -140,7 +140,8 @@ def _men_text(ctx: BuildContext) -> str:
 
 def _hero_text(ctx: BuildContext, note: str) -> str:
     """When a Hero card is played, and which cells it replaces: one card or two (the hero_card
-    reading in force).  Issue 21: each is played before the cell it replaces is uncovered."""
+    reading in force).  Each is played before the cell it replaces is uncovered, so it gives
+    nothing away."""
     words, r = ctx.words, ctx.kit.rules
     hero = r.hero
     key = "prerolled.legend.hero.single" if r.setting("hero_card") == "single" else "prerolled.legend.hero.separate"
@@ -272,8 +273,8 @@ def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry,
 def _finish_binary(c: Canvas, buffer: Any) -> bytes:
     """finish(), with streams left binary (Flate only, no ASCII85 armour).
 
-    Why: without reportlab's C accelerator, ASCII85 is a third of the time of a 100k-row table
-    and adds a quarter to its size; a binary PDF prints the same.  The setting is read while
+    Why: without reportlab's C accelerator, ASCII85 is much of a long table's time, and it makes
+    every stream a quarter larger; a binary PDF prints the same.  The setting is read while
     the document is written, so it is switched for that call only.
     """
     saved = rl_config.useA85
@@ -375,7 +376,7 @@ class _Cells:
 
 
 class _PlainCells(_Cells):
-    """Reportlab's text object, one call per cell: simple, about 30 us a cell."""
+    """Reportlab's text object, one call per cell: simple, and the slower way."""
 
     def draw(self, table: Table, span: range) -> None:
         text = self.c.beginText()
@@ -445,8 +446,8 @@ class _FastCells(_Cells):
                 add(current)
             x = _hundredths(self.row_right - sum(dw[d] for d in number))
             add(f"1 0 0 1 {_num(x / 100)} {y} Tm ({''.join(lit[d] for d in number)}) Tj")
-            # Each cell moved from the one before (Td), not placed afresh (Tm): 10 bytes a cell
-            # instead of 24, which keeps a 200,000-row kit's pages in bounded memory (issue 15).
+            # Each cell moved from the one before (Td), not placed afresh (Tm): fewer bytes a cell,
+            # which keeps a 200,000-row kit's pages in bounded memory.
             # In hundredths of a point, so the moves add up to the rounded places exactly.
             for col, code in zip(self.cols, table.rows[index], strict=True):
                 label, font = self.labels.get(code, code), cell_font(code)
@@ -463,7 +464,7 @@ class _FastCells(_Cells):
 
 
 def seed_text(ctx: BuildContext) -> str:
-    """The seed as the table prints it: the number, or the word for a private one (issue 21)."""
+    """The seed as the table prints it: the number, or the word for a private one."""
     return str(ctx.options.seed) if ctx.options.seed_shown else ctx.words("prerolled.seed.private")
 
 
