@@ -2,6 +2,8 @@ import contextlib
 import io
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -158,6 +160,47 @@ def run_cli(*args):
         except SystemExit as exit_:     # argparse: --help, --version, usage errors
             status = exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
     return status, out.getvalue(), err.getvalue()
+
+
+def bailout(*args, env=None, timeout=60, cwd=ROOT, prefix=()):
+    """Run `bailout ARGS` as a process of its own, with a time limit: (status, stdout, stderr)."""
+    done = subprocess.run([*prefix, sys.executable, "-m", "generator", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd, timeout=timeout,
+                          env=dict(os.environ, **(env or {})))
+    return done.returncode, done.stdout, done.stderr
+
+
+def one_line(status, err, *words):
+    """Exit 2 and exactly one `bailout:` line on stderr, holding every word."""
+    assert status == 2, err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bailout: "), err
+    for word in words:
+        assert word in lines[0], f"{word!r} not in {lines[0]!r}"
+
+
+def _skip(reason):
+    """Skip, saying why; with CI=true fail instead: CI runs as root and must run these."""
+    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+        pytest.fail(f"CI must run the full-disk tests: {reason}")
+    pytest.skip(reason)
+
+
+@contextlib.contextmanager
+def small_disk(where, size):
+    """A tmpfs of `size` mounted at `where` (root only); the test skips, saying why, where it cannot."""
+    where.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        _skip("a full disk needs a small tmpfs: mount -t tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True,
+                          text=True)
+    if done.returncode:
+        _skip(f"cannot mount a small tmpfs here: {done.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=True)
 
 
 def pdf_text(content):

@@ -20,8 +20,16 @@ from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
 from conftest import DATA, pdf_text, run_cli
-from generator.content.words import LOCALE, available_languages, catalogue_file, load_words, missing_translations
+from generator.content.words import (
+    LOCALE,
+    Words,
+    available_languages,
+    catalogue_file,
+    load_words,
+    missing_translations,
+)
 from generator.data import load
+from generator.errors import DataError
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
@@ -93,6 +101,20 @@ def test_msgfmt_check_passes_with_nothing_untranslated_or_fuzzy(lang):
     with open(LOCALE / f"{lang}.po", "rb") as handle:
         count = sum(1 for m in read_po(handle) if m.id)
     assert f"{count} translated messages" in done.stderr
+
+
+@pytest.mark.parametrize("text", ["Bogen {n.__class__}", "Bogen {n!r}", "Bogen {0}", "Bogen {x}", "Bogen {n",
+                                  "Bogen {n:>999999999}", "Bogen {n:{n}}", "Bogen {n[0]}", "Bogen {}"])
+def test_a_hostile_catalogue_field_is_one_line_naming_file_and_key(text: str) -> None:
+    words = Words("de", {"counters.outline.front": text})
+    with pytest.raises(DataError) as caught:
+        words("counters.outline.front", n=1)
+    assert "de.po: counters.outline.front" in str(caught.value)
+
+
+def test_the_catalogues_own_format_specs_still_work() -> None:
+    words = Words("de", {"k": "{size:,.1f} mm, {n}"})
+    assert words("k", size=1234.56, n=3) == "1,234.6 mm, 3"
 
 
 # ---- print checks, as English passes them ---------------------------------------------------------

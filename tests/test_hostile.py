@@ -13,30 +13,12 @@ import time
 
 import pytest
 
-from conftest import ROOT, edit, pdf_text
+from conftest import ROOT, bailout, edit, one_line, pdf_text
 from generator.data import MAX_NATIONALITIES, load
 from generator.data.toml_file import MAX_DEPTH, MAX_FILE_BYTES
 from generator.errors import DataError
 
 PATH_MAX = os.pathconf("/", "PC_PATH_MAX")
-
-
-def bailout(*args, env=None, timeout=60, prefix=()):
-    """Run `bailout` in a subprocess with a time limit: (status, stdout, stderr)."""
-    done = subprocess.run([*prefix, sys.executable, "-m", "generator", *map(str, args)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=timeout,
-                          env=dict(os.environ, **(env or {})))
-    return done.returncode, done.stdout, done.stderr
-
-
-def one_line(status, err, *words):
-    """Exit 2 and exactly one `bailout:` line on stderr, holding every word."""
-    assert status == 2, err
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bailout: "), err
-    for word in words:
-        assert word in lines[0], f"{word!r} not in {lines[0]!r}"
 
 
 # -- data files that are not files ------------------------------------------------------------

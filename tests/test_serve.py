@@ -1,6 +1,8 @@
 """`bailout serve` (issue 20): a real process on a free port, edited as an editor would."""
 
 import html
+import io
+from contextlib import redirect_stderr
 
 import pytest
 
@@ -84,3 +86,17 @@ def test_open_page_follows_five_edits_a_broken_one_and_the_fix(browser, served):
     served.set_credit("Fixed twice")
     frame = "var f=document.querySelector('iframe');return f&&f.src"
     wait_for(lambda: browser.execute_script(frame) not in (src, None))
+
+
+def test_a_client_gone_mid_request_prints_no_traceback() -> None:
+    from generator.make.serve import _Handler, _Server
+    server = _Server(("127.0.0.1", 0), _Handler)
+    port = server.server_address[1]
+    err = io.StringIO()
+    with redirect_stderr(err):
+        try:
+            raise BrokenPipeError(32, "Broken pipe")
+        except BrokenPipeError:
+            server.handle_error(None, ("127.0.0.1", port))
+    server.server_close()
+    assert err.getvalue() == ""

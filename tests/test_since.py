@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from conftest import DATA, ROOT, edit, page_texts, run_cli
+from conftest import DATA, ROOT, bailout, edit, page_texts, run_cli
 from generator.content import marks as aid_changes
 from generator.content.words import load_words
 from generator.data import load
@@ -325,6 +325,14 @@ class _ChangedCollector(HTMLParser):
         for _, collecting, parts in self.stack:
             if collecting:
                 parts.append(data)
+
+
+@pytest.mark.parametrize("since", ["data", "git:HEAD"])
+def test_a_translated_build_since_a_base_works(tmp_path, since: str) -> None:
+    status, _, err = bailout("build", "--lang", "de", "--since", since, "--out", tmp_path, "--only", "aid",
+                             "--paper", "a4", "--quiet")
+    assert status == 0, err
+    assert "Traceback" not in err
 
 
 # -- one comparison: what `bailout diff` lists is what the aid marks, template edits included -----
