@@ -1,4 +1,4 @@
-"""Issue 24's table: the kit at the scale of editions, each row a ratio measured pair by pair.
+"""The kit at the scale of editions, each row a ratio measured pair by pair.
 
     python benchmarks/bench_editions.py [--pairs 5] [--langs en,de,fr,it,es] [--tests]
 

@@ -1,4 +1,4 @@
-"""From saving a data file to the new text on the open HTML aid, in real Chromium (issue 20).
+"""From saving a data file to the new text on the open HTML aid, in real Chromium.
 
 Starts `bailout serve` on a free port in a project folder copied from the kit, opens
 /player-aid.html in headless Debian Chromium, then saves data/rules.toml five times, each time

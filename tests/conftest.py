@@ -15,19 +15,18 @@ DATA = ROOT / "data"
 # The kit's commands the tests start as processes (a hundred or so) keep the kit's compiled
 # modules in generator/__pycache__ (ignored by git), as on any developer's machine: where the
 # environment forbids it (PYTHONDONTWRITEBYTECODE, set on some sandboxes and containers) each
-# process compiled every module again, 0.2 s of CPU apiece.
+# process would compile every module again.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # Hypothesis budgets: a profile picked by BAILOUT_HYPOTHESIS_PROFILE (.ci/run sets "ci").  Both are
 # derandomized (the same examples every run, so nothing flakes) and keep no example database.
 #   max_examples: any property test that runs in-process in milliseconds (the mutated-data fuzz).
 #   argument_lists: the CLI argument fuzz; most lists stop in the parser, so it needs many.
-#   builds: tests that build a kit per example (a third of a second each).
+#   builds: tests that build a kit per example, the costliest examples.
 # The defaults come from injecting faults and counting the examples until the fuzz failed: data
 # type checks dropped, example 9; TOML syntax errors uncaught, 3; `simulate 0` accepted, 759;
 # data text not escaped for reportlab, build 5.  Each default is over 1.3x its worst case (the
-# mutated data 6x, at 30 ms an example; the builds 1.6x, at half a second each); "ci" tries 7x
-# to 50x more.
+# mutated data 6x, the builds 1.6x); "ci" tries 7x to 50x more.
 PROFILES = {"default": {"max_examples": 60, "argument_lists": 1000, "builds": 8},
             "ci": {"max_examples": 3000, "argument_lists": 10000, "builds": 60}}
 PROFILE = os.environ.get("BAILOUT_HYPOTHESIS_PROFILE", "default")
@@ -148,8 +147,8 @@ def edit(path, old, new, count=1):
 def run_cli(*args):
     """Run `bailout ARGS` in this process: (exit status, stdout, stderr).
 
-    In-process: a fresh interpreter per call (imports, fonts, the aid template) cost a quarter
-    of the time of the tests that use this.  An exception that would end the process with a
+    In-process: a fresh interpreter per call would import the kit, parse its fonts and compile
+    the aid template again each time.  An exception that would end the process with a
     traceback fails the test here instead.  test_build.py runs the real process.
     """
     from generator.cli import main
@@ -205,7 +204,7 @@ def small_disk(where, size):
 
 def pdf_text(content):
     """Every page's text, pages joined by a newline: read by pdfium (the C library the kit already
-    uses for thumbnails), some 30 times faster than pypdf's extract_text on a whole kit.  Words
+    uses for thumbnails), far sooner than pypdf's extract_text on a whole kit.  Words
     printed in two sizes with no space between ("1 FP" as a big 1 and a small FP) come out joined."""
     return "\n".join(page_texts(content))
 

@@ -1,9 +1,9 @@
 """A PDF's pages as pdfium reads them (the C library the kit already renders thumbnails with), in
 the shapes the tests measure: rects, lines, curves, chars, words and text, as dicts with
 pdfplumber's keys (x0, x1, top, bottom, width, height in points, y running down from the page's
-top).  pdfplumber read a counter sheet's objects, glyphs and words in 0.4-0.5 s, this in about
-0.1 s; the counter sheets draw each face once as a form XObject and place it 88 times a page, so
-a path's points are mapped through every enclosing form's matrix to the page.
+top), read in a fraction of pdfplumber's time.  The counter sheets draw each face once as a
+form XObject and place it 88 times a page, so a path's points are mapped through every enclosing
+form's matrix to the page.
 
 Paths are classed as pdfminer (pdfplumber's parser) does: a path of several subpaths is each
 subpath on its own; a single segment is a line; four axis-aligned sides closed (`re`, or m l l l
@@ -50,7 +50,7 @@ def _rgb(getter, obj):
     return (_R.value, _G.value, _B.value)
 
 
-_X, _Y = ctypes.c_float(), ctypes.c_float()      # reused: a ctypes object per call was a third of the time
+_X, _Y = ctypes.c_float(), ctypes.c_float()      # reused: a ctypes object made per call costs more than the call
 _R, _G, _B, _A = (ctypes.c_uint() for _ in range(4))
 
 

@@ -583,7 +583,7 @@ def test_early_refusal_of_a_size_never_refuses_one_that_fits():
     assert True in outcomes     # the test saw sizes that fit (and, with today's text, ones that do not)
 
 
-# -- issue 21: what is the rule, what is the kit's choice ----------------------------------------
+# -- what is the rule, what is the kit's choice --------------------------------------------------
 
 def _flat_aid(data=DATA):
     kit = load(data)

@@ -145,7 +145,7 @@ def test_accessible_structure(outputs):
     assert all(b <= a + 1 for a, b in itertools.pairwise(levels)), "no heading level is skipped"
     # The flowchart's steps are h3s under "The procedure", one per box of the template's list.
     template = (DATA.parent / "templates" / "aid.md.j2").read_text()
-    # A box title is an English msgid (issue 19): **{{ _("Trigger") }}**.
+    # A box title is an English msgid: **{{ _("Trigger") }}**.
     boxes = re.findall(r'^\d+\. \*\*(?:\{\{ _\(")?(.+?)(?:"\) \}\})?\*\*', template, re.M)
     steps = [title for level, title in page.headings if level == 3]
     assert len(steps) == len(boxes) == 7

@@ -1,4 +1,4 @@
-"""The command line behaves as people expect of click, git or pip (issue 22): negative numbers
+"""The command line behaves as people expect of click, git or pip: negative numbers
 as values, each command's own usage, `bailout` alone and `bailout help CMD`, sizes in mm, cm
 and in, numbers refused by their size before any arithmetic, every refusal listing what is
 accepted, "did you mean", shell completion, help and a default for every option."""

@@ -238,7 +238,7 @@ def test_faces_say_what_the_rule_says():
     w = rules["weapon"]
     fp = face_words("counter.crew.pistol.unit")
     reach = face_words("counter.crew.pistol.range", range=w["pistol_relative_range"])
-    # issue 21: the CCV modifier is labelled on both faces, so it never reads as the marker's TEM.
+    # The CCV modifier is labelled on both faces, so it never reads as the marker's TEM.
     ccv = face_words("counter.crew.ccv.unit")
     assert ccv and ccv != face_words("counter.marker.back.unit")
     for face in (crew.front, crew.back):

@@ -1,4 +1,4 @@
-"""The editions in German, French, Italian and Spanish (issue 19): every catalogue complete, each
+"""The editions in German, French, Italian and Spanish: every catalogue complete, each
 edition passes the print checks English passes, prints the same figures, and keeps no common
 English word outside the terms it keeps on purpose.
 
@@ -189,8 +189,8 @@ def test_a_cut_1_mm_off_lands_in_the_counters_own_colour_at_5_8_in(lang):
                 assert close(px(img, ox, oy), px(img, ix, iy)), (lang, index, r["x0"], r["top"])
 
 
-# 5/8 in is built by the cut test above for every edition; the larger sizes here (a tenth of a
-# second each: run by README's command too).
+# 5/8 in is built by the cut test above for every edition; the larger sizes here are cheap, so
+# README's command runs them too.
 @pytest.mark.parametrize("lang", EDITIONS)
 @pytest.mark.parametrize("size", ["3/4in", "1in"])
 def test_counter_words_fit_every_named_size(lang, size):
@@ -232,7 +232,7 @@ def test_every_fraction_and_percentage_equals_the_english(lang, kit_files):
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_percentages_follow_the_readers_convention(lang):
-    """A decimal comma, and (but in Italian) a space before the sign: '33,3 %' (CLDR, the issue)."""
+    """A decimal comma, and (but in Italian) a space before the sign: '33,3 %' (CLDR)."""
     text = pdf_text(aid_a4(lang)).replace("\u00a0", " ")
     shown = re.findall(r"\d+[.,]\d+\s?%", text)
     assert shown and all("," in p for p in shown), (lang, shown[:5])
@@ -348,7 +348,7 @@ def test_release_lang_puts_each_edition_in_its_folder_with_an_index(two_editions
         assert "\nlanguage en,de\n" in archive.read(f"{root}MANIFEST.txt").decode()
 
 
-def test_the_words_format_a_third_as_the_issue_writes_it():
+def test_the_words_format_a_third_in_each_languages_convention():
     """'33,3 %' in German, French, Italian (CLDR: no space) and Spanish; exact fractions untouched."""
     from fractions import Fraction
 

@@ -62,7 +62,7 @@ def test_same_inputs_same_stamp_and_every_option_is_stamped(project):
 
     from generator.content.stamp import options_text
     stamped = [f.name for f in fields(BuildOptions) if f.name not in UNSTAMPED]
-    # every field, by name (options other issues add are covered without more work)
+    # every field, by name (an option added later is covered without more work)
     assert [line.split("=")[0] for line in options_text(BuildOptions()).splitlines()] == stamped
     changed = {"bw": True, "rows": 10, "seed": 1, "mode": "balanced", "sets": 3, "fill": False, "label": "x",
                "counter_mm": Fraction(25), "back_offset_mm": (Fraction(1), Fraction(0))}

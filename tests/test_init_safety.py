@@ -42,7 +42,7 @@ def test_concurrent_inits_lose_nothing(tmp_path):
             if status:
                 one_line(status, err, "nothing was copied")
         assert _init_files(folder) == shipped           # the winner's copy, whole
-        # no lock, no staging; the winner's commented project file (issue 20) beside its copies
+        # no lock, no staging; the winner's commented project file beside its copies
         assert sorted(p.name for p in folder.iterdir()) == ["bailout.toml", "data", "templates"]
 
 

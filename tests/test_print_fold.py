@@ -1,10 +1,11 @@
-"""--print fold (issue 25): counter sheets for a single-sided printer, measured from the PDFs.
+"""--print fold: counter sheets for a single-sided printer, measured from the PDFs.
 
 On every sheet the fronts and their backs lie on one page, mirrored about the drawn fold line:
 folding there maps x to 2 * fold - x, so each back's centre must sit at that mirror of its
-front's centre, at the same height, within the issue's 0.1 mm; the counter printed there is the
-same counter's back (a crew's healthy front faces its wounded side); every cut line has its
-ticks; 1 mm outside every cut the counter's own colour; every sheet >= 90% of the fullest.
+front's centre, at the same height, within 0.1 mm (docs/printing.md's promise); the counter
+printed there is the same counter's back (a crew's healthy front faces its wounded side); every
+cut line has its ticks; 1 mm outside every cut the counter's own colour; every sheet >= 90% of
+the fullest.
 """
 
 import io
@@ -18,7 +19,7 @@ from generator.content.words import load_words
 from test_counters_pdf import BACK_TITLE, MM, build, centre, counter_rects, expected_counts, first_words, pages_of
 from test_counters_print import SIZES, close, image, px
 
-MIRROR_TOL = 0.1 * MM           # the issue's 0.1 mm
+MIRROR_TOL = 0.1 * MM           # what docs/printing.md promises
 # Parsing a page's every object is the slow part: a local run measures each build's first sheet,
 # CI (and BAILOUT_SLOW_TESTS=1) every sheet; the counts of every sheet are read from its operators.
 EVERY_SHEET = os.environ.get("CI") == "true" or os.environ.get("BAILOUT_SLOW_TESTS") == "1"

@@ -1,6 +1,6 @@
-"""--print shop (issue 25): every page of every PDF read back with pypdf, and Ghostscript's view.
+"""--print shop: every page of every PDF read back with pypdf, and Ghostscript's view.
 
-The print shop's brief, as the issue states it: TrimBox = the A4 or Letter page, BleedBox =
+The print shop's brief (docs/printing.md): TrimBox = the A4 or Letter page, BleedBox =
 trim + 3 mm on every side, MediaBox = the bleed and a slug (the bleed itself with --no-marks),
 nested; CMYK only (no RGB or grey operator, colour space or image); no transparency; a PDF/X
 output intent with a registered condition and the info keys a preflight reads; every font
@@ -25,7 +25,7 @@ from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
 MM = 72 / 25.4
-BLEED = 3 * MM          # the issue's 3 mm
+BLEED = 3 * MM          # the brief's bleed
 TOL = 0.01              # points
 PAPER_PT = {"a4": (210 * MM, 297 * MM), "letter": (612.0, 792.0)}     # ISO 216; 8.5 x 11 in
 NOT_CMYK = {"/DeviceRGB", "/CalRGB", "/DefaultRGB", "/DeviceGray", "/CalGray", "/DefaultGray", "/Lab"}
@@ -79,8 +79,8 @@ def content_operators(reader):
 
 # A content stream's tokens (PDF 32000-1, 7.2 and 7.8.2): strings (brackets nested once),
 # dictionary brackets, hex strings, names, comments, array brackets, and bare words: a number or
-# an operator.  Read by a regular expression: pypdf's ContentStream parse took 1.4 s of the
-# shop kit's 1.5 s here.  A stream it cannot read whole (or an inline image) goes to pypdf.
+# an operator.  Read by a regular expression: pypdf's ContentStream parse would be most of the
+# time these tests take.  A stream it cannot read whole (or an inline image) goes to pypdf.
 TOKEN = re.compile(rb"""\s*(?:(\((?:\\.|[^\\()]|\((?:\\.|[^\\()])*\))*\))|(<<|>>|<[0-9A-Fa-f\s]*>)
                        |(/[^\s()<>\[\]{}/%]*)|(%[^\r\n]*)|([\[\]{}])|([^\s()<>\[\]{}/%]+))\s*""", re.X | re.S)
 NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)")

@@ -1,4 +1,4 @@
-"""Progress as people expect it (issue 22): on a terminal a live line per file with its pages
+"""Progress as people expect it: on a terminal a live line per file with its pages
 and aligned sizes; on every build, terminal or not, one closing line unless --quiet."""
 
 import io

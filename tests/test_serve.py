@@ -1,4 +1,4 @@
-"""`bailout serve` (issue 20): a real process on a free port, edited as an editor would."""
+"""`bailout serve`: a real process on a free port, edited as an editor would."""
 
 import html
 import io
