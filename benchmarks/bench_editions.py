@@ -78,7 +78,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--pairs", type=int, default=5, help="pairs per row (default 5)")
     p.add_argument("--langs", default="en,de,fr,it,es", help="the languages of the many-edition release")
-    p.add_argument("--tests", action="store_true", help="also time README's test command (about a minute)")
+    p.add_argument("--tests", action="store_true", help="also time README's test command (a minute and a half or so)")
     args = p.parse_args()
     compiled()
     print(f"{args.pairs} pairs a row, fresh processes, {os.cpu_count()} cores; load average at start "

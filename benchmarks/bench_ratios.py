@@ -14,7 +14,7 @@ The pre-rolled row also builds 10,000 and 50,000 rows: linear means the cost per
 from 50k to 100k is at most 25% above that from 10k to 50k (time and memory alike, give or take
 5 ms and 0.1 MiB per 1,000 rows of noise).
 
---tests adds README's test command (`python -m pytest -q`, about a minute): its own pairs.
+--tests adds README's test command (`python -m pytest -q`, a minute and a half or so): its own pairs.
 """
 
 import argparse
