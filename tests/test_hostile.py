@@ -1,8 +1,9 @@
 """Hostile input: whatever a user, a file or the environment supplies ends in one clean line.
 
-Each case here once ended in a traceback, a hang or runaway cost: a FIFO or /dev/zero as a data
-file, TOML nested hundreds deep, a NUL in a path, paths past PATH_MAX or under a folder without
-search permission, a SOURCE_DATE_EPOCH reportlab cannot take, keys that forge a second message.
+Each case here would end in a traceback, a hang or runaway cost without the guard it tests: a
+FIFO or /dev/zero as a data file, TOML nested hundreds deep, a NUL in a path, paths past PATH_MAX
+or under a folder without search permission, a SOURCE_DATE_EPOCH reportlab cannot take, keys
+that forge a second message.
 """
 
 import os
