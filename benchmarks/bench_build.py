@@ -17,10 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.make.pipeline import render_all  # noqa: E402
-from generator.options import PARTS  # noqa: E402
 from generator.data import load  # noqa: E402
-from generator.options import BuildOptions  # noqa: E402
+from generator.make.pipeline import render_all  # noqa: E402
+from generator.options import PARTS, BuildOptions  # noqa: E402
 
 
 def median_time(fn, runs):
@@ -44,7 +43,7 @@ def main():
     print(f"{'what':28} {'median s':>9} {'min':>7} {'max':>7}   ({runs} runs)")
     results = {}
     for label, options in rows:
-        med, lo, hi = median_time(lambda: render_all(kit, options), runs)
+        med, lo, hi = median_time(lambda options=options: render_all(kit, options), runs)
         results[label] = med
         print(f"{label:28} {med:9.3f} {lo:7.3f} {hi:7.3f}")
     full = results["full kit, both papers"]

@@ -6,7 +6,7 @@ Each size runs in a fresh process, so its peak RSS is its own.  Reported per siz
 min and max wall time over --runs builds (rows generated, PDF rendered, CSV written), rows
 per second, seconds per 1,000 rows (flat = linear), peak RSS, and the peak of Python
 allocations in one extra build under tracemalloc (kept out of the timed runs: it slows them).
-This is the in-process view, for finding where rows cost time and memory; the issue's target
+This is the in-process view, for finding where rows cost time and memory; the kit's target
 (`bailout build` of 100,000 rows, A4, as a whole process: under 6 s and 200 MiB, linear) is
 checked by benchmarks/bench_ratios.py.
 """

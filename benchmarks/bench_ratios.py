@@ -14,7 +14,7 @@ The pre-rolled row also builds 10,000 and 50,000 rows: linear means the cost per
 from 50k to 100k is at most 25% above that from 10k to 50k (time and memory alike, give or take
 5 ms and 0.1 MiB per 1,000 rows of noise).
 
---tests adds README's test command (`python -m pytest -q`, about a minute): its own pairs.
+--tests adds README's test command (`python -m pytest -q`, a minute and a half or so): its own pairs.
 """
 
 import argparse
@@ -133,9 +133,9 @@ def main():
     print(f"{'floor: bare canvas, 4 A4 pages x 140 counters':44} {statistics.median(floors):9.3f} {1:8.2f} "
           f"{'':>9}")
     for label, s, want, ok in table:
-        if label.startswith("pre-rolled") and linear is not None:
-            want, ok = want + ", linear", ok and linear
-        print(f"{label:44} {s['seconds']:9.3f} {s['ratio']:8.2f} {s['rss']:9.1f}  {want:26} {'yes' if ok else 'NO'}")
+        with_linear = label.startswith("pre-rolled") and linear is not None
+        shown, met = (want + ", linear", ok and linear) if with_linear else (want, ok)
+        print(f"{label:44} {s['seconds']:9.3f} {s['ratio']:8.2f} {s['rss']:9.1f}  {shown:26} {'yes' if met else 'NO'}")
     if linear is not None:
         print()
         print("pre-rolled A4, linearity (medians):")

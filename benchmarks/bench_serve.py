@@ -1,4 +1,4 @@
-"""From saving a data file to the new text on the open HTML aid, in real Chromium (issue 20).
+"""From saving a data file to the new text on the open HTML aid, in real Chromium.
 
 Starts `bailout serve` on a free port in a project folder copied from the kit, opens
 /player-aid.html in headless Debian Chromium, then saves data/rules.toml five times, each time
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serving import Served, chromium, shown, wait_for      # noqa: E402
+from serving import Served, chromium, shown, wait_for
 
 
 def main() -> int:
@@ -38,7 +38,7 @@ def main() -> int:
                 text = f"Benchmark editor {n}"
                 saved = time.time()
                 served.set_credit(text)
-                wait_for(lambda: shown(driver, text), step=0.005)
+                wait_for(lambda text=text: shown(driver, text), step=0.005)
                 parsed = driver.execute_script("return performance.timing.domInteractive") / 1000
                 latencies.append(parsed - saved)
                 print(f"edit {n}: {latencies[-1] * 1000:.0f} ms")

@@ -19,9 +19,9 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageOps
 from pypdf import PdfReader
 
-from generator.make.pipeline import render_all
 from generator.data import load
 from generator.data.sources import data_folder
+from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
 TRIM, BLEED = (0, 160, 255), (255, 0, 200)

@@ -1,7 +1,7 @@
-"""A per-user folder of what the kit derives from its inputs and may keep between runs (issue 24).
+"""A per-user folder of what the kit derives from its inputs and may keep between runs.
 
 A build is a fresh process: without this it parses every catalogue (.po, through Babel) and
-compiles the aid template (Jinja2) again each time, a sixth of a cold build's work.  Nothing
+compiles the aid template (Jinja2) again each time, a good share of a cold build's work.  Nothing
 kept here changes an output: every entry is named by the SHA-256 of what it was made from (and
 the versions of the library that made it), so an edited catalogue or template is made afresh,
 and an entry that cannot be read or written is only made again.
@@ -11,6 +11,7 @@ BAILOUT_CACHE names another folder, or "off" for none.  The folder is the platfo
 Windows), made readable by its owner only.
 """
 
+import contextlib
 import hashlib
 import os
 import tempfile
@@ -70,7 +71,5 @@ def write(kind: str, key: str, content: bytes) -> None:
             out.write(content)
         os.replace(temp, folder / key)
     except OSError:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temp)
-        except OSError:
-            pass

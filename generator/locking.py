@@ -26,7 +26,7 @@ def folder_lock(folder: Path, *, option: str = "--out") -> Iterator[None]:
         warnings.simplefilter("ignore")
         # lazily: `bailout --help` needs none of it.  FileLock is a native lock or, where the system
         # has none, the soft one: asked of the native classes, as importing SoftFileLock's module
-        # is a third of filelock's import (some 13 ms of every build)
+        # is much of filelock's import, which every build would pay
         from filelock import FileLock, Timeout, UnixFileLock, WindowsFileLock
     soft = not issubclass(FileLock, (UnixFileLock, WindowsFileLock))
     path = folder / LOCK_NAME

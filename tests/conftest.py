@@ -2,6 +2,8 @@ import contextlib
 import io
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,19 +15,18 @@ DATA = ROOT / "data"
 # The kit's commands the tests start as processes (a hundred or so) keep the kit's compiled
 # modules in generator/__pycache__ (ignored by git), as on any developer's machine: where the
 # environment forbids it (PYTHONDONTWRITEBYTECODE, set on some sandboxes and containers) each
-# process compiled every module again, 0.2 s of CPU apiece.
+# process would compile every module again.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # Hypothesis budgets: a profile picked by BAILOUT_HYPOTHESIS_PROFILE (.ci/run sets "ci").  Both are
 # derandomized (the same examples every run, so nothing flakes) and keep no example database.
 #   max_examples: any property test that runs in-process in milliseconds (the mutated-data fuzz).
 #   argument_lists: the CLI argument fuzz; most lists stop in the parser, so it needs many.
-#   builds: tests that build a kit per example (a third of a second each).
+#   builds: tests that build a kit per example, the costliest examples.
 # The defaults come from injecting faults and counting the examples until the fuzz failed: data
 # type checks dropped, example 9; TOML syntax errors uncaught, 3; `simulate 0` accepted, 759;
 # data text not escaped for reportlab, build 5.  Each default is over 1.3x its worst case (the
-# mutated data 6x, at 30 ms an example; the builds 1.6x, at half a second each); "ci" tries 7x
-# to 50x more.
+# mutated data 6x, the builds 1.6x); "ci" tries 7x to 50x more.
 PROFILES = {"default": {"max_examples": 60, "argument_lists": 1000, "builds": 8},
             "ci": {"max_examples": 3000, "argument_lists": 10000, "builds": 60}}
 PROFILE = os.environ.get("BAILOUT_HYPOTHESIS_PROFILE", "default")
@@ -84,8 +85,8 @@ def release_zip(tmp_path_factory):
             [path] = folder.glob("*.zip")
             return path.name, path.read_bytes()
         from generator.data import load
-        from generator.options import BuildOptions
         from generator.make.release import make_release
+        from generator.options import BuildOptions
         name, content = make_release(load(DATA), BuildOptions())
         (folder / name).write_bytes(content)
         return name, content
@@ -146,8 +147,8 @@ def edit(path, old, new, count=1):
 def run_cli(*args):
     """Run `bailout ARGS` in this process: (exit status, stdout, stderr).
 
-    In-process: a fresh interpreter per call (imports, fonts, the aid template) cost a quarter
-    of the time of the tests that use this.  An exception that would end the process with a
+    In-process: a fresh interpreter per call would import the kit, parse its fonts and compile
+    the aid template again each time.  An exception that would end the process with a
     traceback fails the test here instead.  test_build.py runs the real process.
     """
     from generator.cli import main
@@ -160,9 +161,50 @@ def run_cli(*args):
     return status, out.getvalue(), err.getvalue()
 
 
+def bailout(*args, env=None, timeout=60, cwd=ROOT, prefix=()):
+    """Run `bailout ARGS` as a process of its own, with a time limit: (status, stdout, stderr)."""
+    done = subprocess.run([*prefix, sys.executable, "-m", "generator", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd, timeout=timeout,
+                          env=dict(os.environ, **(env or {})))
+    return done.returncode, done.stdout, done.stderr
+
+
+def one_line(status, err, *words):
+    """Exit 2 and exactly one `bailout:` line on stderr, holding every word."""
+    assert status == 2, err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bailout: "), err
+    for word in words:
+        assert word in lines[0], f"{word!r} not in {lines[0]!r}"
+
+
+def _skip(reason):
+    """Skip, saying why; with CI=true fail instead: CI runs as root and must run these."""
+    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+        pytest.fail(f"CI must run the full-disk tests: {reason}")
+    pytest.skip(reason)
+
+
+@contextlib.contextmanager
+def small_disk(where, size):
+    """A tmpfs of `size` mounted at `where` (root only); the test skips, saying why, where it cannot."""
+    where.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        _skip("a full disk needs a small tmpfs: mount -t tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True,
+                          text=True)
+    if done.returncode:
+        _skip(f"cannot mount a small tmpfs here: {done.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=True)
+
+
 def pdf_text(content):
     """Every page's text, pages joined by a newline: read by pdfium (the C library the kit already
-    uses for thumbnails), some 30 times faster than pypdf's extract_text on a whole kit.  Words
+    uses for thumbnails), far sooner than pypdf's extract_text on a whole kit.  Words
     printed in two sizes with no space between ("1 FP" as a big 1 and a small FP) come out joined."""
     return "\n".join(page_texts(content))
 

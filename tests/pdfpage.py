@@ -1,9 +1,9 @@
 """A PDF's pages as pdfium reads them (the C library the kit already renders thumbnails with), in
 the shapes the tests measure: rects, lines, curves, chars, words and text, as dicts with
 pdfplumber's keys (x0, x1, top, bottom, width, height in points, y running down from the page's
-top).  pdfplumber read a counter sheet's objects, glyphs and words in 0.4-0.5 s, this in about
-0.1 s; the counter sheets draw each face once as a form XObject and place it 88 times a page, so
-a path's points are mapped through every enclosing form's matrix to the page.
+top), read in a fraction of pdfplumber's time.  The counter sheets draw each face once as a
+form XObject and place it 88 times a page, so a path's points are mapped through every enclosing
+form's matrix to the page.
 
 Paths are classed as pdfminer (pdfplumber's parser) does: a path of several subpaths is each
 subpath on its own; a single segment is a line; four axis-aligned sides closed (`re`, or m l l l
@@ -25,7 +25,7 @@ import functools
 import itertools
 
 import pypdfium2 as pdfium
-import pypdfium2.raw as raw
+from pypdfium2 import raw
 
 TOLERANCE = 3       # pdfplumber's default x and y tolerance for joining chars into words
 
@@ -50,7 +50,7 @@ def _rgb(getter, obj):
     return (_R.value, _G.value, _B.value)
 
 
-_X, _Y = ctypes.c_float(), ctypes.c_float()      # reused: a ctypes object per call was a third of the time
+_X, _Y = ctypes.c_float(), ctypes.c_float()      # reused: a ctypes object made per call costs more than the call
 _R, _G, _B, _A = (ctypes.c_uint() for _ in range(4))
 
 
@@ -84,10 +84,10 @@ def _kind(points, closed):
     xy = [(p[1], p[2]) for p in points]
     if ops == "ml" and not closed:
         return "line"
-    if ops == "mlll" and closed or ops == "mllll" and (closed or _near(xy[4], xy[0])):
+    if (ops == "mlll" and closed) or (ops == "mllll" and (closed or _near(xy[4], xy[0]))):
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = xy[:4]
-        if (_near((x0, y1), (x1, y2)) and _near((x2, y3), (x3, y0))
-                or _near((y0, x1), (y1, x2)) and _near((y2, x3), (y3, x0))):
+        if ((_near((x0, y1), (x1, y2)) and _near((x2, y3), (x3, y0)))
+                or (_near((y0, x1), (y1, x2)) and _near((y2, x3), (y3, x0)))):
             return "rect"
     return "curve"
 
@@ -132,7 +132,7 @@ class Page:
             xs, ys = [p[1] for p in points], [p[2] for p in points]
             kind = _kind(points, closed)
             found[kind].append({**paint, **self._box(min(xs), min(ys), max(xs), max(ys)), "object_type": kind,
-                                "pts": [(x, self.height - y) for x, y in zip(xs, ys)]})
+                                "pts": [(x, self.height - y) for x, y in zip(xs, ys, strict=True)]})
 
     def _box(self, left, bottom, right, top):
         return {"x0": left, "x1": right, "top": self.height - top, "bottom": self.height - bottom,

@@ -6,11 +6,13 @@ never from generator.engine.odds.
 
 import functools
 import io
+import itertools
 import re
 import shutil
 import subprocess
 import tomllib
 from collections import Counter
+from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction as F
 
@@ -18,20 +20,20 @@ import pypdf
 import pytest
 
 from conftest import DATA, edit, page_texts, pdf_text, run_cli
-from pdfpage import pages_of, words_of
-from generator.make.pipeline import render_all
-from generator.data import load
-from generator.errors import RenderError
-from generator.layout.paper import PAPERS
-from generator.engine.odds import compute
-from generator.options import BuildOptions
+from generator import __version__
 from generator.content import aid_text as aid
 from generator.content.aid import markdown_text
-from dataclasses import replace
 from generator.content.context import BuildContext
-from generator.data.sources import shipped
-from generator import __version__
 from generator.content.words import load_words
+from generator.data import load
+from generator.data.sources import shipped
+from generator.engine.odds import compute
+from generator.errors import RenderError
+from generator.layout import chart as chart_geometry
+from generator.layout.paper import PAPERS
+from generator.make.pipeline import render_all
+from generator.options import BuildOptions
+from pdfpage import pages_of, words_of
 
 WORDS = load_words()        # the kit's English
 
@@ -176,7 +178,7 @@ def test_rule_terms_on_the_aid(pdfs):
     # The rule's own terms: "main Ordnance has malfunctioned permanently"; the AFV "remains in play"
     # after a voluntary bail-out (not a wreck); an SL or ASL leads "members (all) of his own Group ID,
     # regardless of the later composition"; 871.3 speaks only of a destroyed AFV.
-    for paper, reader in readers(pdfs).items():
+    for reader in readers(pdfs).values():
         text = flat(text_of(reader))
         assert "main Ordnance has malfunctioned permanently" in text and "armament" not in text
         assert "wreck" not in text.lower() and "bailed-out AFV marker" in text
@@ -198,7 +200,7 @@ def test_every_sentence_says_what_the_rule_says(pdfs):
     # within the Crew", not one man only).  "main Ordnance has malfunctioned permanently".
     t = rules_toml()
     notes = {name: s["note"] for name, s in t["interpretation"].items()}
-    for paper, reader in readers(pdfs).items():
+    for reader in readers(pdfs).values():
         text = flat(text_of(reader))
         crew = _box(text, "The crew", "Each man's fate")
         assert f"All pinned at once ({t['after']['rule']})." in crew
@@ -292,8 +294,8 @@ def test_fonts_embedded_and_no_standard_14(pdfs):
     for paper, reader in readers(pdfs).items():
         seen = 0
         for page in reader.pages:
-            for font in page["/Resources"]["/Font"].values():
-                font = font.get_object()
+            for ref in page["/Resources"]["/Font"].values():
+                font = ref.get_object()
                 assert not any(name in str(font["/BaseFont"]) for name in STANDARD_14), font["/BaseFont"]
                 if font["/Subtype"] == "/Type0":
                     font = font["/DescendantFonts"][0].get_object()
@@ -430,8 +432,6 @@ def test_template_types_no_rule_number():
 
 # -- the flowchart's geometry (no PDF) -----------------------------------------------------------
 
-from generator.layout import chart as chart_geometry  # noqa: E402
-
 
 def test_flowchart_geometry_rows_arrows_and_bypass():
     heights = [60, 80, 70, 50, 90, 40, 30]
@@ -439,7 +439,7 @@ def test_flowchart_geometry_rows_arrows_and_bypass():
     boxes = chart.boxes
     assert len(boxes) == 7
     for i, a in enumerate(boxes):
-        assert 0 <= a.x and a.right <= 540 + 1e-9 and 0 <= a.y and a.top <= chart.height + 1e-9
+        assert a.x >= 0 and a.right <= 540 + 1e-9 and a.y >= 0 and a.top <= chart.height + 1e-9
         assert a.h >= heights[i]
         assert not any(a.overlaps(b) for b in boxes[i + 1:])
     # Rows share a top and a height; row 2 starts below row 1 with the gap between.
@@ -478,7 +478,7 @@ def test_flowchart_geometry_refuses_impossible_layouts():
 
 def _touches(points, rect, pad=0.5):
     """Does the polyline through `points` meet `rect` (grown by `pad`)?  Segments are axis-parallel."""
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
         if (min(x0, x1) <= rect.right + pad and max(x0, x1) >= rect.x - pad
                 and min(y0, y1) <= rect.top + pad and max(y0, y1) >= rect.y - pad):
             return True
@@ -536,7 +536,7 @@ def test_the_drops_label_names_the_drop_not_the_line_it_joins(label, gap_y):
 
 def test_overlong_sentence_is_a_clean_error(data_copy):
     edit(data_copy / "rules.toml", 'uniform = "Odds assume', 'uniform = "' + "word " * 2500 + 'Odds assume')
-    with pytest.raises(RenderError, match="rules.toml"):
+    with pytest.raises(RenderError, match=r"rules\.toml"):
         build(data_copy, papers=("letter",))
 
 
@@ -583,7 +583,7 @@ def test_early_refusal_of_a_size_never_refuses_one_that_fits():
     assert True in outcomes     # the test saw sizes that fit (and, with today's text, ones that do not)
 
 
-# -- issue 21: what is the rule, what is the kit's choice ----------------------------------------
+# -- what is the rule, what is the kit's choice --------------------------------------------------
 
 def _flat_aid(data=DATA):
     kit = load(data)

@@ -1,4 +1,4 @@
-"""The aid's sentences in every edition (issue 19): the template's {% trans %} blocks and _() calls,
+"""The aid's sentences in every edition: the template's {% trans %} blocks and _() calls,
 as Babel extracts them (babel.cfg), each have a translation in locale/<lang>/aid.po."""
 
 import re

@@ -6,6 +6,7 @@ aid's own text, so the two editions are held to each other.
 """
 
 import io
+import itertools
 import re
 import tomllib
 from html.parser import HTMLParser
@@ -16,8 +17,8 @@ import pytest
 import conftest
 from conftest import DATA, edit
 from generator.content.words import load_words
-from generator.make.pipeline import render_all
 from generator.data import load
+from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
 WORDS = load_words()        # the kit's English
@@ -31,10 +32,10 @@ def build(data=DATA, **options):
 
 def html_of(data=DATA, words=None, **options):
     """The web aid alone (no PDFs): what `bailout build --only aid` writes as player-aid.html."""
-    from generator.engine.odds import compute
-    from generator.render.html import aid_html
     from generator.content.context import BuildContext
     from generator.data.sources import shipped
+    from generator.engine.odds import compute
+    from generator.render.html import aid_html
     kit = load(data)
     ctx = BuildContext(kit, compute(kit), BuildOptions(**options), shipped("templates"), words=words or WORDS)
     return aid_html.render(ctx).decode()
@@ -141,14 +142,14 @@ def test_accessible_structure(outputs):
     assert any(t == "meta" and a.get("name") == "viewport" for t, a in page.tags)
     levels = [level for level, _ in page.headings]
     assert levels[0] == 1 and levels.count(1) == 1
-    assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), "no heading level is skipped"
+    assert all(b <= a + 1 for a, b in itertools.pairwise(levels)), "no heading level is skipped"
     # The flowchart's steps are h3s under "The procedure", one per box of the template's list.
     template = (DATA.parent / "templates" / "aid.md.j2").read_text()
-    # A box title is an English msgid (issue 19): **{{ _("Trigger") }}**.
+    # A box title is an English msgid: **{{ _("Trigger") }}**.
     boxes = re.findall(r'^\d+\. \*\*(?:\{\{ _\(")?(.+?)(?:"\) \}\})?\*\*', template, re.M)
     steps = [title for level, title in page.headings if level == 3]
     assert len(steps) == len(boxes) == 7
-    for box, step in zip(boxes, steps):
+    for box, step in zip(boxes, steps, strict=True):
         assert box in step
     headers = [a for t, a in page.tags if t == "th"]
     assert headers and all(a.get("scope") in ("col", "row") for a in headers)
@@ -227,7 +228,8 @@ def test_reproducible(outputs):
 
 def test_data_text_cannot_inject_markup(data_copy):
     hostile = '<script>alert(1)</script> & "x"'
-    edit(data_copy / "nationalities" / "german.toml", 'name = "German"', f"name = '{hostile}'")   # a TOML literal string
+    # a TOML literal string
+    edit(data_copy / "nationalities" / "german.toml", 'name = "German"', f"name = '{hostile}'")
     edit(data_copy / "nationalities" / "italian.toml", 'model = "Carcano M91/38"',
          'model = "<b>bold</b> [link](http://example.com) *em*"')
     source = build(data_copy, papers=("a4",))["player-aid.html"].decode()     # the PDF must render it too

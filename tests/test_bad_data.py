@@ -2,16 +2,17 @@
 
 import pytest
 
+from conftest import edit, run_cli
 from generator.data import load
 from generator.errors import DataError
-from conftest import edit, run_cli
 
 R, G = "rules.toml", "nationalities/german.toml"
 
 # (file, old text, new text, words the message must contain)
 CASES = {
     "malformed toml": (R, '[variant]', '[variant', [R, "not valid TOML"]),
-    "unknown key": (R, 'credit = "Tom Cundiff"', 'credit = "Tom Cundiff"\ncredits = "x"', [R, "variant.credits", "unknown key"]),
+    "unknown key": (R, 'credit = "Tom Cundiff"', 'credit = "Tom Cundiff"\ncredits = "x"',
+                    [R, "variant.credits", "unknown key"]),
     "unknown top table": (R, '[period]', '[periods]\nx = 1\n[period]', [R, "periods", "unknown key"]),
     "wrong type": (R, 'size = 5', 'size = "five"', [R, "crew.size", "expected an integer"]),
     "bool for int": (R, 'size = 5', 'size = true', [R, "crew.size", "expected an integer"]),
@@ -19,34 +20,52 @@ CASES = {
     "missing table": (R, '[after]', '[afterwards]', [R, "after", "missing table"]),
     "out of range": (R, 'size = 5', 'size = 0', [R, "crew.size", "out of range"]),
     "column the deck lacks": (R, 'columns = [2, 3, 4]', 'columns = [2, 3]', [R, "weapon.armed_column", "deck lacks"]),
-    "column not on a card": (R, 'label = "Open-topped AFV"\ncolumn = 2', 'label = "Open-topped AFV"\ncolumn = 9', [R, "bail_out.open.column", "out of range"]),
-    "succeed value above column": (R, 'column = 2\nsucceed = [1]', 'column = 2\nsucceed = [3]', [R, "bail_out.open.succeed[0]", "out of range"]),
+    "column not on a card": (R, 'label = "Open-topped AFV"\ncolumn = 2', 'label = "Open-topped AFV"\ncolumn = 9',
+                             [R, "bail_out.open.column", "out of range"]),
+    "succeed value above column": (R, 'column = 2\nsucceed = [1]', 'column = 2\nsucceed = [3]',
+                                   [R, "bail_out.open.succeed[0]", "out of range"]),
     "outcome table does not cover": (R, 'otherwise = "killed"\n', '', [R, "fate.outcomes", "does not cover value 3"]),
     "unknown fate": (R, 'wounded = [2]', 'wounded = [2]\nmaimed = [3]', [R, "fate.outcomes.maimed", "unknown result"]),
     "value given twice": (R, 'wounded = [2]', 'wounded = [1, 2]', [R, "fate.outcomes", "already gives"]),
-    "unknown reading": (R, 'reading = "separate"', 'reading = "both"', [R, "interpretation.hero_card.reading", "not one of"]),
-    "unknown setting": (R, '[interpretation.deck]', '[interpretation.decks]\nnote = 9\n[interpretation.deck]', [R, "interpretation.decks", "unknown setting"]),
-    "transcribed without deck": (R, 'reading = "uniform"', 'reading = "transcribed"', [R, "interpretation.deck.reading", "names no deck"]),
-    "deck file missing": (R, '# file = "decks/my-deck.toml"', 'file = "decks/none.toml"', ["decks/none.toml", "file not found"]),
+    "unknown reading": (R, 'reading = "separate"', 'reading = "both"',
+                        [R, "interpretation.hero_card.reading", "not one of"]),
+    "unknown setting": (R, '[interpretation.deck]', '[interpretation.decks]\nnote = 9\n[interpretation.deck]',
+                        [R, "interpretation.decks", "unknown setting"]),
+    "transcribed without deck": (R, 'reading = "uniform"', 'reading = "transcribed"',
+                                 [R, "interpretation.deck.reading", "names no deck"]),
+    "deck file missing": (R, '# file = "decks/my-deck.toml"', 'file = "decks/none.toml"',
+                          ["decks/none.toml", "file not found"]),
     "period reversed": (R, 'last_year = 1945', 'last_year = 1938', [R, "period.last_year", "before first_year"]),
-    "year with no rifle": (G, 'years = [1939, 1945]\nmodel = "Kar98k"', 'years = [1940, 1945]\nmodel = "Kar98k"', [G, "rifle", "no rifle for 1939"]),
-    "overlapping smg": (G, 'years = [1940, 1945]\nmodel = "MP 40"', 'years = [1939, 1945]\nmodel = "MP 40"', [G, "smg", "overlap"]),
+    "year with no rifle": (G, 'years = [1939, 1945]\nmodel = "Kar98k"', 'years = [1940, 1945]\nmodel = "Kar98k"',
+                           [G, "rifle", "no rifle for 1939"]),
+    "overlapping smg": (G, 'years = [1940, 1945]\nmodel = "MP 40"', 'years = [1939, 1945]\nmodel = "MP 40"',
+                        [G, "smg", "overlap"]),
     "bad colour": (G, 'colour = "#8a9aa6"', 'colour = "grey"', [G, "colour", "not a colour"]),
-    "illegible in greyscale": (G, 'text_colour = "#000000"', 'text_colour = "#7a8a96"', [G, "text_colour", "greyscale"]),
+    "illegible in greyscale": (G, 'text_colour = "#000000"', 'text_colour = "#7a8a96"',
+                               [G, "text_colour", "greyscale"]),
     "blank model": (G, 'model = "Kar98k"', 'model = "  "', [G, "rifle[0].model", "blank"]),
     "empty roster": (G, 'text_colour = "#000000"', 'text_colour = "#000000"\nroster = []', [G, "roster", "empty"]),
-    "bad roster role": (G, 'text_colour = "#000000"', 'text_colour = "#000000"\n[[roster]]\ncard = "1"\nrole = "CO"\nmorale = 3', [G, "roster[0].role", "not one of"]),
-    "afv missing morale": (G, 'text_colour = "#000000"', 'text_colour = "#000000"\n[[afv]]\nname = "PzKw IV"\nopen_topped = false', [G, "afv[0].morale", "missing"]),
-    # issue 21: a span outside rules.toml's [period] (1939-1945) would print years the kit does not cover.
-    "rifle span past the period": (G, 'years = [1939, 1945]\nmodel = "Kar98k"', 'years = [1939, 1946]\nmodel = "Kar98k"',
+    "bad roster role": (G, 'text_colour = "#000000"',
+                        'text_colour = "#000000"\n[[roster]]\ncard = "1"\nrole = "CO"\nmorale = 3',
+                        [G, "roster[0].role", "not one of"]),
+    "afv missing morale": (G, 'text_colour = "#000000"',
+                           'text_colour = "#000000"\n[[afv]]\nname = "PzKw IV"\nopen_topped = false',
+                           [G, "afv[0].morale", "missing"]),
+    # A span outside rules.toml's [period] (1939-1945) would print years the kit does not cover.
+    "rifle span past the period": (G, 'years = [1939, 1945]\nmodel = "Kar98k"',
+                                   'years = [1939, 1946]\nmodel = "Kar98k"',
                                    [G, "rifle[0].years", "[1939, 1946]", "period", "1939-1945"]),
     "smg span before the period": (G, 'years = [1939, 1939]', 'years = [1938, 1939]', [G, "smg[0].years", "period"]),
     "years not a pair": (G, 'years = [1939, 1939]', 'years = [1939]', [G, "smg[0].years", "first, last"]),
-    "string where array": (R, 'leader_roles = ["SL", "ASL"]', 'leader_roles = "SL"', [R, "crew.leader_roles", "expected an array"]),
+    "string where array": (R, 'leader_roles = ["SL", "ASL"]', 'leader_roles = "SL"',
+                           [R, "crew.leader_roles", "expected an array"]),
     "note number twice": (R, 'note = 2', 'note = 1', [R, "note: 1 is already the number of interpretation."]),
-    "deck outside data": (R, '# file = "decks/my-deck.toml"', 'file = "/etc/passwd"', [R, "deck.file", "inside the data folder"]),
-    "deck climbing out": (R, '# file = "decks/my-deck.toml"', 'file = "../rules.toml"', [R, "deck.file", "inside the data folder"]),
-    "unknown leader role": (R, 'leader_roles = ["SL", "ASL"]', 'leader_roles = ["SL", "CO"]', [R, "crew.leader_roles[1]", "not one of"]),
+    "deck outside data": (R, '# file = "decks/my-deck.toml"', 'file = "/etc/passwd"',
+                          [R, "deck.file", "inside the data folder"]),
+    "deck climbing out": (R, '# file = "decks/my-deck.toml"', 'file = "../rules.toml"',
+                          [R, "deck.file", "inside the data folder"]),
+    "unknown leader role": (R, 'leader_roles = ["SL", "ASL"]', 'leader_roles = ["SL", "CO"]',
+                            [R, "crew.leader_roles[1]", "not one of"]),
 }
 
 
@@ -65,7 +84,7 @@ def test_cli_reports_every_problem_at_once_and_exits_2(data_copy):
     edit(data_copy / R, 'size = 5', 'size = "five"')
     edit(data_copy / G, 'colour = "#8a9aa6"', 'colour = "grey"')
     (data_copy / "nationalities" / "broken.toml").write_text("name = [\n")
-    status, out, err = run_cli("check", "--data", data_copy)
+    status, _out, err = run_cli("check", "--data", data_copy)
     assert status == 2
     assert "Traceback" not in err
     assert "rules.toml: crew.size" in err

@@ -36,7 +36,8 @@ def _unavailable(reason):
 
 def axe_source():
     """axe.min.js: $AXE_CORE_JS, the npm copy .ci/run installs, or one a PyPI package bundles."""
-    candidates = [os.environ.get("AXE_CORE_JS", ""), ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"]
+    candidates = [os.environ.get("AXE_CORE_JS", ""),
+                  ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"]
     try:
         import axe_selenium_python
         candidates.append(Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js")
@@ -133,7 +134,8 @@ CASES = [(page, width) for page in PAGES for width in WIDTHS]
 @pytest.mark.parametrize("page,width", CASES)
 def test_no_horizontal_page_scroll(visits, page, width):
     facts = visits[page, width]
-    assert facts["scroll"] <= facts["client"], f"{page} at {width}px scrolls sideways: {facts['scroll']} > {facts['client']}"
+    assert facts["scroll"] <= facts["client"], \
+        f"{page} at {width}px scrolls sideways: {facts['scroll']} > {facts['client']}"
 
 
 @pytest.mark.parametrize("page,width", CASES)

@@ -11,11 +11,11 @@ import sys
 import pytest
 from pypdf import PdfReader
 
-from generator.make import transaction as B
-from generator.make.outputs import OUTPUTS, all_file_names, part_pdf
+from conftest import ROOT, edit
 from generator.cli import main
 from generator.layout.paper import PAPERS as PAPERS_BY_KEY
-from conftest import ROOT, edit
+from generator.make import transaction as B
+from generator.make.outputs import OUTPUTS, all_file_names, part_pdf
 
 PAPERS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
@@ -63,7 +63,7 @@ def test_manifest_lists_each_file_hash_and_pages(kit_dir):
     for name, digest in hashes(kit_dir).items():
         if name in ("MANIFEST.txt", B.LOCK_NAME):
             continue
-        line = next(l for l in text.splitlines() if l.startswith(name + " "))
+        line = next(ln for ln in text.splitlines() if ln.startswith(name + " "))
         assert digest in line
         if name.endswith(".pdf"):
             assert int(line.split()[1]) == len(PdfReader(kit_dir / name).pages)

@@ -15,16 +15,17 @@ import time
 
 import pytest
 
+from conftest import ROOT, SLOW, edit
+from generator.layout.paper import PAPERS
 from generator.make import transaction as B
 from generator.make.outputs import all_file_names
-from generator.layout.paper import PAPERS
-from conftest import ROOT, SLOW, edit
 
 FAST = ("--only", "prerolled", "--quiet")
 
 
 def start(out, *args, slow=None, hold=None):
-    env = dict(os.environ, **({B.SLOW_COMMIT: str(slow)} if slow else {}), **({B.HOLD_COMMIT: str(hold)} if hold else {}))
+    env = dict(os.environ, **({B.SLOW_COMMIT: str(slow)} if slow else {}),
+               **({B.HOLD_COMMIT: str(hold)} if hold else {}))
     return subprocess.Popen([sys.executable, "-m", "generator", "build", "--out", str(out), *FAST, *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -55,7 +56,7 @@ def wait_for(predicate, what, timeout=60):
 
 def manifest_matches(out):
     lines = (out / B.MANIFEST).read_text().splitlines()
-    listed = {m.group(1): m.group(2) for m in (re.match(r"(\S+)\s+\S+\s+([0-9a-f]{64})$", l) for l in lines) if m}
+    listed = {m.group(1): m.group(2) for m in (re.match(r"(\S+)\s+\S+\s+([0-9a-f]{64})$", ln) for ln in lines) if m}
     return listed == {name: digest for name, digest in files(out).items() if name != B.MANIFEST}
 
 
@@ -96,7 +97,7 @@ def test_a_signal_while_renaming_puts_every_earlier_file_back(sig, status, earli
 def test_sigterm_while_rendering_leaves_no_stray_files(earlier):
     out, before = earlier
     build_ = start(out, "--paper", "a4", "--rows", "20000")
-    wait_for(lambda: (out / B.STAGING / "new").is_dir(), "rendering to start")
+    wait_for((out / B.STAGING / "new").is_dir, "rendering to start")
     time.sleep(0.3)
     build_.send_signal(signal.SIGTERM)
     _, err = build_.communicate(timeout=60)
@@ -107,7 +108,7 @@ def test_sigterm_while_rendering_leaves_no_stray_files(earlier):
 def test_after_sigkill_while_rendering_the_next_build_cleans_up(earlier):
     out, before = earlier
     build_ = start(out, "--paper", "a4", "--rows", "20000")
-    wait_for(lambda: (out / B.STAGING / "new").is_dir(), "rendering to start")
+    wait_for((out / B.STAGING / "new").is_dir, "rendering to start")
     time.sleep(0.3)
     build_.kill()
     build_.communicate(timeout=60)
@@ -140,7 +141,7 @@ def test_a_second_build_into_the_same_folder_stops_and_the_manifest_holds(earlie
     # loaded the machine, the second reaches the lock while the first is surely committing.
     go = out.parent / "go"
     first = start(out, "--paper", "a4", "--seed", "5", hold=go)
-    wait_for(lambda: (out / B.STAGING / "plan").exists(), "the first build to start renaming")
+    wait_for((out / B.STAGING / "plan").exists, "the first build to start renaming")
     status, err = build(out, "--paper", "a4", "--seed", "6")
     go.touch()
     assert status == 2 and "Traceback" not in err and len(err.splitlines()) == 1
@@ -154,17 +155,19 @@ def test_a_second_build_into_the_same_folder_stops_and_the_manifest_holds(earlie
 
 def test_many_rows_say_how_many_pages_first(capsys):
     import io
+
     from pypdf import PdfReader
+
+    from generator.content.context import BuildContext
     from generator.data import load
+    from generator.data.sources import shipped
     from generator.engine.odds import compute
+    from generator.make.pipeline import rows_notice
     from generator.options import BuildOptions
     from generator.render.pdf import prerolled_pdf as prerolled
-    from generator.make.pipeline import rows_notice
-    from generator.content.context import BuildContext
-    from generator.data.sources import shipped
     kit = load(ROOT / "data")
-    from generator.make import pipeline as P
     from generator.layout.paper import PAPERS
+    from generator.make import pipeline as P
     a4 = PAPERS["a4"]
     for rows in (P.ROWS_NOTICE, P.ROWS_NOTICE + 1):
         ctx = BuildContext(kit, compute(kit), BuildOptions(rows=rows, papers=("a4",)), shipped("templates"))

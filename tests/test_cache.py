@@ -14,7 +14,6 @@ from conftest import ROOT
 from generator import cache
 from generator.content.words import po_messages
 
-
 PO = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a.key"\nmsgstr "{text}"\n'
 
 
@@ -25,7 +24,7 @@ def test_a_catalogue_is_read_once_and_again_when_it_changes(tmp_path, monkeypatc
     assert po_messages(po, "de") == {"a.key": "Erste"}
     entries = list((tmp_path / "cache" / "catalogues").iterdir())
     assert len(entries) == 1 and json.loads(entries[0].read_text()) == {"a.key": "Erste"}
-    import babel.messages.pofile as pofile
+    from babel.messages import pofile
     monkeypatch.setattr(pofile, "read_po", lambda *a, **k: pytest.fail("read again"))
     assert po_messages(po, "de") == {"a.key": "Erste"}        # from the cache: Babel not asked
     monkeypatch.undo()

@@ -20,7 +20,7 @@ def test_odds_json_has_exact_fractions():
     assert data["weapon"] == {"pistol": "3/4", "rifle": "1/12", "smg": "1/6"}
     assert data["armed_chance"] == "1/4" and data["armed_split"] == {"rifle": "1/3", "smg": "2/3"}
     assert data["expected_survivors"]["5"] == {"no_hero": "10/3", "hero": "11/3"}
-    for size, row in data["survivors"].items():
+    for row in data["survivors"].values():
         for dist in row.values():
             assert sum(F(p) for p in dist.values()) == 1
 
@@ -29,17 +29,17 @@ def test_odds_table_shows_fraction_and_percent():
     status, out, _ = run_cli("odds")
     assert status == 0
     lines = out.splitlines()
-    closed = next(l for l in lines if "Non-open-topped AFV (871.1.a" in l)
+    closed = next(ln for ln in lines if "Non-open-topped AFV (871.1.a" in ln)
     assert "1/3" in closed and "33.3%" in closed
-    smg = next(l for l in lines if l.strip().startswith("SMG"))
+    smg = next(ln for ln in lines if ln.strip().startswith("SMG"))
     assert "1/6" in smg and "16.7%" in smg
     # 871.4 in its own terms: "25% Chance" of a weapon, then rifle "33%" and SMG "66%" of those men.
     for start, fraction in (("armed: rifle or SMG", "1/4"), ("of armed men: rifle", "1/3"),
                             ("of armed men: SMG", "2/3")):
-        line = next(l for l in lines if l.strip().startswith(start))
+        line = next(ln for ln in lines if ln.strip().startswith(start))
         assert line.split()[-2] == fraction, line
     # The Hero card these crews count is the 871.3 one; the man it saves still draws (note 2).
-    assert any("Hero card in 871.3 (he still draws for a weapon, note 2)" in l for l in lines)
+    assert any("Hero card in 871.3 (he still draws for a weapon, note 2)" in ln for ln in lines)
 
 
 def test_simulate_agrees_with_exact_odds():
@@ -58,6 +58,7 @@ def test_simulate_names_its_rows_in_the_rules_terms():
     # "Non-Open Topped AFVs" (871.1.a) and "Open Topped AFVs" (871.1.b), as the rules data labels
     # them; the JSON keeps its keys.
     import tomllib
+
     from conftest import DATA
     t = tomllib.loads((DATA / "rules.toml").read_text())
     status, out, _ = run_cli("simulate", "50", "--seed", "2")
@@ -71,6 +72,7 @@ def test_simulate_names_its_rows_in_the_rules_terms():
 def test_crew_cites_the_crew_size_note():
     # 871 with 28.431: five men less the commander casualties, never fewer than one: note 5.
     import tomllib
+
     from conftest import DATA
     t = tomllib.loads((DATA / "rules.toml").read_text())
     status, out, _ = run_cli("crew", "german", "--afv-morale", "5", "--casualties", "1")
@@ -119,18 +121,18 @@ def test_both_commands_take_the_same_seeds_and_say_which(command, capsys):
     from generator.cli import parser
     top = 2 ** 63 - 1
     for good in ("0", "871", str(top)):
-        assert parser().parse_args(command + ["--seed", good]).seed == int(good)
-    err = _refusal(command + ["--seed", "-5"], capsys)
+        assert parser().parse_args([*command, "--seed", good]).seed == int(good)
+    err = _refusal([*command, "--seed", "-5"], capsys)
     assert f"0 to {top}," in err and "draw the same as 5" in err
-    assert f"0 to {top}," in _refusal(command + ["--seed", str(top + 1)], capsys)
-    assert f"0 to {top}," in _refusal(command + ["--seed", "x"], capsys)
+    assert f"0 to {top}," in _refusal([*command, "--seed", str(top + 1)], capsys)
+    assert f"0 to {top}," in _refusal([*command, "--seed", "x"], capsys)
 
 
 def test_odds_never_print_a_chance_as_zero():
     """Rare chances keep two significant figures: a crew of 5 all killed (871.3) is 1/243, not 0.4%."""
     status, out, _ = run_cli("odds")
     assert status == 0
-    rows = [l.split() for l in out.splitlines() if l.endswith("%")]
+    rows = [ln.split() for ln in out.splitlines() if ln.endswith("%")]
     assert len(rows) > 30
     for row in rows:
         p, shown = F(row[-2]), row[-1]

@@ -1,4 +1,4 @@
-"""The command line behaves as people expect of click, git or pip (issue 22): negative numbers
+"""The command line behaves as people expect of click, git or pip: negative numbers
 as values, each command's own usage, `bailout` alone and `bailout help CMD`, sizes in mm, cm
 and in, numbers refused by their size before any arithmetic, every refusal listing what is
 accepted, "did you mean", shell completion, help and a default for every option."""
@@ -12,9 +12,9 @@ from fractions import Fraction
 
 import pytest
 
+from conftest import run_cli
 from generator.cli.parser import parser
 from generator.options import MAX_COUNTER_MM, MIN_COUNTER_MM
-from conftest import run_cli
 
 MM_PER_INCH = Fraction(254, 10)     # the inch's definition
 
@@ -172,7 +172,7 @@ def test_bash_completes_an_option_and_a_command():
 
     def complete(*words: str) -> set[str]:
         """What bash offers for the last of `words` after `bailout`."""
-        line = " ".join(("bailout",) + words)
+        line = " ".join(("bailout", *words))
         previous = words[-2] if len(words) > 1 else "bailout"
         probe = (f'source /dev/stdin <<< "$SCRIPT"; COMP_WORDS=({line}); COMP_CWORD={len(words)}; '
                  f'COMP_LINE="{line}"; COMP_POINT=${{#COMP_LINE}}; _shtab_bailout bailout {words[-1]} {previous}; '
@@ -188,6 +188,7 @@ def test_bash_completes_an_option_and_a_command():
 def test_the_calibration_pages_example_offset_is_taken_as_printed(kit_files):
     import io
     import re
+
     from pypdf import PdfReader
     pages = PdfReader(io.BytesIO(kit_files["counters-a4.pdf"])).pages[:2]     # the calibration sheet
     text = " ".join(" ".join(page.extract_text().split()) for page in pages)

@@ -54,7 +54,7 @@ def test_a_gutter_of_twice_the_bleed_between_counters_so_no_two_share_a_cut_line
     below = grid.front(0, 1)
     assert abs(top[1] - (below[1] + grid.size + gutter)) < TOL
     x, y = grid.front(2, 3)
-    bx, by, bw, bh = geo.bleed_rect(x, y, grid.size)
+    bx, _by, bw, bh = geo.bleed_rect(x, y, grid.size)
     assert abs(x - bx - 1.5 * MM) < TOL and abs(bw - grid.size - 3 * MM) < TOL and abs(bh - bw) < TOL
 
 
@@ -105,7 +105,7 @@ def test_bars_are_100_mm_and_4_in_and_clear_of_ticks_and_footer(paper, size, gri
     assert sorted(round(b.length / MM, 6) for b in bars) == [100.0, 101.6]
     lowest_tick = min(min(y1, y2) for (x1, y1), (x2, y2) in geo.cut_ticks(grid))
     for bar in bars:
-        assert 0 < bar.x and bar.x + bar.length < paper.width
+        assert bar.x > 0 and bar.x + bar.length < paper.width
         assert bar.label_y + 7 < lowest_tick        # label (6 pt) below the ticks
         assert bar.y > 8 * MM                       # above the footer line
         # labelled with its own length, in its own unit
@@ -163,7 +163,7 @@ def test_fit_box_keeps_text_inside_its_box_and_at_least_5_pt():
         # a no-break space keeps "Rule 33" together
         assert "Rule 33" in [i.text.replace("\u00a0", " ") for i in placed]
         # the zones stack: emblem over the middle over the numerals, all inside the inset
-        ex, ey, e, _ = zone.emblem
+        _ex, ey, e, _ = zone.emblem
         assert ey >= y + h - 1e-6 and ey + e <= size - zone.inset + 1e-6
         assert y >= zone.inset + 0.73 * zone.numeral_pt
 
@@ -205,7 +205,7 @@ def test_counters_and_manifest_follow_the_data_files():
     rules = _toml(DATA / "rules.toml")
     for sets in (1, 2, 3):
         groups = content.all_counters(kit, sets, WORDS)
-        rows = dict((nat.key, counts) for nat, counts in content.tally(groups))
+        rows = {nat.key: counts for nat, counts in content.tally(groups)}
         assert sorted(rows) == sorted(p.stem for p in (DATA / "nationalities").glob("*.toml"))
         for key, counts in rows.items():
             nat = _toml(DATA / "nationalities" / f"{key}.toml")
@@ -238,7 +238,7 @@ def test_faces_say_what_the_rule_says():
     w = rules["weapon"]
     fp = face_words("counter.crew.pistol.unit")
     reach = face_words("counter.crew.pistol.range", range=w["pistol_relative_range"])
-    # issue 21: the CCV modifier is labelled on both faces, so it never reads as the marker's TEM.
+    # The CCV modifier is labelled on both faces, so it never reads as the marker's TEM.
     ccv = face_words("counter.crew.ccv.unit")
     assert ccv and ccv != face_words("counter.marker.back.unit")
     for face in (crew.front, crew.back):
@@ -250,7 +250,8 @@ def test_faces_say_what_the_rule_says():
     fate = rules["fate"]
     assert text_of(crew.back) == " ".join([
         reach, face_words("counter.crew.back.title"), face_words("counter.crew.back.rule", rule=fate["wounded_rule"]),
-        face_words("counter.crew.back.except", rule=fate["wounded_except"]), f"{w['pistol_fp']} {fp}", f"\u22121 {ccv}"])
+        face_words("counter.crew.back.except", rule=fate["wounded_except"]), f"{w['pistol_fp']} {fp}",
+        f"\u22121 {ccv}"])
     weapons = [c for c in counters if c.kind in ("rifle", "smg")]
     rifle, smg = face_words("counter.rifle.title"), face_words("counter.smg.title")
     assert [text_of(c.front) for c in weapons] == [
@@ -284,7 +285,7 @@ def test_a_numerals_unit_follows_it_on_the_same_baseline():
     assert unit.x >= big.x + fake_measure("1", "title", big.size)
     assert abs(right - (unit.x + fake_measure("FP", "title", unit.size))) < 1e-9
     # the corner's note sits under its pictogram, inside the corner
-    (px, py, pw, ph), (nx, ny) = geo.corner_boxes(zone, True)
+    (_px, py, _pw, ph), (nx, ny) = geo.corner_boxes(zone, True)
     cx, cy, cw, ch = zone.corner
     assert py >= ny + 0.73 * zone.small_pt and py + ph <= cy + ch + 1e-9 and cx < nx < cx + cw
 

@@ -16,12 +16,12 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DATA, SLOW, edit
-from pdfpage import pages_of
-from generator.make.pipeline import render_all
 from generator.content.words import load_words
 from generator.data import load
 from generator.errors import RenderError
+from generator.make.pipeline import render_all
 from generator.options import BuildOptions
+from pdfpage import pages_of
 
 MM = 72 / 25.4
 TOL = 0.01 * MM                     # the brief's 0.01 mm, in points
@@ -108,7 +108,7 @@ def check_sheets(pdf_bytes, size_mm, offset=(0, 0), sets=2, titles=True, fill=Tr
     pages = pages_of(pdf_bytes)
     assert len(pages) % 2 == 0 and len(pages) >= 4
     assert not counter_rects(pages[0], size_mm) and not counter_rects(pages[1], size_mm)
-    for front, back in zip(pages[2::2], pages[3::2]):
+    for front, back in zip(pages[2::2], pages[3::2], strict=True):
         fronts, backs = counter_rects(front, size_mm), counter_rects(back, size_mm)
         assert fronts and len(fronts) == len(backs)
         for r in fronts + backs:
@@ -292,7 +292,7 @@ def test_bw_prints_outlines_only():
     # from the operators (pdfium paints CMYK K as a slightly warm RGB, so its colours cannot say):
     # every colour the page and each face it places sets is DeviceGray or CMYK K only.
     operators = colour_operators(pdf, 2)
-    assert operators and all(op in (b"g", b"G") or op in (b"k", b"K") and [float(v) for v in values[:3]] == [0] * 3
+    assert operators and all(op in (b"g", b"G") or (op in (b"k", b"K") and [float(v) for v in values[:3]] == [0] * 3)
                              for op, values in operators), sorted(set(operators))[:5]
 
 

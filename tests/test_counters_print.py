@@ -17,9 +17,9 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DATA
-from generator.make.pipeline import render_all
 from generator.content.words import load_words
 from generator.data import load
+from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 from test_counters_pdf import INCH_MM, MM, build, counter_rects, pages_of
 
@@ -39,11 +39,11 @@ def image(pdf_bytes, index):
 
 def px(img, x, y):
     """The colour at (x, y) in points, the page reader's coordinates (y down from the top)."""
-    return img.getpixel((int(round(x * DPI / 72)), int(round(y * DPI / 72))))
+    return img.getpixel((round(x * DPI / 72), round(y * DPI / 72)))
 
 
 def close(a, b, tol=24):
-    return all(abs(p - q) <= tol for p, q in zip(a, b))
+    return all(abs(p - q) <= tol for p, q in zip(a, b, strict=True))
 
 
 def sheet_pages(pdf_bytes):
@@ -141,8 +141,8 @@ def content_streams(pdf_bytes):
         contents = page.get_contents()
         if contents is not None:
             yield contents.get_data()
-        for xobject in (page.get("/Resources") or {}).get("/XObject", {}).values():
-            xobject = xobject.get_object()
+        for ref in (page.get("/Resources") or {}).get("/XObject", {}).values():
+            xobject = ref.get_object()
             if xobject.get("/Subtype") == "/Form":
                 yield xobject.get_data()
 

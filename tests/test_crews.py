@@ -5,9 +5,9 @@ import re
 import tomllib
 from itertools import combinations
 
-from generator.engine.crews import find_crews
+from conftest import DATA, edit, one_line, run_cli
 from generator.data import load
-from conftest import DATA, run_cli
+from generator.engine.crews import find_crews
 
 ROSTER = [("G1", "SL", 4), ("G2", "ASL", 3), ("G3", "", 3), ("G4", "", 3), ("G5", "", 2), ("G6", "", 4),
           ("G7", "", 2)]
@@ -144,3 +144,20 @@ def test_crew_command_most_limits_the_list(data_copy):
             more = len(every) - shown
             assert (f"... and {more} more" in out) == (more > 0), (args, most, out)
             assert f"{len(every)} crews from" in out
+
+
+# -- under the no_floor reading, every man lost --------------------------------------------------
+
+def test_crew_reduced_to_none_is_one_line_not_a_division_by_zero(data_copy):
+    rules = tomllib.loads((data_copy / "rules.toml").read_text())
+    crew = rules["crew"]
+    assert "no_floor" in rules["interpretation"]["crew_size"]["readings"]     # the shipped reading
+    edit(data_copy / "rules.toml", 'reading = "floor"', 'reading = "no_floor"')
+    lost = crew["size"] // crew["per_commander_casualty"]      # casualties that leave no man (28.431)
+    status, out, err = run_cli("crew", "german", "--afv-morale", "7", "--casualties", str(lost),
+                               "--data", str(data_copy))
+    one_line(status, err, "none bails out", str(lost))
+    assert out == ""
+    status, out, err = run_cli("crew", "german", "--afv-morale", "7", "--casualties", str(lost - 1),
+                               "--data", str(data_copy))
+    assert status == 0, err

@@ -64,7 +64,7 @@ def closed_column(data):
     edit(data / "rules.toml", 'label = "Non-open-topped AFV"\ncolumn = 3', 'label = "Non-open-topped AFV"\ncolumn = 4')
     # Column 4 reads 1 one time in 4: 1/3 -> 1/4.  The block stays 36 (a multiple of 4).
     return {"bail_out.closed.column": (3, 4),
-            "bail_out.closed.chance": (F(1, 3), F(1, 4))}     # issue 21: the table holds no check
+            "bail_out.closed.chance": (F(1, 3), F(1, 4))}     # the table holds no check
 
 
 def open_succeed(data):
@@ -110,7 +110,7 @@ def weapons_for_unhurt(data):
     # Wounded men keep the pistol alone: WP takes all of the wounded third; WR and WS go.
     return {"note.weapons_for.reading": ("survivors", "unhurt"),
             "note.weapons_for.sentence": (readings["survivors"], readings["unhurt"]),
-            # issue 21: 871.4 arms each man as he "exits the vehicle", wounded too: 'unhurt' is a house rule
+            # 871.4 arms each man as he "exits the vehicle", wounded too: 'unhurt' is a house rule
             "note.weapons_for.house_rule": (None, WORDS("item.yes")),
             "man.WP": (before["WP"], after["WP"]),
             "man.WR": (before["WR"], None),

@@ -1,4 +1,4 @@
-"""The editions in German, French, Italian and Spanish (issue 19): every catalogue complete, each
+"""The editions in German, French, Italian and Spanish: every catalogue complete, each
 edition passes the print checks English passes, prints the same figures, and keeps no common
 English word outside the terms it keeps on purpose.
 
@@ -20,9 +20,17 @@ from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
 from conftest import DATA, pdf_text, run_cli
-from generator.make.pipeline import render_all
-from generator.content.words import LOCALE, available_languages, catalogue_file, load_words, missing_translations
+from generator.content.words import (
+    LOCALE,
+    Words,
+    available_languages,
+    catalogue_file,
+    load_words,
+    missing_translations,
+)
 from generator.data import load
+from generator.errors import DataError
+from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
 EDITIONS = ("de", "fr", "it", "es")
@@ -57,7 +65,7 @@ def html_text(content):
 # ---- the catalogues -----------------------------------------------------------------------------
 
 def test_the_kit_has_the_four_editions_and_english_first():
-    assert available_languages() == ("en",) + tuple(sorted(EDITIONS))
+    assert available_languages() == ("en", *sorted(EDITIONS))
 
 
 @pytest.mark.parametrize("lang", EDITIONS)
@@ -84,7 +92,7 @@ def test_a_key_without_a_translation_is_named_by_file_and_key(tmp_path, monkeypa
 
 
 @pytest.mark.skipif(not shutil.which("msgfmt") and not CI, reason="msgfmt (gettext) not installed")
-@pytest.mark.parametrize("lang", ("en",) + EDITIONS)
+@pytest.mark.parametrize("lang", ("en", *EDITIONS))
 def test_msgfmt_check_passes_with_nothing_untranslated_or_fuzzy(lang):
     done = subprocess.run(["msgfmt", "--check", "--statistics", "-o", os.devnull, str(LOCALE / f"{lang}.po")],
                           capture_output=True, text=True)
@@ -93,6 +101,20 @@ def test_msgfmt_check_passes_with_nothing_untranslated_or_fuzzy(lang):
     with open(LOCALE / f"{lang}.po", "rb") as handle:
         count = sum(1 for m in read_po(handle) if m.id)
     assert f"{count} translated messages" in done.stderr
+
+
+@pytest.mark.parametrize("text", ["Bogen {n.__class__}", "Bogen {n!r}", "Bogen {0}", "Bogen {x}", "Bogen {n",
+                                  "Bogen {n:>999999999}", "Bogen {n:{n}}", "Bogen {n[0]}", "Bogen {}"])
+def test_a_hostile_catalogue_field_is_one_line_naming_file_and_key(text: str) -> None:
+    words = Words("de", {"counters.outline.front": text})
+    with pytest.raises(DataError) as caught:
+        words("counters.outline.front", n=1)
+    assert "de.po: counters.outline.front" in str(caught.value)
+
+
+def test_the_catalogues_own_format_specs_still_work() -> None:
+    words = Words("de", {"k": "{size:,.1f} mm, {n}"})
+    assert words("k", size=1234.56, n=3) == "1,234.6 mm, 3"
 
 
 # ---- print checks, as English passes them ---------------------------------------------------------
@@ -118,8 +140,8 @@ def test_every_font_is_embedded_dejavu_and_no_standard_14(lang):
         if not name.endswith(".pdf"):
             continue
         for page in PdfReader(io.BytesIO(content)).pages:
-            for font in page["/Resources"].get("/Font", {}).values():     # the kit's blank pages have none
-                font = font.get_object()
+            for ref in page["/Resources"].get("/Font", {}).values():     # the kit's blank pages have none
+                font = ref.get_object()
                 assert not any(std in str(font["/BaseFont"]) for std in STANDARD_14), (lang, name)
                 assert "DejaVuSans" in str(font["/BaseFont"]), (lang, name, font["/BaseFont"])
                 if font["/Subtype"] == "/Type0":
@@ -151,8 +173,8 @@ def test_no_rgb_black_or_grey_and_nothing_within_5_mm_of_an_edge(lang):
 @pytest.mark.parametrize("lang", PRINTED)
 def test_a_cut_1_mm_off_lands_in_the_counters_own_colour_at_5_8_in(lang):
     """The narrowest named size, where the longest words are likeliest to cross a cut line."""
-    from test_counters_print import SIZES, close, image, px, sheet_pages
     from test_counters_pdf import counter_rects, pages_of
+    from test_counters_print import SIZES, close, image, px, sheet_pages
     pdf = render_all(load(DATA), BuildOptions(parts=("counters",), papers=("a4",), counter_mm=SIZES["5/8in"],
                                               lang=lang))["counters-a4.pdf"]
     pages = pages_of(pdf)
@@ -167,8 +189,8 @@ def test_a_cut_1_mm_off_lands_in_the_counters_own_colour_at_5_8_in(lang):
                 assert close(px(img, ox, oy), px(img, ix, iy)), (lang, index, r["x0"], r["top"])
 
 
-# 5/8 in is built by the cut test above for every edition; the larger sizes here (a tenth of a
-# second each: run by README's command too).
+# 5/8 in is built by the cut test above for every edition; the larger sizes here are cheap, so
+# README's command runs them too.
 @pytest.mark.parametrize("lang", EDITIONS)
 @pytest.mark.parametrize("size", ["3/4in", "1in"])
 def test_counter_words_fit_every_named_size(lang, size):
@@ -210,7 +232,7 @@ def test_every_fraction_and_percentage_equals_the_english(lang, kit_files):
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_percentages_follow_the_readers_convention(lang):
-    """A decimal comma, and (but in Italian) a space before the sign: '33,3 %' (CLDR, the issue)."""
+    """A decimal comma, and (but in Italian) a space before the sign: '33,3 %' (CLDR)."""
     text = pdf_text(aid_a4(lang)).replace("\u00a0", " ")
     shown = re.findall(r"\d+[.,]\d+\s?%", text)
     assert shown and all("," in p for p in shown), (lang, shown[:5])
@@ -288,7 +310,8 @@ def test_build_refuses_a_language_without_a_catalogue(tmp_path):
 def test_language_named_files_and_their_links():
     from generator.make.release import language_named
     files = {"kit-a4.pdf": b"%PDF", "player-aid.html": b"<html>", "prerolled.csv": b"row",
-             "index.html": b'<a href="kit-a4.pdf">kit-a4.pdf</a> <a href="player-aid.html">', "README.txt": b"kit-a4.pdf",
+             "index.html": b'<a href="kit-a4.pdf">kit-a4.pdf</a> <a href="player-aid.html">',
+             "README.txt": b"kit-a4.pdf",
              "faces/german-crew-front.png": b"png", "thumbs/kit-a4.png": b"png", "MANIFEST.txt": b"m"}
     out = language_named(files, "de")
     assert set(out) == {"kit-a4-de.pdf", "player-aid-de.html", "prerolled-de.csv", "index.html", "README.txt",
@@ -303,7 +326,7 @@ def test_language_named_renames_every_declared_output():
     from generator.make.release import language_named
     declared = all_file_names(PAPERS.values())
     own = ["index.html", "README.txt", "MANIFEST.txt", "thumbs/kit-a4.png", "faces/german-crew-front.png"]
-    out = language_named({name: b"x" for name in [*declared, *own]}, "fr")
+    out = language_named(dict.fromkeys([*declared, *own], b"x"), "fr")
     stem = {name: name.rsplit(".", 1) for name in declared}
     assert set(out) == {f"{stem[n][0]}-fr.{stem[n][1]}" for n in declared} | set(own)
 
@@ -325,11 +348,12 @@ def test_release_lang_puts_each_edition_in_its_folder_with_an_index(two_editions
         assert "\nlanguage en,de\n" in archive.read(f"{root}MANIFEST.txt").decode()
 
 
-def test_the_words_format_a_third_as_the_issue_writes_it():
+def test_the_words_format_a_third_in_each_languages_convention():
     """'33,3 %' in German, French, Italian (CLDR: no space) and Spanish; exact fractions untouched."""
     from fractions import Fraction
+
     from generator.content.words import Words
-    shown = {lang: Words(lang, {}).percent(Fraction(1, 3)).replace("\u00a0", " ") for lang in ("en",) + EDITIONS}
+    shown = {lang: Words(lang, {}).percent(Fraction(1, 3)).replace("\u00a0", " ") for lang in ("en", *EDITIONS)}
     assert shown == {"en": "33.3%", "de": "33,3 %", "fr": "33,3 %", "it": "33,3%", "es": "33,3 %"}
     assert Words("de", {}).percent(Fraction(1, 7776)).replace("\u00a0", " ") == "0,013 %"   # two figures, as English
     assert Words("xx", {}).percent(Fraction(1, 3)) == "33.3%"     # no such locale: the kit's own figures

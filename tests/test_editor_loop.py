@@ -11,20 +11,18 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DATA, ROOT, edit, run_cli
-from generator.make.pipeline import render_all
-from generator.make.release import make_release, zip_name
 from generator.content.compare import compare
-from generator.content.items import print_items
 from generator.content.stamp import UNSTAMPED, edition_stamp
 from generator.content.words import load_words
 from generator.data import load
 from generator.errors import DataError
-from generator.engine.odds import compute
+from generator.make.pipeline import render_all
+from generator.make.release import make_release, zip_name
 from generator.options import BuildOptions
 
 TEMPLATES = ROOT / "templates"
 OLD, NEW = "Every man who gets out has a pistol.", "Every man who bails out has a pistol."
-AID = dict(parts=("aid",), papers=("a4",))
+AID = {"parts": ("aid",), "papers": ("a4",)}
 
 
 @pytest.fixture
@@ -61,9 +59,10 @@ def test_same_inputs_same_stamp_and_every_option_is_stamped(project):
     assert edition_stamp(kit, BuildOptions(), TEMPLATES) == edition_stamp(load(project / "data"), BuildOptions(),
                                                                           project / "templates")
     from fractions import Fraction
+
     from generator.content.stamp import options_text
     stamped = [f.name for f in fields(BuildOptions) if f.name not in UNSTAMPED]
-    # every field, by name (options other issues add are covered without more work)
+    # every field, by name (an option added later is covered without more work)
     assert [line.split("=")[0] for line in options_text(BuildOptions()).splitlines()] == stamped
     changed = {"bw": True, "rows": 10, "seed": 1, "mode": "balanced", "sets": 3, "fill": False, "label": "x",
                "counter_mm": Fraction(25), "back_offset_mm": (Fraction(1), Fraction(0))}
@@ -115,7 +114,7 @@ def test_project_file_sets_paper_and_counter_size_and_the_command_line_wins(tmp_
 def test_project_file_bad_keys_one_line_each(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "bailout.toml").write_text('colour = "red"\nsets = "two"\ncounter_size = "huge"\n')
-    code, out, err = run_cli("build", "--out", "o", "--quiet")
+    code, _out, err = run_cli("build", "--out", "o", "--quiet")
     assert code == 2 and not (tmp_path / "o").exists()
     lines = err.strip().splitlines()
     assert len(lines) == 3 and all(line.startswith("bailout: bailout.toml: ") for line in lines)
@@ -138,8 +137,8 @@ def test_rule_number_edits_are_printed_changes_and_keys_are_unique(data_copy):
 
 
 def test_release_takes_since_and_names_the_marked_edition(data_copy):
-    from generator.make.pipeline import context
     from generator.cli.parser import options_from_args, parser
+    from generator.make.pipeline import context
     options = options_from_args(parser().parse_args(["release", "--since", str(DATA), "--rows", "8"]))
     assert options.since == str(DATA)
     edit(data_copy / "rules.toml", '[after]\nrule = "871"', '[after]\nrule = "871.5"')

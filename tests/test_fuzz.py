@@ -9,13 +9,13 @@ import io
 import shutil
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from generator.cli.parser import options_from_args, parser
-from generator.options import BuildOptions
 from conftest import BUDGET, DATA, run_cli
+from generator.cli.parser import options_from_args, parser
 
-FILES = ["rules.toml"] + sorted(f"nationalities/{p.name}" for p in (DATA / "nationalities").glob("*.toml"))
+FILES = ["rules.toml", *sorted(f"nationalities/{p.name}" for p in (DATA / "nationalities").glob("*.toml"))]
 NASTY = ["0", "-1", "99", "1e400", "true", '""', '"  "', '"<b>&amp;</b> & <"', '"' + "W" * 10_000 + '"',
          "[]", "[1, 2, 3]", '["x"]', "{}", '{ a = 1 }', "1.5", "1979-05-27", '"\\u00e9\\u4e2d"', "[[1]]"]
 

@@ -75,7 +75,7 @@ def graph():
     for module, path in MODULES.items():
         for name, line in imports(path, module):
             target = internal(name) if name.startswith("generator") else None
-            if target and target != module and target != "generator":
+            if target and target not in (module, "generator"):
                 edges[module].add((target, line))
     return edges
 
@@ -103,9 +103,9 @@ def test_no_circle():
         state[node] = "open"
         for nxt in sorted(edges.get(node, ())):
             if state.get(nxt) == "open":
-                circles.append(" -> ".join(trail[trail.index(nxt):] + [nxt]) if nxt in trail else nxt)
+                circles.append(" -> ".join([*trail[trail.index(nxt):], nxt]) if nxt in trail else nxt)
             elif nxt not in state:
-                visit(nxt, trail + [nxt])
+                visit(nxt, [*trail, nxt])
         state[node] = "done"
     for module in sorted(MODULES):
         if module not in state:
@@ -122,7 +122,7 @@ def test_drawing_libraries_only_under_render():
 
 def test_no_two_modules_share_a_file_name():
     names = defaultdict(list)
-    for module, path in MODULES.items():
+    for path in MODULES.values():
         if path.name != "__init__.py":
             names[path.name].append(str(path.relative_to(ROOT)))
     shared = {name: paths for name, paths in names.items() if len(paths) > 1}

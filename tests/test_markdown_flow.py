@@ -31,7 +31,8 @@ def test_text_is_escaped_never_parsed_as_markup():
 def test_emphasis_becomes_fonts():
     (p,) = paragraphs(to_flowables("plain **bold** and *italic*\n", STYLES))
     fonts = {frag.text.strip(): frag.fontName for frag in p.frags if frag.text.strip()}
-    assert fonts == {"plain": "DejaVuSans", "bold": "DejaVuSans-Bold", "and": "DejaVuSans", "italic": "DejaVuSans-Oblique"}
+    assert fonts == {"plain": "DejaVuSans", "bold": "DejaVuSans-Bold", "and": "DejaVuSans",
+                     "italic": "DejaVuSans-Oblique"}
 
 
 def test_headings_get_numbered_outline_keys():
@@ -101,6 +102,7 @@ def test_the_tables_and_counters_parse_no_italic_face():
 def test_a_kept_paragraph_wraps_as_reportlabs_at_every_width_and_after_a_refused_split():
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
+
     from generator.render.pdf.canvas import FONT, register_fonts
     from generator.render.pdf.markdown_pdf import KeptParagraph
     register_fonts()

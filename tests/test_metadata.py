@@ -1,4 +1,4 @@
-"""The package says what a user and a file page ask for (issue 22): a licence for the code (the
+"""The package says what a user and a file page ask for: a licence for the code (the
 rule text stays its author's), authors, platforms, keywords; the release's MANIFEST names every
 library that wrote its bytes; its README says how to get the kit and rebuild with an offset."""
 
@@ -7,10 +7,10 @@ import tomllib
 import zipfile
 from importlib.metadata import version
 
+from conftest import DATA, ROOT
 from generator import __version__
 from generator.content.words import load_words
 from generator.data import load
-from conftest import DATA, ROOT
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 

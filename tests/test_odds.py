@@ -4,10 +4,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from generator.engine import deck as D
-from generator.data import load
-from generator.engine.odds import compute, percent
 from conftest import DATA, edit
+from generator.data import load
+from generator.engine import deck as D
+from generator.engine.odds import compute, percent
 
 # The rule text's stated chances: 871.1.a "33% Chance" (column 3 reads 1), 871.1.b "50% Chance",
 # 871.3: column 3 reads 1 unhurt, 2 wounded, otherwise killed; 871.4: "25% Chance" of a weapon,
@@ -31,7 +31,7 @@ def test_bail_out_chances_are_the_rule_text(odds):
 def test_fate_and_weapon_are_the_rule_text(odds):
     assert odds.fate == FATE
     assert odds.weapon == WEAPON
-    assert WEAPON == {"pistol": F(3, 4), "rifle": F(1, 12), "smg": F(1, 6)}
+    assert {"pistol": F(3, 4), "rifle": F(1, 12), "smg": F(1, 6)} == WEAPON
 
 
 def test_armed_men_split_as_the_rule_states(odds):
@@ -79,7 +79,8 @@ def test_armed_survivors(odds):
 
 
 def test_closed_reads_column_4_gives_one_quarter(data_copy):
-    edit(data_copy / "rules.toml", 'label = "Non-open-topped AFV"\ncolumn = 3', 'label = "Non-open-topped AFV"\ncolumn = 4')
+    edit(data_copy / "rules.toml", 'label = "Non-open-topped AFV"\ncolumn = 3',
+         'label = "Non-open-topped AFV"\ncolumn = 4')
     assert compute(load(data_copy)).bail_out_closed == F(1, 4)
 
 

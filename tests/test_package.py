@@ -59,7 +59,8 @@ def test_every_folder_of_code_data_and_templates_is_a_listed_package():
     code = {p.parent for p in (ROOT / "generator").rglob("__init__.py")}
     shipped = {p for root in (DATA, TEMPLATES) for p in [root, *root.rglob("*")]
                if p.is_dir() and p.name != "__pycache__"}
-    assert set(_package_folders().values()) == code | shipped, "list each new folder in pyproject.toml [tool.setuptools] packages"
+    assert set(_package_folders().values()) == code | shipped, \
+        "list each new folder in pyproject.toml [tool.setuptools] packages"
 
 
 def test_package_data_carries_every_file_of_data_and_templates():
@@ -155,7 +156,7 @@ def test_a_zipped_install_reads_its_shipped_data(tmp_path):
 # --- bailout init ----------------------------------------------------------------------------------
 
 def test_init_copies_the_shipped_folders_and_refuses_to_overwrite(tmp_path):
-    status, out, err = bailout("init", "kit", cwd=tmp_path)
+    status, _out, err = bailout("init", "kit", cwd=tmp_path)
     assert status == 0, err
     for name, source in (("data", DATA), ("templates", TEMPLATES)):
         copy = tmp_path / "kit" / name

@@ -12,9 +12,8 @@ import sys
 import textwrap
 import time
 
-
-from generator.locking import LOCK_NAME
 from conftest import ROOT
+from generator.locking import LOCK_NAME
 
 # What Windows lacks, removed from this interpreter before anything of the kit loads.
 STRIP = textwrap.dedent("""\

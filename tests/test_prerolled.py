@@ -1,6 +1,6 @@
 """Pre-rolled bail-out tables: exact blocks, fair independent draws, PDF = CSV, reproducible.
 
-Every expected count comes from the words of rule 871 (and the issue's figures), never from
+Every expected count comes from the words of rule 871 (and the kit's stated limits), never from
 the code under test: 871.1.a column 3 reads 1 (1/3), 871.1.b column 2 reads 1 (1/2); 871.3
 column 3: 1 unhurt, 2 wounded, else killed; 871.4 column 4 reads 1 for a weapon (1/4), then
 column 3 of that card: 1 rifle (1/3), else SMG (2/3).  The kit's words (legend, heads, cells,
@@ -9,6 +9,7 @@ the CSV header) are read from the English catalogue.
 
 import csv
 import io
+import itertools
 import math
 import re
 import subprocess
@@ -20,18 +21,18 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DATA, ROOT, edit, page_texts, run_cli
-from pdfpage import pages_of, words_of
+from generator.content.context import BuildContext
+from generator.content.words import load_words
 from generator.data import load
+from generator.data.sources import shipped
+from generator.engine.odds import compute
 from generator.errors import RenderError
 from generator.layout.paper import PAPERS
 from generator.layout.table import MAX_BOOKMARKS, table_geometry
-from generator.engine.odds import compute
 from generator.options import BuildOptions
-from generator.render.pdf import prerolled_pdf as render_mod
-from generator.content.context import BuildContext
-from generator.content.words import load_words
-from generator.data.sources import shipped
 from generator.render import csv_rows as csv_output
+from generator.render.pdf import prerolled_pdf as render_mod
+from pdfpage import pages_of, words_of
 
 SEED = 871
 WORDS = load_words()
@@ -212,7 +213,7 @@ def test_independent_cells_fit_the_rule_chances():
 
 
 def test_the_default_table_is_independent_and_two_hundred_rows():
-    # issue 21: the default gives nothing away (no blocks to count down)
+    # The default gives nothing away (no blocks to count down)
     assert BuildOptions().mode == "independent"
     header, rows = csv_rows(context())
     assert header == csv_header() and len(rows) == 200
@@ -231,7 +232,7 @@ def _any_of(words):
 
 
 CELL = re.compile(_any_of({**FATE, **WEAPON}))
-ROW = re.compile(r"(\d+) ((?:(?:%s) ?)+)" % _any_of({**FATE, **WEAPON}))
+ROW = re.compile(rf"(\d+) ((?:(?:{_any_of({**FATE, **WEAPON})}) ?)+)")
 
 
 def pdf_rows(pdf, size=5):
@@ -271,7 +272,7 @@ def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
         assert WORDS("prerolled.heading.page", page=n, pages=len(pages)) in flat
         found = stamp.search(flat)
         assert found and (found["seed"], found["mode"], found["data"]) == ("5", mode, ctx.kit.short_hash)
-        assert found["block"] == block          # issue 21: a block only where there are blocks
+        assert found["block"] == block          # a block only where there are blocks
         for key in ("prerolled.legend.use.text", "prerolled.legend.men.text", hero, "prerolled.legend.rows.text"):
             assert printed(key, flat), (n, key)
         assert said in flat, n
@@ -312,7 +313,7 @@ def test_a_shown_seed_is_printed_and_the_legend_says_what_that_gives_away():
 
 
 def test_a_private_seed_is_printed_nowhere():
-    # issue 21: a printed seed lets anyone print the same rows and read ahead.
+    # A printed seed lets anyone print the same rows and read ahead.
     seed = 5_551_234_567
     one = render_mod.render(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
     assert not _seed_printed(one, seed)
@@ -345,7 +346,7 @@ FATE_3 = '[fate]\nrule = "871.3"\ncolumn = 3'
 
 
 def test_the_table_holds_no_check_the_kill_card_decides(data_copy):
-    # issue 21: 871.1.a/b read "the RNC used to determine the final kill result", already face up:
+    # 871.1.a/b read "the RNC used to determine the final kill result", already face up:
     # the table replaces only the draws after it, so a change to the check leaves its rows alone.
     edit(data_copy / "rules.toml", CLOSED_3, CLOSED_3.replace("3", "4"))
     header, rows = csv_rows(context(data_copy, seed=3))
@@ -428,12 +429,13 @@ def test_rows_are_legible_and_inside_their_columns_fates_left_of_weapons(paper):
     pdf = render_mod.render(ctx, PAPERS[paper])
     page = pages_of(pdf)[0]
     chars = page.chars
-    assert all(0 <= ch["x0"] and ch["x1"] <= page.width for ch in chars)
-    body = [ch for ch in chars if ch["fontname"].split("+")[-1] in ("DejaVuSans", "DejaVuSans-Bold") and ch["size"] >= 8]
+    assert all(ch["x0"] >= 0 and ch["x1"] <= page.width for ch in chars)
+    body = [ch for ch in chars
+            if ch["fontname"].split("+")[-1] in ("DejaVuSans", "DejaVuSans-Bold") and ch["size"] >= 8]
     killed = [w for w in page.words if w["text"] == KILLED]
     assert killed and all(w["bottom"] - w["top"] >= 8 for w in killed)
     tops = sorted({round(w["top"], 1) for w in killed})
-    assert min(b - a for a, b in zip(tops, tops[1:])) >= 8     # row pitch
+    assert min(b - a for a, b in itertools.pairwise(tops)) >= 8     # row pitch
     # Every cell's text stays between its column rules (a rule: a vertical line, or a box's side).
     rules = sorted({round(x, 1) for r in page.rects for x in (r["x0"], r["x1"])}
                    | {round(ln["x0"], 1) for ln in page.lines if abs(ln["x1"] - ln["x0"]) < 0.01})
@@ -443,7 +445,7 @@ def test_rows_are_legible_and_inside_their_columns_fates_left_of_weapons(paper):
         if CELL.fullmatch(w["text"].strip()):
             assert not any(w["x0"] < x < w["x1"] for x in rules), w
     assert len(body) > 1000
-    # issue 21: each man twice, his fate left of every weapon, so a card uncovers fates first;
+    # Each man twice, his fate left of every weapon, so a card uncovers fates first;
     # the group heads say so, fates over the left half.
     heads = _heads(page)
     assert all(len(xs) == 2 for xs in heads.values()), heads
@@ -459,8 +461,8 @@ def test_fonts_embedded_and_bookmarks_per_page_group():
     pdf = render_mod.render(context(rows=400), PAPERS["letter"])
     reader = PdfReader(io.BytesIO(pdf))
     for page in reader.pages:
-        for font in page["/Resources"]["/Font"].values():
-            font = font.get_object()
+        for ref in page["/Resources"]["/Font"].values():
+            font = ref.get_object()
             assert "DejaVuSans" in font["/BaseFont"]
             assert "/FontFile2" in font["/FontDescriptor"].get_object()
     titles = [item["/Title"] for item in reader.outline]
@@ -468,7 +470,7 @@ def test_fonts_embedded_and_bookmarks_per_page_group():
     spans = [tuple(map(int, re.fullmatch(pattern("prerolled.outline.rows", first=r"(\d+)", last=r"(\d+)"), t).groups()))
              for t in titles]
     assert spans[0][0] == 1 and spans[-1][1] == 400
-    assert all(b[0] == a[1] + 1 for a, b in zip(spans, spans[1:]))
+    assert all(b[0] == a[1] + 1 for a, b in itertools.pairwise(spans))
 
 
 def test_bw_uses_no_colour():
@@ -489,7 +491,7 @@ def test_hostile_data_text_stays_on_the_page(data_copy):
     ctx = context(data_copy, rows=50)
     pdf = render_mod.render(ctx, PAPERS["a4"])
     page = pages_of(pdf)[0]
-    assert page.chars and all(0 <= ch["x0"] and ch["x1"] <= page.width + 0.01 for ch in page.chars)
+    assert page.chars and all(ch["x0"] >= 0 and ch["x1"] <= page.width + 0.01 for ch in page.chars)
     rows, pages = pdf_rows(pdf)
     assert rows == csv_rows(ctx)[1]
     flat = " ".join(pages[0].split())
@@ -512,7 +514,7 @@ def test_geometry_fills_the_paper_within_margins(paper):
     geo = table_geometry(p, widths, row_height=11.5, top=120, bottom=16, margin=30)
     xs = [c.x for c in geo.columns]
     assert xs[0] == 30 and geo.right == pytest.approx(p.width - 30)
-    assert all(a.right == pytest.approx(b.x) for a, b in zip(geo.columns, geo.columns[1:]))
+    assert all(a.right == pytest.approx(b.x) for a, b in itertools.pairwise(geo.columns))
     assert geo.columns[2].width - 40 == pytest.approx(geo.columns[3].width - 60)   # growers share
     assert geo.body_top == pytest.approx(p.height - 30 - 120)
     assert geo.row_bottom(geo.rows_per_page - 1) >= 30 + 16
@@ -553,9 +555,9 @@ def _first_page(ctx, paper):
 def _hero_fields(t):
     hero = t["hero"]
     choice = WORDS("prerolled.legend.or", a=WORDS("prerolled.cell.rifle"), b=WORDS("prerolled.cell.smg"))
-    return dict(result=hero["fate_result"], fate_rule=hero["fate_rule"], weapon_rule=hero["weapon_rule"],
-                choice=choice, unpins=WORDS("prerolled.legend.hero.unpins"),
-                note=note(t["interpretation"]["hero_card"]["note"]))
+    return {"result": hero["fate_result"], "fate_rule": hero["fate_rule"], "weapon_rule": hero["weapon_rule"],
+            "choice": choice, "unpins": WORDS("prerolled.legend.hero.unpins"),
+            "note": note(t["interpretation"]["hero_card"]["note"])}
 
 
 def test_legend_words_the_check_and_hero_cards_as_the_rule_does():
@@ -576,7 +578,7 @@ def test_legend_words_the_check_and_hero_cards_as_the_rule_does():
                   closed_column=closed["column"], open=open_["rule"], open_label=open_["label"],
                   open_column=open_["column"])
     hero_card = WORDS("prerolled.legend.hero.separate", **_hero_fields(t))
-    # a cell's SMG where the nationality had none reads as note 6's reading says (issue 21)
+    # a cell's SMG where the nationality had none reads as note 6's reading says
     no_smg = t["interpretation"]["no_smg"]
     smg = WORDS("prerolled.legend.smg.text", sentence=no_smg["readings"][no_smg["reading"]].rstrip("."),
                 note=note(no_smg["note"]))
@@ -589,7 +591,7 @@ def test_legend_words_the_check_and_hero_cards_as_the_rule_does():
 
 
 def test_legend_has_hero_cards_and_the_crew_order_fixed_before_their_cells_are_read(data_copy):
-    # issue 21.  871.3: the Hero man "doesn't have to draw a RPC": the card replaces his draw, so it
+    # 871.3: the Hero man "doesn't have to draw a RPC": the card replaces his draw, so it
     # is played before his fate is uncovered (never put on a man seen to be Killed); 871.4 likewise,
     # before his weapon, and after the fates (871.4's draws follow 871.3's).  871.2: "The personality
     # cards must be determined before the player calculates the status of those individuals": the
@@ -615,7 +617,7 @@ def test_legend_has_hero_cards_and_the_crew_order_fixed_before_their_cells_are_r
 
 
 def test_balanced_legend_says_what_a_block_gives_away():
-    # issue 21: a balanced block holds fixed counts, so the rows used tell what is left of it.
+    # A balanced block holds fixed counts, so the rows used tell what is left of it.
     block = 12      # lcm of 3 (871.3's thirds) and 12 (871.4: 1/4 armed, then 1/3 rifle)
     said = WORDS("prerolled.legend.rows.balanced", block=block, next=block + 1, double=2 * block)
     assert said in _first_page(context(rows=2 * block, mode="balanced"), "a4")
@@ -635,7 +637,7 @@ def test_legend_owns_up_to_a_part_block(tmp_path):
 
 
 def test_the_hero_figure_is_the_one_the_legend_plays():
-    # issue 21: the aid's "5 + Hero" average assumes the Hero card is played, its man named, before
+    # The aid's "5 + Hero" average assumes the Hero card is played, its man named, before
     # the draws (871.3: he "doesn't have to draw a RPC"), as the legend now says.  A Hero put on a
     # man whose cell is seen to say Killed would give 10/3 + P(someone killed) instead.
     alive = F(2, 3)             # 871.3: column 3 reads 1 unhurt or 2 wounded, of 3
@@ -648,7 +650,7 @@ def test_the_hero_figure_is_the_one_the_legend_plays():
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr", "it", "es"])
 def test_every_legend_sentence_prints_whole_in_every_edition(lang, tmp_path):
-    # issue 21: the legend carries the fairness rules; a sentence cut short ("...") would drop one
+    # The legend carries the fairness rules; a sentence cut short ("...") would drop one
     for n, args in enumerate((["--mode", "balanced"], ["--seed", "random"])):
         status, _, err = run_cli("build", "--only", "prerolled", "--quiet", "--rows", "30", "--lang", lang,
                                  "--out", tmp_path / str(n), *args)

@@ -1,6 +1,6 @@
-"""--print shop (issue 25): every page of every PDF read back with pypdf, and Ghostscript's view.
+"""--print shop: every page of every PDF read back with pypdf, and Ghostscript's view.
 
-The print shop's brief, as the issue states it: TrimBox = the A4 or Letter page, BleedBox =
+The print shop's brief (docs/printing.md): TrimBox = the A4 or Letter page, BleedBox =
 trim + 3 mm on every side, MediaBox = the bleed and a slug (the bleed itself with --no-marks),
 nested; CMYK only (no RGB or grey operator, colour space or image); no transparency; a PDF/X
 output intent with a registered condition and the info keys a preflight reads; every font
@@ -20,12 +20,12 @@ from pypdf import PdfReader
 from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, IndirectObject
 
 from conftest import DATA
-from generator.make.pipeline import render_all
 from generator.data import load
+from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
 MM = 72 / 25.4
-BLEED = 3 * MM          # the issue's 3 mm
+BLEED = 3 * MM          # the brief's bleed
 TOL = 0.01              # points
 PAPER_PT = {"a4": (210 * MM, 297 * MM), "letter": (612.0, 792.0)}     # ISO 216; 8.5 x 11 in
 NOT_CMYK = {"/DeviceRGB", "/CalRGB", "/DefaultRGB", "/DeviceGray", "/CalGray", "/DefaultGray", "/Lab"}
@@ -79,8 +79,8 @@ def content_operators(reader):
 
 # A content stream's tokens (PDF 32000-1, 7.2 and 7.8.2): strings (brackets nested once),
 # dictionary brackets, hex strings, names, comments, array brackets, and bare words: a number or
-# an operator.  Read by a regular expression: pypdf's ContentStream parse took 1.4 s of the
-# shop kit's 1.5 s here.  A stream it cannot read whole (or an inline image) goes to pypdf.
+# an operator.  Read by a regular expression: pypdf's ContentStream parse would be most of the
+# time these tests take.  A stream it cannot read whole (or an inline image) goes to pypdf.
 TOKEN = re.compile(rb"""\s*(?:(\((?:\\.|[^\\()]|\((?:\\.|[^\\()])*\))*\))|(<<|>>|<[0-9A-Fa-f\s]*>)
                        |(/[^\s()<>\[\]{}/%]*)|(%[^\r\n]*)|([\[\]{}])|([^\s()<>\[\]{}/%]+))\s*""", re.X | re.S)
 NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)")
@@ -110,13 +110,14 @@ def test_every_page_has_its_trim_bleed_and_media_boxes(marks):
             where = (name, number)
             assert abs(trim[2] - trim[0] - width) < TOL and abs(trim[3] - trim[1] - height) < TOL, where
             assert all(abs(b - (t - BLEED if i < 2 else t + BLEED)) < TOL
-                       for i, (b, t) in enumerate(zip(bleed, trim))), where
+                       for i, (b, t) in enumerate(zip(bleed, trim, strict=True))), where
             if marks:       # a slug holds the crop marks: the media is larger than the bleed all round
                 assert media[0] < bleed[0] - 3 * MM and media[1] < bleed[1] - 3 * MM, where
                 assert media[2] > bleed[2] + 3 * MM and media[3] > bleed[3] + 3 * MM, where
             else:
-                assert all(abs(m - b) < TOL for m, b in zip(media, bleed)), where
-            assert "/CropBox" not in page or all(abs(c - m) < TOL for c, m in zip(box(page, "/CropBox"), media))
+                assert all(abs(m - b) < TOL for m, b in zip(media, bleed, strict=True)), where
+            assert "/CropBox" not in page \
+                or all(abs(c - m) < TOL for c, m in zip(box(page, "/CropBox"), media, strict=True))
 
 
 def test_no_rgb_or_grey_no_transparency_and_every_font_embedded():
@@ -245,7 +246,8 @@ def test_ghostscript_renders_every_shop_pdf_without_a_warning(tmp_path):
             run = render(path)
             assert run.returncode == 0 and not run.stdout.strip() and not run.stderr.strip(), \
                 (path.name, run.stdout, run.stderr)
-        pytest.fail(f"Ghostscript spoke over the files together, not over any alone: {together.stdout}{together.stderr}")
+        pytest.fail(f"Ghostscript spoke over the files together, not over any alone: "
+                    f"{together.stdout}{together.stderr}")
 
 
 def test_ghostscript_inkcov_finds_only_black_on_a_text_only_page(tmp_path):
@@ -281,8 +283,9 @@ def test_manifest_names_the_profile_but_the_default():
 
 def test_a_release_holds_several_profiles():
     import zipfile
+
     from generator.make.release import make_release
-    name, content = make_release(load(DATA), BuildOptions(print_profile="shop"), more_profiles=("fold",))
+    _name, content = make_release(load(DATA), BuildOptions(print_profile="shop"), more_profiles=("fold",))
     archive = zipfile.ZipFile(io.BytesIO(content))
     files = {n.split("/", 1)[1]: n for n in archive.namelist()}
     manifest = archive.read(files["MANIFEST.txt"]).decode()

@@ -1,13 +1,13 @@
-"""Progress as people expect it (issue 22): on a terminal a live line per file with its pages
+"""Progress as people expect it: on a terminal a live line per file with its pages
 and aligned sizes; on every build, terminal or not, one closing line unless --quiet."""
 
 import io
 import re
 import sys
 
-from generator.make.progress import file_line
-from generator.locking import LOCK_NAME
 from conftest import run_cli
+from generator.locking import LOCK_NAME
+from generator.make.progress import file_line
 
 
 def _closing(err: str) -> str:

@@ -42,7 +42,7 @@ def release(release_zip):
 
 
 def test_name_and_reproducible(release):
-    name, content, _, files = release
+    name, _content, _, files = release
     match = re.fullmatch(rf"bailout-kit-{re.escape(__version__)}-([0-9a-f]{{8}})\.zip", name)
     assert match
     edition = next(line for line in files["MANIFEST.txt"].decode().splitlines() if line.startswith("edition "))
@@ -53,7 +53,7 @@ def test_cli_writes_the_same_zip_again(release, tmp_path):
     name, content, _, _ = release
     code, out, err = run_cli("release", "--out", tmp_path / "dist", "--quiet")
     assert code == 0, err
-    from generator.make.transaction import LOCK_NAME      # a release, like a build, locks its --out
+    from generator.make.transaction import LOCK_NAME  # a release, like a build, locks its --out
     assert sorted(p.name for p in (tmp_path / "dist").iterdir()) == sorted([name, LOCK_NAME])
     assert str(tmp_path / "dist" / name) in out
     assert (tmp_path / "dist" / name).read_bytes() == content, "byte-identical for the same data and options"
@@ -77,14 +77,16 @@ def test_holds_every_file(release):
     expected = {*all_file_names(PAPERS_BY_KEY[p] for p in PAPERS), "MANIFEST.txt", "README.txt", "index.html"}
     assert {"kit-a4.pdf", "player-aid-letter.pdf", "prerolled.csv", "player-aid.html"} <= expected
     assert expected <= set(files)
-    assert {f"thumbs/{n[:-4]}.png" for n in expected if n.endswith(".pdf")} == {n for n in files if n.startswith("thumbs/")}
+    thumbs = {n for n in files if n.startswith("thumbs/")}
+    assert {f"thumbs/{n[:-4]}.png" for n in expected if n.endswith(".pdf")} == thumbs
     for name in files:
         if name.endswith(".pdf"):
             assert files[name].startswith(b"%PDF-")
     manifest = files["MANIFEST.txt"].decode()
     for name, content in files.items():
         if name != "MANIFEST.txt":
-            assert re.search(rf"^{re.escape(name)}\s+\S+\s+{hashlib.sha256(content).hexdigest()}$", manifest, re.M), name
+            digest = hashlib.sha256(content).hexdigest()
+            assert re.search(rf"^{re.escape(name)}\s+\S+\s+{digest}$", manifest, re.M), name
 
 
 def test_faces_one_per_distinct_face_at_cut_size(release):
@@ -121,7 +123,7 @@ def test_faces_are_cropped_from_their_own_counter(release):
                 if want == ink:     # pdfium shows the K-only ink as a warm near-black: compare as grey
                     assert abs(sum(got) / 3 - sum(want) / 3) <= 40, (key, side, corner)
                 else:
-                    assert all(abs(a - b) <= 2 for a, b in zip(got, want)), (key, side, corner)
+                    assert all(abs(a - b) <= 2 for a, b in zip(got, want, strict=True)), (key, side, corner)
     front = Image.open(io.BytesIO(files["faces/german-crew-front.png"])).convert("L")
     back = Image.open(io.BytesIO(files["faces/german-crew-back.png"])).convert("L")
     assert front.tobytes() != back.tobytes(), "the wounded side differs"
@@ -231,8 +233,8 @@ class _Keys(dict):
 def test_the_pages_words_are_the_catalogues(release):
     from generator.content.words import Words
     from generator.data import load
-    from generator.options import BuildOptions
     from generator.make.release import listed
+    from generator.options import BuildOptions
     from generator.render.html.release_pages import index_html, readme_text
     _, _, _, files = release
     keyed = Words("xx", _Keys())

@@ -1,10 +1,11 @@
-"""`bailout serve` (issue 20): a real process on a free port, edited as an editor would."""
+"""`bailout serve`: a real process on a free port, edited as an editor would."""
 
 import html
+import io
+from contextlib import redirect_stderr
 
 import pytest
 
-from conftest import DATA
 from generator.content.words import load_words
 from serving import Served, wait_for
 
@@ -53,6 +54,7 @@ def test_serve_rebuilds_keeps_the_last_good_and_recovers(served, tmp_path):
 @pytest.fixture
 def browser(tmp_path):
     import os
+
     from serving import Unavailable, chromium
     try:
         driver = chromium(tmp_path / "profile")
@@ -71,7 +73,7 @@ def test_open_page_follows_five_edits_a_broken_one_and_the_fix(browser, served):
     assert shown(browser, "Tom Cundiff")
     for n in range(1, 6):
         served.set_credit(f"Editor number {n}")
-        wait_for(lambda: shown(browser, f"Editor number {n}"))      # no refresh: the page reloads itself
+        wait_for(lambda n=n: shown(browser, f"Editor number {n}"))      # no refresh: the page reloads itself
     pdf = served.get("/player-aid-a4.pdf")
     served.break_data()
     wait_for(lambda: has_problems(browser))
@@ -82,4 +84,19 @@ def test_open_page_follows_five_edits_a_broken_one_and_the_fix(browser, served):
     browser.get(served.url + "view/player-aid-a4.pdf")       # a PDF in the page that reloads it
     src = browser.execute_script("return document.querySelector('iframe').src")
     served.set_credit("Fixed twice")
-    wait_for(lambda: browser.execute_script("var f=document.querySelector('iframe');return f&&f.src") not in (src, None))
+    frame = "var f=document.querySelector('iframe');return f&&f.src"
+    wait_for(lambda: browser.execute_script(frame) not in (src, None))
+
+
+def test_a_client_gone_mid_request_prints_no_traceback() -> None:
+    from generator.make.serve import _Handler, _Server
+    server = _Server(("127.0.0.1", 0), _Handler)
+    port = server.server_address[1]
+    err = io.StringIO()
+    with redirect_stderr(err):
+        try:
+            raise BrokenPipeError(32, "Broken pipe")
+        except BrokenPipeError:
+            server.handle_error(None, ("127.0.0.1", port))
+    server.server_close()
+    assert err.getvalue() == ""

@@ -5,22 +5,22 @@ weapons for the unhurt only, the German SMG spans); which lines must carry a bar
 those edits and the rule text, not from the code under test.
 """
 
-import io
 import json
 import re
 import shutil
 import subprocess
 import tomllib
+from html.parser import HTMLParser
 
 import pytest
 
-from conftest import DATA, ROOT, edit, page_texts, run_cli
-from pdfpage import pages_of, text_of, words_of
+from conftest import DATA, ROOT, bailout, edit, page_texts, run_cli
 from generator.content import marks as aid_changes
 from generator.content.words import load_words
-from generator.make.pipeline import render_all
 from generator.data import load
+from generator.make.pipeline import render_all
 from generator.options import BuildOptions
+from pdfpage import pages_of, text_of, words_of
 
 MM = 72 / 25.4
 WORDS = load_words()        # the kit's English
@@ -143,7 +143,7 @@ def test_each_changed_line_has_a_bar_in_the_margin_beside_it(since_build, paper)
 
 def test_the_changes_box_names_each_changed_rule(since_build, new_data):
     pages = pages_of(since_build["player-aid-a4.pdf"])
-    first, second = pages
+    _first, second = pages
     texts = [" ".join(p.text.split()) for p in pages]
     right_half = [ch for ch in second.chars if ch["x0"] + ch["x1"] > second.width]     # centred right of the middle
     right = " ".join(text_of(words_of(right_half)).split())
@@ -164,12 +164,13 @@ def test_the_changes_box_names_each_changed_rule(since_build, new_data):
 
 def test_box_lists_exactly_the_changed_rules(new_data):
     from generator.content.aid import markdown_text
-    from generator.make.pipeline import since_base
-    from generator.engine.odds import compute
     from generator.content.context import BuildContext
     from generator.data.sources import shipped
+    from generator.engine.odds import compute
+    from generator.make.pipeline import since_base
     kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
-    text = markdown_text(BuildContext(kit, compute(kit), options, shipped("templates"), changes=since_base(kit, options, shipped("templates"))))
+    changes = since_base(kit, options, shipped("templates"))
+    text = markdown_text(BuildContext(kit, compute(kit), options, shipped("templates"), changes=changes))
     box = text.split('<div class="changes"', 1)[1].split("</div>", 1)[0]
     rules = [line.split("**")[1].replace("\\", "") for line in box.splitlines() if line.startswith("**")]
     import tomllib
@@ -191,9 +192,9 @@ class _Keys(dict):
 
 
 def test_the_box_is_in_the_catalogues_words(new_data):
-    from generator.make.pipeline import since_base
     from generator.content.words import Words
     from generator.data.sources import shipped
+    from generator.make.pipeline import since_base
     kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
     box = aid_changes.box_vars(since_base(kit, options, shipped("templates")), Words("keys", _Keys()))
     lines = [line for _, group in box["groups"] for line in group]
@@ -252,11 +253,11 @@ def test_since_a_git_revision(tmp_path, monkeypatch):
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     from generator.content.aid import markdown_text
-    from generator.make.manifest import manifest
-    from generator.make.pipeline import since_base
-    from generator.engine.odds import compute
     from generator.content.context import BuildContext
     from generator.data.sources import shipped
+    from generator.engine.odds import compute
+    from generator.make.manifest import manifest
+    from generator.make.pipeline import since_base
     repo = tmp_path / "repo"
     shutil.copytree(DATA, repo / "data")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
@@ -295,34 +296,43 @@ def test_web_aid_without_changes_is_unchanged():
 
 def _changed_texts(html):
     """The text of every element with class "changed" in an HTML page."""
-    from html.parser import HTMLParser
-    void = {"br", "img", "meta", "link", "hr", "input"}
-
-    class Collect(HTMLParser):
-        def __init__(self):
-            super().__init__()
-            self.stack, self.done = [], []      # open elements: [tag, collecting, text parts]
-
-        def handle_starttag(self, tag, attrs):
-            if tag not in void:
-                self.stack.append([tag, "changed" in (dict(attrs).get("class") or "").split(), []])
-
-        def handle_endtag(self, tag):
-            while self.stack:
-                open_tag, collecting, parts = self.stack.pop()
-                if collecting:
-                    self.done.append(" ".join("".join(parts).split()))
-                if open_tag == tag:
-                    break
-
-        def handle_data(self, data):
-            for _, collecting, parts in self.stack:
-                if collecting:
-                    parts.append(data)
-
-    parser = Collect()
+    parser = _ChangedCollector()
     parser.feed(html)
     return parser.done
+
+
+class _ChangedCollector(HTMLParser):
+    """Collects the text of each element with class "changed", nested ones too."""
+    VOID = frozenset({"br", "img", "meta", "link", "hr", "input"})
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.done = [], []      # open elements: [tag, collecting, text parts]
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append([tag, "changed" in (dict(attrs).get("class") or "").split(), []])
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            open_tag, collecting, parts = self.stack.pop()
+            if collecting:
+                self.done.append(" ".join("".join(parts).split()))
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data):
+        for _, collecting, parts in self.stack:
+            if collecting:
+                parts.append(data)
+
+
+@pytest.mark.parametrize("since", ["data", "git:HEAD"])
+def test_a_translated_build_since_a_base_works(tmp_path, since: str) -> None:
+    status, _, err = bailout("build", "--lang", "de", "--since", since, "--out", tmp_path, "--only", "aid",
+                             "--paper", "a4", "--quiet")
+    assert status == 0, err
+    assert "Traceback" not in err
 
 
 # -- one comparison: what `bailout diff` lists is what the aid marks, template edits included -----
@@ -393,7 +403,7 @@ def test_a_data_and_template_edit_lists_both(projects, new_data):
     changes = listed(old, both)
     data_only = listed(old / "data", new_data)      # the four edits over the shipped templates
     assert len(changes) == len(data_only) + 1
-    assert [c for c in changes if c["key"].startswith("template.")] == [c for c in listed(old, projects[1])]
+    assert [c for c in changes if c["key"].startswith("template.")] == list(listed(old, projects[1]))
     built = built_since(old, both)
     html = built["player-aid.html"].decode()
     assert box_count(html) == len(changes)
@@ -439,7 +449,7 @@ def test_since_a_git_revision_compares_its_templates(tmp_path, monkeypatch):
     def commit(message):
         for args in (["add", "data", "templates"], ["commit", "-q", "-m", message]):
             subprocess.run(git + args, cwd=repo, check=True, capture_output=True)
-    subprocess.run(git + ["init", "-q"], cwd=repo, check=True, capture_output=True)
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True, capture_output=True)
     commit("as shipped")
     edit(template, *SENTENCE)
     monkeypatch.chdir(repo)

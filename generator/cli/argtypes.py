@@ -56,7 +56,8 @@ def counter_size_mm(text: str) -> Fraction:
     number = t[:len(t) - len(unit)]
     size = bounded_number(number, MAX_COUNTER_MM * 100) if len(t) <= 40 else None
     if size is None:
-        what = "far too large for a counter" if _NUMBER.fullmatch(number) and number[:1] != "-" else "not a counter size"
+        large = _NUMBER.fullmatch(number) and number[:1] != "-"
+        what = "far too large for a counter" if large else "not a counter size"
         raise argparse.ArgumentTypeError(f"{_shown(text)} is {what}. {SIZES_HELP}") from None
     mm = size * UNITS_MM[unit or "mm"]
     if not MIN_COUNTER_MM <= mm <= MAX_COUNTER_MM:
@@ -102,7 +103,8 @@ def parts_list(text: str) -> tuple[str, ...]:
     parts = [p.strip() for p in text.split(",") if p.strip()]
     bad = [p for p in parts if p not in PARTS]
     if bad or not parts:
-        hint = f"{_shown(bad[0])} is not a part; {refusal(bad[0], PARTS)}" if bad else f"{_shown(text)} names no part; accepted: {', '.join(PARTS)}"
+        hint = (f"{_shown(bad[0])} is not a part; {refusal(bad[0], PARTS)}" if bad
+                else f"{_shown(text)} names no part; accepted: {', '.join(PARTS)}")
         raise argparse.ArgumentTypeError(f"{hint} (a comma list of them, like aid,counters)")
     return tuple(p for p in PARTS if p in parts)
 

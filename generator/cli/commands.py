@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import DataError, UsageError, one_line, terminal_text
 from generator.data.model import KitData
+from generator.errors import DataError, UsageError, one_line, terminal_text
 
 if TYPE_CHECKING:
     from generator.content.context import BuildContext
@@ -51,7 +51,7 @@ def cmd_check(args: argparse.Namespace) -> None:
 
 def _check_catalogues(kit: KitData) -> None:
     """Every edition's catalogue translates every English key, and its glossary every sentence and
-    name of the data (issue 19): name what is missing."""
+    name of the data: name what is missing."""
     from generator.content.words import available_languages, missing_translations
     from generator.data.glossary import read_glossary, untranslated
     problems = [line for lang in available_languages()[1:] for line in missing_translations(lang)]
@@ -65,8 +65,8 @@ def _check_catalogues(kit: KitData) -> None:
 
 
 def cmd_odds(args: argparse.Namespace) -> None:
-    from generator.engine.odds import as_json, compute
     from generator.cli.odds_report import odds_lines
+    from generator.engine.odds import as_json, compute
     kit = _load(args)
     odds = compute(kit)
     if args.json:
@@ -76,10 +76,10 @@ def cmd_odds(args: argparse.Namespace) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> None:
-    from generator.engine import procedure as R
     from generator.cli.odds_report import figure_label
-    from generator.engine.simulate import simulate
     from generator.cli.parser import drawn_seed
+    from generator.engine import procedure as R
+    from generator.engine.simulate import simulate
     kit = _load(args)
     args.seed = drawn_seed(args.seed)       # random: a fresh one, said below so the run can be repeated
     figures = simulate(kit, args.n, args.seed)
@@ -95,8 +95,8 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     labels = [figure_label(r, f) for f in figures]
     width = max(len("figure"), *(len(label) for label in labels))
     say(f"{'figure':{width}} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
-    for f, label in zip(figures, labels):
-        say(f"{label:{width}} {str(f.exact):>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
+    for f, label in zip(figures, labels, strict=True):
+        say(f"{label:{width}} {f.exact!s:>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
     worst = max(abs(f.z) for f in figures)
     # what chance alone gives: the |z| that n independent figures all stay under 19 times in 20
     from statistics import NormalDist
@@ -125,8 +125,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> None:
-    from generator.make.pipeline import build_into
     from generator.cli.parser import options_from_args
+    from generator.make.pipeline import build_into
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
     _check_out(args.out)
@@ -138,9 +138,9 @@ def cmd_build(args: argparse.Namespace) -> None:
 
 
 def cmd_release(args: argparse.Namespace) -> None:
+    from generator.cli.parser import options_from_args, release_profiles
     from generator.make.release import make_editions_release
     from generator.make.transaction import write_all
-    from generator.cli.parser import options_from_args, release_profiles
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
     _check_out(args.out)
@@ -159,32 +159,34 @@ def cmd_release(args: argparse.Namespace) -> None:
 
 def _closing(count: int, out: Path, data: Path, templates: Path, stamp: str) -> None:
     """The one line every build and release ends with (stderr: stdout stays for what scripts read)."""
-    from generator.make.progress import closing_line
     from generator.data.sources import shipped
-    print(f"bailout: {closing_line(count, out, data, templates, stamp, shipped=(shipped('data'), shipped('templates')))}",
-          file=sys.stderr)
+    from generator.make.progress import closing_line
+    line = closing_line(count, out, data, templates, stamp, shipped=(shipped("data"), shipped("templates")))
+    print(f"bailout: {line}", file=sys.stderr)
 
 
 def cmd_init(args: argparse.Namespace) -> None:
     from generator.data.sources import init
     made = init(args.folder)
     from generator.cli.project import write_template
-    project = write_template(args.folder)       # issue 20: the project file, commented
+    project = write_template(args.folder)       # the project file, every key commented
     if project is not None:
         made.append(project)
-    say(f"copied the kit's {' and '.join(p.name + ('/' if p.is_dir() else '') for p in made)} into {args.folder}; edit them there, "
-          f"then run bailout check and bailout build in that folder (they use ./data and ./templates)")
+    names = " and ".join(p.name + ("/" if p.is_dir() else "") for p in made)
+    say(f"copied the kit's {names} into {args.folder}; edit them there, "
+        f"then run bailout check and bailout build in that folder (they use ./data and ./templates)")
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
-    """`bailout serve`: build once, serve on 127.0.0.1, rebuild what is looked at on every save (issue 20)."""
+    """`bailout serve`: build once, serve on 127.0.0.1, rebuild what is looked at on every save."""
     import sys
-    from generator.make.pipeline import context
-    from generator.make.serve import Sources, serve, watched_paths
+
     from generator.cli.parser import options_from_args
     from generator.cli.project import project_file, with_project
     from generator.data import load
     from generator.data.sources import data_folder, template_folder
+    from generator.make.pipeline import context
+    from generator.make.serve import Sources, serve, watched_paths
     argv, given = getattr(args, "argv", sys.argv[1:]), (args.data, args.templates)
 
     def make_context() -> "BuildContext":
@@ -218,13 +220,15 @@ def cmd_help(args: argparse.Namespace) -> None:
 def cmd_completion(args: argparse.Namespace) -> None:
     """`bailout completion SHELL`: shtab's completion script for the whole parser."""
     import shtab
+
     from generator.cli.parser import parser
     print(shtab.complete(parser(), shell=args.shell))
 
 
-COMMANDS: dict[str, Command] = {"serve": cmd_serve, "build": cmd_build, "release": cmd_release, "check": cmd_check, "crew": cmd_crew,
-                                "diff": cmd_diff, "init": cmd_init, "odds": cmd_odds, "simulate": cmd_simulate}
-# issue 22: `bailout` alone lists the commands, as `bailout help` does
+COMMANDS: dict[str, Command] = {"serve": cmd_serve, "build": cmd_build, "release": cmd_release, "check": cmd_check,
+                                "crew": cmd_crew, "diff": cmd_diff, "init": cmd_init, "odds": cmd_odds,
+                                "simulate": cmd_simulate}
+# `bailout` alone lists the commands, as `bailout help` does
 COMMANDS.update({"help": cmd_help, "completion": cmd_completion})
 
 

@@ -3,9 +3,9 @@
 import math
 from pathlib import Path
 
-from generator.engine.crews import find_crews
+from generator.data.model import MORALE_RANGE, KitData, Nationality, Rules
+from generator.engine.crews import CrewSearch, find_crews
 from generator.engine.procedure import crew_size
-from generator.data.model import MORALE_RANGE, KitData, Nationality
 from generator.errors import UsageError
 from generator.suggest import suggestion
 
@@ -17,12 +17,7 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
     """`bailout crew NATIONALITY (--afv NAME | --afv-morale M)`: the 871.2 target and the crews the
     nationality's unused cards (`in_use` is a comma list of cards in play) make, at most `most`."""
     rules = kit.rules
-    nat = next((n for n in kit.nationalities if n.key == nationality.lower()), None)
-    if nat is None:
-        keys = [n.key for n in kit.nationalities]
-        hint = suggestion(nationality.lower(), keys)
-        raise UsageError(f"crew: no nationality {nationality!r}; {hint + ' ' if hint else ''}the data has "
-                         f"{', '.join(keys)}")
+    nat = _nationality(kit, nationality)
     where = str(Path(kit.directory) / "nationalities" / f"{nat.key}.toml")     # the system's own separator
     morale, label = _afv(nat, where, afv, afv_morale)
     if not MORALE_RANGE[0] <= morale <= MORALE_RANGE[1]:
@@ -33,6 +28,43 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
     unknown = sorted(set(cards) - {c.card_id for c in nat.roster})
     if nat.roster and unknown:
         raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}")
+    size = _crew_size(rules, casualties)
+    free = len(nat.roster) - len(set(cards))
+    if math.comb(max(free, 0), size) > MAX_COMBINATIONS:   # every combination is tried: keep it finite
+        raise UsageError(f"crew: {where}: roster: {free:,} unused cards make {math.comb(free, size):,} crews of "
+                         f"{size} to try (at most {MAX_COMBINATIONS:,}); list fewer cards, or set some aside "
+                         f"with --in-use")
+    search = find_crews(rules, nat.roster, morale, casualties, cards)
+    lines = _target_lines(rules, nat.name, label, casualties, search)
+    c = rules.crew
+    if not nat.roster:
+        lines.append(f"No personality cards are listed in {where} (key: roster); add [[roster]] tables "
+                     f"(card, role, morale) to search for crews.")
+        return lines
+    lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(cards)} unused cards"
+                 f"{'' if search.crews else f': {c.morale_rule} cannot be met from these cards'}.")
+    for crew in search.crews[:most]:
+        lines.append("  " + ", ".join(f"{card.card_id}{' ' + card.role if card.role else ''} "
+                                      f"(M{card.morale})" for card in crew))
+    if len(search.crews) > most:
+        lines.append(f"  ... and {len(search.crews) - most} more (--most N lists more)")
+    return lines
+
+
+def _nationality(kit: KitData, nationality: str) -> Nationality:
+    """The nationality named on the command line, whatever its case; else a usage error listing them."""
+    nat = next((n for n in kit.nationalities if n.key == nationality.lower()), None)
+    if nat is None:
+        keys = [n.key for n in kit.nationalities]
+        hint = suggestion(nationality.lower(), keys)
+        raise UsageError(f"crew: no nationality {nationality!r}; {hint + ' ' if hint else ''}the data has "
+                         f"{', '.join(keys)}")
+    return nat
+
+
+def _crew_size(rules: Rules, casualties: int) -> int:
+    """The men left to bail out after `casualties` commander casualties; a usage error where they
+    would be none, or where casualties past the crew's floor are given as if they counted."""
     c = rules.crew
     size = crew_size(rules, casualties)
     floor = next(k for k in range(casualties + 1) if crew_size(rules, k) == size)    # the fewest giving this size
@@ -45,14 +77,14 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
         raise UsageError(f"crew: with {_count(casualties, 'commander casualty', 'commander casualties')} no man of "
                          f"the crew of {c.size} is left ({c.commander_casualty_rule}, crew_size reading "
                          f"{rules.setting('crew_size')!r}), so none bails out; give fewer --casualties")
-    free = len(nat.roster) - len(set(cards))
-    if math.comb(max(free, 0), size) > MAX_COMBINATIONS:   # every combination is tried: keep it finite
-        raise UsageError(f"crew: {where}: roster: {free:,} unused cards make {math.comb(free, size):,} crews of "
-                         f"{size} to try (at most {MAX_COMBINATIONS:,}); list fewer cards, or set some aside "
-                         f"with --in-use")
-    search = find_crews(rules, nat.roster, morale, casualties, cards)
+    return size
+
+
+def _target_lines(rules: Rules, name: str, label: str, casualties: int, search: CrewSearch) -> list[str]:
+    """The report's head: the crew's size and Morale target, and a line where no card can meet it."""
+    c = rules.crew
     note = next(i.note for i in rules.interpretations if i.name == "crew_size")
-    lines = [f"{nat.name} crew for {label}, {c.morale_rule}: {_count(search.size, 'man', 'men')} "
+    lines = [f"{name} crew for {label}, {c.morale_rule}: {_count(search.size, 'man', 'men')} "
              f"(crew of {c.size}, {_count(casualties, 'commander casualty', 'commander casualties')}, "
              f"{c.commander_casualty_rule}; note {note}); "
              f"average Morale {search.average}, so their Morale totals {search.total}; "
@@ -62,17 +94,6 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
         lines.append(f"{c.morale_rule} cannot be met as written: no personality card has a Morale below "
                      f"{MORALE_RANGE[0]}, so no crew averages {search.average}. The rule does not say what to "
                      f"do then (the kit's suggestion: agree on a crew with your opponent).")
-    if not nat.roster:
-        lines.append(f"No personality cards are listed in {where} (key: roster); add [[roster]] tables "
-                     f"(card, role, morale) to search for crews.")
-        return lines
-    lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(cards)} unused cards"
-                 f"{'' if search.crews else f': {c.morale_rule} cannot be met from these cards'}.")
-    for crew in search.crews[:most]:
-        lines.append("  " + ", ".join(f"{card.card_id}{' ' + card.role if card.role else ''} "
-                                      f"(M{card.morale})" for card in crew))
-    if len(search.crews) > most:
-        lines.append(f"  ... and {len(search.crews) - most} more (--most N lists more)")
     return lines
 
 

@@ -7,7 +7,6 @@ from generator.content.change import Change
 from generator.content.items import show
 from generator.text import fraction_text
 
-
 Groups = Sequence[tuple[str, Sequence[Change]]]    # compare.printed_changes(): [(rule, [Change, ...]), ...]
 
 

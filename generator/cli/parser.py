@@ -10,10 +10,20 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from generator import __version__
-from generator.cli.argtypes import (back_offset_mm, choice, count, counter_size_mm, parts_list, positive,
-                                    print_profiles, seed, whole)
-from generator.cli.argtypes import label_text
-from generator.cli.argtypes import language, language_list
+from generator.cli.argtypes import (
+    back_offset_mm,
+    choice,
+    count,
+    counter_size_mm,
+    label_text,
+    language,
+    language_list,
+    parts_list,
+    positive,
+    print_profiles,
+    seed,
+    whole,
+)
 from generator.errors import one_line
 from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, MAX_SEED, PAPER_KEYS, PARTS, RANDOM_SEED, BuildOptions
 from generator.profiles import registry
@@ -102,30 +112,39 @@ def parser() -> _Parser:
         p.commands[name], p.summaries[name] = made, kwargs.get("help", "")
         return made
 
-    def data_opt(q: argparse.ArgumentParser) -> None:
-        q.add_argument("--data", type=Path, default=None, metavar="DIR",
-                       help="the data folder (default: ./data when it holds rules.toml, else the kit's own)")
-
     b = add("build", help="write the print kit (PDFs, CSV, manifest)")
-    data_opt(b)
+    _data_opt(b)
     add_build_options(b)
     add_edition_options(b)
 
     z = add("release", help="write the whole kit as one zip to share (PDFs, HTML aid, CSV, face images)")
-    data_opt(z)
+    _data_opt(z)
     add_build_options(z, release=True)
     add_edition_options(z, release=True)
 
     c = add("check", help="validate the data folder and report every problem")
-    data_opt(c)
+    _data_opt(c)
     templates_opt(c)
 
     o = add("odds", help="print every chance, exactly")
-    data_opt(o)
+    _data_opt(o)
     o.add_argument("--json", action="store_true", help="exact fractions as JSON strings")
 
+    _add_study_commands(add)
+    _add_editing_commands(add)
+    _add_help_commands(p, add)
+    return p
+
+
+def _data_opt(q: argparse.ArgumentParser) -> None:
+    q.add_argument("--data", type=Path, default=None, metavar="DIR",
+                   help="the data folder (default: ./data when it holds rules.toml, else the kit's own)")
+
+
+def _add_study_commands(add: Callable[..., argparse.ArgumentParser]) -> None:
+    """`bailout crew`, `bailout diff` and `bailout simulate`: what the data says, printed as text."""
     w = add("crew", help="the crew's target Morale, and crews from your personality cards")
-    data_opt(w)
+    _data_opt(w)
     w.add_argument("nationality", help="a nationality file's name, e.g. german")
     which = w.add_mutually_exclusive_group(required=True)
     which.add_argument("--afv", metavar="NAME", help="an AFV listed in the nationality file")
@@ -137,27 +156,30 @@ def parser() -> _Parser:
     d = add("diff", help="what a rules edit changes in print terms, by rule number",
             description="Compare two editions: data folders (with the templates beside them), "
                         "project folders, or git:REV (the data/ and templates/ committed at REV), "
-                                   "and list every printed figure, sentence, weapon and counter that changes. "
-                                   "Exit status 0: no change, 1: changes, 2: error.")
+                        "and list every printed figure, sentence, weapon and counter that changes. "
+                        "Exit status 0: no change, 1: changes, 2: error.")
     d.add_argument("old", metavar="OLD", help="a data folder, a project folder, or git:REV (e.g. git:HEAD)")
     d.add_argument("new", metavar="NEW", nargs="?", default=None,
                    help="a data folder, a project folder, or git:REV (default: the --data folder)")
-    data_opt(d)
+    _data_opt(d)
     templates_opt(d)
     d.add_argument("--json", action="store_true", help="the changes as JSON, fractions as strings")
 
     s = add("simulate", help="draw cards N times and compare with the exact odds")
-    data_opt(s)
+    _data_opt(s)
     s.add_argument("n", type=positive, metavar="N", help="number of bail-outs to simulate")
     s.add_argument("--seed", type=seed, default=DEFAULT_SEED,
                    help=f"random seed, 0 to 2^63 - 1 (default {DEFAULT_SEED}, as for build)")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
 
+
+def _add_editing_commands(add: Callable[..., argparse.ArgumentParser]) -> None:
+    """`bailout serve` and `bailout init`: a live preview while editing, and a copy to edit."""
     v = add("serve", help="a live preview: the outputs served on this machine, made again as you save",
             description="Serve the kit on 127.0.0.1 and make it again whenever a file of the data, "
                         "the templates, the catalogues or bailout.toml is saved; open pages reload "
                         "themselves.  Nothing is written unless --out is given.")
-    data_opt(v)
+    _data_opt(v)
     add_build_options(v)
     add_edition_options(v)
     v.set_defaults(out=None)        # serve keeps its outputs in memory
@@ -167,14 +189,12 @@ def parser() -> _Parser:
     i = add("init", help="copy the kit's data/ and templates/ into a folder, to edit them")
     i.add_argument("folder", nargs="?", default=".", type=Path, metavar="DIR", help="where (default: here)")
 
-    _add_help_commands(p, add)
-    return p
-
 
 def _add_help_commands(p: _Parser, add: Callable[..., argparse.ArgumentParser]) -> None:
     """`bailout completion SHELL`, then `bailout help [COMMAND]`, which knows every command (itself too)."""
     t = add("completion", help=f"print the shell completion script for {or_list(SHELLS)}",
-            description="Print a completion script for SHELL to stdout; README shows where to put it.")
+            description="Print a completion script for SHELL to stdout (where each shell reads it: "
+                        "docs/reference.md, Shell completion).")
     t.add_argument("shell", type=choice(SHELLS, what="a shell"), metavar="SHELL", help=", ".join(SHELLS))
     h = add("help", help="show one command's options (bailout help build), or list the commands")
     h.add_argument("topic", nargs="?", choices=sorted([*p.commands, "help"]), metavar="COMMAND",
@@ -195,7 +215,7 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
     if release:
         p.add_argument("--out", default="dist", metavar="DIR", help="where the zip lands (default dist/)")
     else:
-        p.add_argument("--paper", type=choice(PAPER_KEYS + ("both",), what="a paper"), choices=PAPER_KEYS + ("both",),
+        p.add_argument("--paper", type=choice((*PAPER_KEYS, "both"), what="a paper"), choices=(*PAPER_KEYS, "both"),
                        default="both", help=f"{or_list([*PAPER_KEYS, 'both (default)'])}, any case")
         p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
         p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",

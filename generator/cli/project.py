@@ -50,8 +50,15 @@ def _entries() -> list[tuple[str, object, str]]:
     """(key, example value, what it sets) for every key, in the order the template lists them."""
     from generator.content.rows import MODES, TARGET_ROWS
     from generator.content.words import available_languages
-    from generator.options import (DEFAULT_SEED, MAX_COUNTER_MM, MIN_COUNTER_MM, NAMED_SIZES, PAPER_KEYS,
-                                   PRINT_PROFILES, BuildOptions)
+    from generator.options import (
+        DEFAULT_SEED,
+        MAX_COUNTER_MM,
+        MIN_COUNTER_MM,
+        NAMED_SIZES,
+        PAPER_KEYS,
+        PRINT_PROFILES,
+        BuildOptions,
+    )
     default = BuildOptions()
     return [
         ("paper", "both", or_list([*PAPER_KEYS, "both"])),

@@ -22,7 +22,7 @@ def markdown_text(ctx: BuildContext) -> str:
     memo, key = ctx.memo, "aid markdown"
     if key not in memo:         # made once a build: the PDF for each paper and the HTML share it
         if ctx.changes is not None:
-            from generator.content.marks import marked_text     # only a --since build needs it
+            from generator.content.marks import marked_text  # only a --since build needs it
             memo[key] = marked_text(ctx)
         else:
             memo[key] = render_text(ctx)

@@ -7,6 +7,7 @@ structure.  The template is compiled once per process and folder, not once per p
 compiled between runs in the kit's cache (generator/cache.py).
 """
 
+import contextlib
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -19,13 +20,13 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator import __version__
-from generator.engine import procedure as R
-from generator.data import FATES
-from generator.errors import RenderError
-from generator.engine.odds import man_code
 from generator.content.context import BuildContext
 from generator.content.weapons import weapon_rows
 from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, po_messages
+from generator.data import FATES
+from generator.engine import procedure as R
+from generator.engine.odds import man_code
+from generator.errors import RenderError
 from generator.text import fraction_text, signed, truncate
 
 TEMPLATE = "aid.md.j2"
@@ -85,10 +86,8 @@ class _QuietCache(jinja2.FileSystemBytecodeCache):
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
+        with contextlib.suppress(OSError):
             super().dump_bytecode(bucket)
-        except OSError:
-            pass
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
@@ -171,7 +170,7 @@ def template_vars(ctx: BuildContext) -> dict[str, Any]:
         "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
         "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,
         "since": None,      # built --since OLD: the "Changes since" box (marks.box_vars)
-        "words": ctx.words,     # the catalogue, for the template's sentences added in issue 21
+        "words": ctx.words,     # the catalogue, for the sentences the template takes from it
     }
 
 

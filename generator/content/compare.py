@@ -129,10 +129,11 @@ def _shown(side: Side, name: str) -> Iterator[None]:
         folders = [(str(f), f"{side.spec}:{f.name}" if side.commit else str(f))
                    for f in (side.templates, side.folder) if f is not None]
         lines = []
-        for line in error.problems:
+        for problem in error.problems:
+            line = problem
             for where, shown in folders:
-                if where in line:
-                    line = f"{name}: {line.replace(where, shown, 1)}"
+                if where in problem:
+                    line = f"{name}: {problem.replace(where, shown, 1)}"
                     break
             lines.append(line)
         raise RenderError(lines) from None

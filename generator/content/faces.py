@@ -11,8 +11,8 @@ came from, so a renderer that cannot fit it can name them.
 from dataclasses import dataclass
 
 from generator.content.words import Words
-from generator.engine import procedure as R
 from generator.data.model import KitData, Nationality, WeaponSpan
+from generator.engine import procedure as R
 from generator.text import signed
 
 KINDS = ("crew", "rifle", "smg", "marker")
@@ -215,7 +215,7 @@ def tally(groups: Groups) -> tuple[tuple[Nationality, dict[str, int]], ...]:
     """((nationality, {kind: count}), ...) from `all_counters` output; every kind present."""
     rows = []
     for nat, counters in groups:
-        counts = {kind: 0 for kind in KINDS}
+        counts = dict.fromkeys(KINDS, 0)
         for counter in counters:
             counts[counter.kind] += 1
         rows.append((nat, counts))

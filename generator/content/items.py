@@ -208,7 +208,7 @@ def _notes(out: _Items, kit: KitData, odds: Odds) -> None:
         out.add(f"note.{note.name}.number", group, w("item.note.number", name=note.name), note.note, "number")
         out.add(f"note.{note.name}.reading", group, w("item.note.reading"), note.reading)
         out.add(f"note.{note.name}.sentence", group, w("item.note.sentence"), note.sentence)
-        if note.house_rule:     # issue 21: the aid labels a reading in force that goes against the text
+        if note.house_rule:     # the aid labels a reading in force that goes against the text
             out.add(f"note.{note.name}.house_rule", group, w("item.note.house_rule"), note.house_rule)
 
 
@@ -219,7 +219,8 @@ def key_part(name: str) -> str:
 
 
 def _rule_numbers(out: _Items, kit: KitData, odds: Odds) -> None:
-    """The rule numbers the aid prints that no other item carries as its value (issue 20)."""
+    """The rule numbers the aid prints that no other item carries as its value, so an edited one
+    is a printed change too."""
     r, w = kit.rules, out.words
     for key, rule in (("triggers.rule", r.trigger_rule), ("crew.rule", r.crew.rule),
                       ("hero.fate_rule", r.hero.fate_rule), ("hero.weapon_rule", r.hero.weapon_rule),
@@ -328,7 +329,7 @@ def show(kind: str, value: object, words: Words | None = None) -> str:
     return str(value)
 
 
-# -- template sentences (issue 20) ----------------------------------------------------------------
+# -- template sentences: an edited template is a printed change ----------------------------------
 
 SENTENCE_END = re.compile(r"(?<=[.!?:])\s+(?=[A-Z*(])")
 MARKUP = re.compile(r"\*|\\(?=[\\`*_{}\[\]()#+\-.!|~<>])|<[^>]*>")

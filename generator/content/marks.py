@@ -57,7 +57,7 @@ def changed_lines(old: list[str], new: list[str]) -> set[int]:
     kind (a table row for table rows, a list item for list items), so a deletion shows too.
     """
     marked: set[int] = set()
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+    for tag, i1, _i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag in ("replace", "insert"):
             marked.update(j for j in range(j1, j2) if _content(new[j]))
         elif tag == "delete" and j1 < len(new) and _content(new[j1]) and _kind(new[j1]) == _kind(old[i1]):
@@ -126,7 +126,7 @@ def _box_groups(since: Since, per_rule: int, words: Words) -> list[tuple[str, li
 
 def box_line(change: Change, words: Words) -> str:
     """One change for a player: the new value first, then the old; a reworded text just says so."""
-    from generator.content.items import show    # here: a build without --since reads only CHANGED from this module
+    from generator.content.items import show  # here: a build without --since reads only CHANGED from this module
     label = change.label
     if change.status == "added":
         return words("change.box.added", label=label, value=show(change.kind, change.new, words))

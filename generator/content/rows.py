@@ -57,14 +57,14 @@ class Table:
 class Rows(Sequence[Row]):
     """The rows of a table, stored as one byte per cell (its index among the column's codes).
 
-    Why: a million rows as tuples of strings take over 100 MB; as bytes, 7 MB.  Reading a row
-    gives the same tuple of codes.
+    Why: a million rows held as tuples of strings take many times the memory of one byte a
+    cell.  Reading a row gives the same tuple of codes.
     """
 
     def __init__(self, columns: Sequence[Column], cells: Sequence[Sequence[str]]) -> None:
         self._codes = tuple(tuple(code for code, _ in col.outcomes) for col in columns)
         self._cells = tuple(bytes(map({code: i for i, code in enumerate(codes)}.__getitem__, column))
-                            for codes, column in zip(self._codes, cells))
+                            for codes, column in zip(self._codes, cells, strict=True))
         self._length = len(self._cells[0]) if self._cells else 0
 
     def __len__(self) -> int:
@@ -83,7 +83,7 @@ class Rows(Sequence[Row]):
             index += self._length
         if not 0 <= index < self._length:
             raise IndexError(index)
-        return tuple(codes[cells[index]] for codes, cells in zip(self._codes, self._cells))
+        return tuple(codes[cells[index]] for codes, cells in zip(self._codes, self._cells, strict=True))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Rows) and (self._codes, self._cells) == (other._codes, other._cells)

@@ -52,7 +52,7 @@ class Words:
         places = len(digits.partition(".")[2])
         # The locale's percent pattern with exactly the English number of decimals: no second rounding.
         pattern = "#,##0" + ("." + "0" * places if places else "") + "%"
-        from babel.numbers import format_percent    # Babel's numbers and CLDR data: only where numbers are localised
+        from babel.numbers import format_percent  # Babel's numbers and CLDR data: only where numbers are localised
         text = format_percent(Decimal(digits) / 100, format=pattern, locale=self.lang)
         return text.replace("%", self.percent_sign())
 
@@ -90,7 +90,7 @@ _SPEC = re.compile(r"[,_]?(?:\.\d)?[df%]?")
 
 def _formatted(lang: str, key: str, text: str, fields: Mapping[str, object]) -> str:
     """`text` with its {fields} filled; a field the caller does not give, an attribute, index,
-    conversion or width, or a stray brace is a DataError naming the catalogue and key (issue 19)."""
+    conversion or width, or a stray brace is a DataError naming the catalogue and key."""
     where = f"{catalogue_file(lang)}: {key}"
     out = []
     try:
@@ -115,7 +115,8 @@ def catalogue_file(lang: str) -> Path:
     return LOCALE / f"{lang}.po"
 
 
-_READ: dict[tuple[str, int, int], Words] = {}     # (file, size, mtime): a catalogue read once (issue 20)
+# (file, size, mtime): each catalogue is read once a process; serve reads an edited one afresh.
+_READ: dict[tuple[str, int, int], Words] = {}
 
 
 def load_words(lang: str = SOURCE_LANGUAGE) -> Words:
@@ -188,7 +189,7 @@ def _fields(text: str) -> set[str]:
 
 def missing_translations(lang: str) -> list[str]:
     """One line per key of the English catalogue that `lang`'s lacks, leaves empty or fuzzy, or
-    translates with other {fields}: what `bailout check` names and a test refuses (issue 19)."""
+    translates with other {fields}: what `bailout check` names and a test refuses."""
     path = catalogue_file(lang)
     from babel.messages.pofile import read_po
     with open(catalogue_file(SOURCE_LANGUAGE), "rb") as handle:

@@ -8,21 +8,40 @@ import hashlib
 import os
 from pathlib import Path
 
-from generator.errors import DataError
-from generator.data.sources import PathProblem, probe
-from generator.data.schema import Problems
-from generator.data.model import (FATES, LEADER_ROLES, READINGS, WEAPON_TYPES, Afv, After, Check, CloseCombat, EmblemShape,
-                    ColumnTable, Crew, Fate, Hero, Interpretation, KitData, Nationality, RosterCard, Rules,
-                    Weapon, WeaponSpan)
+from generator.data.file_names import RULE, safe_stem
+from generator.data.model import (
+    FATES,
+    LEADER_ROLES,
+    READINGS,
+    WEAPON_TYPES,
+    After,
+    Afv,
+    Check,
+    CloseCombat,
+    ColumnTable,
+    Crew,
+    EmblemShape,
+    Fate,
+    Hero,
+    Interpretation,
+    KitData,
+    Nationality,
+    RosterCard,
+    Rules,
+    Weapon,
+    WeaponSpan,
+)
 from generator.data.nationality_file import read_nationality
 from generator.data.rules_file import read_deck, read_rules
-from generator.data.file_names import RULE, safe_stem
+from generator.data.schema import Problems
+from generator.data.sources import PathProblem, probe
 from generator.data.toml_file import read_toml
+from generator.errors import DataError
 
 # The package is the data API: the model's names are re-exported beside `load`.
-__all__ = ["load", "FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "Afv", "After", "Check", "CloseCombat", "EmblemShape",
-           "ColumnTable", "Crew", "Fate", "Hero", "Interpretation", "KitData", "Nationality", "RosterCard",
-           "Rules", "Weapon", "WeaponSpan"]
+__all__ = ["FATES", "LEADER_ROLES", "READINGS", "WEAPON_TYPES", "After", "Afv", "Check", "CloseCombat", "ColumnTable",
+           "Crew", "EmblemShape", "Fate", "Hero", "Interpretation", "KitData", "Nationality", "RosterCard", "Rules",
+           "Weapon", "WeaponSpan", "load"]
 
 
 # The most nationality files a build takes: the two-page player aid lists each nationality's
@@ -46,6 +65,18 @@ def load(data_dir: str | os.PathLike[str]) -> KitData:
     deck_cards = None
     if rules and rules.deck_file:
         deck_cards = read_deck(problems, data_dir, rules.deck_file, rules.columns, read)
+    nationalities = _read_nationalities(problems, data_dir, rules, read)
+    digest = _hash(read)
+    if problems:
+        raise DataError(problems.lines)
+    assert rules is not None     # else a problem was added above
+    return KitData(data_dir, rules, tuple(nationalities), deck_cards, digest)
+
+
+def _read_nationalities(problems: Problems, data_dir: Path, rules: Rules | None,
+                        read: dict[str, bytes]) -> list[Nationality]:
+    """Every nationality file, in name order (`read` gains their bytes); a problem for none found,
+    and for a name two files share whatever its case."""
     listed = _nationality_files(data_dir)
     nat_files = _safely_named(problems, listed)
     if not listed:
@@ -63,11 +94,7 @@ def load(data_dir: str | os.PathLike[str]) -> KitData:
                          f"{nat.name!r} is also the name in nationalities/{seen[nat.name.casefold()]}.toml")
         elif nat.name:
             seen[nat.name.casefold()] = nat.key
-    digest = _hash(read)
-    if problems:
-        raise DataError(problems.lines)
-    assert rules is not None     # else a problem was added above
-    return KitData(data_dir, rules, tuple(nationalities), deck_cards, digest)
+    return nationalities
 
 
 def _nationality_files(data_dir: Path) -> list[str]:

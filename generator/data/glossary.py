@@ -1,4 +1,4 @@
-"""An edition's glossary (issue 19): data/glossary/<lang>.toml, editable like the rest of the data.
+"""An edition's glossary: data/glossary/<lang>.toml, editable like the rest of the data.
 
 [terms] gives the game's terms in the edition's words, the English kept beside them where a
 player matches it to the English cards ("Heldenkarte (Hero)"); [text] gives the data's printed
@@ -11,7 +11,6 @@ a sentence left out prints in English, and `bailout check` names it.
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from generator.data.model import KitData, Nationality, Rules
@@ -88,7 +87,8 @@ def _checked(problems: Problems, rel: str, lang: str, table: dict[str, Any], kit
         if key not in english:
             problems.add(rel, f"text.{key}", "not a printed sentence of rules.toml")
         elif isinstance(english[key], tuple):
-            if not (isinstance(value, list) and len(value) == len(english[key]) and all(isinstance(v, str) for v in value)):
+            if not (isinstance(value, list) and len(value) == len(english[key])
+                    and all(isinstance(v, str) for v in value)):
                 problems.add(rel, f"text.{key}", f"must be a list of {len(english[key])} strings, as in rules.toml")
             else:
                 text[key] = tuple(value)
@@ -134,7 +134,7 @@ def untranslated(kit: KitData, glossary: Glossary) -> list[str]:
     lines = [f"{where}: text.{key}: no translation" for key in english_text(kit.rules) if key not in glossary.text]
     lines += [f"{where}: nationalities.{n.key}: no translation" for n in kit.nationalities
               if not {"name", "adjective"} <= set(glossary.nationalities.get(n.key, {}))]
-    # issue 21: the army a weapons row follows prints under its name, so it is translated too
+    # the army a weapons row follows prints under its name, so it is translated too
     lines += [f"{where}: nationalities.{n.key}.army: no translation" for n in kit.nationalities
               if n.army and "army" not in glossary.nationalities.get(n.key, {})]
     return lines

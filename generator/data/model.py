@@ -131,7 +131,7 @@ class Interpretation:
     reading: str
     default: str
     readings: tuple[tuple[str, str], ...]   # ((reading, sentence), ...)
-    house_rules: tuple[str, ...] = ()       # readings that go against the rule's text (issue 21)
+    house_rules: tuple[str, ...] = ()       # readings that go against the rule's text
     restates: bool = False                  # the default reading is the rule's own text, not a reading of it
 
     @property

@@ -1,12 +1,24 @@
 """nationalities/*.toml -> Nationality: names, greyscale-safe colours, weapons by year."""
 
 from collections import Counter
+from itertools import pairwise
 from typing import Any
 
 from generator.colour import grey_contrast
+from generator.data.model import (
+    BAR_DIRECTIONS,
+    EMBLEM_SHAPES,
+    LEADER_ROLES,
+    MORALE_RANGE,
+    YEAR,
+    Afv,
+    EmblemShape,
+    Nationality,
+    RosterCard,
+    Rules,
+    WeaponSpan,
+)
 from generator.data.schema import Problems, Reader, Validator, in_range, nonblank, one_of
-from generator.data.model import (BAR_DIRECTIONS, EMBLEM_SHAPES, LEADER_ROLES, MORALE_RANGE, YEAR, Afv, EmblemShape, Nationality,
-                    RosterCard, Rules, WeaponSpan)
 
 MIN_GREY_CONTRAST = 4.5     # WCAG AA for body text, applied to the greys a mono printer makes
 
@@ -29,13 +41,14 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
     if colour and text_colour:
         ratio = grey_contrast(colour, text_colour)
         if ratio < MIN_GREY_CONTRAST:
-            r.report("text_colour", f"contrast with colour is {ratio:.1f}:1 in greyscale; needs at least {MIN_GREY_CONTRAST}:1")
+            r.report("text_colour", f"contrast with colour is {ratio:.1f}:1 in greyscale; "
+                                    f"needs at least {MIN_GREY_CONTRAST}:1")
     rifles = _spans(r, "rifle", rules, need_every_year=True)
     smgs = _spans(r, "smg", rules, need_every_year=False)
     roster: list[RosterCard] = []
     for card in r.tables("roster", required=False):
         roster.append(RosterCard(card.get("card", str, check=nonblank),
-                                 card.get("role", str, default="", check=one_of(("",) + LEADER_ROLES)),
+                                 card.get("role", str, default="", check=one_of(("", *LEADER_ROLES))),
                                  card.get("morale", int, check=in_range(*MORALE_RANGE))))
         card.finish()
     if "roster" in r.table and not roster:
@@ -56,8 +69,9 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
 
 
 # Bounds that keep every shape inside its square and drawable; percentages, see EmblemShape.
-_EMBLEM_INTS: dict[str, Validator[int]] = {"size": in_range(5, 100), "width": in_range(5, 100), "points": in_range(3, 12),
-                "inner": in_range(10, 95), "x": in_range(-95, 95), "y": in_range(-95, 95)}
+_EMBLEM_INTS: dict[str, Validator[int]] = {"size": in_range(5, 100), "width": in_range(5, 100),
+                                           "points": in_range(3, 12), "inner": in_range(10, 95),
+                                           "x": in_range(-95, 95), "y": in_range(-95, 95)}
 
 
 def _emblem(r: Reader) -> tuple[EmblemShape, ...]:
@@ -108,23 +122,9 @@ def _emblem_colours(s: Reader, takes: tuple[str, ...]) -> tuple[str, ...] | None
 
 
 def _spans(r: Reader, name: str, rules: Rules | None, need_every_year: bool) -> list[WeaponSpan]:
-    spans: list[WeaponSpan] = []
-    for s in r.tables(name, required=need_every_year):
-        years = s.get_list("years", int, check_item=YEAR)
-        model = s.get("model", str, check=nonblank)
-        source = s.get("source", str, check=nonblank)
-        s.finish()
-        if years is None:
-            continue
-        if len(years) != 2 or years[0] > years[1]:
-            s.report("years", "expected [first, last] with first <= last")
-            continue
-        outside = _outside_period(years[0], years[1], rules)
-        if outside:     # its counter would print years the kit does not cover; kept, so no cascade of "no rifle for"
-            s.report("years", outside)
-        spans.append(WeaponSpan(years[0], years[1], model, source))
+    spans = [span for s in r.tables(name, required=need_every_year) if (span := _span(s, rules)) is not None]
     ordered = sorted(spans, key=lambda span: span.first)     # spans keep file order: keys stay [i]
-    for a, b in zip(ordered, ordered[1:]):
+    for a, b in pairwise(ordered):
         if b.first <= a.last:
             r.report(name, f"spans {a.first}-{a.last} and {b.first}-{b.last} overlap")
     if need_every_year and rules and rules.first_year and rules.last_year and spans:
@@ -135,6 +135,23 @@ def _spans(r: Reader, name: str, rules: Rules | None, need_every_year: bool) -> 
             if year not in covered:
                 r.report(name, f"no {name} for {year}")
     return spans
+
+
+def _span(s: Reader, rules: Rules | None) -> WeaponSpan | None:
+    """One [[rifle]] or [[smg]] table; None where its years are missing or out of order."""
+    years = s.get_list("years", int, check_item=YEAR)
+    model = s.get("model", str, check=nonblank)
+    source = s.get("source", str, check=nonblank)
+    s.finish()
+    if years is None:
+        return None
+    if len(years) != 2 or years[0] > years[1]:
+        s.report("years", "expected [first, last] with first <= last")
+        return None
+    outside = _outside_period(years[0], years[1], rules)
+    if outside:     # its counter would print years the kit does not cover; kept, so no cascade of "no rifle for"
+        s.report("years", outside)
+    return WeaponSpan(years[0], years[1], model, source)
 
 
 def _outside_period(first: int, last: int, rules: Rules | None) -> str | None:

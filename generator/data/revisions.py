@@ -35,7 +35,7 @@ class Side:
     folder: Path            # the data folder to load
     label: str              # how the output names it: the folder, or "git:REV (abc1234)"
     commit: str | None      # the full commit id for git:REV
-    templates: Path | None = None   # the templates that go with the data (issue 20)
+    templates: Path | None = None   # the templates that go with the data
 
 
 @contextlib.contextmanager
@@ -57,7 +57,7 @@ def opened(spec: str) -> Iterator[Side]:
     with _terminate_as_exit(), tempfile.TemporaryDirectory(prefix="bailout-rev-") as temp:
         _write_blobs(spec, top, entries, Path(temp))
         label = spec if commit.startswith(rev) else f"{spec} ({commit[:7]})"    # no "git:abc1234 (abc1234)"
-        # templates/ at the rev when it has one (beside its data/), else the kit's own (issue 20)
+        # templates/ at the rev when it has one (beside its data/), else the kit's own
         yield Side(spec, Path(temp) / "data", label, commit, template_folder(Path(temp) / "data"))
 
 
@@ -178,7 +178,7 @@ def _git(spec: str, *args: str, cwd: str | None = None, missing: str | None = No
 def _git(spec: str, *args: str, cwd: str | None = None, missing: str | None = None, raw: bool = False) \
         -> str | bytes:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True)
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
     except FileNotFoundError:
         raise UsageError(f"{spec}: git is not installed") from None
     if done.returncode:

@@ -1,13 +1,29 @@
 """rules.toml (and a transcribed deck it names) -> Rules, every problem collected."""
 
 import unicodedata
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
-from generator.data.schema import REPORTED, Validator, Problems, Reader, in_range, nonblank, one_of
-from generator.data.model import (FATES, LEADER_ROLES, MAX_COLUMN, READINGS, WEAPON_TYPES, YEAR, After, Check, CloseCombat,
-                    ColumnTable, Crew, Fate, Hero, Interpretation, Rules, Weapon)
+from generator.data.model import (
+    FATES,
+    LEADER_ROLES,
+    MAX_COLUMN,
+    READINGS,
+    WEAPON_TYPES,
+    YEAR,
+    After,
+    Check,
+    CloseCombat,
+    ColumnTable,
+    Crew,
+    Fate,
+    Hero,
+    Interpretation,
+    Rules,
+    Weapon,
+)
+from generator.data.schema import REPORTED, Problems, Reader, Validator, in_range, nonblank, one_of
 from generator.data.toml_file import read_toml
 
 _T = TypeVar("_T")
@@ -192,42 +208,59 @@ def _interpretations(top: Reader, deck_file: str | None) -> tuple[Interpretation
             section.report(name, f"unknown setting; expected one of {', '.join(READINGS)}")
             continue
         s = section.section(name)
-        if s is None:
-            continue
-        known = READINGS[name]
-        readings_r = s.section("readings")
-        readings: dict[str, str] = {}
-        if readings_r:
-            for reading in readings_r.names():
-                if reading not in known:
-                    readings_r.report(reading, f"unknown reading; expected one of {', '.join(known)}")
-                else:
-                    readings[reading] = readings_r.get(reading, str, check=nonblank)
-        reading = s.get("reading", str, check=one_of(known))
-        default = s.get("default", str, check=one_of(known))
-        for key, value in (("reading", reading), ("default", default)):
-            if value is not None and readings_r and value not in readings:
-                s.report(key, f"reading {value!r} has no sentence under {s.key('readings')}")
-        note = s.get("note", int, check=in_range(1, 99))
-        if note is not None and note in notes:
-            s.report("note", f"{note} is already the number of interpretation.{notes[note]}")
-        elif note is not None:
-            notes[note] = name
-        house, restates = _house_rules(s, known, default)
-        s.finish()
-        if reading in readings and readings[reading]:
-            result.append(Interpretation(name, note, reading, default, tuple(sorted(readings.items())), house, restates))
+        interpretation = _interpretation(s, name, notes) if s is not None else None
+        if interpretation is not None:
+            result.append(interpretation)
     for name in READINGS:
         if name not in section.table:
             section.report(name, "missing setting")
-    by_name = {i.name: i for i in result}
-    if "deck" in by_name:
-        transcribed = by_name["deck"].reading == "transcribed"
-        if transcribed and not deck_file:
-            section.report("deck.reading", "is 'transcribed' but deck.file names no deck")
-        if deck_file and not transcribed:
-            section.report("deck.reading", f"is {by_name['deck'].reading!r} but deck.file names a transcribed deck")
+    _check_deck_reading(section, {i.name: i for i in result}, deck_file)
     return tuple(sorted(result, key=lambda i: (i.note or 0, i.name)))
+
+
+def _interpretation(s: Reader, name: str, notes: dict[int, str]) -> Interpretation | None:
+    """One interpretation setting, or None where its reading has no sentence; `notes` (note number ->
+    setting) gains its note, so two settings cannot share one."""
+    known = READINGS[name]
+    readings_r = s.section("readings")
+    readings = _readings(readings_r, known) if readings_r else {}
+    reading = s.get("reading", str, check=one_of(known))
+    default = s.get("default", str, check=one_of(known))
+    for key, value in (("reading", reading), ("default", default)):
+        if value is not None and readings_r and value not in readings:
+            s.report(key, f"reading {value!r} has no sentence under {s.key('readings')}")
+    note = s.get("note", int, check=in_range(1, 99))
+    if note is not None and note in notes:
+        s.report("note", f"{note} is already the number of interpretation.{notes[note]}")
+    elif note is not None:
+        notes[note] = name
+    house, restates = _house_rules(s, known, default)
+    s.finish()
+    if reading not in readings or not readings[reading]:
+        return None
+    return Interpretation(name, note, reading, default, tuple(sorted(readings.items())), house, restates)
+
+
+def _readings(r: Reader, known: tuple[str, ...]) -> dict[str, str]:
+    """A setting's [readings] table: each known reading's sentence; an unknown one is reported."""
+    readings: dict[str, str] = {}
+    for reading in r.names():
+        if reading not in known:
+            r.report(reading, f"unknown reading; expected one of {', '.join(known)}")
+        else:
+            readings[reading] = r.get(reading, str, check=nonblank)
+    return readings
+
+
+def _check_deck_reading(section: Reader, by_name: dict[str, Interpretation], deck_file: str | None) -> None:
+    """The deck setting reads 'transcribed' exactly when deck.file names a transcribed deck."""
+    if "deck" not in by_name:
+        return
+    transcribed = by_name["deck"].reading == "transcribed"
+    if transcribed and not deck_file:
+        section.report("deck.reading", "is 'transcribed' but deck.file names no deck")
+    if deck_file and not transcribed:
+        section.report("deck.reading", f"is {by_name['deck'].reading!r} but deck.file names a transcribed deck")
 
 
 def _house_rules(s: Reader, known: tuple[str, ...], default: str | None) -> tuple[tuple[str, ...], bool]:
@@ -280,7 +313,7 @@ def read_deck(problems: Problems, data_dir: Path, rel: str, columns: tuple[int, 
             r.report(f"cards[{i}]", f"has {len(row)} values; expected {len(deck_columns)} (one per column)")
             ok = False
             continue
-        card = dict(zip(deck_columns, row))
+        card = dict(zip(deck_columns, row, strict=True))
         for col, value in card.items():
             if not (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= col):
                 r.report(f"cards[{i}]", f"column {col} reads {value!r}; expected 1..{col}")

@@ -1,8 +1,9 @@
 """Where the kit's data/ and templates/ come from, and `bailout init`, which copies them out.
 
-Lookup order (README, "Your own copy of the data"): `--data DIR`; else `./data` when it holds
-rules.toml; else the copy shipped inside the package.  Templates: `./templates` when it holds
-the aid template, else the shipped copy.  The wheel carries the repository's top-level data/
+Lookup order (docs/reference.md, "Where the kit finds its data"): `--data DIR`; else `./data`
+when it holds rules.toml; else the copy shipped inside the package.  Templates: `--templates
+DIR`; else, with `--data X/data`, `X/templates` when it holds the aid template; else
+`./templates` when it does; else the shipped copy.  The wheel carries the repository's top-level data/
 and templates/ as generator/shipped/data and generator/shipped/templates (pyproject.toml maps
 them), read through importlib.resources.  A source checkout has no generator/shipped: there
 the shipped copy is the checkout's own data/ and templates/, so an editable install reads the
@@ -10,6 +11,7 @@ files its editors change.  Nothing else is guessed (never a stray site-packages/
 """
 
 import atexit
+import contextlib
 import errno
 import os
 import shutil
@@ -20,7 +22,6 @@ import warnings
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-
 
 from generator.errors import UsageError
 
@@ -44,7 +45,8 @@ def template_folder(data: str | os.PathLike[str] | None = None,
     if given is not None:
         folder = Path(given)
         if not (folder / MARKERS["templates"]).is_file():
-            raise UsageError(f"--templates {folder}: no {MARKERS['templates']} there (give the kit's templates/ folder)")
+            raise UsageError(f"--templates {folder}: no {MARKERS['templates']} there "
+                             f"(give the kit's templates/ folder)")
         return folder
     if data is not None:
         beside = Path(data).parent / "templates"
@@ -57,7 +59,7 @@ def template_folder(data: str | os.PathLike[str] | None = None,
 
 
 def source_label(folder: Path, name: str) -> str:
-    """How a closing line names a data or templates folder: "the kit's own", or the path (issue 20)."""
+    """How a closing line names a data or templates folder: "the kit's own", or the path."""
     try:
         own = shipped(name)
     except UsageError:
@@ -159,7 +161,7 @@ def _locked_copy(folder: Path, sources: list[Path], targets: list[Path]) -> None
         raise UsageError(f"init: {folder / INIT_LOCK} is a symbolic link; remove it; nothing was copied")
     with warnings.catch_warnings():     # "only soft file lock is available": no platform call needed here
         warnings.simplefilter("ignore")
-        from filelock import FileLock, Timeout     # lazily: only init takes this lock
+        from filelock import FileLock, Timeout  # lazily: only init takes this lock
     lock = FileLock(folder / INIT_LOCK, timeout=0)
     try:
         lock.acquire()
@@ -194,7 +196,7 @@ def _copy_into_place(folder: Path, sources: list[Path], targets: list[Path]) -> 
     the caller's lock); a rename that fails puts the earlier ones back into the staging folder."""
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
     try:
-        for source, target in zip(sources, targets):
+        for source, target in zip(sources, targets, strict=True):
             _copy_tree(source, staging / target.name)
         _refuse_existing(targets)       # again, holding the lock: another init may have just finished
         moved: list[Path] = []
@@ -229,10 +231,8 @@ def remove_made(made: list[Path]) -> None:
 
 
 def _unlink_quietly(path: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass
 
 
 class PathProblem(Exception):

@@ -42,21 +42,27 @@ def read_limited(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
             raise Unreadable(NOT_REGULAR)
         if info.st_size > limit:
             raise Unreadable(f"is {info.st_size:,} bytes; a data file may hold at most {limit:,}")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            chunk = os.read(fd, _CHUNK)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit:                                # it grew while being read
-            raise Unreadable(f"is over {limit:,} bytes; a data file may hold at most {limit:,}")
-        return b"".join(chunks)
+        return _read_up_to(fd, limit)
     except OSError as error:
         raise Unreadable(f"cannot be read ({error.strerror})") from None
     finally:
         os.close(fd)
+
+
+def _read_up_to(fd: int, limit: int) -> bytes:
+    """What the open file `fd` holds, read in chunks; Unreadable once it is past `limit` (a file
+    may grow after its size was looked at)."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = os.read(fd, _CHUNK)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > limit:
+        raise Unreadable(f"is over {limit:,} bytes; a data file may hold at most {limit:,}")
+    return b"".join(chunks)
 
 
 def read_toml(problems: Problems, data_dir: Path, rel: str, seen: dict[str, bytes] | None = None) \

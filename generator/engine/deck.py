@@ -46,13 +46,13 @@ def ideal(columns: Iterable[int]) -> Deck:
     """Every combination of uniform columns once: 2 x 3 x 4 = 24 cards for columns 2, 3, 4."""
     ordered = tuple(sorted(columns))
     rows = product(*(range(1, k + 1) for k in ordered))
-    return Deck(ordered, tuple(dict(zip(ordered, row)) for row in rows))
+    return Deck(ordered, tuple(dict(zip(ordered, row, strict=True)) for row in rows))
 
 
 def transcribed(columns: Iterable[int], rows: Iterable[Sequence[int]]) -> Deck:
     """A real deck copied card by card: `rows` are value tuples in `columns` order."""
     order = tuple(columns)
-    return Deck(order, tuple(dict(zip(order, row)) for row in rows))
+    return Deck(order, tuple(dict(zip(order, row, strict=True)) for row in rows))
 
 
 def for_kit(kit: KitData) -> Deck:

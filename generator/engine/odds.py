@@ -7,11 +7,11 @@ draws, so their joint chance is the product.  Crew distributions convolve the me
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from generator.engine import procedure as R
 from generator.data import FATES
 from generator.data.model import KitData, Rules
+from generator.engine import procedure as R
 from generator.engine.deck import Deck, for_kit
 from generator.text import fraction_text
 
@@ -138,9 +138,14 @@ def percent(p: Fraction | int, places: int = 1) -> str:
 def as_json(odds: Odds) -> dict[str, object]:
     """The odds as JSON-ready data: every chance an exact fraction in a string ("1/3")."""
     f = fraction_text
-    by_size = lambda table, fmt: {str(size): {("hero" if hero else "no_hero"): fmt(v) for hero, v in row.items()}
-                                  for size, row in table.items()}
-    dist = lambda d: {str(k): f(p) for k, p in d.items()}
+
+    def by_size(table: Mapping[int, Mapping[bool, Any]], fmt: Callable[[Any], object]) -> dict[str, object]:
+        return {str(size): {("hero" if hero else "no_hero"): fmt(v) for hero, v in row.items()}
+                for size, row in table.items()}
+
+    def dist(d: Mapping[int, Fraction]) -> dict[str, str]:
+        return {str(k): f(p) for k, p in d.items()}
+
     return {
         "deck_cards": odds.deck_size,
         "bail_out_closed": f(odds.bail_out_closed),

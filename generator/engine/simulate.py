@@ -11,7 +11,7 @@ from math import sqrt
 
 from generator.data.model import KitData
 from generator.engine import procedure as R
-from generator.engine.deck import for_kit
+from generator.engine.deck import Card, for_kit
 from generator.engine.odds import compute
 
 
@@ -34,7 +34,10 @@ def simulate(kit: KitData, n: int, seed: int) -> list[Figure]:
     odds = compute(kit, deck)
     rng = random.Random(seed)
     cards = deck.cards
-    draw = lambda: cards[rng.randrange(len(cards))]
+
+    def draw() -> Card:
+        return cards[rng.randrange(len(cards))]
+
     size = R.crew_size(rules)
     closed = opened = 0
     fates = dict.fromkeys(odds.fate, 0)

@@ -158,7 +158,7 @@ def _place(rows: list[list[int]], widths: list[float], row_heights: list[float],
            gap_x: float) -> list[Rect]:
     """Each box's Rect, rows from `top` down, a row's boxes from the left edge."""
     boxes: dict[int, Rect] = {}
-    for r, (row, row_h) in enumerate(zip(rows, row_heights)):
+    for r, (row, row_h) in enumerate(zip(rows, row_heights, strict=True)):
         x = 0.0
         for i in row:
             boxes[i] = Rect(x, top - row_h, widths[i], row_h)

@@ -10,8 +10,8 @@ Backs are mirrored for a long-edge flip: a portrait sheet turned over its long e
 mirrors x.
 """
 
-import math
 import dataclasses
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -260,7 +260,7 @@ def zones(size: float, inset: float) -> Zones:
 
 def icon_between(zone: Zones, left_end: float, right_start: float) -> tuple[float, float, float]:
     """(cx, cy, diameter) of the crossed-out S in the gap between the foot's two numerals."""
-    cx, cy, d = zone.icon
+    _cx, cy, d = zone.icon
     room = right_start - left_end - 2 * max(1.0, zone.size * float(GAP))
     return (left_end + right_start) / 2, cy, max(0.0, min(d, room))
 
@@ -300,7 +300,7 @@ def foot_numerals(numerals: Sequence[Numeral], zone: Zones, measure: Measure) \
     closer than two zone gaps (a small counter whose factors both carry a unit, '1 FP' '-1 CCV'),
     the big figures shrink just enough to keep them apart, never below MIN_TEXT_PT."""
     laid = [numeral_pieces(n, zone, measure) for n in numerals]
-    sides = {n.place: span for n, (_, span) in zip(numerals, laid)}
+    sides = {n.place: span for n, (_, span) in zip(numerals, laid, strict=True)}
     if "left" not in sides or "right" not in sides:
         return laid
     need = 2 * max(1.0, zone.size * float(GAP))
@@ -380,8 +380,8 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
     return lines
 
 
-def _lay_out(lines: Iterable[Line], box: Box, measure: Measure, size: float, title_scale: Fraction | int = TITLE_SCALE) \
-        -> list[Placed] | None:
+def _lay_out(lines: Iterable[Line], box: Box, measure: Measure, size: float,
+            title_scale: Fraction | int = TITLE_SCALE) -> list[Placed] | None:
     """Placed lines at body size `size`, centred in box (x, y, w, h), or None if they overflow."""
     bx, by, bw, bh = box
     rows: list[tuple[float, str, str]] = []   # (size, text, style) of each printed line
@@ -398,7 +398,7 @@ def _lay_out(lines: Iterable[Line], box: Box, measure: Measure, size: float, tit
         return None
     top = by + bh - (bh - total) / 2
     placed: list[Placed] = []
-    for (fs, text, style), pitch in zip(rows, pitches):
+    for (fs, text, style), pitch in zip(rows, pitches, strict=True):
         placed.append(Placed(text, style, fs, bx + bw / 2, top - fs * CAP))
         top -= pitch
     return placed
@@ -482,23 +482,34 @@ def emblem(shapes: Iterable[EmblemShape], box: Box) -> list[Shape]:
                                             (cx - a, cy + a), (cx - r, cy + a), (cx - r, cy - a), (cx - a, cy - a)),
                                 s.colours[0]))
         elif s.shape == "star":
-            n, inner = s.points, r * s.inner / 100
-            points = []
-            for k in range(2 * n):      # point up, as stars are drawn on insignia
-                angle = math.pi / 2 + k * math.pi / n
-                radius = r if k % 2 == 0 else inner
-                points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
-            result.append(Shape("polygon", tuple(points), s.colours[0]))
+            result.append(Shape("polygon", _star(cx, cy, r, s), s.colours[0]))
         elif s.shape == "bars":
-            n = len(s.colours)
-            step = 2 * r / n
-            for k, colour in enumerate(s.colours):
-                if s.direction == "vertical":
-                    x0, y0, x1, y1 = cx - r + k * step, cy - r, cx - r + (k + 1) * step, cy + r
-                else:           # first colour on top, as flags are read
-                    x0, y0, x1, y1 = cx - r, cy + r - (k + 1) * step, cx + r, cy + r - k * step
-                result.append(Shape("polygon", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), colour))
+            result += _bars(cx, cy, r, s)
     return result
+
+
+def _star(cx: float, cy: float, r: float, s: EmblemShape) -> tuple[Point, ...]:
+    """A star's points about (cx, cy), alternately at `r` and its inner radius."""
+    n, inner = s.points, r * s.inner / 100
+    points = []
+    for k in range(2 * n):      # point up, as stars are drawn on insignia
+        angle = math.pi / 2 + k * math.pi / n
+        radius = r if k % 2 == 0 else inner
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return tuple(points)
+
+
+def _bars(cx: float, cy: float, r: float, s: EmblemShape) -> list[Shape]:
+    """One bar a colour across the square of half-side `r` about (cx, cy)."""
+    step = 2 * r / len(s.colours)
+    bars = []
+    for k, colour in enumerate(s.colours):
+        if s.direction == "vertical":
+            x0, y0, x1, y1 = cx - r + k * step, cy - r, cx - r + (k + 1) * step, cy + r
+        else:           # first colour on top, as flags are read
+            x0, y0, x1, y1 = cx - r, cy + r - (k + 1) * step, cx + r, cy + r - k * step
+        bars.append(Shape("polygon", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), colour))
+    return bars
 
 
 def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Groups]) \

@@ -3,8 +3,8 @@
 import hashlib
 import io
 import platform
-from functools import lru_cache
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import BinaryIO
 
 from generator import __version__
@@ -77,7 +77,7 @@ def stamp_lines(stamp: Stamp | None, options: BuildOptions) -> list[str]:
 
 
 def _page_count(handle: BinaryIO) -> int:
-    from generator.render.pdf.kit_pdf import page_count     # only for a PDF whose renderer did not count
+    from generator.render.pdf.kit_pdf import page_count  # only for a PDF whose renderer did not count
     return page_count(handle)
 
 

@@ -4,28 +4,29 @@
 generator/make/transaction.py.
 """
 
+import contextlib
 import functools
-from dataclasses import dataclass, replace
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from generator.make.manifest import manifest
-from generator.make.outputs import Output, all_file_names, part_pdf, selected
-from generator.make.progress import FileProgress
-from generator.make.transaction import MANIFEST, is_file, transaction, write_file
-from generator.make.workers import Plan, Runner, plan, width, workers
 from generator.content.context import BuildContext, Since
 from generator.content.rows import TARGET_ROWS
 from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.glossary import read_glossary, translated
 from generator.data.model import KitData
-from generator.engine.odds import compute
-from generator.layout.paper import PAPERS, Paper
 from generator.data.sources import template_folder
+from generator.engine.odds import compute
 from generator.errors import RenderError, one_line
+from generator.layout.paper import PAPERS, Paper
+from generator.make.manifest import manifest
+from generator.make.outputs import Output, all_file_names, part_pdf, selected
+from generator.make.progress import FileProgress
+from generator.make.transaction import MANIFEST, is_file, transaction, write_file
+from generator.make.workers import Plan, Runner, plan, width, workers
 from generator.options import BuildOptions, check_source_date_epoch
 from generator.profiles.print_profile import Prepress
 
@@ -81,7 +82,7 @@ def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = 
     with tempfile.TemporaryDirectory(prefix="bailout-render-") as temp:
         folder = Path(temp) / "out"
         names, pages = _rendered(folder, kit, options, templates, progress, earlier, ctx=ctx)
-        from generator.render.pdf.canvas import Pdf     # bytes that know their page count
+        from generator.render.pdf.canvas import Pdf  # bytes that know their page count
         outputs: dict[str, bytes] = {}
         for name in names:
             content = (folder / name).read_bytes()
@@ -152,7 +153,7 @@ def _render(ctx: BuildContext, folder: Path, runner: Runner, lanes: Plan[Job],
     kit, options = ctx.kit, ctx.options
     papers = [PAPERS[p] for p in options.papers]
     outputs = selected(options.parts)
-    ctx.stamp       # worked out once, here, and sent to the workers with the context
+    _ = ctx.stamp   # worked out once, here, and sent to the workers with the context
     sent = replace(ctx, memo=dict(ctx.memo))     # what this process works out later stays here
     made: Made = []
     for phase in lanes:
@@ -163,7 +164,8 @@ def _render(ctx: BuildContext, folder: Path, runner: Runner, lanes: Plan[Job],
     order = [o.file_name(p) for o in outputs for p in (papers if o.per_paper else [None])]
     _report(folder, sorted(made, key=lambda m: order.index(m[0])), progress)
     names = [name for name in order if name in pages]
-    opener: Callable[[str], BinaryIO] = lambda name: open(folder / name, "rb")    # noqa: E731
+    # manifest() reads each file through `with opener(name)`, which closes it.
+    opener: Callable[[str], BinaryIO] = lambda name: open(folder / name, "rb")    # noqa: E731, SIM115
     begin = getattr(progress, "begin", None)     # a FileProgress shows each file as it is made
     if begin is not None:
         begin(MANIFEST)
@@ -244,12 +246,10 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
         if begin is not None:
             begin(name, _pages_ahead(ctx, output.part, name, paper))
         if output.merges:
-            sources = [(o.title, open(folder / o.file_name(paper), "rb")) for o in map(part_pdf, output.merges)]
-            try:
+            with contextlib.ExitStack() as stack:
+                sources = [(o.title, stack.enter_context(open(folder / o.file_name(paper), "rb")))
+                           for o in map(part_pdf, output.merges)]
                 content = output.merger()(ctx, paper, sources)
-            finally:
-                for _, source in sources:
-                    source.close()
         else:
             content = output.renderer()(ctx, paper)
         prepress = ctx.options.profile.prepress
@@ -259,7 +259,7 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
         made.append((name, getattr(content, "pages", None), progress is not None))    # PDFs count their pages
         if progress is not None:
             progress(name, content)
-        del content             # a 200,000-row table is some 18 MB a paper: not kept
+        del content             # written: a long table is not held while the next file is made
     return made
 
 

@@ -7,29 +7,30 @@ byte-identical for the same data, options and library versions: fixed timestamps
 SOURCE_DATE_EPOCH when set), sorted names, fixed permissions and compression.
 """
 
+import contextlib
 import functools
 import hashlib
-from importlib import import_module
 import io
 import os
 import time
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
+from generator.content.stamp import Stamp
+from generator.content.words import SOURCE_LANGUAGE, load_words
+from generator.data.model import KitData
+from generator.layout.paper import PAPERS
 from generator.make.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
 from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf
 from generator.make.pipeline import context, edition_data, render_all
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST
 from generator.make.workers import plan, width, workers
-from generator.content.stamp import Stamp
-from generator.content.words import SOURCE_LANGUAGE, load_words
-from generator.data.model import KitData
-from generator.layout.paper import PAPERS
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
 
 if TYPE_CHECKING:
@@ -146,6 +147,7 @@ def _warm(kit: KitData, templates: Path | None) -> None:
     """What every edition needs the same, done as a worker starts: the renderers imported, the
     fonts parsed and the aid template compiled."""
     import jinja2
+
     from generator.content.aid_text import compiled_template
     from generator.data.sources import template_folder
     from generator.make.outputs import OUTPUTS
@@ -155,10 +157,9 @@ def _warm(kit: KitData, templates: Path | None) -> None:
     import_module("generator.render.html.release_pages")
     import_module("generator.render.images")
     register_fonts(italics=True)
-    try:
+    # A template that does not compile is reported by the edition that renders it, as always.
+    with contextlib.suppress(jinja2.TemplateError, OSError, UnicodeError):
         compiled_template(templates if templates is not None else template_folder(kit.directory))
-    except (jinja2.TemplateError, OSError, UnicodeError):   # reported by the edition that renders it, as always
-        pass
 
 
 def language_named(files: Mapping[str, bytes], lang: str) -> dict[str, bytes]:
@@ -168,10 +169,11 @@ def language_named(files: Mapping[str, bytes], lang: str) -> dict[str, bytes]:
     renamed = {n: f"{n.rsplit('.', 1)[0]}-{lang}.{n.rsplit('.', 1)[1]}" for n in files if n in declared}
     out: dict[str, bytes] = {}
     for name, content in files.items():
+        linked = content
         if name in ("index.html", README):
             for old, new in sorted(renamed.items(), key=lambda pair: -len(pair[0])):
-                content = content.replace(old.encode(), new.encode())
-        out[renamed.get(name, name)] = content
+                linked = linked.replace(old.encode(), new.encode())
+        out[renamed.get(name, name)] = linked
     return out
 
 

@@ -23,11 +23,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from generator.make.outputs import OUTPUTS, Output
 from generator.content.context import BuildContext
 from generator.content.words import LOCALE, Words, load_words
 from generator.errors import KitError, one_line
 from generator.layout.paper import PAPERS
+from generator.make.outputs import Output
 from generator.options import BuildOptions
 
 HOST = "127.0.0.1"          # loopback only: a preview is no public server
@@ -253,11 +253,13 @@ def index_page(preview: Preview) -> bytes:
     changes = "".join(f"<li>{html.escape(line)}</li>" for line in change_lines(preview))
     stamp = preview.ctx.stamp_words() if preview.ctx is not None else ""
     body = (f'<!DOCTYPE html><html lang="{w.lang}"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(w("serve.title"))}</title></head><body style="font:16px sans-serif;margin:1em 2em">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{html.escape(w("serve.title"))}</title></head><body style="font:16px sans-serif;margin:1em 2em">'
             f'{problems_box(w, preview.problems)}<h1>{html.escape(w("serve.title"))}</h1>'
             f'<p>{html.escape(w("serve.edition", stamp=stamp))}</p>'
             f'<h2>{html.escape(w("serve.outputs"))}</h2><ul>{"".join(links)}</ul>'
-            f'<h2>{html.escape(w("serve.changes"))}</h2><ul>{changes or "<li>" + html.escape(w("serve.no_changes")) + "</li>"}</ul>'
+            f'<h2>{html.escape(w("serve.changes"))}</h2>'
+            f'<ul>{changes or "<li>" + html.escape(w("serve.no_changes")) + "</li>"}</ul>'
             f'{live_script(INDEX, preview.state(INDEX))}</body></html>')
     return body.encode("utf-8")
 

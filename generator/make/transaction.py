@@ -15,6 +15,7 @@ After a SIGKILL the staging folder stays; the next build (holding the lock, so n
 using it) finishes what the plan says, rolling back an unfinished commit, and removes it.
 """
 
+import contextlib
 import errno
 import os
 import re
@@ -27,12 +28,12 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
-from generator.make.outputs import all_file_names
 from generator.data.sources import remove_made
 from generator.data.toml_file import Unreadable, read_limited
 from generator.errors import UsageError
 from generator.layout.paper import PAPERS
 from generator.locking import LOCK_NAME, folder_lock
+from generator.make.outputs import all_file_names
 
 __all__ = ["LOCK_NAME", "folder_lock"]      # where the commands that write a folder find the lock
 STAGING = ".bailout-staging"        # new/ (rendered files), old/ (the files replaced), plan, done
@@ -299,10 +300,9 @@ class _terminate_as_interrupt:
 
     def __enter__(self) -> "_terminate_as_interrupt":
         self.previous: Callable[[int, FrameType | None], Any] | int | None = None
-        try:
+        # Off the main thread signals cannot be handled here anyway.
+        with contextlib.suppress(ValueError, AttributeError):
             self.previous = signal.signal(signal.SIGTERM, self._raise)
-        except (ValueError, AttributeError):      # not the main thread: signals cannot be handled here anyway
-            pass
         return self
 
     @staticmethod
@@ -327,10 +327,8 @@ class _signals_held:
             self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, wanted)
             return
         for signum in wanted:
-            try:
+            with contextlib.suppress(ValueError):      # not the main thread
                 self.previous[signum] = signal.signal(signum, signal.SIG_IGN)
-            except ValueError:      # not the main thread
-                pass
 
     def __exit__(self, *exc: object) -> None:
         if self.mask is not None:

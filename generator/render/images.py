@@ -8,11 +8,11 @@ from PIL import Image
 
 from generator.content.faces import Counter, Groups, all_counters
 from generator.content.words import Words
+from generator.data.file_names import entry_name
 from generator.data.model import KitData
 from generator.layout import sheets as geo
 from generator.layout.paper import PAPERS
 from generator.options import BuildOptions
-from generator.data.file_names import entry_name
 from generator.units import MM_PER_INCH
 
 DPI = 300

@@ -71,7 +71,7 @@ def short_hex(hex_colour: str) -> str:
     return hex_colour
 
 
-# -- the print shop's inks (--print shop, issue 25) ---------------------------------------------
+# -- the print shop's inks (--print shop) ---------------------------------------------------------
 # The rule: neutral colours as pure K (1 - level); any other colour by full grey-component
 # replacement, K = 1 - max(R, G, B) and C = (1 - R - K) / (1 - K) (M from G, Y from B alike),
 # each ink in whole percent (how shops state tints).  Printed back through the same rule,

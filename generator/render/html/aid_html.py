@@ -117,9 +117,8 @@ class _Page(Treeprocessor):
         if self.since is not None:
             _mark_changes(root, self.since, self.words)
         ids: set[str] = set()
-        last_heading = None
         for parent in list(root.iter()):
-            for i, el in enumerate(list(parent)):
+            for el in list(parent):
                 if el.tag == "hr":          # the PDF's page and column cuts mean nothing here
                     parent.remove(el)
                 elif el.tag == "div" and el.get("class") == "flowchart":
@@ -128,13 +127,18 @@ class _Page(Treeprocessor):
         for el in root.iter():
             if el.tag in ("h1", "h2", "h3") and el.get("id") is None:
                 el.set("id", _slug(_plain(el), ids))
-        for parent in list(root.iter()):
-            for i, el in enumerate(list(parent)):
-                if el.tag in ("h1", "h2"):
-                    last_heading = el
-                if el.tag == "table":
-                    parent[i] = _table(el, last_heading, self.words)
-        return None
+        _tables(root, self.words)
+
+
+def _tables(root: etree.Element, words: Words) -> None:
+    """Each table made accessible, captioned by the h1 or h2 last seen before it."""
+    last_heading = None
+    for parent in list(root.iter()):
+        for i, el in enumerate(list(parent)):
+            if el.tag in ("h1", "h2"):
+                last_heading = el
+            if el.tag == "table":
+                parent[i] = _table(el, last_heading, words)
 
 
 # -- built --since OLD: the lines that changed --------------------------------------------------
@@ -150,10 +154,11 @@ def _mark_changes(root: etree.Element, since: Since, words: Words) -> None:
     parents = {child: parent for parent in root.iter() for child in parent}
     marked: list[etree.Element] = []
     for el in list(root.iter()):
-        for attr, owner in (("text", el), ("tail", parents.get(el))):
+        for attr, holder in (("text", el), ("tail", parents.get(el))):
             value = getattr(el, attr)
             if value and CHANGED in value:
                 setattr(el, attr, value.replace(CHANGED, ""))
+                owner = holder
                 while owner is not None and owner.tag not in _BLOCKS:
                     owner = parents.get(owner)
                 if owner is not None and owner not in marked:
@@ -235,6 +240,23 @@ def _step(li: etree.Element, n: int, ids: set[str], source: Path, words: Words) 
     if title_el is None:
         raise RenderError(f"{source}: a flowchart box has no **title**")
     title, rule = _plain(title_el), _plain(rule_el) if rule_el is not None else ""
+    h3 = _step_heading(n, title, rule, ids, words)
+    para, blocks = _step_text(head, [title_el, rule_el])
+    rest = [child for child in li if child is not head] if head is not li else []
+    for child in list(li):
+        li.remove(child)
+    li.text = None
+    li.set("id", f"step-{n}")
+    li.append(h3)
+    if para.text or len(para):
+        li.append(para)
+    for child in blocks + rest:
+        li.append(child)
+    return _Box(title, rule)
+
+
+def _step_heading(n: int, title: str, rule: str, ids: set[str], words: Words) -> etree.Element:
+    """A box's h3: its number, its title and its rule as a badge a screen reader names."""
     h3 = etree.Element("h3", {"id": _slug(f"step {n} {title}", ids)})
     number = etree.SubElement(h3, "span", {"class": "step-no"})
     number.text = f"{n}"
@@ -245,10 +267,15 @@ def _step(li: etree.Element, n: int, ids: set[str], source: Path, words: Words) 
         hidden = etree.SubElement(badge, "span", {"class": "vh"})
         hidden.text = words("aid.html.rule") + " "
         hidden.tail = rule
-    # What is left of the head after the title and the rule: the box's text, as a paragraph.
+    return h3
+
+
+def _step_text(head: etree.Element, taken: list[etree.Element | None]) -> tuple[etree.Element, list[etree.Element]]:
+    """(the box's text as a paragraph, the blocks under it): what is left of the head once the
+    title and the rule (`taken`) are out of it."""
     para = etree.Element("p")
     para.text = (head.text or "").strip() or None
-    for el in [title_el, rule_el]:
+    for el in taken:
         if el is None:
             continue
         tail = el.tail or ""
@@ -268,17 +295,7 @@ def _step(li: etree.Element, n: int, ids: set[str], source: Path, words: Words) 
         para.append(child)
     if para.text:
         para.text = para.text.lstrip()
-    rest = [child for child in li if child is not head] if head is not li else []
-    for child in list(li):
-        li.remove(child)
-    li.text = None
-    li.set("id", f"step-{n}")
-    li.append(h3)
-    if para.text or len(para):
-        li.append(para)
-    for child in blocks + rest:
-        li.append(child)
-    return _Box(title, rule)
+    return para, blocks
 
 
 def _wrap(text: str, width: float, size: float) -> list[str]:
@@ -293,7 +310,7 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
         else:
             lines.append(current)
             current = word
-    return lines + [current] if current else lines
+    return [*lines, current] if current else lines
 
 
 def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], labels: list[str], source: Path,
@@ -306,7 +323,7 @@ def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], label
     except ValueError as error:
         raise RenderError(f"{source}: the flowchart cannot be drawn: {error}") from None
     lines = [_wrap(words("aid.html.chart.step", n=n, title=box.title), w - 2 * PAD, TITLE_PX)
-             for n, (box, w) in enumerate(zip(boxes, widths), 1)]
+             for n, (box, w) in enumerate(zip(boxes, widths, strict=True), 1)]
     most = max(len(t) for t in lines)
     heights = [PAD + TAB_DROP + most * lead + PAD] * len(boxes)
     try:
@@ -322,7 +339,7 @@ def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], label
                                 "focusable": "false"})
     _svg_text(svg, boxes, bypasses, labels, words)
     group = etree.SubElement(svg, "g", {"class": "boxes"})
-    for box, rect, title_lines in zip(boxes, chart.boxes, lines):
+    for box, rect, title_lines in zip(boxes, chart.boxes, lines, strict=True):
         _svg_box(etree.SubElement(group, "g"), box, rect, title_lines, flip)
     arrows = etree.SubElement(svg, "g", {"class": "arrows"})
     for arrow in chart.arrows:
@@ -352,9 +369,10 @@ def _svg_text(svg: etree.Element, boxes: list[_Box], bypasses: list[tuple[int, i
     t = etree.SubElement(svg, "title", {"id": "chart-title"})
     t.text = words("aid.html.chart.title", steps=steps)
     sentences = [words("aid.html.chart.bypass_label", start=a + 1, end=b + 1, label=label) if label
-                 else words("aid.html.chart.bypass", start=a + 1, end=b + 1) for (a, b), label in zip(bypasses, labels)]
+                 else words("aid.html.chart.bypass", start=a + 1, end=b + 1)
+                 for (a, b), label in zip(bypasses, labels, strict=True)]
     d = etree.SubElement(svg, "desc", {"id": "chart-desc"})
-    d.text = " ".join(sentences + [words("aid.html.chart.below")])
+    d.text = " ".join([*sentences, words("aid.html.chart.below")])
 
 
 def _svg_box(g: etree.Element, box: _Box, rect: geometry.Rect, title_lines: list[str], y: _Flip) -> None:
@@ -381,7 +399,7 @@ def _svg_arrow(arrows: etree.Element, arrow: geometry.Arrow, label: str, y: _Fli
     """One arrow: its shaft, its head, and a bypass's label on a paper-coloured ground."""
     tip, left, right = arrow.head(length=10, half_width=5.5)
     base = ((left[0] + right[0]) / 2, (left[1] + right[1]) / 2)
-    points = list(arrow.points[:-1]) + [base]
+    points = [*arrow.points[:-1], base]
     etree.SubElement(arrows, "polyline", {"class": "shaft",
                                           "points": " ".join(f"{_n(px)},{y(py)}" for px, py in points)})
     etree.SubElement(arrows, "polygon", {"class": "head",

@@ -22,13 +22,13 @@ from markupsafe import Markup
 
 from generator import __version__
 from generator.content.words import Words
-from generator.render.pdf.plain_pypdf import PdfReader
 from generator.data.model import KitData
 from generator.layout.paper import PAPERS
 from generator.options import BuildOptions
 from generator.profiles import registry
 from generator.profiles.print_profile import PrintProfile
 from generator.render import theme
+from generator.render.pdf.plain_pypdf import PdfReader
 
 README, INDEX = "README.txt.j2", "index.html.j2"
 WIDTH, TIP_WIDTH = 92, 90       # the README's credits, and its printing tips (a hanging indent)
@@ -194,7 +194,7 @@ def _wrap(text: str, width: int) -> str:
             line = word
         else:
             line = f"{line} {word}" if line else word
-    return "\n".join(out + [line] if line else out)
+    return "\n".join([*out, line] if line else out)
 
 
 def _bullet(text: str, width: int) -> str:
@@ -208,6 +208,7 @@ def editions_index(kit: KitData, langs: Sequence[str]) -> bytes:
     """index.html at the top of a release of several editions: each edition's title, in its own
     language and words, linking its folder's index.html."""
     from babel import Locale
+
     from generator.content.words import load_words
     items = []
     for lang in langs:

@@ -14,8 +14,16 @@ from xml.etree.ElementTree import Element
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, FrameBreak, KeepTogether, PageBreak, PageTemplate,
-                                Spacer)
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    FrameBreak,
+    KeepTogether,
+    PageBreak,
+    PageTemplate,
+    Spacer,
+)
 from reportlab.platypus.doctemplate import LayoutError
 
 from generator.content.aid import markdown_text, template_file
@@ -25,8 +33,18 @@ from generator.errors import RenderError
 from generator.layout.paper import Paper
 from generator.render import theme
 from generator.render.pdf import chart_pdf as flowchart
-from generator.render.pdf.canvas import (BOLD, FONT, Pdf, colour, document_info, draw_footer, fill, register_fonts,
-                                         set_document_info, set_metadata)
+from generator.render.pdf.canvas import (
+    BOLD,
+    FONT,
+    Pdf,
+    colour,
+    document_info,
+    draw_footer,
+    fill,
+    register_fonts,
+    set_document_info,
+    set_metadata,
+)
 from generator.render.pdf.glyphs import check_printable
 from generator.render.pdf.markdown_pdf import Converter, FitTable, Styles, make_styles
 
@@ -100,10 +118,7 @@ class ChangeBars:
         """A bar from `y` to `y + height` in the flowable's coordinates, beside its column."""
         ax, _ = canv.absolutePosition(0, 0)
         page_width = canv._pagesize[0]
-        if ax < page_width / 2:
-            x = MARGIN - self.GAP - self.WIDTH
-        else:
-            x = page_width - MARGIN + self.GAP
+        x = MARGIN - self.GAP - self.WIDTH if ax < page_width / 2 else page_width - MARGIN + self.GAP
         canv.saveState()
         canv.setFillGray(theme.MARK_LEVEL)        # pure K: one plate
         canv.rect(x - ax, y, self.WIDTH, height, stroke=0, fill=1)
@@ -164,7 +179,7 @@ class ChangesBox(Flowable):
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
         c.restoreState()
         y = self.height - self.PAD
-        for f, h in zip(self.content, self._sizes):
+        for f, h in zip(self.content, self._sizes, strict=True):
             y -= h
             f.drawOn(c, self.PAD, y)
             y -= f.getSpaceAfter()
@@ -186,25 +201,7 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
     page_one_done = _Mark()      # drawn when page 1's text has all found room on page 1
     story[cuts[1]:cuts[1] + 1] = [page_one_done, PageBreak()]
     cuts[2] += 1
-    width = paper.width - 2 * MARGIN
-    height = paper.height - MARGIN - FOOTER
-    top = paper.height - MARGIN
-    col_w = (width - COLUMN_GAP) / 2
-    templates: list[list[Frame]] = []
-    for page, (start, end, stop) in enumerate(((0, cuts[0], cuts[1]), (cuts[1] + 2, cuts[2], len(story))), 1):
-        head_h = _stack_height(story[start:end], width, height)
-        if head_h > height:
-            raise _TooLong()
-        frames = [Frame(MARGIN, top - head_h, width, head_h, id=f"p{page}head", **NO_PAD)] if head_h else []
-        if not head_h:
-            story[end] = Spacer(0, 0)       # no full-width part: the columns start at the top
-        col_top = top - head_h - (COLUMN_GAP / 2 if head_h else 0)
-        columns = 2 if col_top - FOOTER > MIN_COLUMN else 0
-        frames += [Frame(MARGIN + i * (col_w + COLUMN_GAP), FOOTER, col_w, col_top - FOOTER,
-                         id=f"p{page}col{i}", **NO_PAD) for i in range(columns)]
-        if precheck and not _may_fit(story[end + 1:stop], col_w, col_top - FOOTER, columns):
-            raise _TooLong()
-        templates.append(frames)
+    templates = _frames(story, cuts, paper, precheck)
     total = MAX_PAGES if any(not isinstance(f, Spacer) for f in story[cuts[1] + 2:]) else 1
     title, subject, info = _title(ctx), _subject(ctx), document_info(ctx)
     since = ctx.changes
@@ -236,6 +233,33 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
     except LayoutError as error:
         raise RenderError(f"{template_file(ctx)}: cannot lay out the player aid on {paper.label}: {error}") from None
     return Pdf(buffer.getvalue(), doc.page)
+
+
+def _frames(story: list[Flowable], cuts: list[int], paper: Paper, precheck: bool) -> list[list[Frame]]:
+    """Each page's frames: its full-width head as tall as its part of `story`, then two columns
+    below it (none when too little room is left); _TooLong where a head cannot fit its page or,
+    with `precheck`, the columns' text surely cannot fit its columns.  A page with no head gets a
+    zero spacer for its cut, so its columns start at the top."""
+    width = paper.width - 2 * MARGIN
+    height = paper.height - MARGIN - FOOTER
+    top = paper.height - MARGIN
+    col_w = (width - COLUMN_GAP) / 2
+    templates: list[list[Frame]] = []
+    for page, (start, end, stop) in enumerate(((0, cuts[0], cuts[1]), (cuts[1] + 2, cuts[2], len(story))), 1):
+        head_h = _stack_height(story[start:end], width, height)
+        if head_h > height:
+            raise _TooLong()
+        frames = [Frame(MARGIN, top - head_h, width, head_h, id=f"p{page}head", **NO_PAD)] if head_h else []
+        if not head_h:
+            story[end] = Spacer(0, 0)       # no full-width part: the columns start at the top
+        col_top = top - head_h - (COLUMN_GAP / 2 if head_h else 0)
+        columns = 2 if col_top - FOOTER > MIN_COLUMN else 0
+        frames += [Frame(MARGIN + i * (col_w + COLUMN_GAP), FOOTER, col_w, col_top - FOOTER,
+                         id=f"p{page}col{i}", **NO_PAD) for i in range(columns)]
+        if precheck and not _may_fit(story[end + 1:stop], col_w, col_top - FOOTER, columns):
+            raise _TooLong()
+        templates.append(frames)
+    return templates
 
 
 class _Mark(Spacer):

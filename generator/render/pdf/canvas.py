@@ -17,8 +17,7 @@ from typing import Any
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.fonts import addMapping
-from reportlab.pdfbase import pdfdoc
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
@@ -85,8 +84,8 @@ def register_fonts(*, italics: bool = False) -> None:
     """Register DejaVu Sans and its bold as TrueType (embedded), with `italics` its two obliques
     too, and map bold/italic for Paragraph markup.
 
-    Each face parsed is some 15 ms of every build; only the aid prints italics (the tables and
-    counters never do), so only its renderer asks for them."""
+    Parsing a face costs every build that registers it; only the aid prints italics (the tables
+    and counters never do), so only its renderer asks for them."""
     registered = pdfmetrics.getRegisteredFontNames()
     for name in (FONT, BOLD, ITALIC, BOLD_ITALIC) if italics else (FONT, BOLD):
         if name not in registered:
@@ -140,7 +139,7 @@ def _page_ended(c: Any, binary: bool) -> None:
 
 def _compress_last_page(c: Any) -> None:
     """Deflate the page just ended now, not at save(): memory then grows by a page's compressed
-    bytes, not its operator text (a 200,000-row table is some 300 MB of operators, 18 MB deflated).
+    bytes, not its operator text (a long table's operators deflate to a small share of their size).
 
     The stream is what reportlab itself would write at save() with ASCII85 off: the same
     bytes, only made sooner.  It reaches into reportlab's
@@ -189,7 +188,7 @@ class Pdf(bytes):
 
 class _Capture:
     """What a canvas saves into: it keeps the written bytes objects as they are (a BytesIO would
-    copy them, and a 20 MB table would then sit in memory three times at the peak)."""
+    copy them, and a long table would then sit in memory three times at the peak)."""
 
     def __init__(self) -> None:
         self.parts: list[bytes] = []

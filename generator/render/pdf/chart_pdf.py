@@ -80,7 +80,7 @@ class Flowchart(Flowable):
             raise RenderError(f"the flowchart cannot be drawn: {error}") from None
         heights: list[float] = []
         self._titles: list[tuple[Paragraph, float]] = []
-        for box, w in zip(self.boxes, widths):
+        for box, w in zip(self.boxes, widths, strict=True):
             inner = w - 2 * PAD
             title = Paragraph(box.title, self.title_style)
             # The title runs the full width, below the rule tab that straddles the top edge.
@@ -106,7 +106,7 @@ class Flowchart(Flowable):
         c, chart = self.canv, self.chart
         assert chart is not None, "a flowable is wrapped before it is drawn"
         c.saveState()
-        for box, rect, (title, th) in zip(self.boxes, chart.boxes, self._titles):
+        for box, rect, (title, th) in zip(self.boxes, chart.boxes, self._titles, strict=True):
             self._draw_box(c, box, rect, title, th)
         c.setStrokeColor(self.accent)
         c.setFillColor(self.accent)

@@ -23,11 +23,21 @@ from generator.data.model import Nationality
 from generator.errors import RenderError
 from generator.layout import sheets as geo
 from generator.layout.paper import Paper
+from generator.render.pdf.canvas import (
+    BOLD,
+    FONT,
+    INK,
+    colour,
+    draw_footer,
+    ellipsise,
+    finish,
+    grey,
+    new_canvas,
+    register_fonts,
+)
+from generator.render.theme import WHITE
 from generator.text import ELLIPSIS, signed, truncate
 from generator.units import mm
-from generator.render.pdf.canvas import (BOLD, FONT, INK, colour, draw_footer, ellipsise, finish, grey, new_canvas,
-                                         register_fonts)
-from generator.render.theme import WHITE
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
@@ -143,9 +153,9 @@ def _no_fit(lines: Sequence[Line], box: tuple[float, float, float, float], count
         for file, key in line.source:
             files.setdefault(file, []).append(key)
         for file, keys in files.items():
-            problems.append(f"{directory}/{file}: {', '.join(keys)}: {truncate(line.text, SHOWN_CHARS)!r} cannot fit on a "
-                            f"{size} counter even at {geo.MIN_TEXT_PT} pt; shorten it or choose a larger "
-                            "--counter-size")
+            problems.append(f"{directory}/{file}: {', '.join(keys)}: {truncate(line.text, SHOWN_CHARS)!r} "
+                            f"cannot fit on a {size} counter even at {geo.MIN_TEXT_PT} pt; "
+                            "shorten it or choose a larger --counter-size")
     return problems
 
 
@@ -198,45 +208,65 @@ def _faces(c: Canvas, ctx: BuildContext, zone: geo.Zones, grid: geo.Grid, groups
 def _counter(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, nat: Nationality, fits: Fits, bw: bool,
              words: Words) -> None:
     ground, ink, emblem_colour = _paint(nat, bw)
-    s, b = zone.size, mm(geo.BLEED_MM)
     c.saveState()
-    c.setFillColor(ground)
-    c.rect(*geo.bleed_rect(x, y, s), fill=1, stroke=0)
-    if bw:      # ink-saving: the outline is the cut line
-        c.setStrokeColor(INK)
-        c.setLineWidth(HAIRLINE)
-    c.rect(x, y, s, s, fill=1, stroke=1 if bw else 0)
-    text = ink
-    if face.band:   # reversed: ink ground over all but the foot, bleeding past three cut lines
-        c.setFillColor(ink)
-        c.rect(x - b, y + zone.band_bottom, s + 2 * b, s - zone.band_bottom + b, fill=1, stroke=0)
-        text = ground
-        ex, ey, e, _ = zone.emblem
-        pad = max(0.0, min(zone.inset / 3, zone.inset - mm(1)))    # the patch too keeps 1 mm off the cut
-        c.setFillColor(ground)
-        c.rect(x + ex - pad, y + ey - pad, e + 2 * pad, e + 2 * pad, fill=1, stroke=0)
+    text = _ground(c, x, y, zone, face, ground, ink, bw)
     ex, ey, e, _ = zone.emblem
     for shape in geo.emblem(nat.emblem, (x + ex, y + ey, e, e)):
         _shape(c, shape, emblem_colour(shape.colour))
     c.setFillColor(text)
-    if isinstance(face.corner, Line):
-        _text(c, x, y, fits[face, "corner"][1])
-    else:
-        if face.no_smoke:       # the sign beside the corner's pictogram: the foot has no room
-            (px, py, pw, ph), note, icon = geo.corner_with_icon(zone, face.corner_note is not None)
-            _no_smoke(c, x, y, icon, text, words("counter.no_smoke.letter"))
-        else:
-            (px, py, pw, ph), note = geo.corner_boxes(zone, face.corner_note is not None)
-        _polygons(c, geo.pictogram(face.corner, (x + px, y + py, pw, ph)))
-        if note and face.corner_note:
-            c.setFont(BOLD, zone.small_pt)
-            c.drawCentredString(x + note[0], y + note[1], face.corner_note.text)
+    _corner(c, x, y, zone, face, fits, text, words)
     if face.pictogram:
         mx, my, mw, mh = zone.middle
         ph = fits[face, "pictogram"]
         _polygons(c, geo.pictogram(face.pictogram, (x + mx, y + my + mh - ph, mw, ph)))
     _text(c, x, y, fits[face, "middle"][1])
     c.setFillColor(ink)
+    _foot(c, x, y, zone, face, ink, words)
+    c.restoreState()
+
+
+def _ground(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, ground: Any, ink: Any, bw: bool) -> Any:
+    """The counter's ground, bleeding past its cut lines (and its outline with --bw), and the
+    reversed band of a face that has one; returns the colour its text is drawn in."""
+    s, b = zone.size, mm(geo.BLEED_MM)
+    c.setFillColor(ground)
+    c.rect(*geo.bleed_rect(x, y, s), fill=1, stroke=0)
+    if bw:      # ink-saving: the outline is the cut line
+        c.setStrokeColor(INK)
+        c.setLineWidth(HAIRLINE)
+    c.rect(x, y, s, s, fill=1, stroke=1 if bw else 0)
+    if not face.band:
+        return ink
+    # reversed: ink ground over all but the foot, bleeding past three cut lines
+    c.setFillColor(ink)
+    c.rect(x - b, y + zone.band_bottom, s + 2 * b, s - zone.band_bottom + b, fill=1, stroke=0)
+    ex, ey, e, _ = zone.emblem
+    pad = max(0.0, min(zone.inset / 3, zone.inset - mm(1)))    # the patch too keeps 1 mm off the cut
+    c.setFillColor(ground)
+    c.rect(x + ex - pad, y + ey - pad, e + 2 * pad, e + 2 * pad, fill=1, stroke=0)
+    return ground
+
+
+def _corner(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, fits: Fits, text: Any,
+            words: Words) -> None:
+    """The corner: its text, or its pictogram with its note and, for No Smoke, the sign beside it."""
+    if isinstance(face.corner, Line):
+        _text(c, x, y, fits[face, "corner"][1])
+        return
+    if face.no_smoke:       # the sign beside the corner's pictogram: the foot has no room
+        (px, py, pw, ph), note, icon = geo.corner_with_icon(zone, face.corner_note is not None)
+        _no_smoke(c, x, y, icon, text, words("counter.no_smoke.letter"))
+    else:
+        (px, py, pw, ph), note = geo.corner_boxes(zone, face.corner_note is not None)
+    _polygons(c, geo.pictogram(face.corner, (x + px, y + py, pw, ph)))
+    if note and face.corner_note:
+        c.setFont(BOLD, zone.small_pt)
+        c.drawCentredString(x + note[0], y + note[1], face.corner_note.text)
+
+
+def _foot(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, ink: Any, words: Words) -> None:
+    """The foot: its pictogram, its numerals, and the No Smoke sign between them when the corner
+    holds text."""
     if face.foot_pictogram:
         fx, fy, fw, fh = geo.foot_pictogram_box(zone, face.foot_pictogram)
         _polygons(c, geo.pictogram(face.foot_pictogram, (x + fx, y + fy, fw, fh)))
@@ -249,7 +279,6 @@ def _counter(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, nat: Na
     if face.no_smoke and isinstance(face.corner, Line):     # no pictogram in the corner: between the numerals
         icon = geo.icon_between(zone, min(e for _, e in spans), max(b for b, _ in spans))
         _no_smoke(c, x, y, icon, ink, words("counter.no_smoke.letter"))
-    c.restoreState()
 
 
 def _text(c: Canvas, x: float, y: float, placed: Sequence[geo.Placed]) -> None:
@@ -303,9 +332,9 @@ def _ticks(c: Canvas, grid: geo.Grid, side: str) -> None:
     c.setLineWidth(HAIRLINE)
     for (x1, y1), (x2, y2) in geo.cut_ticks(grid):
         if side == "back":
-            x1, x2 = grid.mirror_x(x1), grid.mirror_x(x2)
-            y1, y2 = y1 + grid.offset[1], y2 + grid.offset[1]
-        c.line(x1, y1, x2, y2)
+            c.line(grid.mirror_x(x1), y1 + grid.offset[1], grid.mirror_x(x2), y2 + grid.offset[1])
+        else:
+            c.line(x1, y1, x2, y2)
     c.restoreState()
 
 
@@ -336,7 +365,7 @@ def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, groups: Grou
     c.drawCentredString(paper.width / 2, top, words(heading, n=n, sheets=sheets, page=page - 1))
     counts: dict[int, dict[str, int]] = {}
     for s in slots:
-        counts.setdefault(s.group, {k: 0 for k in KINDS})[groups[s.group][1][s.item].kind] += 1
+        counts.setdefault(s.group, dict.fromkeys(KINDS, 0))[groups[s.group][1][s.item].kind] += 1
     parts = []
     for g in sorted(counts):
         listed = ", ".join(words(f"counters.heading.count.{k}", count=counts[g][k]) for k in KINDS if counts[g][k])
@@ -592,6 +621,7 @@ def _cut_contour(c: Canvas, grid: geo.Grid, slots: Sequence[geo.Slot]) -> None:
     """Each counter's cut line on the fronts, in the CutContour separation, overprinted, so a
     cutting plotter or die-maker reads it and it knocks nothing out of the print."""
     from reportlab.lib.colors import CMYKColorSep
+
     from generator.render.pdf.shop_pdf import CUT_CONTOUR, cut_contour_inks
     c.saveState()
     c.setStrokeColor(CMYKColorSep(*cut_contour_inks(), spotName=CUT_CONTOUR))

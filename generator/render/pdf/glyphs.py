@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from reportlab.pdfbase import pdfmetrics
 
 from generator.content.words import Words, catalogue_file
-from generator.data.model import KitData
-
+from generator.data.model import KitData, Nationality
 from generator.errors import RenderError
 from generator.render.pdf.canvas import FONT, FONT_NAME, register_fonts
 
@@ -52,44 +51,43 @@ _TOML_KEYS = {"number": "variant.number", "title": "variant.title", "game": "var
 def undrawable_text(kit: KitData) -> Iterator[str]:
     """One problem line per data string the aid prints that holds a character the font cannot draw."""
     cmap = pdfmetrics.getFont(FONT).face.charToGlyph
-
-    def check(file: str, key: str, text: object) -> str | None:
+    rules = kit.rules
+    strings = [("rules.toml", key, text) for key, text in _data_strings(rules, "")]
+    strings += [("rules.toml", f"interpretation.{i.name}.readings.{i.reading}", i.sentence)
+                for i in rules.interpretations]
+    for n in kit.nationalities:
+        strings += [(f"nationalities/{n.key}.toml", key, text) for key, text in _nationality_strings(n)]
+    for file, key, text in strings:
         shown = unprintable(str(text), cmap)
         if shown:
-            return f"{kit.directory / file}: {key}: the kit's font ({FONT_NAME}) cannot print {shown}"
-        return None
+            yield f"{kit.directory / file}: {key}: the kit's font ({FONT_NAME}) cannot print {shown}"
 
-    def walk(value: object, key: str) -> Iterator[tuple[str, str]]:
-        if isinstance(value, str):
-            yield key, value
-        elif dataclasses.is_dataclass(value):
-            for field in dataclasses.fields(value):
-                if field.name not in ("readings", "results", "interpretations"):
-                    name = field.name if key else _TOML_KEYS.get(field.name, field.name)
-                    yield from walk(getattr(value, field.name), f"{key}.{name}".lstrip("."))
-        elif isinstance(value, tuple):
-            for i, item in enumerate(value):
-                yield from walk(item, f"{key}[{i}]")
 
-    rules = kit.rules
-    strings = list(walk(rules, ""))
-    strings += [(f"interpretation.{i.name}.readings.{i.reading}", i.sentence) for i in rules.interpretations]
-    for key, text in strings:
-        problem = check("rules.toml", key, text)
-        if problem:
-            yield problem
-    for n in kit.nationalities:
-        for key, text in [("name", n.name), ("adjective", n.adjective)] + [(f"{kind}[{i}].model", span.model)
-                                                for kind, spans in (("rifle", n.rifles), ("smg", n.smgs))
-                                                for i, span in enumerate(spans)]:
-            problem = check(f"nationalities/{n.key}.toml", key, text)
-            if problem:
-                yield problem
+def _data_strings(value: object, key: str) -> Iterator[tuple[str, str]]:
+    """(TOML key, text) of every string in a rules dataclass, its fields and tuples walked in order;
+    the interpretations' readings are left to the caller, which checks only the chosen one."""
+    if isinstance(value, str):
+        yield key, value
+    elif dataclasses.is_dataclass(value):
+        for field in dataclasses.fields(value):
+            if field.name not in ("readings", "results", "interpretations"):
+                name = field.name if key else _TOML_KEYS.get(field.name, field.name)
+                yield from _data_strings(getattr(value, field.name), f"{key}.{name}".lstrip("."))
+    elif isinstance(value, tuple):
+        for i, item in enumerate(value):
+            yield from _data_strings(item, f"{key}[{i}]")
+
+
+def _nationality_strings(n: Nationality) -> list[tuple[str, str]]:
+    """(TOML key, text) of what the aid prints from one nationality file: its names and weapon models."""
+    models = [(f"{kind}[{i}].model", span.model)
+              for kind, spans in (("rifle", n.rifles), ("smg", n.smgs)) for i, span in enumerate(spans)]
+    return [("name", n.name), ("adjective", n.adjective), *models]
 
 
 def undrawable_words(words: Words) -> Iterator[str]:
     """One problem line per message of an edition's catalogue the font cannot print, naming the
-    edition, its catalogue file, the key and the characters (issue 19)."""
+    edition, its catalogue file, the key and the characters."""
     cmap = pdfmetrics.getFont(FONT).face.charToGlyph
     for key, text in sorted(words.messages.items()):
         lacking = sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})

@@ -8,11 +8,12 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any, BinaryIO
 
+from pypdf.generic import NameObject
+
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render.pdf.canvas import DocumentInfo, Pdf, document_info
 from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
-from pypdf.generic import NameObject
 
 Part = tuple[str, bytes | BinaryIO]     # (bookmark title, a PDF's bytes or a binary file open for reading)
 

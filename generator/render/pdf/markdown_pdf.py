@@ -22,11 +22,10 @@ import markdown
 from markdown import util
 from markdown.extensions.md_in_html import MarkdownInHtmlExtension
 from markdown.extensions.tables import TableExtension
-from reportlab.lib.enums import TA_RIGHT, TA_CENTER
+from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import (Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table,
-                                TableStyle)
+from reportlab.platypus import Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table, TableStyle
 
 from generator.render import theme
 from generator.render.pdf.canvas import BOLD, FONT, INK, escape, grey, register_fonts
@@ -50,6 +49,9 @@ class Bars(Protocol):
 Handler = Callable[[Element, "Converter"], Flowable]    # a div class's flowable (the aid's flowchart)
 
 
+GRID_COLOUR = grey(theme.GRID_LEVEL)     # the hairline under each table row
+
+
 @dataclass(frozen=True)
 class Styles:
     """Paragraph styles for each element, and the colours tables use."""
@@ -59,9 +61,9 @@ class Styles:
     h3: ParagraphStyle
     cell: ParagraphStyle
     head_cell: ParagraphStyle
-    rule_colour: Any = INK      # heading rules and table lines
+    rule_colour: Any = INK      # heading rules, and the rules over a table and under its header
     head_fill: Any = None                # table header background; None for ink-saving
-    grid_colour: Any = grey(theme.GRID_LEVEL)
+    grid_colour: Any = GRID_COLOUR
 
 
 def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_size: float | None = None) -> Styles:
@@ -274,11 +276,11 @@ def _share(width: float, natural: list[float], minimum: list[float]) -> list[flo
     low, high = 0.0, max(natural)
     for _ in range(50):
         cap = (low + high) / 2
-        if sum(min(n, max(cap, m)) for n, m in zip(natural, minimum)) > width:
+        if sum(min(n, max(cap, m)) for n, m in zip(natural, minimum, strict=True)) > width:
             high = cap
         else:
             low = cap
-    widths = [min(n, max(low, m)) for n, m in zip(natural, minimum)]
+    widths = [min(n, max(low, m)) for n, m in zip(natural, minimum, strict=True)]
     spare = width - sum(widths)
     return [w + spare / len(widths) for w in widths]
 

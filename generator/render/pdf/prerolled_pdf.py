@@ -6,7 +6,7 @@ papers and the CSV.  Text from data (labels, rule numbers, sentences) is drawn a
 strings, never parsed as markup, and is wrapped and ellipsised to fit.  Every word comes from
 the catalogue (ctx.words, keys "prerolled.*").
 
-Issue 21: the fates stand left of the weapons, under their own heads, so a player uncovers them
+The fates stand left of the weapons, under their own heads, so a player uncovers them
 left to right as the cards would come: each man's fate (a Hero card played before its man's
 cell), then the weapons (an 871.4 Hero card played before its man's weapon cell).
 """
@@ -32,9 +32,9 @@ from generator.engine.procedure import PISTOL, draws_weapon
 from generator.errors import RenderError
 from generator.layout.paper import Paper
 from generator.layout.table import ColumnBox, TableGeometry, table_geometry
-from generator.text import truncate
 from generator.render import theme
 from generator.render.pdf.canvas import BOLD, FONT, draw_footer, ellipsise, finish, new_canvas, register_fonts
+from generator.text import truncate
 
 MARGIN = 30
 ROW = 11.5                  # row pitch; the row text is BODY pt (at least 8)
@@ -99,9 +99,9 @@ def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
     # The table prints no notes: it cites them as the player aid's, or prints their sentence.
     cite = {name: words("prerolled.legend.note", note=i.note) for name, i in notes.items()}
     hide = words("prerolled.legend.hide.text", first=words("prerolled.head.man", n=1))
-    # issue 21: a printed seed lets anyone print the same rows
+    # a printed seed lets anyone print the same rows
     seed = [(words("prerolled.legend.seed.key"), words("prerolled.legend.hide.seed"))] if ctx.options.seed_shown else []
-    # issue 21: where a nationality had no SMG, the cell's SMG is read as the note says
+    # where a nationality had no SMG, the cell's SMG is read as the note says
     no_smg = notes["no_smg"]
     smg = words("prerolled.legend.smg.text", sentence=no_smg.sentence.rstrip().rstrip("."), note=cite["no_smg"])
     return [
@@ -140,12 +140,14 @@ def _men_text(ctx: BuildContext) -> str:
 
 def _hero_text(ctx: BuildContext, note: str) -> str:
     """When a Hero card is played, and which cells it replaces: one card or two (the hero_card
-    reading in force).  Issue 21: each is played before the cell it replaces is uncovered."""
+    reading in force).  Each is played before the cell it replaces is uncovered, so it gives
+    nothing away."""
     words, r = ctx.words, ctx.kit.rules
     hero = r.hero
     key = "prerolled.legend.hero.single" if r.setting("hero_card") == "single" else "prerolled.legend.hero.separate"
     # the fate in the edition's words, as its cells print it (lower case: it ends a phrase)
-    return words(key, result=cell_word(words, hero.fate_result).lower(), fate_rule=hero.fate_rule, weapon_rule=hero.weapon_rule,
+    return words(key, result=cell_word(words, hero.fate_result).lower(), fate_rule=hero.fate_rule,
+                 weapon_rule=hero.weapon_rule,
                  choice=_either(words, [cell_word(words, k) for k in hero.weapon_choice]),
                  unpins=words("prerolled.legend.hero.unpins") if hero.unpins else "", note=note)
 
@@ -182,8 +184,9 @@ def legend_lines(ctx: BuildContext, table: Table, width: float, codes: bool = Fa
     for key, sentence in sentences:
         wrapped = simpleSplit(sentence, FONT, LEGEND, width - indent) or [""]
         if len(wrapped) > LINES_PER_ITEM:     # a runaway text from data keeps the other items on the page
-            wrapped = wrapped[:LINES_PER_ITEM - 1] + [wrapped[LINES_PER_ITEM - 1] + " ..."]
-        lines += [(key if i == 0 else "", ellipsise(line, FONT, LEGEND, width - indent)) for i, line in enumerate(wrapped)]
+            wrapped = [*wrapped[:LINES_PER_ITEM - 1], wrapped[LINES_PER_ITEM - 1] + " ..."]
+        lines += [(key if i == 0 else "", ellipsise(line, FONT, LEGEND, width - indent))
+                  for i, line in enumerate(wrapped)]
     return indent, lines
 
 
@@ -246,7 +249,7 @@ def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry,
               fast: bool) -> bytes:
     rows = len(table.rows)
     pages = geo.pages(rows)
-    o, words = ctx.options, ctx.words
+    words = ctx.words
     c, buffer = new_canvas(ctx, paper, words("prerolled.meta.title", paper=paper.label),
                            words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=seed_text(ctx),
                                  mode=mode_word(words, table.mode),
@@ -270,8 +273,8 @@ def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry,
 def _finish_binary(c: Canvas, buffer: Any) -> bytes:
     """finish(), with streams left binary (Flate only, no ASCII85 armour).
 
-    Why: without reportlab's C accelerator, ASCII85 is a third of the time of a 100k-row table
-    and adds a quarter to its size; a binary PDF prints the same.  The setting is read while
+    Why: without reportlab's C accelerator, ASCII85 is much of a long table's time, and it makes
+    every stream a quarter larger; a binary PDF prints the same.  The setting is read while
     the document is written, so it is switched for that call only.
     """
     saved = rl_config.useA85
@@ -311,7 +314,7 @@ def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: 
             if index % 2:
                 band.append(f"{left} {y} {width} {ROW} re")
             y1 = _num(ys[slot] + 1)
-            for (x, w), code in zip(cols, table.rows[index]):
+            for (x, w), code in zip(cols, table.rows[index], strict=True):
                 if code in tint:
                     tint[code].append(f"{x} {y1} {w} {ROW - 2} re")
         armed = [op for code in ARMED for op in tint[code]]
@@ -373,7 +376,7 @@ class _Cells:
 
 
 class _PlainCells(_Cells):
-    """Reportlab's text object, one call per cell: simple, about 30 us a cell."""
+    """Reportlab's text object, one call per cell: simple, and the slower way."""
 
     def draw(self, table: Table, span: range) -> None:
         text = self.c.beginText()
@@ -387,7 +390,7 @@ class _PlainCells(_Cells):
                 text.setFont(FONT, BODY)
             text.setTextOrigin(self.row_right - stringWidth(number, FONT, BODY), y)
             text.textOut(number)
-            for col, code in zip(self.cols, table.rows[index]):
+            for col, code in zip(self.cols, table.rows[index], strict=True):
                 label, want = self.labels.get(code, code), cell_font(code)
                 if want != font:
                     font = want
@@ -443,10 +446,10 @@ class _FastCells(_Cells):
                 add(current)
             x = _hundredths(self.row_right - sum(dw[d] for d in number))
             add(f"1 0 0 1 {_num(x / 100)} {y} Tm ({''.join(lit[d] for d in number)}) Tj")
-            # Each cell moved from the one before (Td), not placed afresh (Tm): 10 bytes a cell
-            # instead of 24, which keeps a 200,000-row kit's pages in bounded memory (issue 15).
+            # Each cell moved from the one before (Td), not placed afresh (Tm): fewer bytes a cell,
+            # which keeps a 200,000-row kit's pages in bounded memory.
             # In hundredths of a point, so the moves add up to the rounded places exactly.
-            for col, code in zip(self.cols, table.rows[index]):
+            for col, code in zip(self.cols, table.rows[index], strict=True):
                 label, font = self.labels.get(code, code), cell_font(code)
                 op, show = self.encode(font, label)
                 if op != current:
@@ -461,7 +464,7 @@ class _FastCells(_Cells):
 
 
 def seed_text(ctx: BuildContext) -> str:
-    """The seed as the table prints it: the number, or the word for a private one (issue 21)."""
+    """The seed as the table prints it: the number, or the word for a private one."""
     return str(ctx.options.seed) if ctx.options.seed_shown else ctx.words("prerolled.seed.private")
 
 

@@ -22,13 +22,22 @@ import io
 from collections.abc import Iterable
 from typing import Any, cast
 
+from pypdf.generic import (
+    ArrayObject,
+    ByteStringObject,
+    ContentStream,
+    DictionaryObject,
+    FloatObject,
+    NameObject,
+    RectangleObject,
+    TextStringObject,
+)
+
 from generator.colour import grey_contrast
 from generator.data.model import KitData
 from generator.profiles.print_profile import PdfX, Prepress
 from generator.render.pdf.canvas import Pdf
 from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
-from pypdf.generic import (ArrayObject, ByteStringObject, ContentStream, DictionaryObject, FloatObject, NameObject, RectangleObject,
-                           TextStringObject)
 from generator.render.theme import Cmyk, cmyk, cmyk_hex, cmyk_of_rgb
 from generator.units import mm
 
@@ -115,8 +124,8 @@ def _place(page: Any, prepress: Prepress, marks: bool) -> None:
     page.cropbox = RectangleObject([0, 0, w + 2 * m, h + 2 * m])
     page.bleedbox = RectangleObject([m - b, m - b, m + w + b, m + h + b])
     page.trimbox = RectangleObject([m, m, m + w, m + h])
-    for annot in page.get("/Annots") or []:       # links move with the page; no RGB border colour
-        annot = annot.get_object()
+    for ref in page.get("/Annots") or []:       # links move with the page; no RGB border colour
+        annot = ref.get_object()
         x0, y0, x1, y1 = (float(v) for v in annot["/Rect"])
         annot[NameObject("/Rect")] = RectangleObject([x0 + m, y0 + m, x1 + m, y1 + m])
         if "/C" in annot:
@@ -132,7 +141,7 @@ def crop_marks(w: float, h: float, m: float, bleed_mm: float) -> list[Operation]
         for y, sy in ((m, -1), (m + h, 1)):
             ops += [(_numbers((x + sx * start, y)), b"m"), (_numbers((x + sx * end, y)), b"l"), ([], b"S"),
                     (_numbers((x, y + sy * start)), b"m"), (_numbers((x, y + sy * end)), b"l"), ([], b"S")]
-    return ops + [([], b"Q")]
+    return [*ops, ([], b"Q")]
 
 
 def _output_intent(writer: PdfWriter, pdfx: PdfX) -> None:

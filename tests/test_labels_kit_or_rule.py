@@ -1,4 +1,4 @@
-"""Issue 21, the last labels: what the kit prints as its own reading or aid, not as rule 871's text.
+"""Labels: what the kit prints as its own reading or aid, not as rule 871's text.
 
 Expected words come from the English catalogue (load_words()), the rule text or the data's
 numbers, never from the code under test.
@@ -139,8 +139,9 @@ def test_readme_says_the_prerolled_table_is_optional_and_the_same_in_every_copy(
 
 
 def test_each_weapons_row_names_its_army_in_the_editions_words():
-    # issue 21: "whose army each row follows" prints under the name; in German as in the glossary
+    # "whose army each row follows" prints under the name; in German as in the glossary
     import tomllib
+
     from generator.data import load
     from generator.data.glossary import read_glossary, translated, untranslated
     kit = load(DATA)
