@@ -101,6 +101,13 @@ def visits(browser, site, tmp_path_factory):
             browser.set_window_size(width, HEIGHT)
             browser.get_log("browser")      # drop what earlier pages logged
             browser.get((site / page).as_uri())
+            # Every image settled (loaded or failed) before it is judged: a busy machine may still
+            # be decoding when the load event has fired for the page.
+            browser.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                Promise.all([...document.images].map(i => i.complete ? null :
+                    new Promise(r => { i.addEventListener('load', r); i.addEventListener('error', r); })))
+                    .then(() => done());""")
             facts = browser.execute_script("""
                 const d = document.documentElement;
                 return {scroll: d.scrollWidth, client: d.clientWidth, height: d.scrollHeight,
