@@ -119,9 +119,10 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     words = load_words(options.lang)
     kit = edition_data(kit, options.lang)
     check_printable(kit, words)     # before any part: no PDF may print an empty box for a name or word
-    if options.profile.cmyk:        # colours that keep their contrast as inks
-        from generator.render.pdf.shop_pdf import cmyk_problems
-        if problems := cmyk_problems(kit, options.print_profile):
+    prepress = options.profile.prepress
+    if prepress is not None:        # colours that keep their contrast as inks, under the shop's ink ceiling
+        from generator.render.pdf.shop_pdf import cmyk_problems, ink_problems
+        if problems := cmyk_problems(kit, options.print_profile) + ink_problems(kit, prepress, options.print_profile):
             raise RenderError(problems)
     templates = templates if templates is not None else template_folder(kit.directory)    # X/templates beside X/data
     ctx = BuildContext(kit, compute(kit), options, templates, words=words)

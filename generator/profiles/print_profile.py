@@ -81,7 +81,7 @@ class DieCut:
 @dataclass(frozen=True)
 class Prepress:
     """What a print shop asks of every page of every PDF: its boxes, marks and output intent."""
-    bleed_mm: float             # the BleedBox past the TrimBox on every side
+    bleed_mm: Mm                # the BleedBox past the TrimBox on every side
     slug_mm: float              # past the bleed: room for the crop marks
     marks: bool                 # crop marks in the slug (--no-marks takes them off: media = bleed)
     cut_contour: bool           # each counter's cut line as a spot-colour path on the fronts
