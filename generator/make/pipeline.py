@@ -153,7 +153,7 @@ def _render(ctx: BuildContext, folder: Path, runner: Runner, lanes: Plan[Job],
     """
     kit, options = ctx.kit, ctx.options
     papers = [PAPERS[p] for p in options.papers]
-    outputs = selected(options.parts)
+    outputs = selected(options.parts, options.profile)
     _ = ctx.stamp   # worked out once, here, and sent to the workers with the context
     sent = replace(ctx, memo=dict(ctx.memo))     # what this process works out later stays here
     made: Made = []
@@ -200,7 +200,7 @@ def _plan(options: BuildOptions, width: int) -> Plan[Job]:
     lanes where the registry's costs say that pays (workers.plan), else one lane a phase."""
     papers = [PAPERS[p] for p in options.papers]
     rows = options.rows or TARGET_ROWS
-    jobs = [(o, p) for o in selected(options.parts) for p in (papers if o.per_paper else [None])]
+    jobs = [(o, p) for o in selected(options.parts, options.profile) for p in (papers if o.per_paper else [None])]
 
     def cost(lane: Sequence[Job]) -> float:
         """A lane's work: its files', and once each the setup of every part it makes files of."""

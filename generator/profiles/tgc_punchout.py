@@ -41,7 +41,7 @@ TGC_PUNCHOUT = PrintProfile(
                                                       frame_in=Fraction(1, 8))),
                       parts=("counters",), cut_files=True),
     release=ReleaseWords(
-        tips=("release.readme.tip.tgc", "release.readme.tip.papers"),
+        tips=("release.readme.tip.tgc",),
         how_to_print={"counters": "release.print.counters.tgc"},
         files={"counters": "release.file.counters.tgc"},
         folder_tip="release.readme.tip.folder.tgc"),
