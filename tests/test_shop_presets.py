@@ -6,6 +6,7 @@ and subset tags unique in every merged PDF.  The expected numbers are the shops'
 read from the code."""
 
 import io
+import itertools
 import re
 import subprocess
 from fractions import Fraction
@@ -111,7 +112,7 @@ def test_each_counter_has_its_shops_bleed_and_its_words_inside_the_safe_zone(pre
                                                                                  size + 2 * bleed)]
         corners = sorted(squares[i])
         xs = sorted({x for x, _ in corners})
-        assert all(b - a >= size + 2 * bleed - TOL for a, b in zip(xs, xs[1:], strict=False))  # bleeds never overlap
+        assert all(b - a >= size + 2 * bleed - TOL for a, b in itertools.pairwise(xs))  # bleeds never overlap
     with pdfplumber.open(io.BytesIO(counters(preset_builds, preset))) as pdf:
         for i, corners in squares.items():
             page = pdf.pages[i]
@@ -199,7 +200,7 @@ def test_cut_file_paths_lie_on_their_counters_trim(preset_builds, preset):
             gaps = nicks(match[0], size / MM)
             assert len(gaps) >= 3 and all(abs(g - 0.254) < 0.01 for g, _ in gaps)       # 0.01 in
             centres = sorted(c for _, c in gaps)
-            apart = [b - a for a, b in zip(centres, centres[1:], strict=False)] + [4 * size / MM - centres[-1] + centres[0]]
+            apart = [b - a for a, b in itertools.pairwise(centres)] + [4 * size / MM - centres[-1] + centres[0]]
             assert min(apart) >= 25.4 / 8
     pdf_reader = PdfReader(io.BytesIO(preset_builds[preset]["cut-a4.pdf"]))
     assert len(pdf_reader.pages) == len(squares)        # a page a counter sheet, on the counters' page
@@ -292,8 +293,8 @@ def test_every_distinct_font_subset_has_its_own_tag(kit_files):
         reader = PdfReader(io.BytesIO(kit_files[name]))
         programs = {}
         for page in reader.pages:
-            for font in (page["/Resources"].get("/Font") or {}).values():
-                font = font.get_object()
+            for ref in (page["/Resources"].get("/Font") or {}).values():
+                font = ref.get_object()
                 tag = str(font["/BaseFont"])
                 data = font["/FontDescriptor"]["/FontFile2"].get_object().get_data()
                 assert re.fullmatch(r"/[A-Z]{6}\+[\w-]+", tag), tag

@@ -156,7 +156,8 @@ def part_pdf(part: str) -> Output:
     return next(o for o in OUTPUTS if o.part == part and o.per_paper)
 
 
-def all_file_names(papers: Iterable[Paper]) -> list[str]:
-    """Every file name a build can write for `papers` (MANIFEST.txt aside)."""
+def all_file_names(papers: Iterable[Paper], profile: PrintProfile | None = None) -> list[str]:
+    """Every file name a build can write for `papers` (MANIFEST.txt aside); with `profile`,
+    only those a build under it makes."""
     papers = list(papers)
-    return [name for o in OUTPUTS for name in o.file_names(papers)]
+    return [name for o in OUTPUTS if profile is None or o.made_for(profile) for name in o.file_names(papers)]

@@ -21,7 +21,7 @@ from generator.profiles.print_profile import (
 
 DRIVETHRU = PrintProfile(
     name="drivethru",
-    help="DriveThruCards print on demand: PDF/X-1a, 1/8 in bleed, ink at most 240%, no marks",
+    help="DriveThruCards print on demand: PDF/X-1a, 1/8 in bleed, ink at most 240 percent, no marks",
     sheets=SheetLayout.DUPLEX_PAIRS,
     colour=ColourModel.CMYK,
     duplex_hint=True,

@@ -20,7 +20,7 @@ from generator.profiles.print_profile import (
 
 MEINSPIEL = PrintProfile(
     name="meinspiel",
-    help="meinspiel.de die-cut counters: PDF/X-4, 3 mm bleed, 4 mm safe zone, ink at most 300%, no marks",
+    help="meinspiel.de die-cut counters: PDF/X-4, 3 mm bleed, 4 mm safe zone, ink at most 300 percent, no marks",
     sheets=SheetLayout.DUPLEX_PAIRS,
     colour=ColourModel.CMYK,
     duplex_hint=True,
