@@ -53,6 +53,14 @@ class BuildOptions:
         return registry.profile(self.print_profile)
 
 
+def default_counter_mm(profiles: tuple[str, ...]) -> Fraction:
+    """The counter size of a build or release of `profiles` without --counter-size: the largest
+    any of their shops' dies cuts (its safe zone leaves the faces room), else 3/4 in."""
+    dies = [p.prepress.die_cut.counter_mm for p in map(registry.profile, profiles)
+            if p.prepress is not None and p.prepress.die_cut is not None]
+    return max(dies, default=DEFAULT_COUNTER_MM)
+
+
 # The last second a PDF date (D:YYYYMMDDHHmmSS, four-digit year) can hold: 9999-12-31 23:59:59 UTC.
 MAX_EPOCH = 253_402_300_799
 

@@ -222,3 +222,21 @@ def page_texts(content):
         return pages
     finally:
         doc.close()
+
+
+@pytest.fixture(scope="session")
+def preset_builds():
+    """{preset: {file name: bytes}}: the counters (A4) of each named shop preset at the counter
+    size a build of it prints by default, and DriveThruCards' pre-rolled tables (A4, 24 rows),
+    made once per run, one by one."""
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions, default_counter_mm
+    builds = {}
+    with one_by_one():
+        for preset in ("drivethru", "meinspiel", "tgc-punchout"):
+            parts = ("counters", "prerolled") if preset == "drivethru" else ("counters",)
+            builds[preset] = render_all(load(DATA), BuildOptions(parts=parts, papers=("a4",), rows=24,
+                                                                 print_profile=preset,
+                                                                 counter_mm=default_counter_mm((preset,))))
+    return builds

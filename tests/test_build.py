@@ -16,6 +16,10 @@ from generator.cli import main
 from generator.layout.paper import PAPERS as PAPERS_BY_KEY
 from generator.make import transaction as B
 from generator.make.outputs import OUTPUTS, all_file_names, part_pdf
+from generator.profiles.registry import DEFAULT as _DEFAULT
+from generator.profiles.registry import PROFILES as _PROFILES
+
+DEFAULT_PROFILE = _PROFILES[_DEFAULT]       # what a build without --print makes
 
 PAPERS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
@@ -29,7 +33,7 @@ def hashes(folder):
 
 def test_default_build_writes_every_file(kit_dir):
     # every file the Output registry declares, for each paper; the lock file stays: see transaction.py
-    expected = {*all_file_names(PAPERS_BY_KEY[key] for key in PAPERS), B.MANIFEST, B.LOCK_NAME}
+    expected = {*all_file_names((PAPERS_BY_KEY[key] for key in PAPERS), DEFAULT_PROFILE), B.MANIFEST, B.LOCK_NAME}
     assert {p.name for p in kit_dir.iterdir()} == expected
     assert {f"player-aid-{paper}.pdf" for paper in PAPERS} | {"player-aid.html", "prerolled.csv"} <= expected
 

@@ -21,6 +21,10 @@ from conftest import DATA, run_cli
 from generator import __version__
 from generator.content.words import load_words
 from generator.layout.paper import PAPERS as PAPERS_BY_KEY
+from generator.profiles.registry import DEFAULT as _DEFAULT
+from generator.profiles.registry import PROFILES as _PROFILES
+
+DEFAULT_PROFILE = _PROFILES[_DEFAULT]       # what a build without --print makes
 
 WORDS = load_words()        # the kit's English
 RULES = tomllib.loads((DATA / "rules.toml").read_text())
@@ -74,7 +78,8 @@ def test_holds_every_file(release):
     _, _, _, files = release
     from generator.make.outputs import all_file_names
     # every file the Output registry declares for both papers, and the release's own pages
-    expected = {*all_file_names(PAPERS_BY_KEY[p] for p in PAPERS), "MANIFEST.txt", "README.txt", "index.html"}
+    expected = {*all_file_names((PAPERS_BY_KEY[p] for p in PAPERS), DEFAULT_PROFILE), "MANIFEST.txt", "README.txt",
+                "index.html"}
     assert {"kit-a4.pdf", "player-aid-letter.pdf", "prerolled.csv", "player-aid.html"} <= expected
     assert expected <= set(files)
     thumbs = {n for n in files if n.startswith("thumbs/")}
@@ -194,7 +199,7 @@ def test_readme_and_index_list_every_declared_output(release):
     _, _, _, files = release
     from generator.make.outputs import all_file_names
     readme, page = files["README.txt"].decode(), files["index.html"].decode()
-    for name in all_file_names(PAPERS_BY_KEY[p] for p in PAPERS):
+    for name in all_file_names((PAPERS_BY_KEY[p] for p in PAPERS), DEFAULT_PROFILE):
         assert name in readme, name
         assert f'href="{name}"' in page, name
 

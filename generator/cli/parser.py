@@ -25,7 +25,15 @@ from generator.cli.argtypes import (
     whole,
 )
 from generator.errors import one_line
-from generator.options import DEFAULT_COUNTER_MM, DEFAULT_SEED, MAX_SEED, PAPER_KEYS, PARTS, RANDOM_SEED, BuildOptions
+from generator.options import (
+    DEFAULT_SEED,
+    MAX_SEED,
+    PAPER_KEYS,
+    PARTS,
+    RANDOM_SEED,
+    BuildOptions,
+    default_counter_mm,
+)
 from generator.profiles import registry
 from generator.suggest import suggestion
 from generator.text import or_list
@@ -236,9 +244,9 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                    help="independent (default): every cell drawn on its own; balanced: each block of rows "
                         "holds the rule's exact proportions, so used rows tell what is left of a block")
     g = p.add_argument_group("counters")
-    g.add_argument("--counter-size", type=counter_size_mm, default=DEFAULT_COUNTER_MM,
-                   metavar="SIZE", help="5/8in, 3/4in (default), 1in, or 10 to 40 mm in mm, cm or in: "
-                                        "19mm, 2cm, '20 mm', 0.75in")
+    g.add_argument("--counter-size", type=counter_size_mm, default=None,
+                   metavar="SIZE", help="5/8in, 3/4in (default; 1in for a shop that die-cuts them), 1in, or 10 to "
+                                        "40 mm in mm, cm or in: 19mm, 2cm, '20 mm', 0.75in")
     g.add_argument("--back-offset", type=back_offset_mm, default=(Fraction(0), Fraction(0)),
                    metavar="X,Y", help="shift the backs by X,Y mm (each -10 to 10, like -0.5,1) to match your "
                                        "printer, read off the calibration page (default 0,0)")
@@ -303,8 +311,9 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
     # Only a drawn seed is kept off the page; a chosen one could be guessed back from the
     # stamp (rebuild until the footer matches), so hiding it would promise what it cannot keep
     seed, shown = drawn_seed(args.seed), args.seed != RANDOM_SEED
+    size = args.counter_size if args.counter_size is not None else default_counter_mm(release_profiles(args))
     return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, seed, args.mode,
-                        args.counter_size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
+                        size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
                         print_profile=release_profiles(args)[0], marks=not args.no_marks,
                         label=getattr(args, "label", None),
                         lang=args.lang if isinstance(args.lang, str) else args.lang[0], seed_shown=shown)

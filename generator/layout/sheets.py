@@ -5,7 +5,9 @@ size)` callable.
 
 Counters stand apart, a gutter between every two: each counter's colour bleeds BLEED_MM past
 its own cut lines into the gutter, so a cut that wanders by up to that much lands in the
-counter's own colour, and no two counters (or faces of different colour) share a cut line.
+counter's own colour, and no two counters (or faces of different colour) share a cut line.  A
+print profile whose shop die-cuts the counters (its prepress's DieCut) sets its own bleed and
+safe zone per counter, and may lay the counters on a punchboard of fixed size instead of the paper.
 Backs are mirrored for a long-edge flip: a portrait sheet turned over its long edge keeps y and
 mirrors x.
 """
@@ -20,7 +22,8 @@ from generator.content.faces import Groups, Line, Numeral
 from generator.data.model import EmblemShape
 from generator.layout.paper import Paper
 from generator.options import BuildOptions
-from generator.units import mm
+from generator.profiles.print_profile import DieCut, Punchboard
+from generator.units import inch, mm
 
 MARGIN_SIDE_MM = 12     # room for bleed + cut ticks at left and right
 MARGIN_END_MM = 26      # top: ticks + heading; bottom: ticks + two bars + footer
@@ -64,6 +67,9 @@ class Grid:
     y0: float
     offset: Point           # back offset (x, y), points
     gutter: float = 0.0     # between two counters, points
+    bleed_mm: Length = BLEED_MM     # each counter's colour past its cut lines
+    safe: float = 0.0       # a shop's safe zone: text and art at least this far inside the cut, points
+    ticks: bool = True      # cut ticks in the margin (a punchboard has no margin for them)
 
     @property
     def capacity(self) -> int:
@@ -95,19 +101,54 @@ class Grid:
         return self.page_w - x - width + self.offset[0]
 
     def safe_inset(self) -> float:
-        return max(mm(1), self.size * float(INSET))
+        return max(own_inset(self.size), self.safe)
+
+    @property
+    def bleed(self) -> float:
+        """Each counter's colour past its cut lines, points."""
+        return mm(self.bleed_mm)
+
+    @property
+    def reach(self) -> float:
+        """From a cut line to the outer end of its ticks (the bleed where there are none)."""
+        return mm(self.bleed_mm + TICK_GAP_MM + TICK_MM) if self.ticks else self.bleed
 
 
-def make_grid(page_w: float, page_h: float, counter_mm: Length, offset_mm: tuple[Length, Length] = (0, 0)) -> Grid:
-    """The largest grid of `counter_mm` counters and gutters that keeps the margins, centred."""
-    size, gutter = mm(counter_mm), mm(GUTTER_MM)
+def make_grid(page_w: float, page_h: float, counter_mm: Length, offset_mm: tuple[Length, Length] = (0, 0),
+              die: DieCut | None = None) -> Grid:
+    """The largest grid of `counter_mm` counters and gutters that keeps the margins, centred;
+    `die`: a shop's die cut, whose bleed (twice over between counters) and safe zone it keeps."""
+    size = mm(counter_mm)
+    bleed_mm = die.bleed_mm if die is not None else BLEED_MM
+    gutter = mm(2 * bleed_mm)
     cols = int((page_w - 2 * mm(MARGIN_SIDE_MM) + gutter) // (size + gutter))
     rows = int((page_h - 2 * mm(MARGIN_END_MM) + gutter) // (size + gutter))
     if cols < 1 or rows < 1:
         raise ValueError(f"a {counter_mm} mm counter does not fit the page")
     width, height = cols * (size + gutter) - gutter, rows * (size + gutter) - gutter
     return Grid(page_w, page_h, size, cols, rows, (page_w - width) / 2, (page_h - height) / 2,
-                (mm(offset_mm[0]), mm(offset_mm[1])), gutter)
+                (mm(offset_mm[0]), mm(offset_mm[1])), gutter, bleed_mm, mm(die.safe_mm) if die is not None else 0.0)
+
+
+def board_size(board: Punchboard) -> Point:
+    """(width, height) of a punchboard's trim, points."""
+    return inch(board.width_in), inch(board.height_in)
+
+
+def make_board_grid(board: Punchboard, counter_mm: Length, die: DieCut) -> Grid:
+    """The largest grid of counters on a punchboard, centred, each counter's bleed at least the
+    board's frame inside its trim; no ticks (the board's die cuts it) and no back offset (the
+    shop prints both sides in register)."""
+    page_w, page_h = board_size(board)
+    size, bleed, frame = mm(counter_mm), mm(die.bleed_mm), inch(board.frame_in)
+    gutter = mm(2 * die.bleed_mm)
+    cols = int((page_w - 2 * (frame + bleed) + gutter) // (size + gutter))
+    rows = int((page_h - 2 * (frame + bleed) + gutter) // (size + gutter))
+    if cols < 1 or rows < 1:
+        raise ValueError(f"a {counter_mm} mm counter does not fit the punchboard")
+    width, height = cols * (size + gutter) - gutter, rows * (size + gutter) - gutter
+    return Grid(page_w, page_h, size, cols, rows, (page_w - width) / 2, (page_h - height) / 2, (0.0, 0.0),
+                gutter, die.bleed_mm, mm(die.safe_mm), ticks=False)
 
 
 def cut_lines(grid: Grid) -> tuple[list[float], list[float]]:
@@ -119,7 +160,9 @@ def cut_lines(grid: Grid) -> tuple[list[float], list[float]]:
 
 def cut_ticks(grid: Grid) -> list[Segment]:
     """((x1, y1), (x2, y2)) segments in the margin at every cut line, beyond the bleed."""
-    start = mm(BLEED_MM) + mm(TICK_GAP_MM)
+    if not grid.ticks:
+        return []
+    start = grid.bleed + mm(TICK_GAP_MM)
     end = start + mm(TICK_MM)
     top, right = grid.y0 + grid.height, grid.x0 + grid.width
     xs, ys = cut_lines(grid)
@@ -133,10 +176,9 @@ def cut_ticks(grid: Grid) -> list[Segment]:
     return ticks
 
 
-def bleed_rect(x: float, y: float, size: float) -> Box:
-    """The counter at (x, y) with its colour run BLEED_MM past every cut line: (x, y, w, h)."""
-    b = mm(BLEED_MM)
-    return x - b, y - b, size + 2 * b, size + 2 * b
+def bleed_rect(x: float, y: float, size: float, bleed: float = mm(BLEED_MM)) -> Box:
+    """The counter at (x, y) with its colour run `bleed` (points) past every cut line: (x, y, w, h)."""
+    return x - bleed, y - bleed, size + 2 * bleed, size + 2 * bleed
 
 
 @dataclass(frozen=True)
@@ -153,7 +195,7 @@ class Bar:
 
 def bars(grid: Grid) -> list[Bar]:
     """The 100 mm and 4 in calibration bars, centred below the grid's cut ticks."""
-    below_ticks = grid.y0 - mm(BLEED_MM + TICK_GAP_MM + TICK_MM)
+    below_ticks = grid.y0 - grid.reach
     result = []
     for k, (length, step, unit, units) in enumerate(((mm(BAR_MM), mm(10), "mm", BAR_MM),
                                                      (BAR_IN * 72.0, 36.0, "in", BAR_IN))):
@@ -240,6 +282,37 @@ class Zones:
     band_bottom: float      # a reversed band covers the face from here up (and bleeds)
     icon: tuple[float, float, float]    # (cx, cy, diameter): the crossed-out S, between the numerals
     small_pt: float = MIN_TEXT_PT   # the small words beside a numeral, bold
+    bleed: float = mm(BLEED_MM)     # the ground past the cut lines
+
+
+def face_zones(grid: Grid) -> Zones:
+    """The zones of a face of the grid's counters: its safe inset, its bleed."""
+    return dataclasses.replace(zones_within(grid.size, grid.safe_inset()), bleed=grid.bleed)
+
+
+def own_inset(size: float) -> float:
+    """How far a `size` counter's own text and art keep off its cut: INSET, never under 1 mm."""
+    return max(mm(1), size * float(INSET))
+
+
+def zones_within(size: float, safe: float) -> Zones:
+    """The zones of a face of a `size` counter whose text and art stay `safe` inside its cut:
+    where a shop's safe zone is wider than the counter's own inset, the face of the smaller
+    counter whose own inset leaves the same room, centred (its sizes scale with that counter),
+    on the ground of this one."""
+    if safe <= own_inset(size):
+        return zones(size, own_inset(size))
+    room = size - 2 * safe
+    inner = room / (1 - 2 * float(INSET))
+    if inner * float(INSET) < mm(1):
+        inner = room + 2 * mm(1)
+    z, d = zones(inner, own_inset(inner)), (size - inner) / 2
+
+    def moved(box: Box) -> Box:
+        return box[0] + d, box[1] + d, box[2], box[3]
+    cx, cy, diameter = z.icon
+    return dataclasses.replace(z, size=size, inset=safe, emblem=moved(z.emblem), corner=moved(z.corner),
+                               middle=moved(z.middle), band_bottom=z.band_bottom + d, icon=(cx + d, cy + d, diameter))
 
 
 def zones(size: float, inset: float) -> Zones:
@@ -517,11 +590,16 @@ def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Gr
     """(grid, groups, sheets) for one paper: on which sheet and cell each counter prints.
     `counters(spare)` is the content's list of counters, with `spare` cells more to fill (0
     unless options.fill); the renderer and the release's face images both place counters by this.
-    On fold-and-glue sheets, the grid of a fold sheet (make_fold_grid): fronts and backs on one page."""
+    On fold-and-glue sheets, the grid of a fold sheet (make_fold_grid): fronts and backs on one page;
+    for a shop that die-cuts them, its DieCut's grid, on its punchboard if it has one."""
+    prepress = options.profile.prepress
+    die = prepress.die_cut if prepress is not None else None
     if options.profile.fold_sheets:
         grid = make_fold_grid(paper.width, paper.height, options.counter_mm)
+    elif die is not None and die.board is not None:
+        grid = make_board_grid(die.board, options.counter_mm, die)
     else:
-        grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm)
+        grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm, die)
     total = sum(len(group) for _, group in counters(0))
     groups = counters(spare_cells(total, grid)) if options.fill else counters(0)
     return grid, groups, paginate([len(counters) for _, counters in groups], grid)
@@ -567,9 +645,8 @@ def fold_ticks(grid: Grid) -> list[Segment]:
 
 def fold_line(grid: Grid) -> Segment:
     """The fold line, from the top cut ticks' outer end to the bottom ones'."""
-    reach = mm(BLEED_MM + TICK_GAP_MM + TICK_MM)
     x = fold_x(grid)
-    return (x, grid.y0 - reach), (x, grid.y0 + grid.height + reach)
+    return (x, grid.y0 - grid.reach), (x, grid.y0 + grid.height + grid.reach)
 
 
 def fold_sheet_page(n: int) -> int:
@@ -577,6 +654,20 @@ def fold_sheet_page(n: int) -> int:
     return FOLD_CALIBRATION_PAGES + n - 1
 
 
+def board_of(options: BuildOptions) -> Punchboard | None:
+    """The punchboard the options' print profile lays its counters on, if it has one."""
+    prepress = options.profile.prepress
+    return prepress.die_cut.board if prepress is not None and prepress.die_cut is not None else None
+
+
+def board_page(n: int, side: str) -> int:
+    """The 0-based page of punchboard `n` (1-based): each board's front, then its back; no
+    calibration pair (the shop prints both sides in register)."""
+    return 2 * (n - 1) + (side == "back")
+
+
 def page_of_sheet(options: BuildOptions, n: int, side: str) -> int:
     """The 0-based page holding sheet `n`'s `side` under the options' print profile."""
-    return fold_sheet_page(n) if options.profile.fold_sheets else sheet_page(n, side)
+    if options.profile.fold_sheets:
+        return fold_sheet_page(n)
+    return board_page(n, side) if board_of(options) is not None else sheet_page(n, side)

@@ -17,6 +17,8 @@ from typing import BinaryIO, Protocol
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.options import PARTS
+from generator.profiles import registry
+from generator.profiles.print_profile import PrintProfile
 
 
 class Renderer(Protocol):
@@ -53,6 +55,25 @@ def _counters_pdf() -> Renderer:
     return render
 
 
+def _cut_pdf() -> Renderer:
+    from generator.render.cut_files import render_pdf
+    return render_pdf
+
+
+def _cut_svg() -> Renderer:
+    from generator.render.cut_files import render_svg
+    return render_svg
+
+
+def _cut_files(profile: PrintProfile) -> bool:
+    """Whether a profile's shop takes the die line as files of its own."""
+    return profile.prepress is not None and profile.prepress.cut_files
+
+
+def _always(profile: PrintProfile) -> bool:
+    return True
+
+
 def _kit_pdf() -> Merger:
     from generator.render.pdf.kit_pdf import render
     return render
@@ -76,6 +97,8 @@ class Output:
     # what a release's README.txt and index.html call it: release.file.KIND (and release.print.KIND
     # for a PDF); its part's name unless given
     kind: str = field(default="", kw_only=True)
+    # the print profiles that make it (a build under another makes the part without it)
+    made_for: Callable[[PrintProfile], bool] = field(default=_always, kw_only=True)
 
     def __post_init__(self) -> None:
         if not self.kind:
@@ -111,16 +134,21 @@ OUTPUTS: tuple[Output, ...] = (
            cost_per_row=0.15, setup=25),
     Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv", cost=1, cost_per_row=0.002),
     Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters", cost=80, setup=40),
+    Output("counters", "cut-{paper}.pdf", _cut_pdf, kind="cut", cost=15, made_for=_cut_files),
+    Output("counters", "cut-{paper}.svg", _cut_svg, kind="cut_svg", cost=5, made_for=_cut_files),
     Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf, cost=70,
            cost_per_row=0.013, setup=100),
 )
 assert tuple(dict.fromkeys(o.part for o in OUTPUTS if not o.merges)) == PARTS
 
 
-def selected(parts: Iterable[str]) -> list[Output]:
-    """The outputs a build of `parts` makes, in order: each asked-for part, then what merges them."""
+def selected(parts: Iterable[str], profile: PrintProfile | None = None) -> list[Output]:
+    """The outputs a build of `parts` under `profile` (None: the default) makes, in order: each
+    asked-for part, then what merges them."""
     parts = set(parts)
-    return [o for o in OUTPUTS if (o.part in parts if not o.merges else set(o.merges) <= parts)]
+    profile = profile if profile is not None else registry.profile(registry.DEFAULT)
+    return [o for o in OUTPUTS
+            if (o.part in parts if not o.merges else set(o.merges) <= parts) and o.made_for(profile)]
 
 
 def part_pdf(part: str) -> Output:
@@ -128,7 +156,8 @@ def part_pdf(part: str) -> Output:
     return next(o for o in OUTPUTS if o.part == part and o.per_paper)
 
 
-def all_file_names(papers: Iterable[Paper]) -> list[str]:
-    """Every file name a build can write for `papers` (MANIFEST.txt aside)."""
+def all_file_names(papers: Iterable[Paper], profile: PrintProfile | None = None) -> list[str]:
+    """Every file name a build can write for `papers` (MANIFEST.txt aside); with `profile`,
+    only those a build under it makes."""
     papers = list(papers)
-    return [name for o in OUTPUTS for name in o.file_names(papers)]
+    return [name for o in OUTPUTS if profile is None or o.made_for(profile) for name in o.file_names(papers)]

@@ -119,9 +119,10 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     words = load_words(options.lang)
     kit = edition_data(kit, options.lang)
     check_printable(kit, words)     # before any part: no PDF may print an empty box for a name or word
-    if options.profile.cmyk:        # colours that keep their contrast as inks
-        from generator.render.pdf.shop_pdf import cmyk_problems
-        if problems := cmyk_problems(kit, options.print_profile):
+    prepress = options.profile.prepress
+    if prepress is not None:        # colours that keep their contrast as inks, under the shop's ink ceiling
+        from generator.render.pdf.shop_pdf import cmyk_problems, ink_problems
+        if problems := cmyk_problems(kit, options.print_profile) + ink_problems(kit, prepress, options.print_profile):
             raise RenderError(problems)
     templates = templates if templates is not None else template_folder(kit.directory)    # X/templates beside X/data
     ctx = BuildContext(kit, compute(kit), options, templates, words=words)
@@ -152,7 +153,7 @@ def _render(ctx: BuildContext, folder: Path, runner: Runner, lanes: Plan[Job],
     """
     kit, options = ctx.kit, ctx.options
     papers = [PAPERS[p] for p in options.papers]
-    outputs = selected(options.parts)
+    outputs = selected(options.parts, options.profile)
     _ = ctx.stamp   # worked out once, here, and sent to the workers with the context
     sent = replace(ctx, memo=dict(ctx.memo))     # what this process works out later stays here
     made: Made = []
@@ -199,7 +200,7 @@ def _plan(options: BuildOptions, width: int) -> Plan[Job]:
     lanes where the registry's costs say that pays (workers.plan), else one lane a phase."""
     papers = [PAPERS[p] for p in options.papers]
     rows = options.rows or TARGET_ROWS
-    jobs = [(o, p) for o in selected(options.parts) for p in (papers if o.per_paper else [None])]
+    jobs = [(o, p) for o in selected(options.parts, options.profile) for p in (papers if o.per_paper else [None])]
 
     def cost(lane: Sequence[Job]) -> float:
         """A lane's work: its files', and once each the setup of every part it makes files of."""

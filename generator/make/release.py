@@ -32,6 +32,7 @@ from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST
 from generator.make.workers import plan, width, workers
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
+from generator.profiles import registry
 
 if TYPE_CHECKING:
     from generator.render.html.release_pages import Listed
@@ -77,7 +78,7 @@ def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None
     files.pop(MANIFEST)             # remade below, over everything the zip holds
     for profile in (p for p in dict.fromkeys(more_profiles) if p != options.print_profile):
         more = render_all(kit, replace(options, print_profile=profile), templates=templates, progress=progress)
-        files.update({f"{profile}/{name}": content for name, content in more.items() if name.endswith(".pdf")})
+        files.update({f"{profile}/{name}": content for name, content in more.items() if _in_folder(name, profile)})
     # placed by the counters of the words (and the edition's data) the PDF printed
     counters = files[part_pdf("counters").file_name(PAPERS[FACE_PAPER])]
     files.update(face_images(edition_data(kit, options.lang), options, counters, words))
@@ -91,6 +92,17 @@ def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None
     return files, ctx.stamp
 
 
+def _in_folder(name: str, profile: str) -> bool:
+    """Whether a further profile's file goes in its folder: its PDFs and cut files, of the parts
+    its shop prints."""
+    shop = registry.profile(profile).prepress
+    parts = shop.parts if shop is not None and shop.parts is not None else PARTS
+    output = next((o for o in OUTPUTS for p in PAPERS.values() if o.file_name(p) == name), None)
+    if output is None or not name.endswith((".pdf", ".svg")):
+        return False
+    return output.part in parts if not output.merges else set(output.merges) <= set(parts)
+
+
 def listed(options: BuildOptions) -> tuple[list["Listed"], list["Listed"]]:
     """The files a release's pages describe, from the Output registry: every PDF for each paper,
     what merges parts first (the kit is what most players print), then every other output and
@@ -101,8 +113,9 @@ def listed(options: BuildOptions) -> tuple[list["Listed"], list["Listed"]]:
     def entry(output: Output) -> "Listed":
         names = [(output.file_name(p), p.key) for p in papers] if output.per_paper else [(output.name, None)]
         return Listed(output.kind, tuple(names))
-    pdfs = sorted((o for o in OUTPUTS if o.name.endswith(".pdf")), key=lambda o: not o.merges)
-    return ([entry(o) for o in pdfs], [entry(o) for o in OUTPUTS if not o.name.endswith(".pdf")]
+    made = [o for o in OUTPUTS if o.made_for(options.profile)]
+    pdfs = sorted((o for o in made if o.name.endswith(".pdf")), key=lambda o: not o.merges)
+    return ([entry(o) for o in pdfs], [entry(o) for o in made if not o.name.endswith(".pdf")]
             + [Listed(kind, ((name, None),)) for name, kind in OWN_FILES])
 
 

@@ -186,7 +186,7 @@ def _copied(templates: Path) -> Path:
 
 def _outputs(options: BuildOptions) -> list[Output]:
     from generator.make.outputs import selected
-    return selected(options.parts)
+    return selected(options.parts, options.profile)
 
 
 def _part(part: str) -> Output:

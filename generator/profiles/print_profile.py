@@ -10,6 +10,16 @@ there, read where they take effect.
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from fractions import Fraction
+
+from generator.units import MM_PER_INCH
+
+Mm = float | Fraction       # millimetres; a shop's numbers in inches stay exact (inches())
+
+
+def inches(value: Fraction | int) -> Fraction:
+    """A shop's number in inches, as exact millimetres."""
+    return Fraction(value) * MM_PER_INCH
 
 
 class SheetLayout(Enum):
@@ -31,16 +41,58 @@ class PdfX:
     header: str             # the file's first line, as the version asks
     condition: str          # OutputConditionIdentifier: a registered characterization
     condition_info: str     # its human-readable name (OutputCondition and Info)
+    # the ICC output profile embedded as the intent's DestOutputProfile (a file in
+    # render/pdf/icc/); PDF/X-4 asks for one, PDF/X-1a lets a registered condition stand alone
+    icc: str | None = None
+
+    @property
+    def x4(self) -> bool:
+        """PDF/X-4: an embedded output profile and XMP metadata that says the version."""
+        return self.version.startswith("PDF/X-4")
+
+
+@dataclass(frozen=True)
+class Nicks:
+    """Ties left in a die line, so the counters stay in their board until punched out."""
+    width_in: Fraction      # each nick's length along the cut
+    apart_in: Fraction      # the least distance between two nicks of one path
+    per_path: int           # nicks on each counter's cut path, at least
+
+
+@dataclass(frozen=True)
+class Punchboard:
+    """A board of fixed size the counters are laid out on, in place of the paper (a shop's
+    punchout slug): its trim, and the frame it keeps round the counters."""
+    width_in: Fraction
+    height_in: Fraction
+    frame_in: Fraction      # from the board's trim to the nearest counter's bleed
+
+
+@dataclass(frozen=True)
+class DieCut:
+    """Counters a shop cuts with a die: every counter's own bleed and safe zone."""
+    bleed_mm: Mm            # each counter's art past its cut (two of them between counters)
+    safe_mm: Mm             # each counter's text and art inside its cut by at least this
+    counter_mm: Fraction    # the counter size a build prints when --counter-size is not given
+    nicks: Nicks | None = None
+    board: Punchboard | None = None     # None: the paper's sheets
 
 
 @dataclass(frozen=True)
 class Prepress:
     """What a print shop asks of every page of every PDF: its boxes, marks and output intent."""
-    bleed_mm: float             # the BleedBox past the TrimBox on every side
+    bleed_mm: Mm                # the BleedBox past the TrimBox on every side
     slug_mm: float              # past the bleed: room for the crop marks
     marks: bool                 # crop marks in the slug (--no-marks takes them off: media = bleed)
     cut_contour: bool           # each counter's cut line as a spot-colour path on the fronts
     pdfx: PdfX
+    shop: str = ""              # whose numbers these are, as messages name it
+    ink_limit: int | None = None    # total ink (C + M + Y + K, percent) no colour may pass
+    safe_mm: Mm = 5             # nothing within this of a page's trim (the kit's own edge rule: 5 mm)
+    die_cut: DieCut | None = None   # None: counters cut by hand, the kit's gutters
+    # the parts the shop prints: what a release's folder of this profile holds (None: every part)
+    parts: tuple[str, ...] | None = None
+    cut_files: bool = False     # the die line alone, as a PDF and an SVG beside the counters
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,15 @@ module and an entry in ENTRIES; everything that lists profiles (--print and its 
 release's folders, MANIFEST.txt) reads them from here."""
 
 from generator.errors import UsageError
+from generator.profiles.drivethru import DRIVETHRU
 from generator.profiles.duplex import DUPLEX
 from generator.profiles.fold import FOLD
+from generator.profiles.meinspiel import MEINSPIEL
 from generator.profiles.print_profile import PrintProfile
 from generator.profiles.shop import SHOP
+from generator.profiles.tgc_punchout import TGC_PUNCHOUT
 
-ENTRIES: tuple[PrintProfile, ...] = (DUPLEX, FOLD, SHOP)
+ENTRIES: tuple[PrintProfile, ...] = (DUPLEX, FOLD, SHOP, DRIVETHRU, MEINSPIEL, TGC_PUNCHOUT)
 PROFILES: dict[str, PrintProfile] = {p.name: p for p in ENTRIES}
 DEFAULT = DUPLEX.name       # what a build prints without --print
 

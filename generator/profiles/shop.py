@@ -2,8 +2,8 @@
 
 CMYK only; the page is the TrimBox, the BleedBox 3 mm past it (the shops' usual bleed), crop
 marks in an 8 mm slug past the bleed; the counters' cut lines in a CutContour separation; the
-output intent the registered characterization FOGRA39, with no ICC profile (its licence does
-not let the kit ship one, and PDF/X-1a lets a registered condition stand without it).
+output intent the registered characterization FOGRA39, with no ICC profile (PDF/X-1a lets a
+registered condition stand without one); the die line also as files of its own.
 """
 
 from generator.profiles.print_profile import ColourModel, PdfX, Prepress, PrintProfile, ReleaseWords, SheetLayout
@@ -16,7 +16,8 @@ SHOP = PrintProfile(
     duplex_hint=True,
     prepress=Prepress(bleed_mm=3, slug_mm=8, marks=True, cut_contour=True,
                       pdfx=PdfX(version="PDF/X-1a:2003", header="%PDF-1.4", condition="FOGRA39",
-                                condition_info="Coated FOGRA39 (ISO 12647-2:2004)")),
+                                condition_info="Coated FOGRA39 (ISO 12647-2:2004)"),
+                      shop="a print shop", cut_files=True),
     release=ReleaseWords(
         tips=("release.readme.tip.shop", "release.readme.tip.papers"),
         how_to_print={"kit": "release.print.kit.shop", "aid": "release.print.aid.shop",

@@ -50,8 +50,8 @@ def face_images(kit: KitData, options: BuildOptions, counters_pdf: bytes, words:
                         continue
                     page = page or doc[geo.page_of_sheet(options, n, side)]
                     x, y = geo.face_origin(grid, slot, side)
-                    bitmap = page.render(scale=scale, crop=(x + m, y + m, paper.width + m - x - grid.size,
-                                                            paper.height + m - y - grid.size))
+                    bitmap = page.render(scale=scale, crop=(x + m, y + m, grid.page_w + m - x - grid.size,
+                                                            grid.page_h + m - y - grid.size))
                     image = bitmap.to_pil()
                     if image.size != (px, px):      # pdfium rounds; the face must be exact
                         image = image.resize((px, px))

@@ -1,9 +1,10 @@
 """What every PDF of the kit shares: embedded fonts, colours, metadata, viewer hints, reproducibility.
 
 Only DejaVu Sans (shipped in fonts/ beside this file, with its LICENSE) is used, registered as
-TrueType so it is embedded and subset; it covers every edition's letters (Latin, Greek, Cyrillic)
-with Vera's metrics.  No standard-14 font is ever referenced.  Canvases are made in invariant mode, which (with
-SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same input, same bytes.  Colours
+TrueType so it is embedded and subset, each subset tagged by what it holds (subset_tags.py);
+it covers every edition's letters (Latin, Greek, Cyrillic) with Vera's metrics.  No standard-14
+font is ever referenced.  Canvases are made in invariant mode, which (with SOURCE_DATE_EPOCH
+when set) fixes the dates and document IDs: same input, same bytes.  Colours
 are the theme's (render/theme.py) made reportlab colours here, by its ink rules.  The document
 info (author, creator, keywords) is the catalogue's words filled from the data's [variant]; a
 canvas takes it with its footer, which every page carries and which has the build's context.
@@ -19,13 +20,13 @@ from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
 from generator import __version__
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render import theme
+from generator.render.pdf.subset_tags import TaggedTTFont
 from generator.text import ELLIPSIS
 from generator.units import mm
 
@@ -89,7 +90,7 @@ def register_fonts(*, italics: bool = False) -> None:
     registered = pdfmetrics.getRegisteredFontNames()
     for name in (FONT, BOLD, ITALIC, BOLD_ITALIC) if italics else (FONT, BOLD):
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, os.path.join(FONT_FOLDER, _FILES[name])))
+            pdfmetrics.registerFont(TaggedTTFont(name, os.path.join(FONT_FOLDER, _FILES[name])))
     if FONT in registered:
         return
     addMapping(FONT, 0, 0, FONT)

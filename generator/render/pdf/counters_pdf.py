@@ -37,7 +37,7 @@ from generator.render.pdf.canvas import (
 )
 from generator.render.theme import WHITE
 from generator.text import ELLIPSIS, signed, truncate
-from generator.units import mm
+from generator.units import mm, points_to_mm
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
@@ -62,10 +62,12 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
     register_fonts()    # text is measured before the canvas exists
     kit, opts, words = ctx.kit, ctx.options, ctx.words
     grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: all_counters(kit, opts.sets, words, spare))
-    zone = geo.zones(grid.size, grid.safe_inset())
-    fits = _fit_faces(groups, zone, opts.counter_mm, kit.directory, words)
+    zone = geo.face_zones(grid)
+    fits = _fitted(ctx, groups, zone, grid)
     if opts.profile.fold_sheets:
         return _render_fold(ctx, paper, grid, zone, groups, fits, sheets)
+    if geo.board_of(opts) is not None:
+        return _render_boards(ctx, paper, grid, zone, groups, fits, sheets)
     pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
     c, buffer = new_canvas(ctx, paper, title(ctx), words("counters.subject", paper=paper.label,
                                                     size=f"{float(opts.counter_mm):.2f}"),
@@ -88,6 +90,43 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
                     c.bookmarkPage(f"{key}-{nat.key}")
                     c.addOutlineEntry(truncate(nat.name, 60), f"{key}-{nat.key}", 1)
             _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, (n, len(sheets), page, pages), forms)
+            c.showPage()
+    return finish(c, buffer)
+
+
+def _fitted(ctx: BuildContext, groups: Groups, zone: geo.Zones, grid: geo.Grid) -> Fits:
+    """_fit_faces; where a shop's safe zone is what leaves the faces no room, one line that says so."""
+    try:
+        return _fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit.directory, ctx.words)
+    except RenderError:
+        prepress = ctx.options.profile.prepress
+        die = prepress.die_cut if prepress is not None else None
+        if prepress is None or die is None or grid.safe <= geo.own_inset(grid.size):
+            raise
+        inside = points_to_mm(grid.size - 2 * grid.safe_inset())
+        raise RenderError([f"--print {ctx.options.print_profile}: {prepress.shop}'s safe zone of "
+                           f"{float(die.safe_mm):.2f} mm leaves {inside:.2f} mm of a "
+                           f"{float(ctx.options.counter_mm):.2f} mm counter for its words and art, too little "
+                           f"for its faces even at {geo.MIN_TEXT_PT} pt; choose a larger --counter-size "
+                           f"({float(die.counter_mm):.2f} mm holds them)"]) from None
+
+
+def _render_boards(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: geo.Zones, groups: Groups, fits: Fits,
+                   sheets: Sequence[Sequence[geo.Slot]]) -> bytes:
+    """A shop's punchboards, one page a side: each board's front, then its back mirrored, the
+    counters alone (no calibration, ticks, bars or words: the board holds nothing else)."""
+    words, opts = ctx.words, ctx.options
+    board = Paper(paper.key, paper.label, grid.page_w, grid.page_h)
+    c, buffer = new_canvas(ctx, board, title(ctx), words("counters.subject", paper=paper.label,
+                                                    size=f"{float(opts.counter_mm):.2f}"),
+                           duplex=opts.profile.duplex_hint)
+    forms: dict[tuple[str, Face], str] = {}
+    for n, slots in enumerate(sheets, start=1):
+        for side in ("front", "back"):
+            key = f"counters-sheet{n}-{side}"
+            c.bookmarkPage(key)
+            c.addOutlineEntry(words(f"counters.outline.{side}", n=n), key, 0)
+            _faces(c, ctx, zone, grid, groups, fits, slots, side, forms)
             c.showPage()
     return finish(c, buffer)
 
@@ -194,7 +233,7 @@ def _faces(c: Canvas, ctx: BuildContext, zone: geo.Zones, grid: geo.Grid, groups
         face = counter.front if side == "front" else counter.back
         if (nat.key, face) not in forms:    # each distinct face is drawn once, then placed
             name = forms[nat.key, face] = f"face{len(forms)}"
-            room = 2 * mm(geo.BLEED_MM)     # the box clips: keep its edge clear of the bleed's
+            room = 2 * zone.bleed       # the box clips: keep its edge clear of the bleed's
             c.beginForm(name, -room, -room, zone.size + room, zone.size + room)
             _counter(c, 0, 0, zone, face, nat, fits, bw, ctx.words)
             c.endForm()
@@ -228,9 +267,9 @@ def _counter(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, nat: Na
 def _ground(c: Canvas, x: float, y: float, zone: geo.Zones, face: Face, ground: Any, ink: Any, bw: bool) -> Any:
     """The counter's ground, bleeding past its cut lines (and its outline with --bw), and the
     reversed band of a face that has one; returns the colour its text is drawn in."""
-    s, b = zone.size, mm(geo.BLEED_MM)
+    s, b = zone.size, zone.bleed
     c.setFillColor(ground)
-    c.rect(*geo.bleed_rect(x, y, s), fill=1, stroke=0)
+    c.rect(*geo.bleed_rect(x, y, s, b), fill=1, stroke=0)
     if bw:      # ink-saving: the outline is the cut line
         c.setStrokeColor(INK)
         c.setLineWidth(HAIRLINE)
@@ -371,7 +410,7 @@ def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, groups: Grou
         listed = ", ".join(words(f"counters.heading.count.{k}", count=counts[g][k]) for k in KINDS if counts[g][k])
         parts.append(words("counters.heading.group", nationality=truncate(groups[g][0].name, 40), counts=listed))
     width = paper.width - 2 * mm(geo.MARGIN_SIDE_MM)
-    ticks_top = grid.y0 + grid.height + mm(geo.BLEED_MM + geo.TICK_GAP_MM + geo.TICK_MM)
+    ticks_top = grid.y0 + grid.height + grid.reach
     _block(c, words("counters.heading.contents", groups="; ".join(parts)), paper.width / 2, top - 10, width,
            ticks_top + mm(2))
     c.restoreState()

@@ -9,33 +9,41 @@ bytes.  The numbers are the profile's Prepress (generator/profiles/):
   hold that), so no colour reaches a trim edge and none needs running on into the bleed;
 - every colour operator becomes DeviceCMYK by theme.cmyk's stated rule: DeviceGray and neutral
   RGB as pure K; annotations lose their RGB border colour;
+- text set in a grey (K alone, under 100%) is set in 100% K, and a line stroked in a tint
+  (any ink under 100%) is stroked at least SCREENED_LINE wide: a press screens a tint, and
+  small type or a hairline breaks up in the screen;
 - the document carries a PDF/X output intent for the profile's registered characterization
-  (RegistryName http://www.color.org) and no DestOutputProfile, which PDF/X-1a allows for a
-  registered condition; the info says GTS_PDFXVersion and Trapped, the header what the
-  version asks.
+  (RegistryName http://www.color.org): for PDF/X-1a with no DestOutputProfile, which it allows
+  for a registered condition; for PDF/X-4 with the profile's ICC output profile embedded and
+  the XMP metadata that version asks for.  The info says GTS_PDFXVersion and Trapped, the
+  header what the version asks.
 The counter cut lines, in the CutContour separation and overprinted, are drawn by
 counters_pdf.py; the crop marks here are pure K.
 """
 
 import hashlib
 import io
+import re
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, cast
 
 from pypdf.generic import (
     ArrayObject,
     ByteStringObject,
     ContentStream,
+    DecodedStreamObject,
     DictionaryObject,
     FloatObject,
     NameObject,
+    NumberObject,
     RectangleObject,
     TextStringObject,
 )
 
 from generator.colour import grey_contrast
 from generator.data.model import KitData
-from generator.profiles.print_profile import PdfX, Prepress
+from generator.profiles.print_profile import Mm, PdfX, Prepress
 from generator.render.pdf.canvas import Pdf
 from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
 from generator.render.theme import Cmyk, cmyk, cmyk_hex, cmyk_of_rgb
@@ -46,6 +54,8 @@ MARK_WIDTH = 0.25       # points
 REGISTRY = "http://www.color.org"   # where the output conditions are registered
 SHOP_MIN_CONTRAST = 4.5     # the greyscale contrast `bailout check` asks of a nationality's colours
 CUT_CONTOUR = "CutContour"  # the cutting plotters' separation name
+SCREENED_LINE = 0.5     # points: the thinnest line a shop prints in a tint
+ICC_FOLDER = Path(__file__).parent / "icc"      # the output profiles a PDF/X-4 embeds (README.md there)
 
 Operation = tuple[list[Any], bytes]
 
@@ -69,24 +79,102 @@ def to_shop(content: bytes, prepress: Prepress, marks: bool) -> Pdf:
     _output_intent(writer, prepress.pdfx)
     if "/ID" not in reader.trailer:     # PDF/X asks for a file ID: the kit's merge writes none
         _file_id(writer, content)
+    if prepress.pdfx.x4:
+        _xmp(writer, prepress.pdfx, content)
     out = io.BytesIO()
     writer.write(out)
     return Pdf(out.getvalue(), len(writer.pages))
 
 
 def cmyk_operations(operations: Iterable[Operation]) -> list[Operation]:
-    """Every RGB and grey colour operator as its CMYK one (rg -> k, g -> k, and the strokes)."""
+    """Every RGB and grey colour operator as its CMYK one (rg -> k, g -> k, and the strokes);
+    grey text in 100% K and tinted lines at least SCREENED_LINE wide (the module's docstring)."""
+    ink = _InkState()
     result: list[Operation] = []
     for operands, operator in operations:
-        if operator in (b"rg", b"RG") and len(operands) == 3:
-            inks = cmyk_of_rgb(*(float(v) for v in operands))
-            result.append((_numbers(inks), b"k" if operator == b"rg" else b"K"))
-        elif operator in (b"g", b"G") and len(operands) == 1:
-            inks = cmyk_of_rgb(*(float(operands[0]),) * 3)
-            result.append((_numbers(inks), b"k" if operator == b"g" else b"K"))
-        else:
-            result.append((operands, operator))
+        result += ink.step(*_cmyk_operation(operands, operator))
     return result
+
+
+def _cmyk_operation(operands: list[Any], operator: bytes) -> Operation:
+    if operator in (b"rg", b"RG") and len(operands) == 3:
+        inks = cmyk_of_rgb(*(float(v) for v in operands))
+        return _numbers(inks), b"k" if operator == b"rg" else b"K"
+    if operator in (b"g", b"G") and len(operands) == 1:
+        inks = cmyk_of_rgb(*(float(operands[0]),) * 3)
+        return _numbers(inks), b"k" if operator == b"g" else b"K"
+    return operands, operator
+
+
+STROKES = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
+BLACK: Cmyk = (0.0, 0.0, 0.0, 1.0)
+
+
+def screened(inks: Cmyk | None) -> bool:
+    """Whether a colour is a tint: some ink laid at under 100% (a press screens it)."""
+    return inks is not None and any(0 < v < 1 for v in inks)
+
+
+def grey_tint(inks: Cmyk | None) -> bool:
+    """A grey the kit prints as K alone, under 100%."""
+    return inks is not None and inks[:3] == (0, 0, 0) and 0 < inks[3] < 1
+
+
+class _InkState:
+    """The fill, stroke and line width along a content stream (q and Q included), and the
+    operations that set text in 100% K and widen tinted lines."""
+
+    def __init__(self) -> None:
+        # the stream's own colours; None: a colour space of its own (the CutContour separation)
+        self.fill: Cmyk | None = BLACK
+        self.stroke: Cmyk | None = BLACK
+        self.width = 1.0
+        self.saved: list[tuple[Cmyk | None, Cmyk | None, float]] = []
+        self.text = False
+
+    def step(self, operands: list[Any], operator: bytes) -> list[Operation]:
+        """The operation as the shop prints it, with any it takes before or after."""
+        op: Operation = (operands, operator)
+        if operator in (b"q", b"Q"):
+            self._save(operator)
+        elif operator in (b"k", b"K"):
+            return self._colour(op)
+        elif operator in (b"cs", b"scn", b"sc"):
+            self.fill = None
+        elif operator in (b"CS", b"SCN", b"SC"):
+            self.stroke = None
+        elif operator == b"w":
+            self.width = float(operands[0])
+        elif operator in (b"BT", b"ET"):
+            return self._text(op)
+        elif operator in STROKES and screened(self.stroke) and self.width < SCREENED_LINE:
+            return [(_numbers((SCREENED_LINE,)), b"w"), op, (_numbers((self.width,)), b"w")]
+        return [op]
+
+    def _save(self, operator: bytes) -> None:
+        if operator == b"q":
+            self.saved.append((self.fill, self.stroke, self.width))
+        elif self.saved:
+            self.fill, self.stroke, self.width = self.saved.pop()
+
+    def _colour(self, op: Operation) -> list[Operation]:
+        """k or K: the colour noted; a grey fill inside a text object set in 100% K."""
+        inks = cast(Cmyk, tuple(float(v) for v in op[0]))
+        if op[1] == b"K":
+            self.stroke = inks
+            return [op]
+        self.fill = inks
+        return [(_numbers(BLACK), b"k")] if self.text and grey_tint(inks) else [op]
+
+    def _text(self, op: Operation) -> list[Operation]:
+        """BT sets a grey fill to 100% K for the text object; ET puts the grey back."""
+        begin = op[1] == b"BT"
+        self.text = begin
+        if not grey_tint(self.fill):
+            return [op]
+        if begin:
+            return [op, (_numbers(BLACK), b"k")]
+        return [op, (_numbers(cast(Cmyk, self.fill)), b"k")]
 
 
 def _numbers(values: Iterable[float]) -> list[Any]:
@@ -132,7 +220,7 @@ def _place(page: Any, prepress: Prepress, marks: bool) -> None:
             del annot["/C"]
 
 
-def crop_marks(w: float, h: float, m: float, bleed_mm: float) -> list[Operation]:
+def crop_marks(w: float, h: float, m: float, bleed_mm: Mm) -> list[Operation]:
     """Crop marks in pure K at the trim's corners, in the slug only (from MARK_GAP_MM past the
     bleed); `m`: points from the media's edge to the trim's."""
     start, end = mm(bleed_mm + MARK_GAP_MM), m - mm(MARK_GAP_MM)
@@ -145,13 +233,16 @@ def crop_marks(w: float, h: float, m: float, bleed_mm: float) -> list[Operation]
 
 
 def _output_intent(writer: PdfWriter, pdfx: PdfX) -> None:
-    """The PDF/X output intent (a registered condition, no profile), its info keys and header."""
+    """The PDF/X output intent (a registered condition, and the ICC profile where the version
+    asks for one), its info keys and header."""
     intent = DictionaryObject({
         NameObject("/Type"): NameObject("/OutputIntent"), NameObject("/S"): NameObject("/GTS_PDFX"),
         NameObject("/OutputConditionIdentifier"): TextStringObject(pdfx.condition),
         NameObject("/OutputCondition"): TextStringObject(pdfx.condition_info),
         NameObject("/Info"): TextStringObject(pdfx.condition_info),
         NameObject("/RegistryName"): TextStringObject(REGISTRY)})
+    if pdfx.icc is not None:
+        intent[NameObject("/DestOutputProfile")] = writer._add_object(_icc_stream(pdfx.icc))
     writer.root_object[NameObject("/OutputIntents")] = ArrayObject([intent])
     writer.add_metadata({"/GTS_PDFXVersion": pdfx.version})
     # /Trapped must be a name, which add_metadata cannot write (it makes every value a string),
@@ -160,6 +251,68 @@ def _output_intent(writer: PdfWriter, pdfx: PdfX) -> None:
     assert info is not None         # add_metadata made it
     cast(DictionaryObject, info.get_object())[NameObject("/Trapped")] = NameObject("/False")
     writer.pdf_header = pdfx.header
+
+
+def _icc_stream(name: str) -> DecodedStreamObject:
+    """The ICC output profile `name` (render/pdf/icc/) as a four-channel profile stream, deflated."""
+    stream = DecodedStreamObject()
+    stream.set_data((ICC_FOLDER / name).read_bytes())
+    stream[NameObject("/N")] = NumberObject(4)
+    return cast(DecodedStreamObject, stream.flate_encode(level=9))
+
+
+def pdf_date_to_xmp(date: str) -> str:
+    """A PDF date (D:YYYYMMDDHHmmSS and a zone: +HH'mm', Z) as XMP writes it (ISO 8601)."""
+    match = re.fullmatch(r"D:(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(?:([+-])(\d\d)'?(\d\d)'?|Z.*)?", date)
+    if match is None:
+        raise ValueError(f"not a PDF date: {date!r}")
+    y, mo, d, h, mi, sec, sign, zh, zm = match.groups()
+    zone = f"{sign}{zh}:{zm}" if sign else "Z"
+    return f"{y}-{mo}-{d}T{h}:{mi}:{sec}{zone}"
+
+
+XMP = """<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+ xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"
+ xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">
+<dc:format>application/pdf</dc:format>
+<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{title}</rdf:li></rdf:Alt></dc:title>
+<xmp:CreateDate>{created}</xmp:CreateDate>
+<xmp:ModifyDate>{modified}</xmp:ModifyDate>
+<xmp:MetadataDate>{modified}</xmp:MetadataDate>
+<xmp:CreatorTool>{creator}</xmp:CreatorTool>
+<pdf:Producer>{producer}</pdf:Producer>
+<pdf:Trapped>False</pdf:Trapped>
+<xmpMM:DocumentID>uuid:{uuid}</xmpMM:DocumentID>
+<xmpMM:InstanceID>uuid:{uuid}</xmpMM:InstanceID>
+<xmpMM:VersionID>1</xmpMM:VersionID>
+<xmpMM:RenditionClass>default</xmpMM:RenditionClass>
+<pdfxid:GTS_PDFXVersion>{version}</pdfxid:GTS_PDFXVersion>
+</rdf:Description>
+</rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>"""
+
+
+def _xmp(writer: PdfWriter, pdfx: PdfX, content: bytes) -> None:
+    """The document's XMP metadata, as PDF/X-4 asks: the version, and the info's title, dates,
+    creator and producer as the info dictionary has them; the document ID from the input's bytes."""
+    from xml.sax.saxutils import escape
+    info = cast(DictionaryObject, writer._info.get_object()) if writer._info is not None else DictionaryObject()
+    uuid = hashlib.md5(content, usedforsecurity=False).hexdigest()
+    fields = {"title": str(info.get("/Title", "")), "creator": str(info.get("/Creator", "")),
+              "producer": str(info.get("/Producer", ""))}
+    packet = XMP.format(version=pdfx.version, uuid=f"{uuid[:8]}-{uuid[8:12]}-{uuid[12:16]}-{uuid[16:20]}-{uuid[20:32]}",
+                        created=pdf_date_to_xmp(str(info["/CreationDate"])),
+                        modified=pdf_date_to_xmp(str(info.get("/ModDate", info["/CreationDate"]))),
+                        **{k: escape(v) for k, v in fields.items()})
+    stream = DecodedStreamObject()
+    stream.set_data(packet.encode("utf-8"))     # uncompressed, so any tool can read it
+    stream[NameObject("/Type")] = NameObject("/Metadata")
+    stream[NameObject("/Subtype")] = NameObject("/XML")
+    writer.root_object[NameObject("/Metadata")] = writer._add_object(stream)
 
 
 def _file_id(writer: PdfWriter, content: bytes) -> None:
@@ -186,4 +339,31 @@ def cmyk_problems(kit: KitData, profile: str) -> list[str]:
             problems.append(f"{kit.directory}/nationalities/{nat.key}.toml: text_colour: contrast with colour is "
                             f"{ratio:.2f}:1 in greyscale once printed in CMYK (colour as C/M/Y/K {inks}%); --print "
                             f"{profile} needs at least {SHOP_MIN_CONTRAST}:1")
+    return problems
+
+
+def total_ink(inks: Cmyk) -> int:
+    """C + M + Y + K in whole percent: what a shop's ink ceiling limits."""
+    return round(sum(inks) * 100)
+
+
+def ink_problems(kit: KitData, prepress: Prepress, profile: str) -> list[str]:
+    """One line for each colour of the data whose inks (theme.cmyk's rule) pass the shop's
+    ink ceiling, naming its file and key; `profile`: the --print that sets the ceiling."""
+    limit = prepress.ink_limit
+    if limit is None:
+        return []
+    problems = []
+    for nat in kit.nationalities:
+        colours = [("colour", nat.colour), ("text_colour", nat.text_colour)]
+        for i, shape in enumerate(nat.emblem):
+            key = "colour" if len(shape.colours) == 1 else "colours"
+            colours += [(f"emblem[{i}].{key}", c) for c in shape.colours]
+        for key, hex_colour in colours:
+            inks = cmyk(hex_colour)
+            if total_ink(inks) > limit:
+                shown = "/".join(f"{round(v * 100)}" for v in inks)
+                problems.append(f"{kit.directory}/nationalities/{nat.key}.toml: {key}: {hex_colour} prints as "
+                                f"C/M/Y/K {shown}%, {total_ink(inks)}% of ink; --print {profile} allows at most "
+                                f"{limit}% ({prepress.shop}): choose a lighter colour")
     return problems
