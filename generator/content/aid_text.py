@@ -7,7 +7,6 @@ structure.  The template is compiled once per process and folder, not once per p
 compiled between runs in the kit's cache (generator/cache.py).
 """
 
-import contextlib
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -64,7 +63,7 @@ def _environment(folder: str) -> SandboxedEnvironment:
     env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
                                autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
                                keep_trailing_newline=True, extensions=["jinja2.ext.i18n"],
-                               bytecode_cache=_bytecode_cache())
+                               bytecode_cache=_KitBytecodeCache())
     env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
@@ -72,28 +71,30 @@ def _environment(folder: str) -> SandboxedEnvironment:
     return env
 
 
-class _QuietCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's bytecode cache in the kit's cache folder (generator/cache.py): compiling the aid
-    template is a tenth of a second of every build, loading it back a millisecond.  Jinja checks
-    each entry against the template source's checksum, and the folder is named for Jinja's
-    version, so an edited template or another Jinja compiles afresh.  An entry that cannot be
-    read or written costs only the compile."""
+class _KitBytecodeCache(jinja2.BytecodeCache):
+    """Jinja's bytecode kept in the kit's cache (generator/cache.py), whose folder and entries are
+    checked (the user's own, nobody else can write them, each entry's digest) before Jinja
+    unpickles and unmarshals a byte.  Compiling the aid template is a tenth of a second of every
+    build, loading it back a hundredth (benchmarks/bench_cache.py).  Jinja checks each entry
+    against the template source's checksum, and the entries are kept by Jinja's version, so an
+    edited template or another Jinja compiles afresh.  An entry that cannot be read or written
+    costs only the compile."""
+
+    KIND = f"jinja2-{jinja2.__version__}"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        from generator import cache
+        kept = cache.read(self.KIND, bucket.key)
+        if kept is None:
+            return
         try:
-            super().load_bytecode(bucket)
-        except Exception:       # whatever a truncated or foreign entry raises (pickle, marshal, OS)
+            bucket.bytecode_from_string(kept)
+        except Exception:       # whatever an entry of another Python's marshal raises
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
-
-
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    from generator.cache import cache_folder
-    folder = cache_folder(f"jinja2-{jinja2.__version__}")
-    return _QuietCache(str(folder)) if folder is not None else None
+        from generator import cache
+        cache.write(self.KIND, bucket.key, bucket.bytecode_to_string())
 
 
 class Prose(str):
