@@ -50,11 +50,14 @@ def cmd_check(args: argparse.Namespace) -> None:
 
 
 def _check_catalogues(kit: KitData) -> None:
-    """Every edition's catalogue translates every English key, and its glossary every sentence and
-    name of the data: name what is missing."""
+    """Every edition's catalogue translates every English key with fields the formatter takes, its
+    aid sentences likewise, and its glossary every sentence and name of the data: name what is
+    missing."""
+    from generator.content.aid_text import aid_catalogue_problems
     from generator.content.words import available_languages, missing_translations
     from generator.data.glossary import read_glossary, untranslated
-    problems = [line for lang in available_languages()[1:] for line in missing_translations(lang)]
+    problems = [line for lang in available_languages() for line in missing_translations(lang)]
+    problems += [line for lang in available_languages()[1:] for line in aid_catalogue_problems(lang)]
     for lang in available_languages()[1:]:
         try:
             problems += untranslated(kit, read_glossary(kit, lang))

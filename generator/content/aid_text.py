@@ -21,11 +21,11 @@ from jinja2.sandbox import SandboxedEnvironment
 from generator import __version__
 from generator.content.context import BuildContext
 from generator.content.weapons import weapon_rows
-from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, po_messages
+from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, _fields, field_problem, fill, po_messages
 from generator.data import FATES
 from generator.engine import procedure as R
 from generator.engine.odds import man_code
-from generator.errors import RenderError
+from generator.errors import DataError, KitError, RenderError
 from generator.text import fraction_text, signed, truncate
 
 TEMPLATE = "aid.md.j2"
@@ -46,7 +46,7 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
     try:
         template = compiled_template(folder)
         return template.render(**{**template_vars(ctx), **(extra or {})})
-    except RenderError:
+    except KitError:
         raise
     except jinja2.TemplateSyntaxError as error:
         raise RenderError(f"{error.filename or path}:{error.lineno}: {error.message}") from None
@@ -99,12 +99,46 @@ class _KitBytecodeCache(jinja2.BytecodeCache):
 
 class Prose(str):
     """A translated sentence of the template: Markdown the template (or its catalogue) wrote, so
-    md_escape lets it through; its placeholders' values are escaped as any other output."""
+    md_escape lets it through; its placeholders' values are escaped as any other output.  It
+    knows where it came from ((aid.po file or None for the template's own, msgid)), for a problem."""
+
+    source: tuple[Path | None, str] = (None, "")
+
+    def __new__(cls, text: str, source: tuple[Path | None, str] = (None, "")) -> "Prose":
+        made = super().__new__(cls, text)
+        made.source = source
+        return made
 
     def __mod__(self, values: object) -> "Prose":
-        if isinstance(values, Mapping):
-            return Prose(str.__mod__(self, {k: md_escape(v) for k, v in values.items()}))
-        return Prose(str.__mod__(self, values))
+        """The sentence's %(name)s placeholders filled, through the catalogues' one formatter
+        (content/words.py fill): only %(name)s and %%, each name one the template passes."""
+        path, msgid = self.source
+        where = f"{path or TEMPLATE}: {msgid!r}"
+        fields = {k: md_escape(v) for k, v in values.items()} if isinstance(values, Mapping) else {}
+        text, why = _as_fields(str(self))
+        if why:
+            raise DataError(f"{where}: {why}")
+        return Prose(fill(where, text, fields), self.source)
+
+
+# A %-placeholder as Jinja's {% trans %} writes them (%(name)s, %%), or any other % (refused).
+_PERCENT = re.compile(r"%\((\w+)\)s|%%|%\S?")
+
+
+def _as_fields(text: str) -> tuple[str, str]:
+    """(`text` with %(name)s as {name}, %% as %, and its braces doubled, '') or ('', why not)."""
+    out, at = [], 0
+    for match in _PERCENT.finditer(text):
+        out.append(text[at:match.start()].replace("{", "{{").replace("}", "}}"))
+        if match.group(1):
+            out.append("{" + match.group(1) + "}")
+        elif match.group(0) == "%%":
+            out.append("%")
+        else:
+            return "", f"{match.group(0)!r} is neither a placeholder like %(name)s nor %% (a percent sign)"
+        at = match.end()
+    out.append(text[at:].replace("{", "{{").replace("}", "}}"))
+    return "".join(out), ""
 
 
 def aid_catalogue_file(lang: str) -> Path:
@@ -122,9 +156,30 @@ def aid_messages(lang: str) -> Mapping[str, str]:
     return po_messages(path, lang, AID_DOMAIN)
 
 
+def aid_catalogue_problems(lang: str) -> list[str]:
+    """One line per sentence of `lang`'s aid.po whose placeholders the formatter refuses, or
+    differ from its msgid's (the template's): what `bailout check` names."""
+    path = aid_catalogue_file(lang)
+    problems = []
+    for msgid, text in aid_messages(lang).items():
+        converted, why = _as_fields(text)
+        if not why and _as_fields(msgid)[1] == "":
+            wanted = dict.fromkeys(_fields(_as_fields(msgid)[0]), "")
+            why = field_problem(converted, wanted) or (
+                f"placeholders {sorted(_fields(converted))}, the template's {sorted(wanted)}"
+                if _fields(converted) != set(wanted) else "")
+        if why:
+            problems.append(f"{path}: {msgid!r}: {why}")
+    return problems
+
+
 @jinja2.pass_context
 def _gettext(context: jinja2.runtime.Context, message: str) -> Prose:
-    return Prose(aid_messages(context.get("lang", SOURCE_LANGUAGE)).get(message, message))
+    lang = context.get("lang", SOURCE_LANGUAGE)
+    messages = aid_messages(lang)
+    if message in messages:
+        return Prose(messages[message], (aid_catalogue_file(lang), message))
+    return Prose(message, (None, message))
 
 
 @jinja2.pass_context
