@@ -7,19 +7,22 @@ structure.  The template is compiled once per process and folder, not once per p
 compiled between runs in the kit's cache (generator/cache.py).
 """
 
+import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from types import TracebackType
+from types import MappingProxyType, TracebackType
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 
 from generator import __version__
+from generator.content import template_sandbox
 from generator.content.context import BuildContext
+from generator.content.template_sandbox import KitSandbox, TemplateFiles, TemplateTimeout, time_limit
 from generator.content.weapons import weapon_rows
 from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, _fields, field_problem, fill, po_messages
 from generator.data import FATES
@@ -40,34 +43,53 @@ def compiled_template(folder: Path) -> jinja2.Template:
 
 
 def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: Path | None = None) -> str:
-    """The template (of `folder`, else the context's) rendered with `template_vars`, updated by `extra`."""
+    """The template (of `folder`, else the context's) rendered with `template_vars`, updated by
+    `extra`, within the sandbox's limits (content/template_sandbox.py)."""
     folder = folder if folder is not None else ctx.templates
     path = folder / TEMPLATE
     try:
-        template = compiled_template(folder)
-        return template.render(**{**template_vars(ctx), **(extra or {})})
+        with time_limit(template_sandbox.TIME_LIMIT):
+            template = compiled_template(folder)
+            return _bounded(template.generate(**{**template_vars(ctx), **(extra or {})}), path)
+    except TemplateTimeout:
+        raise RenderError(f"{path}: the template did not finish within {template_sandbox.TIME_LIMIT:g} s (a loop "
+                          f"that does not end, or a template that includes itself?)") from None
     except KitError:
         raise
     except jinja2.TemplateSyntaxError as error:
         raise RenderError(f"{error.filename or path}:{error.lineno}: {error.message}") from None
-    except jinja2.TemplateNotFound:
-        raise RenderError(f"{path}: template not found") from None
+    except jinja2.TemplateNotFound as error:
+        raise RenderError(f"{path}: template {error.name!r} not found") from None
+    except RecursionError:
+        raise RenderError(f"{path}: the template includes itself (or its macros call themselves) too deep") from None
     except Exception as error:      # an undefined name, a bad filter argument, a sandbox refusal ...
         line = _template_line(error.__traceback__, str(path))
         where = f"{path}:{line}" if line else str(path)
         raise RenderError(f"{where}: {type(error).__name__}: {error}") from None
 
 
+def _bounded(chunks: Iterator[str], path: Path) -> str:
+    """The rendered text, refused once it passes MAX_TEXT characters."""
+    out, size = [], 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > template_sandbox.MAX_TEXT:
+            raise RenderError(f"{path}: the template writes more than {template_sandbox.MAX_TEXT:,} characters; "
+                              f"the aid is two pages")
+        out.append(chunk)
+    return "".join(out)
+
+
 @lru_cache(maxsize=4)
-def _environment(folder: str) -> SandboxedEnvironment:
-    env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
-                               autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
-                               keep_trailing_newline=True, extensions=["jinja2.ext.i18n"],
-                               bytecode_cache=_KitBytecodeCache())
+def _environment(folder: str) -> KitSandbox:
+    env = KitSandbox(loader=TemplateFiles(Path(folder)), undefined=jinja2.StrictUndefined,
+                     autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
+                     keep_trailing_newline=True, extensions=["jinja2.ext.i18n"], bytecode_cache=_KitBytecodeCache())
     env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)     # type: ignore[attr-defined]
+    env.checked_filters()
     return env
 
 
@@ -80,7 +102,9 @@ class _KitBytecodeCache(jinja2.BytecodeCache):
     edited template or another Jinja compiles afresh.  An entry that cannot be read or written
     costs only the compile."""
 
-    KIND = f"jinja2-{jinja2.__version__}"
+    # Jinja's version and the code that shapes what it compiles (the sandbox, this environment).
+    KIND = f"jinja2-{jinja2.__version__}-" + hashlib.sha256(
+        Path(__file__).read_bytes() + Path(template_sandbox.__file__).read_bytes()).hexdigest()[:12]
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         from generator import cache
@@ -226,7 +250,7 @@ def template_vars(ctx: BuildContext) -> dict[str, Any]:
         "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
         "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,
         "since": None,      # built --since OLD: the "Changes since" box (marks.box_vars)
-        "words": ctx.words,     # the catalogue, for the sentences the template takes from it
+        "words": replace(ctx.words, messages=MappingProxyType(ctx.words.messages)),     # read-only
     }
 
 
