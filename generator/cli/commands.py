@@ -132,7 +132,7 @@ def cmd_build(args: argparse.Namespace) -> None:
     from generator.make.pipeline import build_into
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
-    _check_out(args.out)
+    _check_out(args.out, args)
     options = options_from_args(args)
     kit = _load(args)
     built = build_into(Path(args.out), kit, options, templates=args.templates, quiet=args.quiet)
@@ -146,7 +146,7 @@ def cmd_release(args: argparse.Namespace) -> None:
     from generator.make.transaction import write_all
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
-    _check_out(args.out)
+    _check_out(args.out, args)
     options = options_from_args(args)
     kit = _load(args)
     name, content = make_editions_release(kit, options, tuple(args.lang), templates=args.templates,
@@ -189,27 +189,37 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from generator.data import load
     from generator.data.sources import data_folder, template_folder
     from generator.make.pipeline import context
-    from generator.make.serve import Sources, serve, watched_paths
+    from generator.make.serve import Sources, check_out_not_watched, serve, watched_paths
     argv, given = getattr(args, "argv", sys.argv[1:]), (args.data, args.templates)
 
     def make_context() -> "BuildContext":
         now = with_project(argv, args) if project_file(args.config) is not None else args
         data = data_folder(given[0] if now.data is None else now.data)
         return context(load(data), options_from_args(now), template_folder(given[0], given[1]))
+    watched = watched_paths(args.data, args.templates, project_file(args.config))
     if args.out is not None:
-        _check_out(args.out)
-    sources = Sources(watched_paths(args.data, args.templates, project_file(args.config)), make_context)
-    serve(sources, args.port, Path(args.out) if args.out else None, args.open)
+        _check_out(args.out, args)
+        check_out_not_watched(Path(args.out), watched)
+    serve(Sources(watched, make_context), args.port, Path(args.out) if args.out else None, args.open)
 
 
-def _check_out(out: str) -> None:
-    """--out must be a folder or not exist yet, and be a path this system can look at."""
+def _check_out(out: str, args: argparse.Namespace) -> None:
+    """--out must be a folder or not exist yet, a path this system can look at, and a folder of
+    its own: not the data or templates folder, the file system's root or the home folder, where
+    a build would scatter its files among others."""
     try:
         kind = probe(out)
     except PathProblem as why:
         raise UsageError(f"--out {out}: {why}") from None
     if kind == "file":
         raise UsageError(f"--out {out}: is a file, not a folder")
+    where = Path(out).resolve()
+    others = {"the data folder": args.data, "the templates folder": getattr(args, "templates", None),
+              "the file system's root": Path(where.anchor), "your home folder": Path.home()}
+    for what, folder in others.items():
+        if folder is not None and where == Path(folder).resolve():
+            raise UsageError(f"--out {out}: is {what}, where a build would scatter its files among others; "
+                             f"choose a folder of its own (like output)")
 
 
 def cmd_help(args: argparse.Namespace) -> None:

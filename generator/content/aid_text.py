@@ -48,9 +48,10 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
     folder = folder if folder is not None else ctx.templates
     path = folder / TEMPLATE
     try:
+        template = compiled_template(folder)        # bounded by the template's size
+        values = {**template_vars(ctx), **(extra or {})}
         with time_limit(template_sandbox.TIME_LIMIT):
-            template = compiled_template(folder)
-            return _bounded(template.generate(**{**template_vars(ctx), **(extra or {})}), path)
+            return _bounded(template.generate(**values), path)
     except TemplateTimeout:
         raise RenderError(f"{path}: the template did not finish within {template_sandbox.TIME_LIMIT:g} s (a loop "
                           f"that does not end, or a template that includes itself?)") from None

@@ -68,21 +68,23 @@ class Terminated(KeyboardInterrupt):
     status = 128 + int(getattr(signal, "SIGTERM", 15))
 
 
-def write_all(out: Path, outputs: Mapping[str, bytes]) -> None:
-    """Write {name: bytes} into `out` as a build does: under its lock, all or nothing."""
+def write_all(out: Path, outputs: Mapping[str, bytes], *, held: bool = False) -> None:
+    """Write {name: bytes} into `out` as a build does: under its lock (`held`: the caller holds
+    it already, as serve does), all or nothing."""
     def make(folder: Path) -> list[str]:
         folder.mkdir()
         for name, content in outputs.items():
             write_file(folder, name, content)
         return list(outputs)
-    transaction(out, make)
+    transaction(out, make, held=held)
 
 
-def transaction(out: Path, make: Callable[[Path], list[str]]) -> list[str]:
-    """Lock `out`, let make(staging folder) fill a new folder and return the names, then commit."""
+def transaction(out: Path, make: Callable[[Path], list[str]], *, held: bool = False) -> list[str]:
+    """Lock `out` (unless the caller `held` its lock), let make(staging folder) fill a new folder
+    and return the names, then commit."""
     committed = False
     try:
-        with _terminate_as_interrupt(), _Lock(out):
+        with _terminate_as_interrupt(), contextlib.nullcontext() if held else _Lock(out):
             staging = _fresh_staging(out)
             try:
                 try:

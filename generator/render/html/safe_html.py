@@ -10,6 +10,8 @@
   keep only the attributes a page of the kit uses, links only to pages, never to script.
 """
 
+import base64
+import hashlib
 import html
 import re
 import xml.etree.ElementTree as etree
@@ -19,6 +21,17 @@ from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
 
 PAGE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; "
                "form-action 'none'")
+
+
+def served_policy(script: str) -> str:
+    """PAGE_POLICY as `bailout serve` sets it: its own reload script allowed (by its hash), its
+    event stream and its frames (the PDFs), all of its own origin."""
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    return f"{PAGE_POLICY}; script-src 'sha256-{digest}'; connect-src 'self'; frame-src 'self'"
+
+
+# A header can say more than a meta tag: no other site may frame the preview's pages.
+HEADER_ONLY = "; frame-ancestors 'self'"
 
 
 def policy_meta(policy: str = PAGE_POLICY) -> str:
