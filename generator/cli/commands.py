@@ -12,6 +12,7 @@ from generator.errors import DataError, UsageError, one_line, terminal_text
 
 if TYPE_CHECKING:
     from generator.content.context import BuildContext
+    from generator.options import BuildOptions
 from generator.data.sources import PathProblem, probe
 
 Command = Callable[[argparse.Namespace], int | None]    # returns the exit status; None is 0
@@ -128,12 +129,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> None:
-    from generator.cli.parser import options_from_args
     from generator.make.pipeline import build_into
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
     _check_out(args.out, args)
-    options = options_from_args(args)
+    options = _options(args)
     kit = _load(args)
     built = build_into(Path(args.out), kit, options, templates=args.templates, quiet=args.quiet)
     if not args.quiet:
@@ -141,23 +141,36 @@ def cmd_build(args: argparse.Namespace) -> None:
 
 
 def cmd_release(args: argparse.Namespace) -> None:
-    from generator.cli.parser import options_from_args, release_profiles
+    from generator.cli.parser import release_profiles
     from generator.make.release import make_editions_release
-    from generator.make.transaction import write_all
+    from generator.make.transaction import write_one
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
     _check_out(args.out, args)
-    options = options_from_args(args)
+    if any(args.back_offset):       # the project file's is left out (option_notes says so)
+        raise UsageError("--back-offset: a release is for every printer, so its backs are not shifted; shift "
+                         "them for your own printer with bailout build --back-offset X,Y")
+    options = _options(args)
     kit = _load(args)
     name, content = make_editions_release(kit, options, tuple(args.lang), templates=args.templates,
                                           quiet=args.quiet, more_profiles=release_profiles(args)[1:])
     out = Path(args.out)
-    write_all(out, {name: content})
+    write_one(out, name, content)       # the zip alone: no lock or staging left beside it
     say(out / name)
     if not args.quiet:
         from generator.data.sources import template_folder
         templates = args.templates if args.templates is not None else template_folder(kit.directory)
         _closing(1, out, args.data, templates, name[:-len(".zip")].rsplit("-", 1)[-1])   # the zip's stamp
+
+
+def _options(args: argparse.Namespace) -> "BuildOptions":
+    """The build options of the command line, and the notes on what they leave out (unless --quiet)."""
+    from generator.cli.parser import option_notes, options_from_args
+    options = options_from_args(args)
+    if not args.quiet:
+        for note in option_notes(args):
+            print(f"bailout: {note}", file=sys.stderr)
+    return options
 
 
 def _closing(count: int, out: Path, data: Path, templates: Path, stamp: str) -> None:
