@@ -15,6 +15,7 @@ import signal
 import socket
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -120,18 +121,32 @@ def test_out_is_written_as_a_build_writes_never_through_a_planted_link(templates
     victim.write_text("theirs")
     for planted in (".player-aid.html.serving", "player-aid.html", ".bailout-staging"):
         (out / planted).symlink_to(victim)
-    preview = _preview(templates, out)
+    kit, saves = load(DATA), iter(range(100))
+    preview = Preview(Sources((), lambda: context(kit, replace(ONE, label=f"save {next(saves)}"), templates)), out)
     try:
+        preview.reload()
         for name in list(preview.files):
             preview.get(name)
+        assert victim.read_text() == "theirs"
+        kept = sorted([".player-aid.html.serving", "MANIFEST.txt", *preview.files])     # the planted link stays
+        assert sorted(p.name for p in out.iterdir()) == kept
+        for name in preview.files:
+            assert not (out / name).is_symlink()
+            assert _listed(out, name) == hashlib.sha256((out / name).read_bytes()).hexdigest(), name
+        preview.reload()        # a save: the HTML aid made again at once, the PDF when next asked for
+        assert _listed(out, "player-aid.html") == hashlib.sha256((out / "player-aid.html").read_bytes()).hexdigest()
+        listing = (out / "MANIFEST.txt").read_text()
+        assert "Not made by this build" in listing and "save 1" in listing and _listed(out, "player-aid-a4.pdf") is None
     finally:
         preview.close()
-    assert victim.read_text() == "theirs"
-    assert sorted(p.name for p in out.iterdir()) == sorted([".player-aid.html.serving", "MANIFEST.txt", *preview.files])
-    listing = (out / "MANIFEST.txt").read_text()
-    for name in preview.files:
-        assert not (out / name).is_symlink()
-        assert hashlib.sha256((out / name).read_bytes()).hexdigest() in listing, name
+
+
+def _listed(out, name):
+    """The SHA-256 MANIFEST.txt gives `name`, or None when it lists it as not made."""
+    for line in (out / "MANIFEST.txt").read_text().splitlines():
+        if line.startswith(name + " "):
+            return line.split()[-1]
+    return None
 
 
 def test_a_build_into_the_folder_serve_writes_is_refused(tmp_path):
