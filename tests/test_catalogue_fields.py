@@ -3,11 +3,9 @@ formatter (content/words.py), the counters' words and the aid's sentences (aid.p
 message that breaks it is one line naming the file and the msgid, in a build and in `bailout
 check`; none can reach an attribute, raise a KeyError or ask for a gigabyte."""
 
-import shutil
 
 import pytest
 
-import generator.content.words as words_mod
 from conftest import ROOT, one_line, run_cli
 from generator.cli.commands import _check_catalogues
 from generator.content import aid_text, faces
@@ -39,19 +37,6 @@ def test_counter_words_keep_their_ties_and_phrases(kit):
     words = Words("en", {**load_words().messages, KEY: "Rule~{rule} here"})
     face = faces.crew_counter(kit, kit.nationalities[0], words).back
     assert f"Rule\u00a0{kit.rules.fate.wounded_rule.replace(' ', chr(0xa0))} here" in [line.text for line in face.lines]
-
-
-@pytest.fixture
-def locale(tmp_path, monkeypatch):
-    """A copy of the catalogues the kit reads instead of its own."""
-    copy = tmp_path / "locale"
-    shutil.copytree(words_mod.LOCALE, copy)
-    monkeypatch.setattr(words_mod, "LOCALE", copy)
-    monkeypatch.setattr(aid_text, "LOCALE", copy)
-    monkeypatch.setattr(words_mod, "_READ", {})
-    aid_text.aid_messages.cache_clear()
-    yield copy
-    aid_text.aid_messages.cache_clear()
 
 
 def _replace_msgstr(path, msgid, text):

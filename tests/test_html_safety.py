@@ -3,13 +3,9 @@ player-aid.html as the text it is (as the PDF prints it), never as markup, and e
 a Content Security Policy that forbids script while the page's own style still applies."""
 
 import io
-import shutil
 import zipfile
 from html.parser import HTMLParser
 
-import pytest
-
-import generator.content.words as words_mod
 from conftest import ROOT, run_cli
 from generator.content import aid_text
 from generator.render.html.safe_html import PAGE_POLICY
@@ -63,14 +59,6 @@ def _policies(page: _Page) -> list[str | None]:
     return [a["content"] for t, a in page.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
 
 
-@pytest.fixture
-def templates(tmp_path):
-    folder = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", folder)
-    yield folder
-    aid_text._environment.cache_clear()
-
-
 def test_raw_html_in_the_template_is_shown_as_text(templates, tmp_path):
     text = (ROOT / "templates" / "aid.md.j2").read_text(encoding="utf-8")
     (templates / "aid.md.j2").write_text("\n\n".join(HOSTILE) + "\n\n" + text, encoding="utf-8")
@@ -86,13 +74,7 @@ def test_raw_html_in_the_template_is_shown_as_text(templates, tmp_path):
     assert "inside" in shown and "framed" in shown
 
 
-def test_raw_html_in_an_aid_catalogue_is_shown_as_text(tmp_path, monkeypatch):
-    locale = tmp_path / "locale"
-    shutil.copytree(words_mod.LOCALE, locale)
-    monkeypatch.setattr(words_mod, "LOCALE", locale)
-    monkeypatch.setattr(aid_text, "LOCALE", locale)
-    monkeypatch.setattr(words_mod, "_READ", {})
-    aid_text.aid_messages.cache_clear()
+def test_raw_html_in_an_aid_catalogue_is_shown_as_text(locale, tmp_path):
     po = locale / "de" / "aid.po"
     translated = 'msgstr "Jeder Überlebende hat eine Pistole."'
     hostile = 'msgstr "Jeder <script>document.title = 1</script> hat <img src=x onerror=\\"alert(1)\\">."'

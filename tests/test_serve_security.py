@@ -20,7 +20,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import DATA, ROOT, one_line, run_cli
-from generator.content import aid_text, template_sandbox
+from generator.content import template_sandbox
 from generator.data import load
 from generator.make.pipeline import context
 from generator.make.preview import Preview, Sources, fingerprint, watched_places
@@ -31,14 +31,6 @@ from generator.render.html.safe_html import PAGE_POLICY
 from serving import wait_for
 
 ONE = BuildOptions(papers=("a4",), parts=("aid",))
-
-
-@pytest.fixture
-def templates(tmp_path):
-    folder = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", folder)
-    yield folder
-    aid_text._environment.cache_clear()
 
 
 def _preview(templates, out=None):

@@ -3,7 +3,6 @@ time and size limit, read as a regular file inside its folder and without contro
 Each refusal is one line naming the template, exit status 2, in build, check and diff."""
 
 import os
-import shutil
 import time
 
 import pytest
@@ -13,14 +12,6 @@ from generator.content import aid_text, template_sandbox
 from generator.content.words import load_words
 
 TEMPLATE = ROOT / "templates" / "aid.md.j2"
-
-
-@pytest.fixture
-def templates(tmp_path):
-    folder = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", folder)
-    yield folder
-    aid_text._environment.cache_clear()     # a folder's compiled template lives for its process
 
 
 def _with(folder, line):
