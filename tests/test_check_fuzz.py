@@ -2,7 +2,7 @@
 check must refuse it).  The strings commands take as names or order by (rule numbers, a
 nationality's file name and its words) are written into a copy of the data; whatever the data
 checks accept (load, and the font check every build makes before it renders) must then run in
-odds, crew, diff and simulate, text and JSON, with no traceback and no refusal.  Build and
+odds, crew (by every spelling of the name), diff and simulate, with no traceback and no refusal.  Build and
 release are what check itself renders."""
 
 import json
@@ -45,13 +45,11 @@ def _works(*argv: object, statuses: tuple[int, ...] = (0,)) -> str:
 
 def _every_command(data, key: str) -> None:
     """Each command on `data`, the nationality file `key` (the one changed) by every spelling."""
-    _works("odds", "--data", data)
     json.loads(_works("odds", "--data", data, "--json"))
     for spelt in (key, key.upper(), key.lower()):
         _works("crew", spelt, "--data", data, "--afv-morale", 7)
     _works("diff", DATA, data, statuses=(0, 1))
-    json.loads(_works("diff", DATA, data, "--json", statuses=(0, 1)))
-    _works("simulate", 20, "--data", data, "--json")
+    _works("simulate", 20, "--data", data)
 
 
 @pytest.fixture(scope="module")

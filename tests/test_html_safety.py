@@ -6,8 +6,8 @@ import io
 import zipfile
 from html.parser import HTMLParser
 
-from conftest import ROOT, run_cli
-from generator.content import aid_text
+from conftest import ROOT
+from generator.options import BuildOptions
 from generator.render.html.safe_html import PAGE_POLICY
 
 HOSTILE = [
@@ -59,14 +59,18 @@ def _policies(page: _Page) -> list[str | None]:
     return [a["content"] for t, a in page.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
 
 
+def _web_aid(options, templates=None):
+    """player-aid.html as a build of `options` makes it (the templates', else the kit's own)."""
+    from generator.data import load
+    from generator.make.pipeline import context
+    from generator.render.html.aid_html import render
+    return render(context(load(ROOT / "data"), options, templates))
+
+
 def test_raw_html_in_the_template_is_shown_as_text(templates, tmp_path):
     text = (ROOT / "templates" / "aid.md.j2").read_text(encoding="utf-8")
     (templates / "aid.md.j2").write_text("\n\n".join(HOSTILE) + "\n\n" + text, encoding="utf-8")
-    from generator.data import load
-    from generator.make.pipeline import context
-    from generator.options import BuildOptions
-    from generator.render.html.aid_html import render
-    page = _inert(render(context(load(ROOT / "data"), BuildOptions(), templates)))      # the PDF would not fit it
+    page = _inert(_web_aid(BuildOptions(), templates))      # the PDF would not fit it
     shown = "".join(page.text)
     for piece in ("<script>document.title = 'ran'</script>", "<img src=x onerror=",
                   "<style>body{display:none}</style>"):
@@ -79,13 +83,7 @@ def test_raw_html_in_an_aid_catalogue_is_shown_as_text(locale, tmp_path):
     translated = 'msgstr "Jeder Überlebende hat eine Pistole."'
     hostile = 'msgstr "Jeder <script>document.title = 1</script> hat <img src=x onerror=\\"alert(1)\\">."'
     po.write_text(po.read_text(encoding="utf-8").replace(translated, hostile), encoding="utf-8")
-    try:
-        status, _, err = run_cli("build", "--lang", "de", "--only", "aid", "--paper", "a4", "--out", tmp_path / "out",
-                                 "--quiet")
-    finally:
-        aid_text.aid_messages.cache_clear()
-    assert status == 0, err
-    page = _inert((tmp_path / "out" / "player-aid.html").read_bytes())
+    page = _inert(_web_aid(BuildOptions(lang="de")))
     assert "Jeder <script>document.title = 1</script> hat <img src=x onerror=" in "".join(page.text)
 
 

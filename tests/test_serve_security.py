@@ -40,8 +40,11 @@ def _preview(templates, out=None):
     return preview
 
 
-@pytest.fixture
-def server(templates):
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A preview of the aid on a free port, shared by the tests that only ask it things."""
+    templates = tmp_path_factory.mktemp("served") / "templates"
+    shutil.copytree(ROOT / "templates", templates)
     preview = _preview(templates)
     http_server, stop = start_server(preview, 0)
     serving(http_server)
@@ -199,7 +202,7 @@ def test_the_watcher_follows_no_link_out_of_the_data_folder(tmp_path):
 
 
 def test_a_template_that_never_ends_gives_way_to_the_save_that_fixes_it(templates, monkeypatch):
-    monkeypatch.setattr(template_sandbox, "TIME_LIMIT", 0.5)
+    monkeypatch.setattr(template_sandbox, "TIME_LIMIT", 0.3)
     preview = _preview(templates)
     good = preview.get("player-aid.html")
     aid = templates / "aid.md.j2"
