@@ -16,7 +16,8 @@ PARTS: tuple[str, ...] = ("aid", "prerolled", "counters")
 PAPER_KEYS: tuple[str, ...] = ("a4", "letter")     # layout.paper.PAPERS holds their sizes
 NAMED_SIZES = {"5/8in": Fraction(5, 8), "3/4in": Fraction(3, 4), "1in": Fraction(1)}
 DEFAULT_COUNTER_MM = NAMED_SIZES["3/4in"] * MM_PER_INCH
-MIN_COUNTER_MM, MAX_COUNTER_MM = 10, 40
+# From 5/8in, the smallest size every edition's counter words fit (5 pt at the least), to 40 mm.
+MIN_COUNTER_MM, MAX_COUNTER_MM = NAMED_SIZES["5/8in"] * MM_PER_INCH, 40
 DEFAULT_SEED = 871
 MAX_SEED = 2 ** 63 - 1
 RANDOM_SEED = -1            # --seed random, before the CLI draws a fresh seed from the OS

@@ -58,6 +58,32 @@ def data_copy(tmp_path):
     return target
 
 
+@pytest.fixture
+def templates(tmp_path):
+    """A private copy of templates/ a test may edit; what this process compiled of it is forgotten after."""
+    from generator.content import aid_text
+    folder = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", folder)
+    yield folder
+    aid_text._environment.cache_clear()
+
+
+@pytest.fixture
+def locale(tmp_path, monkeypatch):
+    """A private copy of the catalogues (generator/content/locale) that the kit reads instead of
+    its own, for a test to edit."""
+    import generator.content.words as words_mod
+    from generator.content import aid_text
+    copy = tmp_path / "locale"
+    shutil.copytree(words_mod.LOCALE, copy)
+    monkeypatch.setattr(words_mod, "LOCALE", copy)
+    monkeypatch.setattr(aid_text, "LOCALE", copy)
+    monkeypatch.setattr(words_mod, "_READ", {})
+    aid_text.aid_messages.cache_clear()
+    yield copy
+    aid_text.aid_messages.cache_clear()
+
+
 @contextlib.contextmanager
 def _made_once(tmp_path_factory, name):
     """(folder, made): a folder every test worker of this run shares, and whether one made its

@@ -62,7 +62,7 @@ def test_negative_numbers_are_values(text, offset):
 @pytest.mark.parametrize("text, mm", [("2cm", 20), ("20 mm", 20), ("0.75in", Fraction(3, 4) * MM_PER_INCH),
                                       ("3/4in", Fraction(3, 4) * MM_PER_INCH), ("19", 19), ("1.9e1mm", 19),
                                       ("4 CM", 40), (f"{MIN_COUNTER_MM}mm", MIN_COUNTER_MM),
-                                      ("1in", MM_PER_INCH), (".5in", MM_PER_INCH / 2)])
+                                      ("1in", MM_PER_INCH), (".7in", MM_PER_INCH * 7 / 10)])
 def test_counter_sizes_in_mm_cm_and_inches(text, mm):
     assert parser().parse_args(["build", "--counter-size", text]).counter_size == mm
 

@@ -96,10 +96,10 @@ def test_a_build_on_a_full_disk_is_one_line_and_changes_nothing(tmp_path):
 
 
 def test_a_release_on_a_full_disk_is_one_line_and_leaves_nothing(tmp_path):
-    # cmd_release writes the zip it made with write_all: a zip too large for the disk stands in for it
+    # cmd_release writes the zip it made with write_one: a zip too large for the disk stands in for it
     with small_disk(tmp_path / "disk", "200k") as disk:
         with pytest.raises(UsageError) as raised:
-            T.write_all(disk / "dist", {"bailout-kit-0.1.0-0123abcd.zip": os.urandom(400_000)})
+            T.write_one(disk / "dist", "bailout-kit-0.1.0-0123abcd.zip", os.urandom(400_000))
         assert raised.value.problems == [f"--out {disk / 'dist'}: cannot write bailout-kit-0.1.0-0123abcd.zip "
                                          f"(No space left on device); nothing was changed"]
         assert list(disk.iterdir()) == []

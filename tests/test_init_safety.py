@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import DATA, ROOT, bailout, one_line, small_disk
+from conftest import DATA, ROOT, bailout, one_line, run_cli, small_disk
 from generator.errors import UsageError
 
 SHIPPED_BYTES = sum(p.stat().st_size for root in (DATA, ROOT / "templates") for p in root.rglob("*") if p.is_file())
@@ -80,3 +80,16 @@ def test_init_refuses_a_linked_lock_file(tmp_path):
     with pytest.raises(UsageError, match="symbolic link"):
         init(tmp_path / "kit")
     assert victim.read_text() == "keep"
+
+
+@pytest.mark.parametrize("target_exists", [False, True])
+def test_init_never_writes_through_a_linked_project_file(target_exists, tmp_path):
+    folder, elsewhere = tmp_path / "kit", tmp_path / "someone-elses.toml"
+    folder.mkdir()
+    if target_exists:
+        elsewhere.write_text("theirs\n")
+    (folder / "bailout.toml").symlink_to(elsewhere)         # dangling, or to another's file
+    status, _, err = run_cli("init", folder)
+    assert status == 0, err
+    assert (folder / "data" / "rules.toml").is_file() and (folder / "bailout.toml").is_symlink()
+    assert elsewhere.read_text() == "theirs\n" if target_exists else not elsewhere.exists()

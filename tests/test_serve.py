@@ -89,7 +89,7 @@ def test_open_page_follows_five_edits_a_broken_one_and_the_fix(browser, served):
 
 
 def test_a_client_gone_mid_request_prints_no_traceback() -> None:
-    from generator.make.serve import _Handler, _Server
+    from generator.make.serve_http import _Handler, _Server
     server = _Server(("127.0.0.1", 0), _Handler)
     port = server.server_address[1]
     err = io.StringIO()

@@ -21,6 +21,8 @@ from generator.errors import KitError
 def main(argv: Sequence[str] | None = None) -> int:
     """`bailout ARGV...` (default: the process's arguments); returns the exit status."""
     args = parse(argv)
+    from generator import cache
+    cache.quiet = bool(getattr(args, "quiet", False))      # its note, that a cache folder is not used
     try:
         if "config" in args:        # bailout.toml: the options it names, where the command line gave none
             from generator.cli.project import with_project

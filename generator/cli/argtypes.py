@@ -12,8 +12,9 @@ from generator.units import MM_PER_INCH
 
 # Each unit --counter-size takes, in millimetres.
 UNITS_MM: dict[str, Fraction] = {"mm": Fraction(1), "cm": Fraction(10), "in": MM_PER_INCH}
-SIZES_HELP = (f"Use 5/8in, 3/4in, 1in, or any size from {MIN_COUNTER_MM} to {MAX_COUNTER_MM} mm in mm, cm or in, "
-              f"like 19mm, 2cm, 0.75in (a bare number is mm).")
+# The smallest size is 5/8in, where every edition's counter words still fit (5 pt at the least).
+SIZE_RANGE = f"any size from 5/8in ({float(MIN_COUNTER_MM):g} mm) to {MAX_COUNTER_MM} mm"
+SIZES_HELP = f"Use 5/8in, 3/4in, 1in, or {SIZE_RANGE} in mm, cm or in, like 19mm, 2cm, 0.75in (a bare number is mm)."
 MAX_OFFSET_MM = 10
 OFFSET_HELP = f"Use X,Y in mm, each from -{MAX_OFFSET_MM} to {MAX_OFFSET_MM}, like 0.5,-1."
 # A plain decimal (optionally with an exponent) or a fraction: read as text first, so that no
@@ -177,6 +178,12 @@ def label_text(text: str) -> str:
         raise argparse.ArgumentTypeError(f"a label is printable text on one line, got {text!r}")
     if len(shown) > MAX_LABEL:
         raise argparse.ArgumentTypeError(f"a label fits the footer in {MAX_LABEL} characters; got {len(shown)}")
+    from generator.render.pdf.canvas import FONT_NAME
+    from generator.render.pdf.glyphs import unprintable  # the font, only when a label is given
+    lacking = unprintable(shown)
+    if lacking:
+        raise argparse.ArgumentTypeError(f"a label prints in every footer, and the kit's font ({FONT_NAME}) cannot "
+                                         f"print {lacking}; write it another way")
     return shown
 
 

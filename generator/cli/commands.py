@@ -12,6 +12,7 @@ from generator.errors import DataError, UsageError, one_line, terminal_text
 
 if TYPE_CHECKING:
     from generator.content.context import BuildContext
+    from generator.options import BuildOptions
 from generator.data.sources import PathProblem, probe
 
 Command = Callable[[argparse.Namespace], int | None]    # returns the exit status; None is 0
@@ -50,11 +51,14 @@ def cmd_check(args: argparse.Namespace) -> None:
 
 
 def _check_catalogues(kit: KitData) -> None:
-    """Every edition's catalogue translates every English key, and its glossary every sentence and
-    name of the data: name what is missing."""
+    """Every edition's catalogue translates every English key with fields the formatter takes, its
+    aid sentences likewise, and its glossary every sentence and name of the data: name what is
+    missing."""
+    from generator.content.aid_text import aid_catalogue_problems
     from generator.content.words import available_languages, missing_translations
     from generator.data.glossary import read_glossary, untranslated
-    problems = [line for lang in available_languages()[1:] for line in missing_translations(lang)]
+    problems = [line for lang in available_languages() for line in missing_translations(lang)]
+    problems += [line for lang in available_languages()[1:] for line in aid_catalogue_problems(lang)]
     for lang in available_languages()[1:]:
         try:
             problems += untranslated(kit, read_glossary(kit, lang))
@@ -125,12 +129,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> None:
-    from generator.cli.parser import options_from_args
     from generator.make.pipeline import build_into
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
-    _check_out(args.out)
-    options = options_from_args(args)
+    _check_out(args.out, args)
+    options = _options(args)
     kit = _load(args)
     built = build_into(Path(args.out), kit, options, templates=args.templates, quiet=args.quiet)
     if not args.quiet:
@@ -138,23 +141,36 @@ def cmd_build(args: argparse.Namespace) -> None:
 
 
 def cmd_release(args: argparse.Namespace) -> None:
-    from generator.cli.parser import options_from_args, release_profiles
+    from generator.cli.parser import release_profiles
     from generator.make.release import make_editions_release
-    from generator.make.transaction import write_all
+    from generator.make.transaction import write_one
     from generator.options import check_source_date_epoch
     check_source_date_epoch()
-    _check_out(args.out)
-    options = options_from_args(args)
+    _check_out(args.out, args)
+    if any(args.back_offset):       # the project file's is left out (option_notes says so)
+        raise UsageError("--back-offset: a release is for every printer, so its backs are not shifted; shift "
+                         "them for your own printer with bailout build --back-offset X,Y")
+    options = _options(args)
     kit = _load(args)
     name, content = make_editions_release(kit, options, tuple(args.lang), templates=args.templates,
                                           quiet=args.quiet, more_profiles=release_profiles(args)[1:])
     out = Path(args.out)
-    write_all(out, {name: content})
+    write_one(out, name, content)       # the zip alone: no lock or staging left beside it
     say(out / name)
     if not args.quiet:
         from generator.data.sources import template_folder
         templates = args.templates if args.templates is not None else template_folder(kit.directory)
         _closing(1, out, args.data, templates, name[:-len(".zip")].rsplit("-", 1)[-1])   # the zip's stamp
+
+
+def _options(args: argparse.Namespace) -> "BuildOptions":
+    """The build options of the command line, and the notes on what they leave out (unless --quiet)."""
+    from generator.cli.parser import option_notes, options_from_args
+    options = options_from_args(args)
+    if not args.quiet:
+        for note in option_notes(args):
+            print(f"bailout: {note}", file=sys.stderr)
+    return options
 
 
 def _closing(count: int, out: Path, data: Path, templates: Path, stamp: str) -> None:
@@ -186,27 +202,37 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from generator.data import load
     from generator.data.sources import data_folder, template_folder
     from generator.make.pipeline import context
-    from generator.make.serve import Sources, serve, watched_paths
+    from generator.make.serve import Sources, check_out_not_watched, serve, watched_paths
     argv, given = getattr(args, "argv", sys.argv[1:]), (args.data, args.templates)
 
     def make_context() -> "BuildContext":
         now = with_project(argv, args) if project_file(args.config) is not None else args
         data = data_folder(given[0] if now.data is None else now.data)
         return context(load(data), options_from_args(now), template_folder(given[0], given[1]))
+    watched = watched_paths(args.data, args.templates, project_file(args.config))
     if args.out is not None:
-        _check_out(args.out)
-    sources = Sources(watched_paths(args.data, args.templates, project_file(args.config)), make_context)
-    serve(sources, args.port, Path(args.out) if args.out else None, args.open)
+        _check_out(args.out, args)
+        check_out_not_watched(Path(args.out), watched)
+    serve(Sources(watched, make_context), args.port, Path(args.out) if args.out else None, args.open)
 
 
-def _check_out(out: str) -> None:
-    """--out must be a folder or not exist yet, and be a path this system can look at."""
+def _check_out(out: str, args: argparse.Namespace) -> None:
+    """--out must be a folder or not exist yet, a path this system can look at, and a folder of
+    its own: not the data or templates folder, the file system's root or the home folder, where
+    a build would scatter its files among others."""
     try:
         kind = probe(out)
     except PathProblem as why:
         raise UsageError(f"--out {out}: {why}") from None
     if kind == "file":
         raise UsageError(f"--out {out}: is a file, not a folder")
+    where = Path(out).resolve()
+    others = {"the data folder": args.data, "the templates folder": getattr(args, "templates", None),
+              "the file system's root": Path(where.anchor), "your home folder": Path.home()}
+    for what, folder in others.items():
+        if folder is not None and where == Path(folder).resolve():
+            raise UsageError(f"--out {out}: is {what}, where a build would scatter its files among others; "
+                             f"choose a folder of its own (like output)")
 
 
 def cmd_help(args: argparse.Namespace) -> None:

@@ -53,7 +53,7 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
 
 def _nationality(kit: KitData, nationality: str) -> Nationality:
     """The nationality named on the command line, whatever its case; else a usage error listing them."""
-    nat = next((n for n in kit.nationalities if n.key == nationality.lower()), None)
+    nat = next((n for n in kit.nationalities if n.key.lower() == nationality.lower()), None)   # no two differ in case
     if nat is None:
         keys = [n.key for n in kit.nationalities]
         hint = suggestion(nationality.lower(), keys)

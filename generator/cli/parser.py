@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 
 from generator import __version__
 from generator.cli.argtypes import (
+    SIZE_RANGE,
     back_offset_mm,
     choice,
     count,
@@ -24,7 +25,7 @@ from generator.cli.argtypes import (
     seed,
     whole,
 )
-from generator.errors import one_line
+from generator.errors import UsageError, one_line
 from generator.options import (
     DEFAULT_SEED,
     MAX_SEED,
@@ -231,7 +232,9 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
         p.add_argument("--since", metavar="OLD", default=None,
                        help="mark what changed since OLD (a data folder, or git:REV) on the player aid: "
                             "a list of the changes and a bar beside each")
-    p.add_argument("--bw", action="store_true", help="ink-saving black-and-white version")
+    # --no-bw undoes bw = true in the project file; default None so no "(default: False)" is added
+    p.add_argument("--bw", action=argparse.BooleanOptionalAction, default=None,
+                   help="ink-saving black-and-white version (--no-bw: in colour, whatever bailout.toml says)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines and no closing line")
     g = p.add_argument_group("pre-rolled tables")
     g.add_argument("--rows", type=count(1, 1_000_000), default=None, metavar="N",
@@ -245,8 +248,8 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                         "holds the rule's exact proportions, so used rows tell what is left of a block")
     g = p.add_argument_group("counters")
     g.add_argument("--counter-size", type=counter_size_mm, default=None,
-                   metavar="SIZE", help="5/8in, 3/4in (default; 1in for a shop that die-cuts them), 1in, or 10 to "
-                                        "40 mm in mm, cm or in: 19mm, 2cm, '20 mm', 0.75in")
+                   metavar="SIZE", help=f"5/8in, 3/4in (default; 1in for a shop that die-cuts them), 1in, or "
+                                        f"{SIZE_RANGE} in mm, cm or in: 19mm, 2cm, '20 mm', 0.75in")
     g.add_argument("--back-offset", type=back_offset_mm, default=(Fraction(0), Fraction(0)),
                    metavar="X,Y", help="shift the backs by X,Y mm (each -10 to 10, like -0.5,1) to match your "
                                        "printer, read off the calibration page (default 0,0)")
@@ -305,18 +308,43 @@ def add_edition_options(p: argparse.ArgumentParser, *, release: bool = False) ->
 
 
 def options_from_args(args: argparse.Namespace) -> BuildOptions:
-    """The BuildOptions of a parsed build or release command line."""
+    """The BuildOptions of a parsed build or release command line; an option the print profiles
+    have no use for is a UsageError (--no-marks) or left out (--back-offset on fold sheets:
+    `option_notes` says so)."""
     paper = getattr(args, "paper", "both")      # a release has no --paper or --only: it holds all
     papers = PAPER_KEYS if paper == "both" else (paper,)
+    profiles = [registry.profile(name) for name in release_profiles(args)]
+    if args.no_marks and not any(p.prepress is not None and p.prepress.marks for p in profiles):
+        marked = [p.name for p in registry.PROFILES.values() if p.prepress is not None and p.prepress.marks]
+        raise UsageError(f"--no-marks: --print {profiles[0].name} has no crop marks to leave out (only --print "
+                         f"{or_list(marked)} has)")
+    offset = (Fraction(0), Fraction(0)) if all(p.fold_sheets for p in profiles) else args.back_offset
     # Only a drawn seed is kept off the page; a chosen one could be guessed back from the
     # stamp (rebuild until the footer matches), so hiding it would promise what it cannot keep
     seed, shown = drawn_seed(args.seed), args.seed != RANDOM_SEED
     size = args.counter_size if args.counter_size is not None else default_counter_mm(release_profiles(args))
-    return BuildOptions(papers, getattr(args, "only", PARTS), args.bw, args.rows, seed, args.mode,
-                        size, args.back_offset, args.sets, not args.no_fill, getattr(args, "since", None),
-                        print_profile=release_profiles(args)[0], marks=not args.no_marks,
+    return BuildOptions(papers, getattr(args, "only", PARTS), bool(args.bw), args.rows, seed, args.mode,
+                        size, offset, args.sets, not args.no_fill, getattr(args, "since", None),
+                        print_profile=profiles[0].name, marks=not args.no_marks,
                         label=getattr(args, "label", None),
                         lang=args.lang if isinstance(args.lang, str) else args.lang[0], seed_shown=shown)
+
+
+def option_notes(args: argparse.Namespace) -> list[str]:
+    """What the options ask that this build leaves out, one line each (said unless --quiet)."""
+    notes = []
+    if any(args.back_offset) and all(registry.profile(name).fold_sheets for name in release_profiles(args)):
+        x, y = args.back_offset
+        notes.append(f"note: --back-offset {float(x):g},{float(y):g} is left out: --print fold prints each back "
+                     f"beside its front, to be folded and glued, so there is no second side to shift")
+    for key in getattr(args, "left_out", ()):
+        notes.append(f"note: {key} in the project file is left out: {LEFT_OUT[key]}")
+    return notes
+
+
+# Project-file keys a command leaves out, and why (cli/project.py sets args.left_out).
+LEFT_OUT = {"back_offset": "a printer's offset is its own, and a release is for every printer, so its backs are "
+                           "not shifted (build and serve still use it)"}
 
 
 def drawn_seed(value: int) -> int:

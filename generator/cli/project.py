@@ -11,13 +11,15 @@ command lacks (`paper` on release, which always holds both papers) is left out f
 
 import argparse
 import json
+import os
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from generator.data.schema import Problems, Reader
-from generator.data.toml_file import read_toml
+from generator.data.toml_file import Unreadable, parse_toml, read_limited
 from generator.errors import DataError, UsageError
 from generator.text import or_list
 
@@ -26,6 +28,9 @@ FILE = "bailout.toml"
 KEYS: dict[str, type] = {"paper": str, "lang": str, "print": str, "counter_size": str, "back_offset": str,
                          "bw": bool, "sets": int, "rows": int, "seed": int, "mode": str, "label": str, "since": str}
 BUILD_COMMANDS = ("build", "release", "serve")      # each reads the project file; the others do not
+# Keys a command reads and checks but leaves out (cli/parser.py LEFT_OUT says why): a release is
+# for every printer, so one printer's back offset stays out of it.
+NEUTRAL = {"release": ("back_offset",)}
 
 HEADER = """\
 # bailout.toml: the build options of this project, written once (bailout build, release, serve
@@ -62,8 +67,8 @@ def _entries() -> list[tuple[str, object, str]]:
     default = BuildOptions()
     return [
         ("paper", "both", or_list([*PAPER_KEYS, "both"])),
-        ("counter_size", "3/4in", f"{', '.join(NAMED_SIZES)}, or {MIN_COUNTER_MM} to {MAX_COUNTER_MM} mm like "
-                                  f'"19mm"'),
+        ("counter_size", "3/4in", f"{', '.join(NAMED_SIZES)}, or {float(MIN_COUNTER_MM):g} to {MAX_COUNTER_MM} mm "
+                                  f'like "19mm"'),
         ("back_offset", "0,0", "X,Y in mm: shift the counter backs to match your printer"),
         ("bw", default.bw, "ink-saving black and white"),
         ("sets", default.sets, "sets of crew markers per nationality"),
@@ -86,13 +91,32 @@ def _toml(value: object) -> str:
 
 
 def project_file(given: Path | None) -> Path | None:
-    """--config FILE (which must exist), else ./bailout.toml when there is one, else None."""
-    if given is not None:
-        if not given.is_file():
-            raise UsageError(f"--config {given}: no such file")
-        return given
-    here = Path.cwd() / FILE
-    return here if here.is_file() else None
+    """--config FILE (which must exist), else ./bailout.toml when there is one, else None.  A
+    link is followed (the file is the user's own, wherever it lies); anything there that is not
+    a regular file (a folder, a FIFO, a link to nothing) is a UsageError, not silently passed over."""
+    path, option = (given, f"--config {given}") if given is not None else (Path.cwd() / FILE, str(Path.cwd() / FILE))
+    what = _kind(path)
+    if what == "missing" and given is None:
+        return None
+    if what == "missing":
+        raise UsageError(f"{option}: no such file")
+    if what != "file":
+        raise UsageError(f"{option}: is {what}, not a project file; give a TOML file"
+                         f"{'' if given is not None else ' (or remove it)'}")
+    return path
+
+
+def _kind(path: Path) -> str:
+    """'file', 'missing', or what else `path` is ('a folder', 'a FIFO', ...), its link followed."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "a symbolic link to nothing" if os.path.islink(path) else "missing"
+    except OSError as error:
+        return f"a path that cannot be looked at ({error.strerror})"
+    if stat.S_ISREG(mode):
+        return "file"
+    return "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
 
 
 def with_project(argv: Sequence[str] | None, args: argparse.Namespace) -> argparse.Namespace:
@@ -118,11 +142,11 @@ def subparsers(top: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParse
 def project_defaults(path: Path, commands: dict[str, argparse.ArgumentParser], command: str) -> dict[str, Any]:
     """{dest: value} of the project file for `command`; DataError with every problem at once."""
     problems = Problems(str(path.parent) if path.parent != Path(".") and path.parent != Path.cwd() else "")
-    table = read_toml(problems, path.parent, path.name)
+    table = _read(problems, path)
     if table is None:
         raise DataError(problems.lines)
     reader = Reader(problems, path.name, table)
-    defaults: dict[str, Any] = {}
+    defaults: dict[str, Any] = {"left_out": []}
     for key, kind in KEYS.items():
         if key not in table:
             reader.get(key, kind, default=None)     # marked as read
@@ -131,13 +155,17 @@ def project_defaults(path: Path, commands: dict[str, argparse.ArgumentParser], c
         here = _action(commands[command], key)
         if value is None or here is None:       # no option here: paper on release, which holds both papers
             continue
+        if key in NEUTRAL.get(command, ()):     # read and checked, then left out (the command says so)
+            if _converted(reader, key, here, value) not in (None, here.default):
+                defaults["left_out"].append(key)
+            continue
         converted = _converted(reader, key, here, value)
         if converted is not None:
             defaults[here.dest] = converted
     reader.finish()
     if problems:
         raise DataError(problems.lines)
-    return defaults
+    return {k: v for k, v in defaults.items() if k != "left_out" or v}
 
 
 def _option(key: str) -> str:
@@ -148,9 +176,21 @@ def _action(p: argparse.ArgumentParser, key: str) -> argparse.Action | None:
     return next((a for a in p._actions if f"--{_option(key)}" in a.option_strings), None)
 
 
+def _read(problems: Problems, path: Path) -> dict[str, Any] | None:
+    """The project file's table (a UTF-8 byte order mark, as some editors write, is let be), or
+    None with the problem added.  Read as a data file is (never blocking, at most 8 MiB), but
+    wherever a link leads: the file is the user's own."""
+    try:
+        content = read_limited(path)
+    except Unreadable as error:
+        problems.add(path.name, "", str(error))
+        return None
+    return parse_toml(problems, path.name, content.removeprefix(b"\xef\xbb\xbf"))
+
+
 def _converted(reader: Reader, key: str, action: argparse.Action, value: object) -> Any:
     """The value through the option's own converter and choices; None with the problem reported."""
-    if isinstance(action, argparse._StoreTrueAction):
+    if isinstance(action, (argparse._StoreTrueAction, argparse.BooleanOptionalAction)):
         return value
     try:
         converted = action.type(str(value)) if callable(action.type) else str(value)
@@ -164,9 +204,16 @@ def _converted(reader: Reader, key: str, action: argparse.Action, value: object)
 
 
 def write_template(folder: Path) -> Path | None:
-    """`bailout init`: a commented bailout.toml in `folder`, unless one is there already."""
+    """`bailout init`: a commented bailout.toml in `folder`, unless one is there already; never
+    through a link (not even one to nothing), which would write the file wherever it points."""
     target = folder / FILE
-    if target.exists():
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)     # O_EXCL: no link followed
+    try:
+        handle = os.open(target, flags, 0o666)
+    except FileExistsError:
         return None
-    target.write_text(template(), encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"init: cannot write {target} ({error.strerror})") from None
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(template())
     return target

@@ -7,26 +7,28 @@ structure.  The template is compiled once per process and folder, not once per p
 compiled between runs in the kit's cache (generator/cache.py).
 """
 
-import contextlib
+import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from types import TracebackType
+from types import MappingProxyType, TracebackType
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 
 from generator import __version__
+from generator.content import template_sandbox
 from generator.content.context import BuildContext
+from generator.content.template_sandbox import KitSandbox, TemplateFiles, TemplateTimeout, time_limit
 from generator.content.weapons import weapon_rows
-from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, po_messages
+from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, _fields, field_problem, fill, po_messages
 from generator.data import FATES
 from generator.engine import procedure as R
 from generator.engine.odds import man_code
-from generator.errors import RenderError
+from generator.errors import DataError, KitError, RenderError
 from generator.text import fraction_text, signed, truncate
 
 TEMPLATE = "aid.md.j2"
@@ -41,69 +43,127 @@ def compiled_template(folder: Path) -> jinja2.Template:
 
 
 def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: Path | None = None) -> str:
-    """The template (of `folder`, else the context's) rendered with `template_vars`, updated by `extra`."""
+    """The template (of `folder`, else the context's) rendered with `template_vars`, updated by
+    `extra`, within the sandbox's limits (content/template_sandbox.py)."""
     folder = folder if folder is not None else ctx.templates
     path = folder / TEMPLATE
     try:
-        template = compiled_template(folder)
-        return template.render(**{**template_vars(ctx), **(extra or {})})
-    except RenderError:
+        template = compiled_template(folder)        # bounded by the template's size
+        values = {**template_vars(ctx), **(extra or {})}
+        with time_limit(template_sandbox.TIME_LIMIT):
+            return _bounded(template.generate(**values), path)
+    except TemplateTimeout:
+        raise RenderError(f"{path}: the template did not finish within {template_sandbox.TIME_LIMIT:g} s (a loop "
+                          f"that does not end, or a template that includes itself?)") from None
+    except KitError:
         raise
     except jinja2.TemplateSyntaxError as error:
         raise RenderError(f"{error.filename or path}:{error.lineno}: {error.message}") from None
-    except jinja2.TemplateNotFound:
-        raise RenderError(f"{path}: template not found") from None
+    except jinja2.TemplateNotFound as error:
+        raise RenderError(f"{path}: template {error.name!r} not found") from None
+    except RecursionError:
+        raise RenderError(f"{path}: the template includes itself (or its macros call themselves) too deep") from None
     except Exception as error:      # an undefined name, a bad filter argument, a sandbox refusal ...
         line = _template_line(error.__traceback__, str(path))
         where = f"{path}:{line}" if line else str(path)
         raise RenderError(f"{where}: {type(error).__name__}: {error}") from None
 
 
+def _bounded(chunks: Iterator[str], path: Path) -> str:
+    """The rendered text, refused once it passes MAX_TEXT characters."""
+    out, size = [], 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > template_sandbox.MAX_TEXT:
+            raise RenderError(f"{path}: the template writes more than {template_sandbox.MAX_TEXT:,} characters; "
+                              f"the aid is two pages")
+        out.append(chunk)
+    return "".join(out)
+
+
 @lru_cache(maxsize=4)
-def _environment(folder: str) -> SandboxedEnvironment:
-    env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
-                               autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
-                               keep_trailing_newline=True, extensions=["jinja2.ext.i18n"],
-                               bytecode_cache=_bytecode_cache())
+def _environment(folder: str) -> KitSandbox:
+    env = KitSandbox(loader=TemplateFiles(Path(folder)), undefined=jinja2.StrictUndefined,
+                     autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
+                     keep_trailing_newline=True, extensions=["jinja2.ext.i18n"], bytecode_cache=_KitBytecodeCache())
     env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)     # type: ignore[attr-defined]
+    env.checked_filters()
     return env
 
 
-class _QuietCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's bytecode cache in the kit's cache folder (generator/cache.py): compiling the aid
-    template is a tenth of a second of every build, loading it back a millisecond.  Jinja checks
-    each entry against the template source's checksum, and the folder is named for Jinja's
-    version, so an edited template or another Jinja compiles afresh.  An entry that cannot be
-    read or written costs only the compile."""
+class _KitBytecodeCache(jinja2.BytecodeCache):
+    """Jinja's bytecode kept in the kit's cache (generator/cache.py), whose folder and entries are
+    checked (the user's own, nobody else can write them, each entry's digest) before Jinja
+    unpickles and unmarshals a byte.  Compiling the aid template is a tenth of a second of every
+    build, loading it back a hundredth (benchmarks/bench_cache.py).  Jinja checks each entry
+    against the template source's checksum, and the entries are kept by Jinja's version, so an
+    edited template or another Jinja compiles afresh.  An entry that cannot be read or written
+    costs only the compile."""
+
+    # Jinja's version and the code that shapes what it compiles (the sandbox, this environment).
+    KIND = f"jinja2-{jinja2.__version__}-" + hashlib.sha256(
+        Path(__file__).read_bytes() + Path(template_sandbox.__file__).read_bytes()).hexdigest()[:12]
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        from generator import cache
+        kept = cache.read(self.KIND, bucket.key)
+        if kept is None:
+            return
         try:
-            super().load_bytecode(bucket)
-        except Exception:       # whatever a truncated or foreign entry raises (pickle, marshal, OS)
+            bucket.bytecode_from_string(kept)
+        except Exception:       # whatever an entry of another Python's marshal raises
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
-
-
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    from generator.cache import cache_folder
-    folder = cache_folder(f"jinja2-{jinja2.__version__}")
-    return _QuietCache(str(folder)) if folder is not None else None
+        from generator import cache
+        cache.write(self.KIND, bucket.key, bucket.bytecode_to_string())
 
 
 class Prose(str):
     """A translated sentence of the template: Markdown the template (or its catalogue) wrote, so
-    md_escape lets it through; its placeholders' values are escaped as any other output."""
+    md_escape lets it through; its placeholders' values are escaped as any other output.  It
+    knows where it came from ((aid.po file or None for the template's own, msgid)), for a problem."""
+
+    source: tuple[Path | None, str] = (None, "")
+
+    def __new__(cls, text: str, source: tuple[Path | None, str] = (None, "")) -> "Prose":
+        made = super().__new__(cls, text)
+        made.source = source
+        return made
 
     def __mod__(self, values: object) -> "Prose":
-        if isinstance(values, Mapping):
-            return Prose(str.__mod__(self, {k: md_escape(v) for k, v in values.items()}))
-        return Prose(str.__mod__(self, values))
+        """The sentence's %(name)s placeholders filled, through the catalogues' one formatter
+        (content/words.py fill): only %(name)s and %%, each name one the template passes."""
+        path, msgid = self.source
+        where = f"{path or TEMPLATE}: {msgid!r}"
+        fields = {k: md_escape(v) for k, v in values.items()} if isinstance(values, Mapping) else {}
+        text, why = _as_fields(str(self))
+        if why:
+            raise DataError(f"{where}: {why}")
+        return Prose(fill(where, text, fields), self.source)
+
+
+# A %-placeholder as Jinja's {% trans %} writes them (%(name)s, %%), or any other % (refused).
+_PERCENT = re.compile(r"%\((\w+)\)s|%%|%\S?")
+
+
+def _as_fields(text: str) -> tuple[str, str]:
+    """(`text` with %(name)s as {name}, %% as %, and its braces doubled, '') or ('', why not)."""
+    out, at = [], 0
+    for match in _PERCENT.finditer(text):
+        out.append(text[at:match.start()].replace("{", "{{").replace("}", "}}"))
+        if match.group(1):
+            out.append("{" + match.group(1) + "}")
+        elif match.group(0) == "%%":
+            out.append("%")
+        else:
+            return "", f"{match.group(0)!r} is neither a placeholder like %(name)s nor %% (a percent sign)"
+        at = match.end()
+    out.append(text[at:].replace("{", "{{").replace("}", "}}"))
+    return "".join(out), ""
 
 
 def aid_catalogue_file(lang: str) -> Path:
@@ -121,9 +181,30 @@ def aid_messages(lang: str) -> Mapping[str, str]:
     return po_messages(path, lang, AID_DOMAIN)
 
 
+def aid_catalogue_problems(lang: str) -> list[str]:
+    """One line per sentence of `lang`'s aid.po whose placeholders the formatter refuses, or
+    differ from its msgid's (the template's): what `bailout check` names."""
+    path = aid_catalogue_file(lang)
+    problems = []
+    for msgid, text in aid_messages(lang).items():
+        converted, why = _as_fields(text)
+        if not why and _as_fields(msgid)[1] == "":
+            wanted = dict.fromkeys(_fields(_as_fields(msgid)[0]), "")
+            why = field_problem(converted, wanted) or (
+                f"placeholders {sorted(_fields(converted))}, the template's {sorted(wanted)}"
+                if _fields(converted) != set(wanted) else "")
+        if why:
+            problems.append(f"{path}: {msgid!r}: {why}")
+    return problems
+
+
 @jinja2.pass_context
 def _gettext(context: jinja2.runtime.Context, message: str) -> Prose:
-    return Prose(aid_messages(context.get("lang", SOURCE_LANGUAGE)).get(message, message))
+    lang = context.get("lang", SOURCE_LANGUAGE)
+    messages = aid_messages(lang)
+    if message in messages:
+        return Prose(messages[message], (aid_catalogue_file(lang), message))
+    return Prose(message, (None, message))
 
 
 @jinja2.pass_context
@@ -170,7 +251,7 @@ def template_vars(ctx: BuildContext) -> dict[str, Any]:
         "any_gap": any(n.smg_in(y) is None for n in kit.nationalities for y in r.years()),
         "NAME_CHARS": NAME_CHARS, "MODEL_CHARS": MODEL_CHARS,
         "since": None,      # built --since OLD: the "Changes since" box (marks.box_vars)
-        "words": ctx.words,     # the catalogue, for the sentences the template takes from it
+        "words": replace(ctx.words, messages=MappingProxyType(ctx.words.messages)),     # read-only
     }
 
 

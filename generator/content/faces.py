@@ -10,7 +10,7 @@ came from, so a renderer that cannot fit it can name them.
 
 from dataclasses import dataclass
 
-from generator.content.words import Words
+from generator.content.words import Words, catalogue_file, fill
 from generator.data.model import KitData, Nationality, WeaponSpan
 from generator.engine import procedure as R
 from generator.text import signed
@@ -32,7 +32,10 @@ def tied(words: Words, key: str, **fields: object) -> str:
     """The catalogue's words for `key` on a counter: a tie (~) prints as a no-break space, and
     each value from data is one phrase (a narrow counter never wraps inside it)."""
     text = words(key).replace(TIE, NBSP)
-    return text.format(**{name: phrase(str(value)) for name, value in fields.items()}) if fields else text
+    if not fields:
+        return text
+    phrased = {name: phrase(str(value)) for name, value in fields.items()}
+    return fill(f"{catalogue_file(words.lang)}: {key}", text, phrased)
 
 
 def kind_label(words: Words, kind: str) -> str:

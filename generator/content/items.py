@@ -308,9 +308,14 @@ def diff(old: dict[str, Item], new: dict[str, Item]) -> Groups:
 
 
 def rule_order(rule: str) -> tuple[int, tuple[tuple[int, int, str], ...]]:
-    """Rule numbers in reading order, numbers compared as numbers; notes after the rules."""
-    parts = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|[^\d]+", rule))
-    return (0 if rule[:1].isdigit() else 1, parts)
+    """Rule numbers in reading order, runs of digits 0-9 compared as numbers (by length, then
+    digit by digit: any length, no int()); anything else, a '²' too, as text; notes after the rules."""
+    parts = tuple((0, len(p.lstrip("0")), p.lstrip("0")) if p[0] in _DIGITS else (1, 0, p)
+                  for p in re.findall(r"[0-9]+|[^0-9]+", rule))
+    return (0 if rule[:1] in _DIGITS else 1, parts)
+
+
+_DIGITS = "0123456789"
 
 
 def show(kind: str, value: object, words: Words | None = None) -> str:

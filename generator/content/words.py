@@ -89,26 +89,43 @@ _SPEC = re.compile(r"[,_]?(?:\.\d)?[df%]?")
 
 
 def _formatted(lang: str, key: str, text: str, fields: Mapping[str, object]) -> str:
-    """`text` with its {fields} filled; a field the caller does not give, an attribute, index,
-    conversion or width, or a stray brace is a DataError naming the catalogue and key."""
-    where = f"{catalogue_file(lang)}: {key}"
+    return fill(f"{catalogue_file(lang)}: {key}", text, fields)
+
+
+def fill(where: str, text: str, fields: Mapping[str, object]) -> str:
+    """The one formatter of catalogue text: `text` with its {fields} filled from `fields`.  A
+    field the caller does not give, an attribute, index, conversion or width, or a stray brace
+    is a DataError, one line starting with `where` (the catalogue file and key)."""
+    why = field_problem(text, fields)
+    if why:
+        raise DataError(f"{where}: {why}")
     out = []
+    for literal, name, spec, _ in Formatter().parse(text):
+        out.append(literal)
+        if name is not None:
+            try:
+                out.append(format(fields[name], spec or ""))
+            except (ValueError, TypeError) as error:
+                raise DataError(f"{where}: field {{{name}:{spec}}}: {error}") from None
+    return "".join(out)
+
+
+def field_problem(text: str, fields: Mapping[str, object] | None = None) -> str:
+    """Why `fill` would refuse `text` ('' when it would not): a stray brace, or a field that is
+    not a plain name of `fields` (any plain name when None) with at most the catalogues' spec."""
     try:
         parsed = list(Formatter().parse(text))
     except ValueError as error:
-        raise DataError(f"{where}: not a message with {{fields}} ({error})") from None
-    for literal, name, spec, conversion in parsed:
-        out.append(literal)
+        return f"not a message with {{fields}} ({error})"
+    for _, name, spec, conversion in parsed:
         if name is None:
             continue
-        if name not in fields or conversion is not None or not _SPEC.fullmatch(spec or ""):
-            raise DataError(f"{where}: field {{{name}{'!' + conversion if conversion else ''}"
-                            f"{':' + spec if spec else ''}}} is not one of {sorted(fields)}")
-        try:
-            out.append(format(fields[name], spec or ""))
-        except (ValueError, TypeError) as error:
-            raise DataError(f"{where}: field {{{name}:{spec}}}: {error}") from None
-    return "".join(out)
+        given = name.isidentifier() and (fields is None or name in fields)
+        if not given or conversion is not None or not _SPEC.fullmatch(spec or ""):
+            shown = f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
+            accepted = f"one of {sorted(fields)}" if fields is not None else "a plain {name} or {name:,.1f}"
+            return f"field {shown[:60]} is not {accepted}"
+    return ""
 
 
 def catalogue_file(lang: str) -> Path:
@@ -183,13 +200,18 @@ def available_languages() -> tuple[str, ...]:
 
 
 def _fields(text: str) -> set[str]:
-    """The str.format fields of a message ("{rule}" -> {"rule"})."""
-    return {name for _, name, _, _ in Formatter().parse(text) if name is not None}
+    """The str.format fields of a message ("{rule}" -> {"rule"}); none when it does not parse
+    (field_problem names that)."""
+    try:
+        return {name for _, name, _, _ in Formatter().parse(text) if name is not None}
+    except ValueError:
+        return set()
 
 
 def missing_translations(lang: str) -> list[str]:
     """One line per key of the English catalogue that `lang`'s lacks, leaves empty or fuzzy, or
-    translates with other {fields}: what `bailout check` names and a test refuses."""
+    translates with other {fields} or a field the formatter refuses: what `bailout check` names
+    and a test refuses."""
     path = catalogue_file(lang)
     from babel.messages.pofile import read_po
     with open(catalogue_file(SOURCE_LANGUAGE), "rb") as handle:
@@ -200,7 +222,10 @@ def missing_translations(lang: str) -> list[str]:
     problems = []
     for key, text in english.items():
         message = found.get(key)
-        if message is None or not message.string:
+        why = field_problem(str(message.string)) if message is not None else ""
+        if why:
+            problems.append(f"{path}: {key}: {why}")
+        elif message is None or not message.string:
             problems.append(f"{path}: {key}: no translation (English: {text!r})")
         elif message.fuzzy:
             problems.append(f"{path}: {key}: marked fuzzy")

@@ -75,13 +75,18 @@ def read_toml(problems: Problems, data_dir: Path, rel: str, seen: dict[str, byte
     try:
         content = read_limited(data_dir / rel)
         _inside(data_dir, rel)
-        if seen is not None:
-            seen[rel] = content
-        text = content.decode("utf-8")
-        table = tomllib.loads(text)
     except Unreadable as error:
         problems.add(rel, "", str(error))
         return None
+    if seen is not None:
+        seen[rel] = content
+    return parse_toml(problems, rel, content)
+
+
+def parse_toml(problems: Problems, rel: str, content: bytes) -> dict[str, Any] | None:
+    """The table `content` holds (the file `rel`), or None with the problem added."""
+    try:
+        table = tomllib.loads(content.decode("utf-8"))
     except UnicodeDecodeError as error:
         problems.add(rel, "", f"cannot be read: not UTF-8 ({error.reason} at byte {error.start})")
         return None

@@ -19,6 +19,7 @@ import contextlib
 import errno
 import os
 import re
+import secrets
 import shutil
 import signal
 import stat
@@ -68,21 +69,46 @@ class Terminated(KeyboardInterrupt):
     status = 128 + int(getattr(signal, "SIGTERM", 15))
 
 
-def write_all(out: Path, outputs: Mapping[str, bytes]) -> None:
-    """Write {name: bytes} into `out` as a build does: under its lock, all or nothing."""
+def write_all(out: Path, outputs: Mapping[str, bytes], *, held: bool = False) -> None:
+    """Write {name: bytes} into `out` as a build does: under its lock (`held`: the caller holds
+    it already, as serve does), all or nothing."""
     def make(folder: Path) -> list[str]:
         folder.mkdir()
         for name, content in outputs.items():
             write_file(folder, name, content)
         return list(outputs)
-    transaction(out, make)
+    transaction(out, make, held=held)
 
 
-def transaction(out: Path, make: Callable[[Path], list[str]]) -> list[str]:
-    """Lock `out`, let make(staging folder) fill a new folder and return the names, then commit."""
+def write_one(out: Path, name: str, content: bytes) -> None:
+    """One file into `out` (made, with its missing parents, if need be), whole or not at all and
+    nothing else left there: written to a name of its own beside it (never through a link), then
+    renamed over `name`.  No lock: a rename is all or nothing, and each writer writes its own
+    temporary file (a release's zip is named by what it holds)."""
+    if Path(name).name != name:
+        raise UsageError(f"refusing to write {name!r} outside {out}")
+    temp = out / f".{name}.{secrets.token_hex(4)}.tmp"
+    with _terminate_as_interrupt(), _Folder(out):
+        try:
+            with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666),
+                      "wb") as handle:
+                handle.write(content)
+            os.replace(temp, out / name)
+        except BaseException as failure:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            if isinstance(failure, OSError):
+                raise UsageError(f"--out {out}: cannot write {name} ({failure.strerror}); nothing was changed") \
+                    from None
+            raise
+
+
+def transaction(out: Path, make: Callable[[Path], list[str]], *, held: bool = False) -> list[str]:
+    """Lock `out` (unless the caller `held` its lock), let make(staging folder) fill a new folder
+    and return the names, then commit."""
     committed = False
     try:
-        with _terminate_as_interrupt(), _Lock(out):
+        with _terminate_as_interrupt(), contextlib.nullcontext() if held else _Lock(out):
             staging = _fresh_staging(out)
             try:
                 try:
@@ -116,16 +142,15 @@ def write_file(folder: Path, name: str, content: bytes) -> None:
 
 # -- one build per folder --------------------------------------------------------------------
 
-class _Lock:
-    """folder_lock on --out, held for the whole build; --out and its missing parents are made
-    first, and removed again when the build fails (a failed build leaves no --out behind)."""
+class _Folder:
+    """--out and its missing parents, made on entry and removed again when the block fails (a
+    failed build or release leaves no --out behind)."""
 
     def __init__(self, out: Path) -> None:
         self.out = out
         self.made: list[Path] = []      # folders this build made, deepest last: removed again on failure
-        self.held = folder_lock(out)
 
-    def __enter__(self) -> "_Lock":
+    def __enter__(self) -> "_Folder":
         out = self.out
         try:
             missing = out
@@ -135,10 +160,26 @@ class _Lock:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise UsageError(f"--out {out}: cannot create the folder ({error.strerror})") from None
+        return self
+
+    def __exit__(self, failed: type[BaseException] | None, *exc: object) -> None:
+        if failed:
+            remove_made(self.made)      # the folders this build made
+
+
+class _Lock(_Folder):
+    """folder_lock on --out, held for the whole build, in the folder _Folder makes."""
+
+    def __init__(self, out: Path) -> None:
+        super().__init__(out)
+        self.held = folder_lock(out)
+
+    def __enter__(self) -> "_Lock":
+        super().__enter__()
         try:
             self.held.__enter__()
         except UsageError:
-            self._remove_made()
+            remove_made(self.made)
             raise
         return self
 
@@ -146,11 +187,7 @@ class _Lock:
         if failed and self.made:
             _remove(self.out / LOCK_NAME)      # while still held, so no other build has locked this file
         self.held.__exit__(None, None, None)
-        if failed:
-            self._remove_made()
-
-    def _remove_made(self) -> None:
-        remove_made(self.made)      # the folders this build made
+        super().__exit__(failed)
 
 
 def is_file(path: Path) -> bool:

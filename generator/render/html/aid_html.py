@@ -29,6 +29,7 @@ from generator.errors import RenderError
 from generator.layout import chart as geometry
 from generator.layout.paper import Paper
 from generator.render import theme
+from generator.render.html.safe_html import policy_meta, sanitize, text_only
 
 CHART_W = 960           # the SVG's own units; CSS scales it to the column
 TITLE_PX, TAB_PX, LABEL_PX = 20, 14, 15
@@ -40,6 +41,7 @@ STYLE, CHANGES_STYLE = "aid.css", "aid_changes.css"     # package files; $names 
 def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
     text = markdown_text(ctx)       # the paper-free web edition
     md = markdown.Markdown(extensions=["tables", "md_in_html"], output_format="html")
+    text_only(md)       # raw HTML from the template or a catalogue shows as text, as in the PDF
     since, source = ctx.changes, template_file(ctx)
     page = _Page(md, source, ctx.words, since if since is not None and since.groups else None)
     md.treeprocessors.register(page, "aid-page", -10)   # after inline markup and unescaping
@@ -56,6 +58,7 @@ def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
         f'<html lang="{_escape(words.lang)}">',
         "<head>",
         '<meta charset="utf-8">',
+        policy_meta(),
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_escape(title)}</title>",
         f'<meta name="description" content="{_escape(description)}">',
@@ -114,6 +117,7 @@ class _Page(Treeprocessor):
         self.since = since      # when built --since OLD with changes
 
     def run(self, root: etree.Element) -> None:
+        sanitize(root)      # before the page's own elements are added: what the template made
         if self.since is not None:
             _mark_changes(root, self.since, self.words)
         ids: set[str] = set()

@@ -28,6 +28,7 @@ from generator.options import BuildOptions
 from generator.profiles import registry
 from generator.profiles.print_profile import PrintProfile
 from generator.render import theme
+from generator.render.html.safe_html import policy_meta
 from generator.render.pdf.plain_pypdf import PdfReader
 
 README, INDEX = "README.txt.j2", "index.html.j2"
@@ -89,7 +90,7 @@ def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], 
                    title=words("release.title", number=r.number, title=r.title, version=__version__),
                    pdfs=pdf_items, others=_others(words, files, others, facts=True), faces=faces,
                    thumbs=sorted(n for n in files if n.startswith("thumbs/")), credits=_credits(kit, words),
-                   colours=colours)
+                   colours=colours, policy=Markup(policy_meta()))
     return page.encode("utf-8")
 
 
@@ -218,7 +219,7 @@ def editions_index(kit: KitData, langs: Sequence[str]) -> bytes:
         items.append(f'<li lang="{_escape(lang)}"><a href="{_escape(lang)}/index.html">'
                      f'{_escape(name[:1].upper() + name[1:])}: {_escape(title)}</a></li>')
     heading = _escape(f"{kit.rules.number} {kit.rules.title}")
-    page = ['<!DOCTYPE html>', '<html lang="mul">', '<head><meta charset="utf-8">',
+    page = ['<!DOCTYPE html>', '<html lang="mul">', '<head><meta charset="utf-8">', policy_meta(),
             '<meta name="viewport" content="width=device-width, initial-scale=1">', f"<title>{heading}</title>",
             '</head>', '<body>', '<main>', f"<h1>{heading}</h1>", '<ul>', *items, '</ul>', '</main>', '</body>',
             '</html>']

@@ -1,0 +1,303 @@
+"""Where a template runs: a data folder's template is text from anyone, so it gets no more than
+the aid needs.
+
+- An immutable sandbox (jinja2.sandbox.ImmutableSandboxedEnvironment): no attribute that starts
+  with an underscore, no method that changes a list, dict or set (`words.messages.update(...)`
+  is refused), so one render cannot change what the next one prints.
+- Bounded: a render ends within TIME_LIMIT seconds (a loop within a loop, a template that
+  includes itself) and writes at most MAX_TEXT characters; no single step may make a value
+  past that (a string repeated or joined, a width of a billion, a power of a power), checked
+  before the step is taken, so nothing asks for gigabytes first.
+- Read warily (TemplateFiles): each template a regular file inside its folder (a link out of
+  it is refused) of at most MAX_TEMPLATE_BYTES, UTF-8, and without control or bidirectional
+  characters (an escape sequence would reach a terminal, a U+202E would reorder printed text).
+
+A refusal is a RenderError, one line naming the template (and its line where Jinja knows it).
+"""
+
+import ctypes
+import os
+import re
+import threading
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from string import Formatter
+from typing import Any
+
+import jinja2
+from jinja2.compiler import CodeGenerator, Frame
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from generator.data.toml_file import Unreadable, read_limited
+from generator.errors import RenderError
+
+TIME_LIMIT = 10.0               # seconds a render may take: the aid renders in well under one
+MAX_TEXT = 4 << 20              # characters a render, or any value it makes, may hold
+MAX_COUNT = 100_000             # the largest whole number a filter or method is given (range's own limit)
+MAX_BITS = 100_000              # the largest whole number a template may compute, in bits
+MAX_TEMPLATE_BYTES = 1 << 20    # the shipped aid template is a few dozen KiB
+_WIDTH = re.compile(r"\d{4,}|\*|\{")     # a width or precision of 1,000 or more, or one given at run time
+_ALLOWED_CONTROLS = "\t\n\r"
+
+
+class TemplateTimeout(BaseException):
+    """Raised in the rendering thread when a render runs out of time (a BaseException, so no
+    `except Exception` on the way can swallow it)."""
+
+
+class Refused(Exception):
+    """A step of a render that would make a value past the limits (the message says which)."""
+
+
+# -- the sizes of values -------------------------------------------------------------------------
+
+def _size(value: object, memo: dict[int, int] | None = None, depth: int = 0) -> int:
+    """About how many characters `value` takes as text: strings by length, containers by their
+    elements (each distinct one measured once), anything else as nothing; stops past MAX_TEXT."""
+    if isinstance(value, str):
+        return len(value)
+    if not isinstance(value, (list, tuple, dict, set, frozenset)) or depth > 32:
+        return 0
+    memo = {} if memo is None else memo
+    if id(value) in memo:
+        return memo[id(value)]
+    total = 0
+    items: Iterable[object] = value.items() if isinstance(value, dict) else value
+    for item in items:
+        total += _size(item, memo, depth + 1) + 1
+        if total > MAX_TEXT:
+            break
+    memo[id(value)] = total
+    return total
+
+
+def _check_arguments(args: Iterable[object], what: str) -> None:
+    """Refuse a call whose whole numbers pass MAX_COUNT, or whose text times any multiplier in it
+    (a width, a count, a second string) would pass MAX_TEXT."""
+    sizes, numbers = [], []
+    for arg in args:
+        if isinstance(arg, int) and not isinstance(arg, bool):
+            if abs(arg) > MAX_COUNT:
+                raise Refused(f"{what} was given {arg:,}, more than the {MAX_COUNT:,} a template may ask for")
+            numbers.append(abs(arg))
+        else:
+            sizes.append(_size(arg))
+    product = 1
+    for factor in [*sizes, *numbers]:
+        product *= max(factor, 1)
+        if product > MAX_TEXT:
+            raise Refused(f"{what} would make more than {MAX_TEXT:,} characters")
+
+
+def _check_format(text: object, what: str) -> None:
+    """Refuse a format string (printf or str.format) that asks for a width or precision of 1,000
+    or more, or one given at run time."""
+    if not isinstance(text, str):
+        return
+    if what == "%":
+        specs = re.findall(r"%(?:\(\w*\))?[-#0 +]*([\d*.]*)", text)
+    else:
+        try:
+            specs = [spec or "" for _, name, spec, _ in Formatter().parse(text) if name is not None]
+        except ValueError:
+            return      # str.format itself says what is wrong
+    if any(_WIDTH.search(spec) for spec in specs):
+        raise Refused(f"a format ({text[:40]!r}) asks for a width or precision of 1,000 or more")
+
+
+def checked_join(parts: Iterable[object]) -> str:
+    """The sandbox's concatenation (`~`, a {% set %} or {% filter %} block, a macro's output):
+    refused before it is made if it would pass MAX_TEXT."""
+    pieces = [p if isinstance(p, str) else str(p) for p in parts]
+    if sum(map(len, pieces)) > MAX_TEXT:
+        raise Refused(f"joining text would make more than {MAX_TEXT:,} characters")
+    return "".join(pieces)
+
+
+def _bits(value: object) -> int:
+    return value.bit_length() if isinstance(value, int) else 0
+
+
+def _check_binop(operator: str, left: Any, right: Any) -> None:
+    if operator == "**" and isinstance(right, int) and abs(right) > 1 and _bits(left) > 1 \
+            and abs(right) * _bits(left) > MAX_BITS:
+        raise Refused(f"a power ({_bits(left)} bits to the {right:,}) would pass {MAX_BITS:,} bits")
+    if isinstance(left, int) and isinstance(right, int):
+        if operator == "*" and _bits(left) + _bits(right) > MAX_BITS:
+            raise Refused(f"a product would pass {MAX_BITS:,} bits")
+        return
+    if operator == "%":
+        _check_format(left, "%")
+    _check_arguments([left, right] if operator in "*%" else [], f"the {operator} of two values")
+    if operator == "+" and _size(left) + _size(right) > MAX_TEXT:
+        raise Refused(f"adding two values would make more than {MAX_TEXT:,} characters")
+
+
+class TextBuffer(list[str]):
+    """What a {% set %} or {% filter %} block or a macro writes, refused once past MAX_TEXT."""
+
+    size = 0
+
+    def append(self, text: str) -> None:
+        self._add(len(text))
+        super().append(text)
+
+    def extend(self, texts: Iterable[str]) -> None:
+        texts = list(texts)
+        self._add(sum(map(len, texts)))
+        super().extend(texts)
+
+    def _add(self, size: int) -> None:
+        self.size += size
+        if self.size > MAX_TEXT:
+            raise Refused(f"a block of the template would write more than {MAX_TEXT:,} characters")
+
+
+class _Generator(CodeGenerator):
+    """Jinja's code generator with `~` joined by the environment's checked join, and each block's
+    buffer a TextBuffer."""
+
+    def buffer(self, frame: Frame) -> None:
+        frame.buffer = self.temporary_identifier()
+        self.writeline(f"{frame.buffer} = environment.text_buffer()")
+
+    def visit_Concat(self, node: jinja2.nodes.Concat, frame: Frame) -> None:
+        self.write("environment.concat((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+
+class KitSandbox(ImmutableSandboxedEnvironment):
+    """The immutable sandbox with every step that could make a large value checked first."""
+
+    code_generator_class = _Generator
+    concat = staticmethod(checked_join)
+    text_buffer = TextBuffer
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+
+    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
+        _check_binop(operator, left, right)
+        return super().call_binop(context, operator, left, right)
+
+    def call(__self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        bound = getattr(__obj, "__self__", None)
+        _check_arguments([*([bound] if isinstance(bound, str) else []), *args, *kwargs.values()],
+                         f"{getattr(__obj, '__name__', 'a call')}()")
+        return super().call(__context, __obj, *args, **kwargs)
+
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+        text = value.__self__
+
+        def checked(*args: Any, **kwargs: Any) -> str:
+            _check_format(text, "format")
+            _check_arguments([text, *args, *kwargs.values()], "format()")
+            return wrapped(*args, **kwargs)
+        return checked
+
+    def checked_filters(self) -> None:
+        """Every filter (Jinja's and the kit's) with its arguments checked as a call's are."""
+        for name, function in list(self.filters.items()):
+            self.filters[name] = _checked_filter(name, function)
+
+
+def _checked_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    import functools
+
+    @functools.wraps(function)      # keeps Jinja's pass_context marks
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        values = [a for a in args if not isinstance(a, (jinja2.runtime.Context, jinja2.nodes.EvalContext,
+                                                         jinja2.Environment))]
+        if name == "format" and values:
+            _check_format(values[0], "%")
+        _check_arguments([*values, *kwargs.values()], f"the {name} filter")
+        return function(*args, **kwargs)
+    return checked
+
+
+# -- time ----------------------------------------------------------------------------------------
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """The body, stopped with TemplateTimeout in this thread once it has run `seconds`.  A loop of
+    the template's own makes no call the sandbox could check, so a timer raises the exception in
+    this thread (CPython's PyThreadState_SetAsyncExc), at the next step of its bytecode."""
+    thread, lock = threading.get_ident(), threading.Lock()
+    state = {"done": False, "fired": False}
+
+    def fire() -> None:
+        with lock:
+            if not state["done"]:
+                state["fired"] = True
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(TemplateTimeout))
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["done"] = True
+            timer.cancel()
+            if state["fired"]:      # raised too late to land in the body: never anywhere else
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), None)
+    if state["fired"]:
+        raise TemplateTimeout
+
+
+# -- the files -----------------------------------------------------------------------------------
+
+_BIDI = {"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI", "LRM", "RLM", "ALM"}
+
+
+def unsafe_character(line: str) -> str | None:
+    """The first control or bidirectional formatting character in `line`, if any."""
+    for ch in line:
+        if ch in _ALLOWED_CONTROLS:
+            continue
+        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or unicodedata.bidirectional(ch) in _BIDI:
+            return ch
+    return None
+
+
+class TemplateFiles(jinja2.BaseLoader):
+    """Templates from one folder, read as the module docstring says."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        path = self.folder.joinpath(*jinja2.loaders.split_template_path(template))
+        try:
+            inside = path.resolve().is_relative_to(self.folder.resolve())
+        except (OSError, RuntimeError):     # a loop of links
+            inside = False
+        if not os.path.lexists(path):
+            raise jinja2.TemplateNotFound(template)
+        if not inside:
+            raise RenderError(f"{path}: a symbolic link that leads out of the templates folder {self.folder}")
+        try:
+            text = read_limited(path, MAX_TEMPLATE_BYTES).decode("utf-8")
+            mtime = os.stat(path).st_mtime_ns
+        except Unreadable as why:
+            raise RenderError(f"{path}: {why}".replace("a data file", "a template")) from None
+        except (UnicodeDecodeError, OSError):
+            raise RenderError(f"{path}: not a UTF-8 text file") from None
+        for number, line in enumerate(text.split("\n"), 1):
+            ch = unsafe_character(line)
+            if ch is not None:
+                raise RenderError(f"{path}:{number}: holds the control character U+{ord(ch):04X}; "
+                                  f"a template is text to print")
+
+        def uptodate() -> bool:
+            try:
+                return os.stat(path).st_mtime_ns == mtime
+            except OSError:
+                return False
+        return text, str(path), uptodate

@@ -1,0 +1,47 @@
+"""A release is for everyone: a back offset (one printer's own) stays out of it, and its folder
+holds the zip alone."""
+
+import pytest
+
+from conftest import one_line, run_cli
+from generator.locking import LOCK_NAME
+
+
+@pytest.fixture
+def release_of(monkeypatch):
+    """cmd_release with the making of the zip stood in for: [the options each release was made with]."""
+    from generator.make import release
+    made = []
+
+    def make(kit, options, langs, **_):
+        made.append(options)
+        return "bailout-kit-0.1.0-0123abcd.zip", b"PK zip"
+    monkeypatch.setattr(release, "make_editions_release", make)
+    return made
+
+
+def test_a_project_file_back_offset_is_left_out_of_a_release_saying_so(release_of, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bailout.toml").write_text('back_offset = "0.5,-0.3"\nsets = 1\n')
+    status, _, err = run_cli("release", "--out", "dist")
+    assert status == 0, err
+    [options] = release_of
+    assert options.back_offset_mm == (0, 0) and options.sets == 1       # the rest of the file still holds
+    [note] = [line for line in err.splitlines() if "note:" in line]
+    assert "back_offset" in note and "release is for every printer" in note
+    status, _, err = run_cli("build", "--only", "aid", "--paper", "a4", "--out", "o", "--quiet")
+    assert status == 0 and "back_offset" not in err     # a build still shifts them, quietly
+
+
+def test_a_release_folder_holds_the_zip_alone(release_of, tmp_path):
+    status, _, err = run_cli("release", "--out", tmp_path / "dist", "--quiet")
+    assert status == 0, err
+    assert [p.name for p in (tmp_path / "dist").iterdir()] == ["bailout-kit-0.1.0-0123abcd.zip"]
+    assert (tmp_path / "dist" / "bailout-kit-0.1.0-0123abcd.zip").read_bytes() == b"PK zip"
+    assert not (tmp_path / "dist" / LOCK_NAME).exists()
+
+
+def test_a_back_offset_on_the_release_command_line_is_refused(release_of, tmp_path):
+    status, _, err = run_cli("release", "--back-offset", "0.5,1", "--out", tmp_path / "dist")
+    one_line(status, err, "--back-offset", "release is for every printer")
+    assert not (tmp_path / "dist").exists() and release_of == []

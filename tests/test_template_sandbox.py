@@ -1,0 +1,120 @@
+"""A data folder's template is text from anyone: it renders in an immutable sandbox, within a
+time and size limit, read as a regular file inside its folder and without control characters.
+Each refusal is one line naming the template, exit status 2, in build, check and diff."""
+
+import os
+import time
+
+import pytest
+
+from conftest import DATA, one_line, run_cli
+from generator.content import aid_text, template_sandbox
+from generator.content.words import load_words
+
+
+def _with(folder, line):
+    """An aid template of `line` alone: refused as the kit's own would be with the line in it, and
+    compiled in a moment."""
+    (folder / "aid.md.j2").write_text(line + "\n", encoding="utf-8")
+
+
+def _build(templates, tmp_path):
+    return run_cli("build", "--only", "aid", "--paper", "a4", "--templates", templates, "--out", tmp_path / "out",
+                   "--quiet")
+
+
+@pytest.mark.parametrize("line", [
+    '{{ words.messages.update({"counter.crew.front.title": "HACKED"}) }}',
+    '{{ odds.man.clear() }}',
+    '{{ notes.pop("hero_card") }}',
+    '{{ crew_sizes.append(9) }}',
+    '{{ words.__class__ }}',
+])
+def test_a_template_cannot_change_what_the_next_render_prints(line, templates, tmp_path):
+    before = dict(load_words().messages)
+    _with(templates, line)
+    status, _, err = _build(templates, tmp_path)
+    one_line(status, err, str(templates / "aid.md.j2"))
+    assert "unsafe" in err or "has no attribute" in err
+    assert dict(load_words().messages) == before and not (tmp_path / "out").exists()
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    """A time limit a test can wait for."""
+    monkeypatch.setattr(template_sandbox, "TIME_LIMIT", 0.3)
+
+
+LOOPS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+NO_CALLS = "{% set xs = range(100000)|list %}{% for i in xs %}{% for j in xs %}{% endfor %}{% endfor %}"
+# Includes itself twice, 30 deep: 2**30 renders of the aid (deeper would end at Python's recursion limit).
+SELF = '{% set d = (d|default(0)) + 1 %}{% if d < 30 %}{% include "aid.md.j2" %}{% include "aid.md.j2" %}{% endif %}'
+
+
+@pytest.mark.parametrize(("line", "command"), [(LOOPS, "build"), (NO_CALLS, "build"), (SELF, "build"),
+                                                (LOOPS, "check"), (NO_CALLS, "diff")])
+def test_a_template_that_never_ends_is_one_line_in_every_command(line, command, quick, templates, tmp_path):
+    _with(templates, line)
+    started = time.monotonic()
+    if command == "build":
+        status, _, err = _build(templates, tmp_path)
+    elif command == "check":
+        status, _, err = run_cli("check", "--templates", templates)
+    else:
+        status, _, err = run_cli("diff", DATA, "--templates", templates)
+    assert time.monotonic() - started < 10
+    one_line(status, err, str(templates / "aid.md.j2"))
+
+
+@pytest.mark.parametrize("line", [
+    '{{ "x" * 100000000 }}',
+    '{% set a = "x" * 4000000 %}{{ a + a }}',
+    '{{ "x"|center(100000000) }}',
+    '{{ "x".center(100000000) }}',
+    '{{ "x".ljust(100000000) }}',
+    '{{ "%0100000000d"|format(1) }}',
+    '{{ "%0100000000d" % 1 }}',
+    '{{ "{:>100000000}".format(1) }}',
+    '{{ "{:>{w}}".format(1, w=100000000) }}',
+    '{{ 10 ** 100000000 }}',
+    '{% set ns = namespace(a="xxxxxxxxxx") %}{% for i in range(40) %}{% set ns.a = ns.a ~ ns.a %}{% endfor %}',
+    '{% set a %}{% for i in range(100000) %}{{ "y" * 1000 }}{% endfor %}{% endset %}',
+    '{{ (["x" * 1000000] * 100)|join }}',
+    '{% for i in range(100000) %}{{ "z" * 100 }}{% endfor %}',
+])
+def test_a_template_that_asks_for_gigabytes_is_refused_first(line, templates, tmp_path, monkeypatch):
+    monkeypatch.setattr(template_sandbox, "MAX_TEXT", 1 << 20)      # reached sooner, refused alike
+    _with(templates, line)
+    status, _, err = _build(templates, tmp_path)
+    one_line(status, err, str(templates / "aid.md.j2"))
+    assert "Refused" in err or "more than" in err, err       # refused before the value was made
+
+
+@pytest.mark.parametrize("ch", ["\x1b", "\u202e", "\u2066", "\x00", "\x07"])
+def test_a_control_character_in_template_text_is_one_line_naming_its_line(ch, templates, tmp_path):
+    _with(templates, f"Rules {ch}[31m here")
+    status, _, err = _build(templates, tmp_path)
+    one_line(status, err, f"{templates / 'aid.md.j2'}:1:", f"U+{ord(ch):04X}")
+
+
+def test_a_template_that_is_a_fifo_or_links_out_is_refused_at_once(templates, tmp_path):
+    fifo = templates / "part.md.j2"
+    os.mkfifo(fifo)         # nobody writes to it: a blocking read would wait for ever
+    _with(templates, '{% include "part.md.j2" %}')
+    started = time.monotonic()
+    status, _, err = _build(templates, tmp_path)
+    assert time.monotonic() - started < 10
+    one_line(status, err, str(fifo), "not a regular file")
+    fifo.unlink()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("someone else's file")
+    fifo.symlink_to(secret)
+    aid_text._environment.cache_clear()
+    status, _, err = _build(templates, tmp_path)
+    one_line(status, err, str(fifo), "leads out of the templates folder")
+
+
+def test_the_sandbox_leaves_the_kit_s_own_template_as_it_was(kit_files, templates, tmp_path):
+    status, _, err = _build(templates, tmp_path)
+    assert status == 0, err
+    assert (tmp_path / "out" / "player-aid-a4.pdf").read_bytes() == kit_files["player-aid-a4.pdf"]
