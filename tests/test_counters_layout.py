@@ -180,7 +180,7 @@ def test_faces_fit_their_boxes_at_one_size_a_role_never_under_the_floor():
         zone = zone_of(size_mm)
         kind, fits = fl.fit_faces([wounded, rifle, smg], zone, fake_measure, fake_ink)
         assert min(kind.title, kind.body, kind.small) >= floor and kind.title >= kind.body
-        for face, fit in fits.items():
+        for fit in fits.values():
             _inside(fit.middle, zone.middle)
             _inside(fit.corner, zone.corner)
             # one size a role on every face: every title at the title's size, every other line the body's
