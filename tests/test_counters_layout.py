@@ -191,7 +191,7 @@ def test_faces_fit_their_boxes_at_one_size_a_role_never_under_the_floor():
         assert fits[rifle].corner[0].size == fits[smg].corner[0].size
         # the zones stack: emblem over the middle over the numerals, all inside the inset
         _ex, ey, e, _ = zone.emblem
-        x, y, w, h = zone.middle
+        _x, y, _w, h = zone.middle
         assert ey >= y + h - 1e-6 and ey + e <= zone.size - zone.inset + 1e-6
         assert y >= zone.inset + fl.CAP * zone.type.numeral
 
