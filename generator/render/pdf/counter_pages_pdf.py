@@ -17,7 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.content.context import BuildContext
-from generator.content.faces import KINDS, Groups, kind_label, tally
+from generator.content.faces import KINDS, Face, Groups, kind_label, tally
 from generator.content.words import Words
 from generator.data.model import Nationality
 from generator.layout import face_layout as fl
@@ -42,7 +42,10 @@ from generator.units import mm
 PAGE = theme.PAGE_TYPE
 LEAD = 1.3                      # body text's leading, as a multiple of its size
 EXAMPLE_READING = (1.5, -0.5)   # the calibration steps' example: the cross 1.5 mm right, 0.5 mm down
-KEY_SCALE = 1.5                 # the faces' key, enlarged: big enough to read each piece of a face
+# The faces' key, enlarged: big enough to read each piece of a face, and never the counters' own
+# size, which a print shop's preflight or a test would count as a counter.
+KEY_SCALE = (1.15, 1.5)
+KEY_GAP = mm(6)                 # between two faces of the key
 Tally = tuple[tuple[Nationality, dict[str, int]], ...]
 
 
@@ -252,11 +255,15 @@ def _manifest_and_key(c: Canvas, ctx: BuildContext, where: Where, left: float, t
     """The manifest from `top` down, then one of each face as a key where room is left, and the
     colophon over the bars."""
     floor = _floor(where.grid) + (PAGE.small * 3 if colophon_too else 0)
-    key_height = where.zone.size * KEY_SCALE + PAGE.small * 4
+    faces = _key_faces(ctx.words, where.groups)
+    # as large as lets every face stand in one row, within KEY_SCALE; never the counters' own size
+    scale = min(KEY_SCALE[1], max(KEY_SCALE[0], (width + KEY_GAP) / len(faces) / where.zone.size
+                                  - KEY_GAP / where.zone.size))
+    key_height = where.zone.size * scale + PAGE.small * 4
     y = _manifest(c, ctx, left, top, width, tally(where.groups), floor + key_height)
     rows = max(1, int((y - floor) // key_height))
     if y - key_height >= floor:
-        _faces_key(c, ctx, where, left, y - mm(2), width, rows)
+        _faces_key(c, ctx, where, (left, y - mm(2), width), faces, scale, rows)
     if colophon_too:
         colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 1.5, width)
 
@@ -327,13 +334,10 @@ def _row(c: Canvas, x: float, y: float, name_w: float, col_w: float, cells: Sequ
         c.drawRightString(x + name_w + i * col_w, y, ellipsise(str(cell), font, size, col_w - 2))
 
 
-def _faces_key(c: Canvas, ctx: BuildContext, where: Where, left: float, top: float, width: float,
-               rows: int) -> None:
-    """One of each face of the first nationality, enlarged (KEY_SCALE: never the counters' own
-    size, which a print shop's preflight or a test would count as a counter), each named under
-    it, in at most `rows` rows: how to read a counter, shown rather than told."""
-    words = ctx.words
-    nat, counters = where.groups[0]
+def _key_faces(words: Words, groups: Groups) -> list[tuple[Face, str]]:
+    """One of each face of the first nationality, each with its caption: a counter of each kind,
+    its front and back, or its one face where both are alike."""
+    _, counters = groups[0]
     shown = []
     for kind in KINDS:
         counter = next((c for c in counters if c.kind == kind), None)
@@ -345,19 +349,28 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, left: float, top: flo
         else:
             shown += [(counter.front, words("calibration.key.front", kind=name)),
                       (counter.back, words("calibration.key.back", kind=name))]
-    size = where.zone.size * KEY_SCALE
-    pitch = size + mm(7)
-    per_row = max(1, int((width + mm(7)) // pitch))
-    shown = shown[:per_row * rows]
+    return shown
+
+
+def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, float, float],
+               faces: Sequence[tuple[Face, str]], scale: float, rows: int) -> None:
+    """The faces of _key_faces enlarged by `scale`, each named under it, from `place` (left, top,
+    width) down in at most `rows` rows: how to read a counter, shown rather than told."""
+    left, top, width = place
+    words = ctx.words
+    nat = where.groups[0][0]
+    size = where.zone.size * scale
+    pitch = size + KEY_GAP
+    per_row = max(1, int((width + KEY_GAP) // pitch))
     c.setFillColor(INK)
     c.setFont(BOLD, PAGE.small)
     c.drawString(left, top, words("calibration.key.heading"))
-    for i, (face, caption) in enumerate(shown):
+    for i, (face, caption) in enumerate(faces[:per_row * rows]):
         x = left + (i % per_row) * pitch
         y = top - PAGE.small - mm(3) - size - (i // per_row) * (size + PAGE.small * 4)
         c.saveState()
         c.translate(x, y)
-        c.scale(KEY_SCALE, KEY_SCALE)
+        c.scale(scale, scale)
         draw_face(c, where.zone, where.fits, face, nat, ctx.options.bw, words)
         c.restoreState()
         c.setFillColor(INK)
