@@ -131,7 +131,11 @@ def test_self_contained_no_script(outputs):
     style = [t for t, _ in page.tags if t == "style"]
     assert len(style) == 1
     svg = [a for t, a in page.tags if t == "svg"]
-    assert len(svg) == 1 and svg[0].get("role") == "img" and svg[0].get("aria-labelledby")
+    # the flowchart, named for a screen reader; the pictograms, each beside its words, hidden from one
+    charts = [a for a in svg if a.get("class") == "chart"]
+    assert len(charts) == 1 and charts[0].get("role") == "img" and charts[0].get("aria-labelledby")
+    icons = [a for a in svg if a.get("class") == "icon"]
+    assert len(icons) == 5 and all(a.get("aria-hidden") == "true" for a in icons) and len(svg) == 6
     assert "<title id=\"chart-title\">" in source
 
 
@@ -152,7 +156,9 @@ def test_accessible_structure(outputs):
     for box, step in zip(boxes, steps, strict=True):
         assert box in step
     headers = [a for t, a in page.tags if t == "th"]
-    assert headers and all(a.get("scope") in ("col", "row") for a in headers)
+    assert headers and all(a.get("scope") in ("col", "row", "colgroup") for a in headers)
+    # a fraction and its percentage under one head: the head spans both columns
+    assert any(a.get("colspan") == "2" and a.get("scope") == "colgroup" for a in headers)
     tables = sum(1 for t, _ in page.tags if t == "table")
     regions = [a for t, a in page.tags if t == "div" and a.get("class") == "table-wrap"]
     assert len(regions) == tables and all(a.get("aria-labelledby") for a in regions)

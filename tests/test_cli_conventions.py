@@ -192,7 +192,7 @@ def test_the_calibration_pages_example_offset_is_taken_as_printed(kit_files):
     from pypdf import PdfReader
     pages = PdfReader(io.BytesIO(kit_files["counters-a4.pdf"])).pages[:2]     # the calibration sheet
     text = " ".join(" ".join(page.extract_text().split()) for page in pages)
-    examples = re.findall(r"pass --back-offset (-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?)", text)
+    examples = re.findall(r"the back offset is (-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?)", text)
     assert examples, text[:500]
     for example in examples:        # as a player types it: a space, no '='
         x, y = (Fraction(v) for v in example.split(","))

@@ -1,19 +1,22 @@
 """Counter geometry and content, without rendering a PDF.
 
-Expected figures come from the print brief (100 mm, 4 in, 3/4 in counters, 5 pt floor), the rule
+Expected figures come from the print brief (100 mm, 4 in, 3/4 in counters, 6 pt and 5 pt floors), the rule
 text (a crew of five, pistol 1 FP at RR 5, CCV -1, Wall -1 TEM) and the data files read directly;
 the kit's words from the English catalogue.
 """
 
+import dataclasses
 import tomllib
 from fractions import Fraction
 
 import pytest
 
-from conftest import DATA
+from conftest import DATA, ROOT
 from generator.content import faces as content
 from generator.content.words import load_words
 from generator.data import load
+from generator.layout import face_layout as fl
+from generator.layout import pictograms
 from generator.layout import sheets as geo
 from generator.layout.paper import PAPERS
 
@@ -143,54 +146,125 @@ def test_calibration_cross_mirrors_with_the_offset():
 
 def fake_measure(text, style, size):
     """Every character 0.6 em wide (bold 0.7): enough to test fitting without a font."""
-    return len(text) * size * (0.7 if style == "title" else 0.6)
+    return len(text) * size * (0.7 if style in ("title", "small") else 0.6)
 
 
-def test_fit_box_keeps_text_inside_its_box_and_at_least_5_pt():
-    lines = (content.Line("WOUNDED", "title"), content.Line("Rule\u00a033"), content.Line("except\u00a033.11"))
-    for size_mm in SIZES_MM[:3]:
-        size = float(size_mm) * MM
-        zone = geo.zones(size, max(MM, size * 0.06))
-        fit = geo.fit_box(lines, zone.middle, fake_measure, zone.text_pt)
-        assert fit is not None
-        pt, placed = fit
-        x, y, w, h = zone.middle
-        assert pt >= 5 and all(item.size >= 5 for item in placed)
-        for item in placed:
-            half = fake_measure(item.text, item.style, item.size) / 2
-            assert x - 1e-6 <= item.x - half and item.x + half <= x + w + 1e-6
-            assert y - 1e-6 <= item.y <= y + h
+def fake_ink(text, style, size):
+    """Capitals' height, and an accent's where the text has one: ink without a font."""
+    return (0.95 if any(ch in "ÉÀÔ" for ch in text) else 0.7) * size, -0.2 * size
+
+
+def zone_of(size_mm):
+    size = float(size_mm) * MM
+    return fl.zones(size, max(MM, size * 0.06))
+
+
+def _inside(placed, box):
+    x, y, w, h = box
+    for item in placed:
+        half = fake_measure(item.text, item.style, item.size) / 2
+        top, bottom = fake_ink(item.text, item.style, item.size)
+        assert x - 1e-6 <= item.x - half and item.x + half <= x + w + 1e-6, item
+        assert y - 1e-6 <= item.y + bottom and item.y + top <= y + h + 1e-6, item
+
+
+def test_faces_fit_their_boxes_at_one_size_a_role_never_under_the_floor():
+    # the print brief: no counter text under 6 pt at 3/4 in and larger, under 5 pt at 5/8 in
+    wounded = content.Face("pistol", (content.Line("WOUNDED", "title"), content.Line("Rule\u00a033"),
+                                      content.Line("except\u00a033.11")), (), band=True, no_smoke=True,
+                           corner_note=content.Line("RR5", "title"))
+    rifle = content.Face(content.Line("GEWEHR", "title"), (content.Line("Kar98k", single=True),), (),
+                         pictogram="rifle")
+    smg = content.Face(content.Line("MP", "title"), (content.Line("MP 40", single=True),), (), pictogram="smg")
+    for size_mm, floor in ((SIZES_MM[0], 5), (SIZES_MM[1], 6), (SIZES_MM[2], 6)):
+        zone = zone_of(size_mm)
+        kind, fits = fl.fit_faces([wounded, rifle, smg], zone, fake_measure, fake_ink)
+        assert min(kind.title, kind.body, kind.small) >= floor and kind.title >= kind.body
+        for fit in fits.values():
+            _inside(fit.middle, zone.middle)
+            _inside(fit.corner, zone.corner)
+            # one size a role on every face: every title at the title's size, every other line the body's
+            assert {p.size for p in (*fit.middle, *fit.corner) if p.style == "title"} <= {kind.title}
         # a no-break space keeps "Rule 33" together
-        assert "Rule 33" in [i.text.replace("\u00a0", " ") for i in placed]
+        assert "Rule 33" in [i.text.replace("\u00a0", " ") for i in fits[wounded].middle]
+        # "MP" prints as big as "GEWEHR": the corner's word is the title's size whatever its length
+        assert fits[rifle].corner[0].size == fits[smg].corner[0].size
         # the zones stack: emblem over the middle over the numerals, all inside the inset
         _ex, ey, e, _ = zone.emblem
-        assert ey >= y + h - 1e-6 and ey + e <= size - zone.inset + 1e-6
-        assert y >= zone.inset + 0.73 * zone.numeral_pt
+        _x, y, _w, h = zone.middle
+        assert ey >= y + h - 1e-6 and ey + e <= zone.size - zone.inset + 1e-6
+        assert y >= zone.inset + fl.CAP * zone.type.numeral
 
 
-def test_numerals_are_10_pt_at_three_quarter_inch_scaled_and_never_under_5():
-    # the print brief: factors >= 10 pt on a 3/4 in counter, scaled with the size, >= 5 pt at 5/8 in
-    at = {mm: geo.zones(float(mm) * MM, 1).numeral_pt for mm in SIZES_MM}
+def test_a_pictogram_keeps_its_place_whatever_the_words():
+    zone = zone_of(SIZES_MM[1])
+    short = content.Face(content.Line("SMG", "title"), (content.Line("MP 40", single=True),), (), pictogram="smg")
+    long = content.Face(content.Line("SMG", "title"), (content.Line("Thompson M1928A1", short="M1928A1", single=True),),
+                        (), pictogram="smg")
+    _, fits = fl.fit_faces([short, long], zone, fake_measure, fake_ink)
+    assert fits[short].pictogram == fits[long].pictogram is not None
+    assert [p.y for p in fits[short].middle] == [p.y for p in fits[long].middle]
+    crew = content.Face("pistol", (content.Line("CREW", "title"),), (), no_smoke=True, corner_note=content.Line("RR5"))
+    crew_long = dataclasses.replace(crew, lines=(content.Line("BESATZUNG", "title"), content.Line("nur Pistole")))
+    _, fits = fl.fit_faces([crew, crew_long], zone, fake_measure, fake_ink)
+    assert fits[crew].corner_pictogram == fits[crew_long].corner_pictogram
+    assert fits[crew].sign == fits[crew_long].sign and fits[crew].note == fits[crew_long].note
+
+
+def test_a_model_name_prints_on_one_line_shrunk_to_the_floor_then_in_its_short_form():
+    zone = zone_of(SIZES_MM[1])
+    width = zone.middle[2]
+    fits_at_floor = "x" * int(width / (zone.floor * 0.6))      # fits only below the body size
+    line = content.Line(fits_at_floor, single=True)
+    assert fl.single_line(line, width, fake_measure, zone.type.body, zone.floor)[1] < zone.type.body
+    too_long = content.Line("x" * 200, short="No. 4 Mk I", single=True)
+    assert fl.single_line(too_long, width, fake_measure, zone.type.body, zone.floor) == ("No. 4 Mk I", 6.5)
+    assert fl.single_line(content.Line("x" * 200, single=True), width, fake_measure, zone.type.body, zone.floor) is None
+
+
+def test_numerals_are_10_pt_at_three_quarter_inch_scaled_and_never_under_the_floor():
+    # the print brief: factors >= 10 pt on a 3/4 in counter, scaled with the size
+    at = {mm: zone_of(mm).type.numeral for mm in SIZES_MM}
     assert at[SIZES_MM[1]] >= 10
     assert at[SIZES_MM[0]] >= 5 and at[SIZES_MM[0]] < at[SIZES_MM[1]] < at[SIZES_MM[2]]
 
 
-def test_text_that_cannot_fit_at_5_pt_is_reported_not_shrunk_further():
-    box = (0, 0, 14 * MM, 10 * MM)
+def test_text_that_cannot_fit_at_the_floor_is_reported_not_shrunk_further():
+    zone = zone_of(Fraction(14))
     long = content.Line("x" * 10_000, "body", (("nationalities/german.toml", "name"),))
-    lines = (content.Line("CREW", "title"), long)
-    assert geo.fit_box(lines, box, fake_measure, 7) is None
-    assert geo.culprits(lines, box, fake_measure) == [long]
-    many = content.Line("word " * 400)
-    assert geo.fit_box((many,), box, fake_measure, 7) is None
+    face = content.Face(content.Line("CREW", "title"), (content.Line("Crew", "title"), long), ())
+    assert fl.fit_faces([face], zone, fake_measure, fake_ink) is None
+    assert fl.culprits(face, zone, fake_measure, fake_ink) == [long]
+    many = content.Face(content.Line("A", "title"), (content.Line("word " * 400),), ())
+    assert fl.fit_faces([many], zone, fake_measure, fake_ink) is None
 
 
-def test_pictograms_are_path_data_inside_their_box():
-    for name in ("rifle", "smg", "pistol", "afv"):
-        polygons = geo.pictogram(name, (10, 20, 40, 12))
-        points = [p for poly in polygons for p in poly]
-        assert len(points) >= 4
-        assert all(10 - 1e-6 <= x <= 50 + 1e-6 and 20 - 1e-6 <= y <= 32 + 1e-6 for x, y in points)
+def test_pictograms_are_path_data_inside_their_box_from_the_data_file():
+    data = _toml(ROOT / "generator" / "layout" / "pictograms.toml")["pictogram"]
+    assert set(data) == {"pistol", "rifle", "smg", "afv", "wreck"}
+    for role, pic in pictograms.pictograms().items():
+        assert [p.path for p in pic.parts] == [part["path"] for part in data[role]["part"]]
+        for part in pic.parts:
+            assert part.source == f"https://game-icons.net/1x1/{part.author.lower()}/{part.icon}.html"
+            points = [p for sub in pictograms.fitted(pic, part, (10, 20, 40, 12)) for p in
+                      (sub.start, *(q for _, pts in sub.segments for q in pts[-1:]))]
+            assert len(points) >= 8
+            assert all(10 - 0.5 <= x <= 50 + 0.5 and 20 - 0.5 <= y <= 32 + 0.5 for x, y in points), role
+
+
+def test_svg_path_data_reads_every_command():
+    # a unit square drawn with every kind of command, absolute and relative; an arc is a quarter circle
+    square = pictograms.parse("M0 0h10v10H0z m20 0 l10 0 l0 10 L20 10Z")
+    assert [sub.closed for sub in square] == [True, True] and square[1].start == (20.0, 0.0)
+    [curve] = pictograms.parse("M0 0C0 5 5 10 10 10s10-5 10-10Q20 -10 10 -10t-10 0")
+    assert [op for op, _ in curve.segments] == ["C", "C", "C", "C"] and curve.segments[-1][1][-1] == (0.0, -10.0)
+    [arc] = pictograms.parse("M10 0a10 10 0 0 1-10 10")
+    end = arc.segments[-1][1][-1]
+    assert abs(end[0]) < 1e-9 and abs(end[1] - 10) < 1e-9
+    mid = pictograms._bezier((10, 0), *arc.segments[0][1], 0.5)
+    assert abs((mid[0] ** 2 + mid[1] ** 2) ** 0.5 - 10) < 0.01       # on the circle
+    with pytest.raises(pictograms.PathError):
+        pictograms.parse("M0 0 L1")
 
 
 # ---- what is on the counters, from the data files --------------------------------------------
@@ -277,17 +351,18 @@ def test_faces_say_what_the_rule_says():
 
 
 def test_a_numerals_unit_follows_it_on_the_same_baseline():
-    zone = geo.zones(float(SIZES_MM[1]) * MM, 3.24)
-    pieces, (left, right) = geo.numeral_pieces(content.Numeral("1", "left", unit="FP"), zone, fake_measure)
+    zone = zone_of(SIZES_MM[1])
+    kind = zone.type
+    pieces, (left, right) = fl.numeral_pieces(content.Numeral("1", "left", unit="FP"), zone, kind, fake_measure)
     big, unit = pieces
-    assert big.size >= 10 and unit.size >= 5 and unit.size < big.size
+    assert big.size >= 10 and unit.size >= 6 and unit.size < big.size
     assert big.y == unit.y == zone.inset and left == big.x == zone.inset
     assert unit.x >= big.x + fake_measure("1", "title", big.size)
-    assert abs(right - (unit.x + fake_measure("FP", "title", unit.size))) < 1e-9
+    assert abs(right - (unit.x + fake_measure("FP", "small", unit.size))) < 1e-9
     # the corner's note sits under its pictogram, inside the corner
-    (_px, py, _pw, ph), (nx, ny) = geo.corner_boxes(zone, True)
+    (_px, py, _pw, ph), (nx, ny), _ = fl.corner_boxes(zone, True, True)
     cx, cy, cw, ch = zone.corner
-    assert py >= ny + 0.73 * zone.small_pt and py + ph <= cy + ch + 1e-9 and cx < nx < cx + cw
+    assert py >= ny + fl.CAP * kind.small and py + ph <= cy + ch + 1e-9 and cx < nx < cx + cw
 
 
 def test_spare_cells_take_crews_and_markers_by_nationality_order():

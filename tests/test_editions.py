@@ -135,7 +135,7 @@ def test_the_aid_is_two_pages_on_both_papers_at_the_english_type_sizes(lang, kit
 
 
 @pytest.mark.parametrize("lang", PRINTED)
-def test_every_font_is_embedded_dejavu_and_no_standard_14(lang):
+def test_every_font_is_embedded_plex_and_no_standard_14(lang):
     for name, content in edition(lang).items():
         if not name.endswith(".pdf"):
             continue
@@ -143,7 +143,7 @@ def test_every_font_is_embedded_dejavu_and_no_standard_14(lang):
             for ref in page["/Resources"].get("/Font", {}).values():     # the kit's blank pages have none
                 font = ref.get_object()
                 assert not any(std in str(font["/BaseFont"]) for std in STANDARD_14), (lang, name)
-                assert "DejaVuSans" in str(font["/BaseFont"]), (lang, name, font["/BaseFont"])
+                assert "IBMPlexSans" in str(font["/BaseFont"]), (lang, name, font["/BaseFont"])
                 if font["/Subtype"] == "/Type0":
                     font = font["/DescendantFonts"][0].get_object()
                 assert "/FontFile2" in font["/FontDescriptor"], (lang, name, font["/BaseFont"])
@@ -342,9 +342,15 @@ def test_release_lang_puts_each_edition_in_its_folder_with_an_index(two_editions
             page = archive.read(f"{root}{lang}/index.html").decode()
             assert f'<html lang="{lang}">' in page
             links = set(re.findall(r'(?:href|src)="([^"#]+)"', page))
-            assert links and all(f"{root}{lang}/{link}" in names for link in links), lang
+            # its own files, and the other editions' pages by the language switcher
+            other = "de" if lang == "en" else "en"
+            assert f"../{other}/index.html" in links, lang
+            assert links and all(f"{root}{lang}/{link}".replace(f"{lang}/../", "") in names for link in links), lang
         top = archive.read(f"{root}index.html").decode()
         assert 'href="en/index.html"' in top and 'href="de/index.html"' in top
+        # styled as each edition's own page, every image it shows in the zip
+        assert "<style>" in top and 'class="languages"' in top
+        assert all(f"{root}{src}" in names for src in re.findall(r'src="([^"]+)"', top))
         assert "\nlanguage en,de\n" in archive.read(f"{root}MANIFEST.txt").decode()
 
 

@@ -25,14 +25,14 @@ def test_text_is_escaped_never_parsed_as_markup():
     out = to_flowables("Fire <b>& <font size=99>x</font> &amp; done\n", STYLES)
     (p,) = paragraphs(out)
     assert p.getPlainText() == "Fire <b>& <font size=99>x</font> & done"
-    assert all(frag.fontName == "DejaVuSans" and frag.fontSize == 9 for frag in p.frags)
+    assert all(frag.fontName == "IBMPlexSans" and frag.fontSize == 9 for frag in p.frags)
 
 
 def test_emphasis_becomes_fonts():
     (p,) = paragraphs(to_flowables("plain **bold** and *italic*\n", STYLES))
     fonts = {frag.text.strip(): frag.fontName for frag in p.frags if frag.text.strip()}
-    assert fonts == {"plain": "DejaVuSans", "bold": "DejaVuSans-Bold", "and": "DejaVuSans",
-                     "italic": "DejaVuSans-Oblique"}
+    assert fonts == {"plain": "IBMPlexSans", "bold": "IBMPlexSans-Bold", "and": "IBMPlexSans",
+                     "italic": "IBMPlexSans-Italic"}
 
 
 def test_headings_get_numbered_outline_keys():

@@ -185,7 +185,7 @@ def test_counter_cut_lines_are_the_cutcontour_separation_overprinted():
             first_stroke = next(i for i, (_, op) in enumerate(cut) if op == b"S")
             assert any(op == b"gs" and str(args[0]) in overprint for args, op in cut[:first_stroke]), (paper, number)
             assert sum(1 for _, op in cut if op == b"re") == placed and any(op == b"S" for _, op in cut)
-        for page in reader.pages[3::2]:     # the backs and the calibration pair carry no cut line
+        for page in reader.pages[3::2]:     # the backs carry no cut line
             assert not cut_contour(reader, page)[0]
 
 
@@ -251,12 +251,12 @@ def test_ghostscript_renders_every_shop_pdf_without_a_warning(tmp_path):
 
 
 def test_ghostscript_inkcov_finds_only_black_on_a_text_only_page(tmp_path):
-    """Page 2 of the counters, the calibration back: words, a cross and bars, all pure K."""
+    """Page 1 of the shop's counters, the cover of its cut sheets: words and bars, all pure K."""
     gs = ghostscript()
     for paper in ("a4", "letter"):
         path = tmp_path / f"counters-{paper}.pdf"
         path.write_bytes(shop_build()[f"counters-{paper}.pdf"])
-        run = subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=inkcov", "-dFirstPage=2", "-dLastPage=2",
+        run = subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=inkcov", "-dFirstPage=1", "-dLastPage=1",
                               "-o", "-", str(path)], capture_output=True, text=True, timeout=120, check=True)
         c, m, y, k = (float(v) for v in run.stdout.split()[:4])
         assert c == m == y == 0 and k > 0, run.stdout

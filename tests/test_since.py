@@ -370,8 +370,8 @@ def listed(old, project):
 
 
 def box_count(html):
-    """The count the changes box gives ("... lists all N changes")."""
-    return int(re.search(r"lists all (\d+) changes", html)[1])
+    """The count the changes box gives ("... N changes in all")."""
+    return int(re.search(r"(\d+) changes in all", html)[1])
 
 
 def test_a_template_only_edit_marks_the_aid_and_counts_as_diff_does(projects):

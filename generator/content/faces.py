@@ -45,10 +45,13 @@ def kind_label(words: Words, kind: str) -> str:
 
 @dataclass(frozen=True)
 class Line:
-    """One paragraph of a face's text.  style: 'title' (bold) or 'body'."""
+    """One paragraph of a face's text.  style: 'title' (bold) or 'body'.  `single`: it prints on
+    one line (a weapon's model), in its `short` form from data where the whole cannot fit."""
     text: str
     style: str = "body"
     source: Source = ()
+    short: str = ""
+    single: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,14 +69,14 @@ class Numeral:
 
 @dataclass(frozen=True)
 class Face:
-    corner: str | Line      # top right: a pictogram name ('pistol', 'afv') or a Line
+    corner: str | Line      # top right: a pictogram's role ('pistol', 'wreck') or a Line
     lines: tuple[Line, ...]     # in the middle
     numerals: tuple[Numeral, ...]
     pictogram: str = ""     # a weapon pictogram across the middle, above the lines
     band: bool = False      # reversed colours (ink ground, colour text) over all but the foot
     no_smoke: bool = False  # the crossed-out S: beside the corner pictogram (between the numerals if none)
     corner_note: Line | None = None    # small words under the corner's pictogram ('RR5' under the pistol)
-    foot_pictogram: str = ""    # a pictogram at the foot's right, as tall as the numerals
+    foot_pictogram: str = ""    # a pictogram's role at the foot's right ('afv'), as tall as the numerals
 
     def reading(self, words: Words) -> list[str]:
         """What the face says, as plain text pieces in reading order (signs named in words)."""
@@ -148,8 +151,9 @@ def weapon_counters(nat: Nationality, words: Words) -> list[Counter]:
     result = []
     for kind, spans in (("rifle", nat.rifles), ("smg", nat.smgs)):
         for i, span in enumerate(spans):
+            source = ((nat_file, f"{kind}[{i}].model"),) + (((nat_file, f"{kind}[{i}].short"),) if span.short else ())
             face = Face(Line(tied(words, f"counter.{kind}.title"), "title"),
-                        (Line(span.model, "body", ((nat_file, f"{kind}[{i}].model"),)),),
+                        (Line(span.model, "body", source, short=span.short, single=True),),
                         (Numeral(short_years(span), "centre", ((nat_file, f"{kind}[{i}].years"),)),),
                         pictogram=kind)
             # Both faces alike: the marker reads whichever way up it lands on the card.
@@ -162,11 +166,11 @@ def marker_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
     with its main Ordnance malfunctioned permanently alike.  871: the AFV "remains in play and
     provides the members of the crew a -1 TEM" as a Wall; "once the Crew Members move to another
     range chit the AFV is removed from play".  The front names the marker; the back (reversed, the
-    AFV pictogram at its foot) says when it goes.  Neither speaks of the crew's pinning: that
+    AFV pictogram at its foot) says when it goes; the front shows the wreck.  Neither speaks of the crew's pinning: that
     is the men's state, not the AFV's, and a Hero card may end it for one of them (871.4)."""
     after = kit.rules.after
     source = ((RULES_FILE, "after.wreck_tem"), (RULES_FILE, "after.wreck_terrain"))
-    front = Face("afv", (Line(tied(words, "counter.marker.front.title"), "title"),
+    front = Face("wreck", (Line(tied(words, "counter.marker.front.title"), "title"),
                          Line(tied(words, "counter.marker.front.tem", terrain=after.wreck_terrain), "body",
                               source[1:])),
                  (Numeral(signed(after.wreck_tem), "left", source[:1]),))

@@ -181,6 +181,7 @@ class WeaponSpan:
     last: int
     model: str
     source: str
+    short: str = ""         # the model's short form, for a counter too narrow for `model` on one line
 
 
 @dataclass(frozen=True)

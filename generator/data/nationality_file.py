@@ -142,6 +142,7 @@ def _span(s: Reader, rules: Rules | None) -> WeaponSpan | None:
     years = s.get_list("years", int, check_item=YEAR)
     model = s.get("model", str, check=nonblank)
     source = s.get("source", str, check=nonblank)
+    short = s.get("short", str, default="", check=nonblank)
     s.finish()
     if years is None:
         return None
@@ -151,7 +152,7 @@ def _span(s: Reader, rules: Rules | None) -> WeaponSpan | None:
     outside = _outside_period(years[0], years[1], rules)
     if outside:     # its counter would print years the kit does not cover; kept, so no cascade of "no rifle for"
         s.report("years", outside)
-    return WeaponSpan(years[0], years[1], model, source)
+    return WeaponSpan(years[0], years[1], model, source, short or "")
 
 
 def _outside_period(first: int, last: int, rules: Rules | None) -> str | None:

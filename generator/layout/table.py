@@ -31,12 +31,16 @@ class ColumnBox:
 
 @dataclass(frozen=True)
 class TableGeometry:
+    """A table over pages: the first page's rows start under its heading and legend
+    (`first_top`), every later page's under a running head (`later_top`)."""
     paper: Paper
     margin: float
     columns: tuple[ColumnBox, ...]  # left to right
     row_height: float
-    body_top: float         # y of the top edge of the first row on every page
-    rows_per_page: int
+    first_top: float        # y of the top edge of the first row on page 1 ...
+    later_top: float        # ... and on every later page
+    first_rows: int         # rows on page 1
+    rows_per_page: int      # rows on every later page
 
     @property
     def left(self) -> float:
@@ -49,16 +53,24 @@ class TableGeometry:
     def column(self, key: str) -> ColumnBox:
         return next(c for c in self.columns if c.key == key)
 
-    def row_bottom(self, slot: int) -> float:
-        """y of the bottom edge of the row in `slot` (0 = first row on the page)."""
-        return self.body_top - (slot + 1) * self.row_height
+    def body_top(self, page: int) -> float:
+        """y of the top edge of the first row on 1-based `page`."""
+        return self.first_top if page == 1 else self.later_top
+
+    def row_bottom(self, page: int, slot: int) -> float:
+        """y of the bottom edge of the row in `slot` (0 = first row on the page) of `page`."""
+        return self.body_top(page) - (slot + 1) * self.row_height
 
     def pages(self, rows: int) -> int:
-        return max(1, math.ceil(rows / self.rows_per_page))
+        if rows <= self.first_rows:
+            return 1
+        return 1 + math.ceil((rows - self.first_rows) / self.rows_per_page)
 
     def page_rows(self, page: int, rows: int) -> range:
         """The 0-based row indexes on 1-based `page`."""
-        start = (page - 1) * self.rows_per_page
+        if page == 1:
+            return range(0, min(rows, self.first_rows))
+        start = self.first_rows + (page - 2) * self.rows_per_page
         return range(start, min(rows, start + self.rows_per_page))
 
     def bookmark_groups(self, rows: int) -> tuple[tuple[str, int, int, int], ...]:
@@ -78,13 +90,14 @@ class TableGeometry:
         return tuple(groups)
 
 
-def table_geometry(paper: Paper, widths: Sequence[tuple[str, float, bool]], *, row_height: float, top: float,
-                   bottom: float, margin: float) -> TableGeometry:
+def table_geometry(paper: Paper, widths: Sequence[tuple[str, float, bool]], *, row_height: float,
+                   top: float | tuple[float, float], bottom: float, margin: float) -> TableGeometry:
     """Lay out a table on `paper`.
 
     `widths` is ((key, minimum width, grows), ...): columns that grow share the spare width
-    equally.  `top` is the height above the rows (heading, legend, column heads), `bottom`
-    the height below them (footer); both inside the margin.
+    equally.  `top` is the height above the rows (heading, legend, column heads): one for every
+    page, or (page 1's, the later pages'); `bottom` the height below them (footer); all inside
+    the margin.
     """
     usable = paper.width - 2 * margin
     need = sum(w for _, w, _ in widths)
@@ -100,9 +113,10 @@ def table_geometry(paper: Paper, widths: Sequence[tuple[str, float, bool]], *, r
         width = w + (extra if grows else 0)
         boxes.append(ColumnBox(key, x, width))
         x += width
-    body_top = paper.height - margin - top
-    per_page = int((body_top - margin - bottom) // row_height)
-    if per_page < 1:
+    first, later = top if isinstance(top, tuple) else (top, top)
+    tops = [paper.height - margin - t for t in (first, later)]
+    per_page = [int((t - margin - bottom) // row_height) for t in tops]
+    if min(per_page) < 1:
         raise RenderError(f"pre-rolled table: no room for a row on {paper.label} "
-                          f"(the legend takes {top:.0f} pt)")
-    return TableGeometry(paper, margin, tuple(boxes), row_height, body_top, per_page)
+                          f"(the legend takes {max(first, later):.0f} pt)")
+    return TableGeometry(paper, margin, tuple(boxes), row_height, tops[0], tops[1], per_page[0], per_page[1])

@@ -62,8 +62,9 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
 
 
 def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None = None, quiet: bool = True,
-                  more_profiles: Sequence[str] = ()) -> tuple[dict[str, bytes], Stamp]:
-    """Every file of one edition's release, by name, and the edition's stamp."""
+                  more_profiles: Sequence[str] = (), editions: Sequence[str] = ()) -> tuple[dict[str, bytes], Stamp]:
+    """Every file of one edition's release, by name, and the edition's stamp; `editions`: the
+    languages of a release of several, which its index links."""
     options = _whole_kit(options)
     progress = None if quiet else FileProgress()
     from generator.render.html.release_pages import index_html, readme_text
@@ -86,7 +87,8 @@ def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None
     pdfs, others = listed(options)
     edition = ctx.stamp_words()     # the edition and its label
     files[README] = readme_text(kit, options, files, words, edition, pdfs=pdfs, others=others)
-    files["index.html"] = index_html(kit, options, files, words, edition, pdfs=pdfs, others=others)
+    files["index.html"] = index_html(kit, options, files, words, edition, pdfs=pdfs, others=others,
+                                     editions=editions)
     files[MANIFEST] = manifest(kit, files, options, since=ctx.changes, stamp=ctx.stamp,
                                libraries=LIBRARIES + IMAGE_LIBRARIES)
     return files, ctx.stamp
@@ -133,7 +135,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
     [lanes] = plan([[[lang] for lang in langs]], lambda lane: EDITION * len(lane), width(), FIXED)
-    edition = functools.partial(_editions, kit, options, templates, tuple(more_profiles))
+    edition = functools.partial(_editions, kit, options, templates, tuple(more_profiles), langs)
     with workers(len(lanes), functools.partial(_warm, kit, templates)) as runner:
         made = dict(pair for lane in runner.map(edition, lanes) for pair in lane)
     files: dict[str, bytes] = {}
@@ -150,10 +152,11 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
 
 
 def _editions(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
-              langs: list[str]) -> list[tuple[str, tuple[dict[str, bytes], Stamp]]]:
-    """[(language, (its release's files, its stamp))] for each of `langs`, one after the other."""
-    return [(lang, release_files(kit, replace(options, lang=lang), templates=templates, more_profiles=more_profiles))
-            for lang in langs]
+              every: tuple[str, ...], langs: list[str]) -> list[tuple[str, tuple[dict[str, bytes], Stamp]]]:
+    """[(language, (its release's files, its stamp))] for each of `langs`, one after the other;
+    each edition's index links `every` edition of the release."""
+    return [(lang, release_files(kit, replace(options, lang=lang), templates=templates, more_profiles=more_profiles,
+                                 editions=every)) for lang in langs]
 
 
 def _warm(kit: KitData, templates: Path | None) -> None:

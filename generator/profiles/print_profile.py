@@ -134,8 +134,9 @@ class PrintProfile:
     @property
     def calibration(self) -> bool:
         """Whether the counters open with the duplex calibration pair: the pages that measure a
-        duplex printer's back offset, and hold the counters' manifest, on duplex pairs."""
-        return self.sheets is SheetLayout.DUPLEX_PAIRS
+        home duplex printer's back offset, and hold the counters' manifest, on duplex pairs.  A
+        print shop's press needs none: its counters open with a cover of the cut sheets instead."""
+        return self.sheets is SheetLayout.DUPLEX_PAIRS and self.prepress is None
 
     @property
     def cmyk(self) -> bool:

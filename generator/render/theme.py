@@ -1,4 +1,11 @@
-"""The kit's colours, in one module: the palette, its black-and-white variant, and the ink rules.
+"""The kit's look, in one module: the type scale, the palette, its black-and-white variant, and
+the ink rules.
+
+Type: one scale of four roles (title, head, body, small) for every page, set in one superfamily,
+IBM Plex (render/pdf/canvas.py registers it): IBM Plex Sans for prose, IBM Plex Sans Condensed for
+table cells, table heads, the flowchart's rule tabs and the counters (whose own sizes, by counter
+size, are layout/face_layout.py's: a face is geometry before it is type).  The aid's PDF fits its
+body to two pages and takes the scale around it (TypeScale.at).
 
 Values are plain hex ('#rrggbb') or grey levels (0 black .. 1 white), so the web aid's CSS and
 the PDFs read the same numbers; render/pdf/canvas.py turns them into reportlab colours.
@@ -33,6 +40,29 @@ BLACK_AND_WHITE = Palette(accent=BLACK, head=WHITE, box=WHITE, rule="#595959")
 def palette(bw: bool) -> Palette:
     """The aid's palette: --bw's, or the colour one."""
     return BLACK_AND_WHITE if bw else COLOUR
+
+
+# -- type -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TypeScale:
+    """The four sizes every page sets its words in, points: a page's title, a section head, body
+    text (the tables' cells too) and small words (a table's heads, legends, notes, the footer)."""
+    title: float
+    head: float
+    body: float
+    small: float
+
+    def at(self, body: float) -> "TypeScale":
+        """The same scale around another body size."""
+        k = body / self.body
+        return TypeScale(round(self.title * k, 2), round(self.head * k, 2), body, round(self.small * k, 2))
+
+
+PAGE_TYPE = TypeScale(title=16, head=11, body=8.5, small=7.5)
+# The web pages' faces: the same family where the reader has it installed, else the system's sans.
+WEB_FONT = '"IBM Plex Sans", system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif'
+WEB_CONDENSED = '"IBM Plex Sans Condensed", "Arial Narrow", ' + WEB_FONT.split(", ", 1)[1]
 
 
 # -- the web pages --------------------------------------------------------------------------

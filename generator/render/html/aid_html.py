@@ -13,6 +13,7 @@ style is aid.css beside this module (aid_changes.css with --since), its colours 
 import re
 import xml.etree.ElementTree as etree
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 from string import Template
 
@@ -29,6 +30,7 @@ from generator.errors import RenderError
 from generator.layout import chart as geometry
 from generator.layout.paper import Paper
 from generator.render import theme
+from generator.render.html import icons_html
 from generator.render.html.safe_html import policy_meta, sanitize, text_only
 
 CHART_W = 960           # the SVG's own units; CSS scales it to the column
@@ -53,6 +55,7 @@ def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
     description = words("aid.subject", number=r.number, game=r.game, credit=r.credit)
     # The web edition's footer: the kit's footer line, the web edition named where a PDF names its paper.
     footer = words("page.footer", version=__version__, stamp=stamp, paper=words("aid.html.edition"))
+    key = etree.tostring(icons_html.key(ctx), encoding="unicode", method="html")
     html = "\n".join([
         "<!DOCTYPE html>",
         f'<html lang="{_escape(words.lang)}">',
@@ -68,6 +71,7 @@ def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
         "<body>",
         "<main>",
         body,
+        key,
         "</main>",
         f"<footer><p>{_escape(footer)}</p></footer>",
         "</body>",
@@ -82,6 +86,7 @@ def _style(bw: bool, changes: bool) -> str:
     colours = theme.palette(bw)
     values = {"accent": colours.accent, "head": colours.head, "box": colours.box, "rule": colours.rule,
               "ink": theme.WEB_INK, "paper": theme.WHITE, "muted": theme.MUTED, "print_ink": theme.BLACK,
+              "font": theme.WEB_FONT, "condensed": theme.WEB_CONDENSED,
               "mark": theme.CHANGE_BAR, "title_px": TITLE_PX, "tab_px": TAB_PX, "label_px": LABEL_PX}
     files = [STYLE, CHANGES_STYLE] if changes else [STYLE]
     here = resources.files(__package__)
@@ -193,9 +198,17 @@ def _mark_changes(root: etree.Element, since: Since, words: Words) -> None:
 
 
 def _table(table: etree.Element, heading: etree.Element | None, words: Words) -> etree.Element:
-    """Headers with scope, the first column as row headers, in a box that scrolls on its own."""
+    """Headers with scope, the first column as row headers, in a box that scrolls on its own; a
+    head cell left empty joins the one before it (a fraction and its percentage under one head)."""
+    for row in table.iter("tr"):
+        cells = list(row)
+        for before, cell in pairwise(cells):
+            if cell.tag == "th" and before.tag == "th" and not _plain(cell) and _plain(before):
+                before.set("colspan", str(int(before.get("colspan", "1")) + 1))
+                before.set("style", "text-align: center")
+                row.remove(cell)
     for th in table.iter("th"):
-        th.set("scope", "col")
+        th.set("scope", "colgroup" if th.get("colspan") else "col")
     body = table.find("tbody")
     for row in (body if body is not None else []):
         if len(row) and row[0].tag == "td":

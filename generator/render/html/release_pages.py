@@ -23,6 +23,7 @@ from markupsafe import Markup
 from generator import __version__
 from generator.content.words import Words
 from generator.data.model import KitData
+from generator.layout import pictograms
 from generator.layout.paper import PAPERS
 from generator.options import BuildOptions
 from generator.profiles import registry
@@ -31,7 +32,7 @@ from generator.render import theme
 from generator.render.html.safe_html import policy_meta
 from generator.render.pdf.plain_pypdf import PdfReader
 
-README, INDEX = "README.txt.j2", "index.html.j2"
+README, INDEX, EDITIONS = "README.txt.j2", "index.html.j2", "editions.html.j2"
 WIDTH, TIP_WIDTH = 92, 90       # the README's credits, and its printing tips (a hanging indent)
 
 
@@ -71,9 +72,11 @@ def _folder_tip(folder: str) -> str | None:
 
 
 def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words,
-               edition: str | None = None, *, pdfs: Sequence[Listed], others: Sequence[Listed]) -> bytes:
+               edition: str | None = None, *, pdfs: Sequence[Listed], others: Sequence[Listed],
+               editions: Sequence[str] = ()) -> bytes:
     """index.html: every file shown and linked, each PDF with its first page, size, pages and hash.
-    `pdfs` and `others`: the files it describes, in order."""
+    `pdfs` and `others`: the files it describes, in order; `editions`: the languages of a release
+    of several, each linked from this one's language switcher."""
     r = kit.rules
     pdf_items = []
     for pdf in pdfs:
@@ -84,14 +87,31 @@ def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], 
                               "facts": _facts(words, content, _pages(content)),
                               **_part(words, pdf.kind, r.number, options.profile)})
     faces = [{"name": n, "alt": _face_alt(n)} for n in _faces(files)]
-    colours = {"accent": theme.COLOUR.accent, "ink": theme.WEB_INK, "line": theme.COLOUR.rule,
-               "paper": theme.short_hex(theme.WHITE), "link": theme.LINK}
     page = _render(INDEX, words, html_words=partial(_html_words, words), r=r, data=edition or kit.hash[:8],
                    title=words("release.title", number=r.number, title=r.title, version=__version__),
                    pdfs=pdf_items, others=_others(words, files, others, facts=True), faces=faces,
                    thumbs=sorted(n for n in files if n.startswith("thumbs/")), credits=_credits(kit, words),
-                   colours=colours, policy=Markup(policy_meta()))
+                   colours=_colours(), editions=_switcher(editions, words.lang, "../{lang}/index.html"),
+                   policy=Markup(policy_meta()))
     return page.encode("utf-8")
+
+
+def _colours() -> dict[str, str]:
+    """The release pages' colours and faces, the theme's."""
+    return {"accent": theme.COLOUR.accent, "ink": theme.WEB_INK, "line": theme.COLOUR.rule,
+            "paper": theme.short_hex(theme.WHITE), "link": theme.LINK, "font": theme.WEB_FONT}
+
+
+def _switcher(langs: Sequence[str], current: str | None, href: str) -> list[dict[str, object]]:
+    """A language switcher's entries: each language named in itself, linked by `href`
+    ('{lang}' its code), the current one marked."""
+    from babel import Locale
+    entries: list[dict[str, object]] = []
+    for lang in langs:
+        name = Locale.parse(lang).get_display_name(lang) or lang
+        entries.append({"lang": lang, "name": name[:1].upper() + name[1:], "href": href.format(lang=lang),
+                        "current": lang == current})
+    return entries
 
 
 def _part(words: Words, kind: str, number: str, profile: PrintProfile) -> dict[str, str]:
@@ -116,8 +136,13 @@ def _faces(files: Mapping[str, bytes]) -> list[str]:
 
 
 def _credits(kit: KitData, words: Words) -> str:
+    """The rule's author and publisher, then the type's and the pictograms' makers, as their
+    licences ask (the icons: "Icons made by AUTHOR", linked to game-icons.net and CC BY 3.0)."""
     r = kit.rules
-    return words("release.credits", number=r.number, title=r.title, credit=r.credit, game=r.game)
+    names = pictograms.authors()
+    authors = names[0] if len(names) == 1 else words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
+    return " ".join([words("release.credits", number=r.number, title=r.title, credit=r.credit, game=r.game),
+                     words("release.credits.art", authors=authors)])
 
 
 def _facts(words: Words, content: bytes, pages: int | None = None) -> dict[str, object]:
@@ -206,21 +231,20 @@ def _bullet(text: str, width: int) -> str:
 # -- the index of a release of several editions -------------------------------------------------
 
 def editions_index(kit: KitData, langs: Sequence[str]) -> bytes:
-    """index.html at the top of a release of several editions: each edition's title, in its own
-    language and words, linking its folder's index.html."""
-    from babel import Locale
-
+    """index.html at the top of a release of several editions, styled as each edition's own: a
+    language switcher, then each edition's title, in its own language and words, with its kit's
+    first page, linking its folder's index.html."""
     from generator.content.words import load_words
-    items = []
-    for lang in langs:
-        words = load_words(lang)
-        title = words("release.title", number=kit.rules.number, title=kit.rules.title, version=__version__)
-        name = Locale.parse(lang).get_display_name(lang) or lang
-        items.append(f'<li lang="{_escape(lang)}"><a href="{_escape(lang)}/index.html">'
-                     f'{_escape(name[:1].upper() + name[1:])}: {_escape(title)}</a></li>')
-    heading = _escape(f"{kit.rules.number} {kit.rules.title}")
-    page = ['<!DOCTYPE html>', '<html lang="mul">', '<head><meta charset="utf-8">', policy_meta(),
-            '<meta name="viewport" content="width=device-width, initial-scale=1">', f"<title>{heading}</title>",
-            '</head>', '<body>', '<main>', f"<h1>{heading}</h1>", '<ul>', *items, '</ul>', '</main>', '</body>',
-            '</html>']
-    return ("\n".join(page) + "\n").encode()
+    r = kit.rules
+    editions = []
+    for entry in _switcher(langs, None, "{lang}/index.html"):
+        words = load_words(str(entry["lang"]))
+        editions.append({**entry, "title": words("release.title", number=r.number, title=r.title, version=__version__),
+                         "intro": words("release.index.edition", number=r.number, title=r.title, credit=r.credit),
+                         "open": words("release.index.open"),
+                         "thumb": f"{entry['lang']}/thumbs/kit-a4.png",
+                         "thumb_alt": words("release.index.thumb_alt", name=f"kit-a4-{entry['lang']}.pdf")})
+    page = _render(EDITIONS, load_words(), r=r, heading=f"{r.number} {r.title}", editions=editions, colours=_colours(),
+                   credits=_credits(kit, load_words()), credits_heading=load_words()("release.index.credits"),
+                   policy=Markup(policy_meta()))
+    return page.encode("utf-8")

@@ -15,6 +15,7 @@ from xml.etree.ElementTree import Element
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
+    ActionFlowable,
     BaseDocTemplate,
     Flowable,
     Frame,
@@ -80,7 +81,7 @@ class _TooLong(Exception):
 
 def _styles(ctx: BuildContext, size: float) -> Styles:
     colours = theme.palette(ctx.options.bw)
-    return make_styles(size, accent=colour(colours.accent), head_fill=fill(colours.head), table_size=size - 1)
+    return make_styles(size, accent=colour(colours.accent), head_fill=fill(colours.head))
 
 
 def _converter(ctx: BuildContext) -> Converter:
@@ -198,7 +199,7 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
     if len(cuts) != 3:
         raise RenderError(f"{template_file(ctx)}: needs exactly three '---' lines (page 1 head | columns | "
                           f"page 2 head | columns); found {len(cuts)}")
-    page_one_done = _Mark()      # drawn when page 1's text has all found room on page 1
+    page_one_done = _Mark()      # reached when page 1's text has all found room on page 1
     story[cuts[1]:cuts[1] + 1] = [page_one_done, PageBreak()]
     cuts[2] += 1
     templates = _frames(story, cuts, paper, precheck)
@@ -262,15 +263,17 @@ def _frames(story: list[Flowable], cuts: list[int], paper: Paper, precheck: bool
     return templates
 
 
-class _Mark(Spacer):
-    """A zero-size flowable that remembers being drawn."""
+class _Mark(ActionFlowable):
+    """A mark in the story that remembers being reached on page 1: every flowable before it then
+    found room there.  An action, not a spacer: it needs no room, so a column filled to its foot
+    (its last table's space after included) still counts as done."""
 
     def __init__(self) -> None:
-        super().__init__(0, 0)
+        super().__init__()
         self.drawn = False
 
-    def draw(self) -> None:
-        self.drawn = True
+    def apply(self, doc: BaseDocTemplate) -> None:
+        self.drawn = self.drawn or doc.page == 1
 
 
 NO_PAD = {"leftPadding": 0, "rightPadding": 0, "topPadding": 0, "bottomPadding": 0}

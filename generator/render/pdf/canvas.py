@@ -1,16 +1,21 @@
 """What every PDF of the kit shares: embedded fonts, colours, metadata, viewer hints, reproducibility.
 
-Only DejaVu Sans (shipped in fonts/ beside this file, with its LICENSE) is used, registered as
-TrueType so it is embedded and subset, each subset tagged by what it holds (subset_tags.py);
-it covers every edition's letters (Latin, Greek, Cyrillic) with Vera's metrics.  No standard-14
-font is ever referenced.  Canvases are made in invariant mode, which (with SOURCE_DATE_EPOCH
-when set) fixes the dates and document IDs: same input, same bytes.  Colours
-are the theme's (render/theme.py) made reportlab colours here, by its ink rules.  The document
-info (author, creator, keywords) is the catalogue's words filled from the data's [variant]; a
-canvas takes it with its footer, which every page carries and which has the build's context.
+The kit's type is one superfamily, IBM Plex (SIL Open Font License 1.1, shipped in fonts/ beside
+this file with its LICENSE): IBM Plex Sans for the aid's text, IBM Plex Sans Condensed for the
+counters, the tables and every table head (render/theme.py says which role takes which face and
+size).  Both are registered as TrueType, so they are embedded and subset, each subset tagged
+by what it holds (subset_tags.py); both cover every edition's letters (Latin with Latin
+Extended, Greek, Cyrillic).  No standard-14 font is ever referenced.  Canvases are made in
+invariant mode, which (with SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same
+input, same bytes.  Colours are the theme's (render/theme.py) made reportlab colours here, by
+its ink rules.  The document info (author, creator, keywords) is the catalogue's words filled
+from the data's [variant]; a canvas takes it with its footer, which every page carries and
+which has the build's context.
 """
 
+import functools
 import os
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,13 +35,21 @@ from generator.render.pdf.subset_tags import TaggedTTFont
 from generator.text import ELLIPSIS
 from generator.units import mm
 
-FONT = "DejaVuSans"
-BOLD = "DejaVuSans-Bold"
-ITALIC = "DejaVuSans-Oblique"
-BOLD_ITALIC = "DejaVuSans-BoldOblique"
-FONT_NAME = "DejaVu Sans"       # as the glyph check names it
+FONT = "IBMPlexSans"                    # the body face: the aid's text, the pages' prose
+BOLD = "IBMPlexSans-Bold"
+ITALIC = "IBMPlexSans-Italic"
+BOLD_ITALIC = "IBMPlexSans-BoldItalic"
+CONDENSED = "IBMPlexSansCondensed"      # the condensed face: table cells, counters' small words
+CONDENSED_MEDIUM = "IBMPlexSansCondensed-Medium"    # counter text: firmer than regular at 5 and 6 pt
+CONDENSED_BOLD = "IBMPlexSansCondensed-Bold"        # table heads, counter titles and numerals
+CONDENSED_ITALIC = "IBMPlexSansCondensed-Italic"    # emphasis in a table cell (the aid's)
+FONT_NAME = "IBM Plex Sans"     # as the glyph check names it (the condensed face holds the same letters)
 FONT_FOLDER = os.path.join(os.path.dirname(__file__), "fonts")
-_FILES = {name: f"{name}.ttf" for name in (FONT, BOLD, ITALIC, BOLD_ITALIC)}
+_FILES = {FONT: "IBMPlexSans-Regular.ttf", BOLD: "IBMPlexSans-Bold.ttf", ITALIC: "IBMPlexSans-Italic.ttf",
+          BOLD_ITALIC: "IBMPlexSans-BoldItalic.ttf", CONDENSED: "IBMPlexSansCondensed-Regular.ttf",
+          CONDENSED_MEDIUM: "IBMPlexSansCondensed-Medium.ttf", CONDENSED_BOLD: "IBMPlexSansCondensed-Bold.ttf",
+          CONDENSED_ITALIC: "IBMPlexSansCondensed-Italic.ttf"}
+_CONDENSED = (CONDENSED, CONDENSED_MEDIUM, CONDENSED_BOLD)
 EDGE_MM = 5            # nothing is drawn nearer a page edge than this (many printers' margin)
 MM = mm(1)
 
@@ -82,13 +95,13 @@ def document_info(ctx: BuildContext) -> DocumentInfo:
 
 
 def register_fonts(*, italics: bool = False) -> None:
-    """Register DejaVu Sans and its bold as TrueType (embedded), with `italics` its two obliques
-    too, and map bold/italic for Paragraph markup.
+    """Register IBM Plex Sans and its bold, and the three condensed weights, as TrueType
+    (embedded), with `italics` the italics too; map bold/italic for Paragraph markup.
 
     Parsing a face costs every build that registers it; only the aid prints italics (the tables
     and counters never do), so only its renderer asks for them."""
     registered = pdfmetrics.getRegisteredFontNames()
-    for name in (FONT, BOLD, ITALIC, BOLD_ITALIC) if italics else (FONT, BOLD):
+    for name in (FONT, BOLD, *_CONDENSED, *((ITALIC, BOLD_ITALIC, CONDENSED_ITALIC) if italics else ())):
         if name not in registered:
             pdfmetrics.registerFont(TaggedTTFont(name, os.path.join(FONT_FOLDER, _FILES[name])))
     if FONT in registered:
@@ -97,7 +110,40 @@ def register_fonts(*, italics: bool = False) -> None:
     addMapping(FONT, 1, 0, BOLD)
     addMapping(FONT, 0, 1, ITALIC)
     addMapping(FONT, 1, 1, BOLD_ITALIC)
-    rl_config.canvas_basefontname = FONT   # platypus' own canvases start in DejaVu Sans too
+    addMapping(CONDENSED, 0, 0, CONDENSED)
+    addMapping(CONDENSED, 1, 0, CONDENSED_BOLD)
+    addMapping(CONDENSED, 0, 1, CONDENSED_ITALIC)
+    addMapping(CONDENSED, 1, 1, CONDENSED_BOLD)     # no bold italic in a table: the bold says enough
+    rl_config.canvas_basefontname = FONT   # platypus' own canvases start in the body face too
+
+
+@functools.cache
+def _glyph_heights(font: str) -> tuple[tuple[int, int], ...]:
+    """(top, bottom) of every glyph of a registered TrueType face, in its units: read from the
+    header of each glyph's outline (the glyf table), (0, 0) for a glyph with none (a space)."""
+    face = pdfmetrics.getFont(font).face
+    glyf, _ = face.get_table_pos("glyf")
+    heights = []
+    for start, end in zip(face.glyphPos, face.glyphPos[1:], strict=False):
+        if end <= start:
+            heights.append((0, 0))
+            continue
+        _contours, _x0, y_min, _x1, y_max = struct.unpack(">hhhhh", face.get_chunk(glyf + start, 10))
+        heights.append((y_max, y_min))
+    return tuple(heights)
+
+
+def ink(text: str, font: str, size: float) -> tuple[float, float]:
+    """(top, bottom) of the ink `text` lays in `font` at `size`, points about its baseline
+    (bottom negative under it): an accent over a capital, a descender, as the glyphs draw them."""
+    face = pdfmetrics.getFont(font).face
+    heights = _glyph_heights(font)
+    glyphs = [face.charToGlyph.get(ord(ch), 0) for ch in text]
+    if not glyphs:
+        return 0.0, 0.0
+    top = max(heights[g][0] for g in glyphs)
+    bottom = min(heights[g][1] for g in glyphs)
+    return top * size / face.unitsPerEm, bottom * size / face.unitsPerEm
 
 
 def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None) -> str:

@@ -20,13 +20,13 @@ from reportlab.platypus import Flowable, Paragraph
 from generator.content.aid_text import flowchart_settings
 from generator.errors import RenderError
 from generator.layout import chart as geometry
-from generator.render.pdf.canvas import BOLD, INK, ITALIC, PAPER
+from generator.render.pdf.canvas import BOLD, CONDENSED_BOLD, INK, ITALIC, PAPER
 from generator.render.pdf.markdown_pdf import Converter, Styles
 from generator.render.theme import MARK_LEVEL
 
 PAD = 4.0           # inside a box
 HEAD_GAP = 2.0      # between the title and the text
-TAB_SIZE = 7.5      # rule-number tab font size
+TAB_SIZE = 7.5      # rule-number tab font size: the theme's small, in the condensed bold
 GAP_X = 16.0        # between boxes in a row (arrows run here)
 TAB_DROP = TAB_SIZE / 2 + 1     # the tab's lower half reaches this far into the box
 BLOCKS = ("p", "ul", "ol", "table")
@@ -71,7 +71,7 @@ class Flowchart(Flowable):
         self.spaceAfter = size
 
     def _tab_width(self, box: Box) -> float:
-        return stringWidth(box.rule, BOLD, TAB_SIZE) + 6 if box.rule else 0
+        return stringWidth(box.rule, CONDENSED_BOLD, TAB_SIZE) + 6 if box.rule else 0
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         try:
@@ -175,7 +175,7 @@ class Flowchart(Flowable):
             c.setFillColor(self.accent)
             c.roundRect(tx, ty - 1.5, tw, TAB_SIZE + 3, 1.5, stroke=0, fill=1)
             c.setFillColor(PAPER)
-            c.setFont(BOLD, TAB_SIZE)
+            c.setFont(CONDENSED_BOLD, TAB_SIZE)
             c.drawCentredString(tx + tw / 2, ty + 1.2, box.rule)
         c.restoreState()
         inner = rect.w - 2 * PAD

@@ -1,7 +1,8 @@
 """Data text the kit's font cannot draw: caught before any PDF, named by file and key.
 
-DejaVu Sans covers Latin, Greek and Cyrillic; a character outside it would print as an empty box,
-so every data string any output prints is checked first, and every word of the edition's catalogue.
+IBM Plex Sans and its condensed face cover Latin with Latin Extended, Greek and Cyrillic; a
+character outside them would print as an empty box, so every data string any output prints is
+checked first, and every word of the edition's catalogue, against the letters both faces hold.
 """
 
 import dataclasses
@@ -13,7 +14,7 @@ from reportlab.pdfbase import pdfmetrics
 from generator.content.words import Words, catalogue_file
 from generator.data.model import KitData, Nationality
 from generator.errors import RenderError
-from generator.render.pdf.canvas import FONT, FONT_NAME, register_fonts
+from generator.render.pdf.canvas import CONDENSED, FONT, FONT_NAME, register_fonts
 
 
 def check_printable(kit: KitData, words: Words | None = None) -> None:
@@ -31,14 +32,21 @@ def unprintable(text: str, cmap: dict[int, int] | None = None) -> str:
     line separator) count as undrawable whatever the font holds: they would reorder or break the
     web aid's text, and print as nothing in the PDF."""
     if cmap is None:
-        register_fonts()
-        cmap = pdfmetrics.getFont(FONT).face.charToGlyph
+        cmap = letters()
     # whitespace too: a tab or U+2028 is no glyph
     lacking = sorted({ch for ch in text if ord(ch) not in cmap or unicodedata.category(ch) in _NOT_TEXT})
     return ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
 
 
 _NOT_TEXT = {"Cc", "Cf", "Zl", "Zp"}       # controls, format (bidi) characters, line and paragraph separators
+
+
+def letters() -> dict[int, int]:
+    """{code point: glyph} of the characters both the body and the condensed face can draw."""
+    register_fonts()
+    body = pdfmetrics.getFont(FONT).face.charToGlyph
+    condensed = pdfmetrics.getFont(CONDENSED).face.charToGlyph
+    return {code: glyph for code, glyph in body.items() if code in condensed}
 
 
 # Rules fields whose TOML key differs (the rest match: crew.takeover is [crew] takeover).
@@ -50,7 +58,7 @@ _TOML_KEYS = {"number": "variant.number", "title": "variant.title", "game": "var
 
 def undrawable_text(kit: KitData) -> Iterator[str]:
     """One problem line per data string the aid prints that holds a character the font cannot draw."""
-    cmap = pdfmetrics.getFont(FONT).face.charToGlyph
+    cmap = letters()
     rules = kit.rules
     strings = [("rules.toml", key, text) for key, text in _data_strings(rules, "")]
     strings += [("rules.toml", f"interpretation.{i.name}.readings.{i.reading}", i.sentence)
@@ -80,15 +88,16 @@ def _data_strings(value: object, key: str) -> Iterator[tuple[str, str]]:
 
 def _nationality_strings(n: Nationality) -> list[tuple[str, str]]:
     """(TOML key, text) of what the aid prints from one nationality file: its names and weapon models."""
-    models = [(f"{kind}[{i}].model", span.model)
-              for kind, spans in (("rifle", n.rifles), ("smg", n.smgs)) for i, span in enumerate(spans)]
+    models = [(f"{kind}[{i}].{key}", text)
+              for kind, spans in (("rifle", n.rifles), ("smg", n.smgs)) for i, span in enumerate(spans)
+              for key, text in (("model", span.model), ("short", span.short)) if text]
     return [("name", n.name), ("adjective", n.adjective), *models]
 
 
 def undrawable_words(words: Words) -> Iterator[str]:
     """One problem line per message of an edition's catalogue the font cannot print, naming the
     edition, its catalogue file, the key and the characters."""
-    cmap = pdfmetrics.getFont(FONT).face.charToGlyph
+    cmap = letters()
     for key, text in sorted(words.messages.items()):
         lacking = sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})
         if lacking:

@@ -28,7 +28,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table, TableStyle
 
 from generator.render import theme
-from generator.render.pdf.canvas import BOLD, FONT, INK, escape, grey, register_fonts
+from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, FONT, INK, escape, grey, register_fonts
 
 # Markdown's documented placeholder for stashed raw HTML (markdown.util reference); group 1 indexes
 # md.htmlStash.rawHtmlBlocks.
@@ -67,19 +67,22 @@ class Styles:
 
 
 def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_size: float | None = None) -> Styles:
-    """Styles for body text of `size` pt (tables at `table_size`, default one point less)."""
+    """Styles for body text of `size` pt, the theme's type scale around it: h1 its title, h2 its
+    head, h3 the body in bold; tables in the condensed face at `table_size` (default: its small)."""
     register_fonts(italics=True)        # the styles name the font and its bold/italic mapping
-    table_size = table_size or size - 1
+    scale = theme.PAGE_TYPE.at(size)
+    table_size = table_size or scale.small
     lead = round(size * 1.2, 2)
     body = ParagraphStyle("body", fontName=FONT, fontSize=size, leading=lead, spaceAfter=size * 0.4,
                           textColor=INK, splitLongWords=1)
-    h1 = ParagraphStyle("h1", body, fontName=BOLD, fontSize=size * 2, leading=size * 2.3, spaceAfter=1,
-                        textColor=accent)
-    h2 = ParagraphStyle("h2", body, fontName=BOLD, fontSize=size + 2.5, leading=size + 4, spaceBefore=size * 0.6,
-                        spaceAfter=size * 0.35, textColor=accent, keepWithNext=1)
-    h3 = ParagraphStyle("h3", h2, fontSize=size + 0.5, leading=lead + 1, spaceBefore=size * 0.3)
-    cell = ParagraphStyle("cell", body, fontSize=table_size, leading=round(table_size * 1.18, 2), spaceAfter=0)
-    head = ParagraphStyle("head_cell", cell, fontName=BOLD)
+    h1 = ParagraphStyle("h1", body, fontName=BOLD, fontSize=scale.title, leading=round(scale.title * 1.15, 2),
+                        spaceAfter=1, textColor=accent)
+    h2 = ParagraphStyle("h2", body, fontName=BOLD, fontSize=scale.head, leading=round(scale.head * 1.15, 2),
+                        spaceBefore=size * 0.5, spaceAfter=size * 0.35, textColor=accent, keepWithNext=1)
+    h3 = ParagraphStyle("h3", h2, fontSize=size, leading=lead + 1, spaceBefore=size * 0.3)
+    cell = ParagraphStyle("cell", body, fontName=CONDENSED, fontSize=table_size, leading=round(table_size * 1.18, 2),
+                          spaceAfter=0)
+    head = ParagraphStyle("head_cell", cell, fontName=CONDENSED_BOLD)
     return Styles(body, h1, h2, h3, cell, head, accent, head_fill)
 
 
@@ -211,16 +214,20 @@ class FitTable(Flowable):
         ncol = max(len(r) for r in self.rows)
         natural, minimum = [0.0] * ncol, [0.0] * ncol
         pad = 6.0
-        for row in self.rows:
+        spans = _head_spans(self.rows[:self.header_rows])
+        for r, row in enumerate(self.rows):
             for i, (text, style) in enumerate(row):
+                if (r, i) in spans:         # a head over two columns: it wraps in their width together
+                    continue
                 words = _LINE_BREAKS.split(text.strip()) or [""]     # a no-break space ("33,3 %") holds
                 line = max(stringWidth(t, style.fontName, style.fontSize) for t in text.split("\n"))
                 natural[i] = max(natural[i], line + pad)
                 longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)
                 minimum[i] = max(minimum[i], min(longest, width / ncol) + pad)
         widths = _share(width, natural, minimum)
-        cells = [[KeptParagraph(_cell_markup(text), _aligned(style, self.aligns[i] if i < len(self.aligns) else None))
-                  for i, (text, style) in enumerate(row)] + [""] * (ncol - len(row)) for row in self.rows]
+        cells = [[KeptParagraph(_cell_markup(text), _aligned(style, "center" if (r, i) in spans else
+                                                             self.aligns[i] if i < len(self.aligns) else None))
+                  for i, (text, style) in enumerate(row)] + [""] * (ncol - len(row)) for r, row in enumerate(self.rows)]
         s = self.styles
         commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
                     ("FONT", (0, 0), (-1, -1), FONT, s.cell.fontSize),
@@ -228,6 +235,7 @@ class FitTable(Flowable):
                     ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
                     ("LINEBELOW", (0, 0), (-1, -1), 0.35, s.grid_colour),
                     ("LINEABOVE", (0, 0), (-1, 0), 0.8, s.rule_colour)]
+        commands += [("SPAN", (i, r), (i + 1, r)) for r, i in spans]
         if self.header_rows:
             commands.append(("LINEBELOW", (0, self.header_rows - 1), (-1, self.header_rows - 1), 0.8,
                              s.rule_colour))
@@ -261,6 +269,13 @@ class FitTable(Flowable):
         self._table.drawOn(self.canv, 0, 0)
         if self.marked and self.bars is not None:
             row_bars(self.canv, self._table, self.marked, self.height, self.bars)
+
+
+def _head_spans(head: list[list[tuple[str, ParagraphStyle]]]) -> set[tuple[int, int]]:
+    """{(row, column)} of each head cell that spans the empty head cell after it: a head left
+    empty joins the one before it (a fraction and its percentage under one head)."""
+    return {(r, i) for r, row in enumerate(head) for i in range(len(row) - 1)
+            if str(row[i][0]).strip() and not str(row[i + 1][0]).strip()}
 
 
 def _share(width: float, natural: list[float], minimum: list[float]) -> list[float]:

@@ -33,21 +33,35 @@ from generator.errors import RenderError
 from generator.layout.paper import Paper
 from generator.layout.table import ColumnBox, TableGeometry, table_geometry
 from generator.render import theme
-from generator.render.pdf.canvas import BOLD, FONT, draw_footer, ellipsise, finish, new_canvas, register_fonts
+from generator.render.pdf.canvas import (
+    BOLD,
+    CONDENSED,
+    CONDENSED_BOLD,
+    FONT,
+    draw_footer,
+    ellipsise,
+    finish,
+    new_canvas,
+    register_fonts,
+)
 from generator.text import truncate
 
+TYPE = theme.PAGE_TYPE
 MARGIN = 30
-ROW = 11.5                  # row pitch; the row text is BODY pt (at least 8)
-BODY = 8.5
-HEAD = 8                    # column heads
+ROW = 11.5                  # row pitch; the row text is BODY pt
+BODY = TYPE.body            # the cells, in the condensed face
+CELL, CELL_BOLD = CONDENSED, CONDENSED_BOLD
+HEAD = TYPE.small           # column heads, condensed bold
 HEAD_MIN = 7                # ... a man's head shrinks to this where ten columns are tight ("Hombre 5")
 GROUP_LEAD = HEAD + 3       # the line over the men's heads naming the group (fates, weapons)
 RULE_CHARS = 12             # a rule number cited in the heads and the legend, at most
-LEGEND = 7.5
+LEGEND = TYPE.small
 LEGEND_LEAD = 9
 LINES_PER_ITEM = 5          # a runaway sentence in data is ellipsised, never pushes rows off the page
-TITLE_SIZE = 12
+TITLE_SIZE = TYPE.title     # page 1's title; later pages repeat it as a running head
+RUNNING = TYPE.head
 FOOTER = 16
+DASH = "\u2013"             # a killed man's weapon cell: he draws none
 PAD = 3                     # inner padding of a cell
 # Colour tints (light, so text stays black-on-light in greyscale); dropped with --bw.
 BAND = HexColor(theme.BAND)
@@ -80,7 +94,19 @@ def man_labels(odds: Odds, words: Words) -> Labels:
 
 def cell_font(code: str) -> str:
     """Bold for the cells a player must not miss: a killed man, a weapon besides the pistol."""
-    return BOLD if code == KILLED or code in ARMED else FONT
+    return CELL_BOLD if code == KILLED or code in ARMED else CELL
+
+
+def dashed(table: Table) -> dict[int, int]:
+    """{a weapon column's index: its man's fate column's index}: where a killed man's weapon
+    cell prints a dash (the row keeps its drawn weapon; the CSV has it)."""
+    fates = {col.man: i for i, col in enumerate(table.columns) if col.kind == prerolled.FATE}
+    return {i: fates[col.man] for i, col in enumerate(table.columns) if col.kind == prerolled.WEAPON}
+
+
+def shown(table: Table, row: Sequence[str], weapon_of: dict[int, int]) -> list[str]:
+    """The codes a row's cells print: each as drawn, but a dash for a killed man's weapon."""
+    return [DASH if i in weapon_of and row[weapon_of[i]] == KILLED else code for i, code in enumerate(row)]
 
 
 def _either(words: Words, items: Sequence[str]) -> str:
@@ -195,13 +221,13 @@ def column_widths(table: Table, labels: Labels, words: Words, codes: bool) -> tu
     the CSV's codes, a man's head may shrink to his number)."""
     rows = len(table.rows)
     last = max(c.man for c in table.columns)        # the widest head: the last man's (digits are one width)
-    head_w = stringWidth(str(last) if codes else words("prerolled.head.man", n=last), BOLD, HEAD_MIN)
+    head_w = stringWidth(str(last) if codes else words("prerolled.head.man", n=last), CELL_BOLD, HEAD_MIN)
 
     def width(kind: str) -> float:
         codes = {code for col in table.columns if col.kind == kind for code, _ in col.outcomes}
         return max([head_w] + [stringWidth(labels[c], cell_font(c), BODY) for c in codes]) + 2 * PAD
     fate_w, weapon_w = width(prerolled.FATE), width(prerolled.WEAPON)
-    row_w = max(stringWidth(str(rows), FONT, BODY), stringWidth(words("prerolled.head.row"), BOLD, HEAD)) + 2 * PAD
+    row_w = max(stringWidth(str(rows), CELL, BODY), stringWidth(words("prerolled.head.row"), CELL_BOLD, HEAD)) + 2 * PAD
     return (("row", row_w, False), ("tick", ROW + 2, False),
             *((c.name, fate_w if c.kind == prerolled.FATE else weapon_w, True) for c in table.columns))
 
@@ -212,9 +238,10 @@ def _geometry(ctx: BuildContext, paper: Paper, table: Table) -> tuple[TableGeome
 
     def laid_out(labels: Labels, codes: bool) -> tuple[TableGeometry, Legend, Labels]:
         legend = legend_lines(ctx, table, paper.width - 2 * MARGIN, codes)
-        top = TITLE_SIZE + 6 + LEGEND_LEAD * (1 + len(legend[1])) + 6 + GROUP_LEAD + HEAD + 6
-        geo = table_geometry(paper, column_widths(table, labels, ctx.words, codes), row_height=ROW, top=top,
-                             bottom=FOOTER, margin=MARGIN)
+        heads = GROUP_LEAD + HEAD + 6
+        first = TITLE_SIZE + 6 + LEGEND_LEAD * (1 + len(legend[1])) + 6 + heads
+        geo = table_geometry(paper, column_widths(table, labels, ctx.words, codes), row_height=ROW,
+                             top=(first, RUNNING + 6 + heads), bottom=FOOTER, margin=MARGIN)
         return geo, legend, labels
     try:
         return laid_out(friendly, False)
@@ -254,7 +281,7 @@ def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry,
                            words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=seed_text(ctx),
                                  mode=mode_word(words, table.mode),
                                  rows=rows, data=ctx.kit.short_hash), binary=True)
-    cells = _FastCells(c, geo, labels) if fast else _PlainCells(c, geo, labels)
+    cells = _FastCells(c, geo, labels, table) if fast else _PlainCells(c, geo, labels, table)
     groups = {g[3]: g for g in geo.bookmark_groups(rows)}
     for page in range(1, pages + 1):
         if page in groups:
@@ -262,9 +289,9 @@ def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry,
             c.bookmarkPage(key)
             c.addOutlineEntry(words("prerolled.outline.rows", first=first, last=last), key, level=0)
         span = geo.page_rows(page, rows)
-        _heading(c, ctx, paper, geo, table, legend, page, pages, span)
-        _grid(c, ctx, geo, table, span)
-        cells.draw(table, span)
+        _heading(c, ctx, paper, geo, table, legend, page, span)
+        _grid(c, ctx, geo, table, page, span, cells.weapon_of)
+        cells.draw(table, page, span)
         draw_footer(c, ctx, paper, page, pages, margin=MARGIN)
         c.showPage()
     return _finish_binary(c, buffer)
@@ -294,14 +321,16 @@ def _hundredths(v: float) -> int:
     return round(float(_num(v)) * 100)
 
 
-def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: range) -> None:
+def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, page: int, span: range,
+          weapon_of: dict[int, int]) -> None:
     """Fills, rules and tick boxes of one page, written as batched path operators.
 
     Why batched: 100,000 rows make some 400,000 rectangles; one canvas call each would cost
     more than the whole rest of the build.  Paths are plain PDF (re, m, l, f, S).
     """
     n = len(span)
-    ys = [geo.row_bottom(slot) for slot in range(n)]
+    top = geo.body_top(page)
+    ys = [geo.row_bottom(page, slot) for slot in range(n)]
     bottom = ys[-1]
     left, width = _num(geo.left), _num(geo.right - geo.left)
     if not ctx.options.bw:
@@ -314,7 +343,7 @@ def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: 
             if index % 2:
                 band.append(f"{left} {y} {width} {ROW} re")
             y1 = _num(ys[slot] + 1)
-            for (x, w), code in zip(cols, table.rows[index], strict=True):
+            for (x, w), code in zip(cols, shown(table, table.rows[index], weapon_of), strict=True):
                 if code in tint:
                     tint[code].append(f"{x} {y1} {w} {ROW - 2} re")
         armed = [op for code in ARMED for op in tint[code]]
@@ -325,7 +354,7 @@ def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: 
     c.setLineWidth(0.3)
     c.setStrokeGray(0.6)
     right = _num(geo.right)
-    ops = [f"{_num(col.x)} {_num(geo.body_top)} m {_num(col.x)} {_num(bottom)} l" for col in geo.columns[1:]]
+    ops = [f"{_num(col.x)} {_num(top)} m {_num(col.x)} {_num(bottom)} l" for col in geo.columns[1:]]
     if ctx.options.bw:     # ink-saving: hairlines between rows instead of bands
         ops += [f"{left} {_num(y)} m {right} {_num(y)} l" for y in ys[:-1]]
     c.addLiteral(" ".join(ops) + " S")
@@ -333,12 +362,12 @@ def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, span: 
     # between the fates and the weapons (where a covering card stops while Hero cards are played).
     c.setStrokeGray(0)
     c.setLineWidth(1.2)
-    heavy = [geo.body_top, bottom]
+    heavy = [top, bottom]
     if table.mode == "balanced":
         heavy += [ys[slot] for slot, index in enumerate(span) if (index + 1) % table.block == 0 and slot < n - 1]
     edge = _num(_weapons_x(geo, table))
     c.addLiteral(" ".join(f"{left} {_num(y)} m {right} {_num(y)} l" for y in heavy)
-                 + f" {edge} {_num(geo.body_top + GROUP_LEAD + HEAD)} m {edge} {_num(bottom)} l S")
+                 + f" {edge} {_num(top + GROUP_LEAD + HEAD)} m {edge} {_num(bottom)} l S")
     # Tick boxes: vector squares (vector, not a font glyph).
     tick = geo.column("tick")
     side = ROW - 4
@@ -356,11 +385,12 @@ class _NoFastPath(Exception):
 class _Cells:
     """Where each cell's text goes: row numbers right-aligned, fates and weapons centred."""
 
-    def __init__(self, c: Canvas, geo: TableGeometry, labels: Labels) -> None:
+    def __init__(self, c: Canvas, geo: TableGeometry, labels: Labels, table: Table) -> None:
         self.c, self.geo, self.labels = c, geo, labels
         self.row_right = geo.column("row").right - PAD
         self.cols: tuple[ColumnBox, ...] = geo.columns[2:]
         self.widths: dict[tuple[str, str], float] = {}
+        self.weapon_of = dashed(table)
 
     def width(self, text: str, font: str) -> float:
         w = self.widths.get((text, font))
@@ -371,26 +401,26 @@ class _Cells:
     def x(self, col: ColumnBox, label: str, font: str) -> float:
         return col.centre - self.width(label, font) / 2
 
-    def baseline(self, slot: int) -> float:
-        return self.geo.row_bottom(slot) + (ROW - BODY) / 2 + 1.2
+    def baseline(self, page: int, slot: int) -> float:
+        return self.geo.row_bottom(page, slot) + (ROW - BODY) / 2 + 1.2
 
 
 class _PlainCells(_Cells):
     """Reportlab's text object, one call per cell: simple, and the slower way."""
 
-    def draw(self, table: Table, span: range) -> None:
+    def draw(self, table: Table, page: int, span: range) -> None:
         text = self.c.beginText()
         text.setFillGray(0)
         font = None
         for slot, index in enumerate(span):
-            y = self.baseline(slot)
+            y = self.baseline(page, slot)
             number = str(index + 1)
-            if font != FONT:
-                font = FONT
-                text.setFont(FONT, BODY)
-            text.setTextOrigin(self.row_right - stringWidth(number, FONT, BODY), y)
+            if font != CELL:
+                font = CELL
+                text.setFont(CELL, BODY)
+            text.setTextOrigin(self.row_right - stringWidth(number, CELL, BODY), y)
             text.textOut(number)
-            for col, code in zip(self.cols, table.rows[index], strict=True):
+            for col, code in zip(self.cols, shown(table, table.rows[index], self.weapon_of), strict=True):
                 label, want = self.labels.get(code, code), cell_font(code)
                 if want != font:
                     font = want
@@ -410,15 +440,15 @@ class _FastCells(_Cells):
 
     _CODE = re.compile(r"BT 1 0 0 1 0 0 Tm (/\S+ \S+ Tf \S+ TL) (\((?:[^()\\]|\\.)*\) Tj) ET")
 
-    def __init__(self, c: Canvas, geo: TableGeometry, labels: Labels) -> None:
-        super().__init__(c, geo, labels)
+    def __init__(self, c: Canvas, geo: TableGeometry, labels: Labels, table: Table) -> None:
+        super().__init__(c, geo, labels, table)
         self.shown: dict[tuple[str, str], tuple[str, str]] = {}
-        self.digits = {d: self.encode(FONT, d) for d in "0123456789"}
+        self.digits = {d: self.encode(CELL, d) for d in "0123456789"}
         if len({op for op, _ in self.digits.values()}) != 1:
             raise _NoFastPath
         self.digit_op = self.digits["0"][0]
         self.digit_lit = {d: show[1:-4] for d, (_, show) in self.digits.items()}
-        self.digit_w = {d: stringWidth(d, FONT, BODY) for d in "0123456789"}
+        self.digit_w = {d: stringWidth(d, CELL, BODY) for d in "0123456789"}
 
     def encode(self, font: str, text: str) -> tuple[str, str]:
         key = (font, text)
@@ -433,13 +463,13 @@ class _FastCells(_Cells):
             self.shown[key] = (op, show)
         return self.shown[key]
 
-    def draw(self, table: Table, span: range) -> None:
+    def draw(self, table: Table, page: int, span: range) -> None:
         out = ["BT"]
         add = out.append
         current = None
         lit, dw = self.digit_lit, self.digit_w
         for slot, index in enumerate(span):
-            y = _num(self.baseline(slot))
+            y = _num(self.baseline(page, slot))
             number = str(index + 1)
             if current != self.digit_op:
                 current = self.digit_op
@@ -449,7 +479,7 @@ class _FastCells(_Cells):
             # Each cell moved from the one before (Td), not placed afresh (Tm): fewer bytes a cell,
             # which keeps a 200,000-row kit's pages in bounded memory.
             # In hundredths of a point, so the moves add up to the rounded places exactly.
-            for col, code in zip(self.cols, table.rows[index], strict=True):
+            for col, code in zip(self.cols, shown(table, table.rows[index], self.weapon_of), strict=True):
                 label, font = self.labels.get(code, code), cell_font(code)
                 op, show = self.encode(font, label)
                 if op != current:
@@ -469,19 +499,27 @@ def seed_text(ctx: BuildContext) -> str:
 
 
 def _heading(c: Canvas, ctx: BuildContext, paper: Paper, geo: TableGeometry, table: Table, legend: Legend,
-             page: int, pages: int, span: range) -> None:
+             page: int, span: range) -> None:
+    """Page 1: the title, the stamp and the legend; a later page: the title as a running head
+    with the stamp beside it.  The page number is the footer's alone."""
     words = ctx.words
     top = paper.height - MARGIN
     c.setFillGray(0)
-    c.setFont(BOLD, TITLE_SIZE)
-    c.drawString(geo.left, top - TITLE_SIZE, words("prerolled.heading.title", rule=ctx.kit.rules.number))
-    c.drawRightString(geo.right, top - TITLE_SIZE, words("prerolled.heading.page", page=page, pages=pages))
-    y = top - TITLE_SIZE - 6 - LEGEND_LEAD
-    c.setFont(FONT, LEGEND)
+    size = TITLE_SIZE if page == 1 else RUNNING
+    heading = words("prerolled.heading.title", rule=ctx.kit.rules.number)
+    c.setFont(BOLD, size)
+    c.drawString(geo.left, top - size, ellipsise(heading, BOLD, size, geo.right - geo.left))
     # the block only where there are blocks (balanced mode)
     block = words("prerolled.heading.block", block=table.block) if table.mode == "balanced" else ""
     stamp = words("prerolled.heading.stamp", seed=seed_text(ctx), mode=mode_word(words, table.mode), block=block,
                   data=ctx.kit.short_hash, first=span.start + 1, last=span.stop, rows=len(table.rows))
+    c.setFont(FONT, LEGEND)
+    if page > 1:        # the stamp right of the running head, in what room it leaves
+        room = geo.right - geo.left - stringWidth(heading, BOLD, size) - 12
+        c.drawRightString(geo.right, top - size, ellipsise(stamp, FONT, LEGEND, max(room, 0)))
+        _column_heads(c, ctx, geo, table, page)
+        return
+    y = top - TITLE_SIZE - 6 - LEGEND_LEAD
     c.drawString(geo.left, y, ellipsise(stamp, FONT, LEGEND, geo.right - geo.left))
     c.setFillGray(0.1)
     indent, lines = legend
@@ -492,7 +530,7 @@ def _heading(c: Canvas, ctx: BuildContext, paper: Paper, geo: TableGeometry, tab
             c.drawString(geo.left, y, ellipsise(key, BOLD, LEGEND, indent - 4))
             c.setFont(FONT, LEGEND)
         c.drawString(geo.left + indent, y, line)
-    _column_heads(c, ctx, geo, table)
+    _column_heads(c, ctx, geo, table, page)
 
 
 def _weapons_x(geo: TableGeometry, table: Table) -> float:
@@ -501,28 +539,28 @@ def _weapons_x(geo: TableGeometry, table: Table) -> float:
     return geo.column(first.name).x
 
 
-def _column_heads(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table) -> None:
+def _column_heads(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, page: int) -> None:
     """Each man by his number, under a line naming his group: the fates (871.3) left, the
     weapons (871.4) right, so the order to uncover them reads off the page."""
     words, r = ctx.words, ctx.kit.rules
     c.setFillGray(0)
-    c.setFont(BOLD, HEAD)
-    head_y = geo.body_top + 3
-    c.drawCentredString(geo.column("row").centre, head_y, ellipsise(words("prerolled.head.row"), BOLD, HEAD,
+    c.setFont(CELL_BOLD, HEAD)
+    head_y = geo.body_top(page) + 3
+    c.drawCentredString(geo.column("row").centre, head_y, ellipsise(words("prerolled.head.row"), CELL_BOLD, HEAD,
                                                                   geo.column("row").width - 2))
     for col in table.columns:
         box = geo.column(col.name)
         head = words("prerolled.head.man", n=col.man)
-        if stringWidth(head, BOLD, HEAD_MIN) > box.width - 2:      # a crew printed in codes: his number
+        if stringWidth(head, CELL_BOLD, HEAD_MIN) > box.width - 2:      # a crew printed in codes: his number
             head = str(col.man)
-        size = max(HEAD_MIN, min(HEAD, HEAD * (box.width - 2) / max(stringWidth(head, BOLD, HEAD), 1)))
-        c.setFont(BOLD, size)
-        c.drawCentredString(box.centre, head_y, ellipsise(head, BOLD, size, box.width - 2))
-    c.setFont(BOLD, HEAD)
+        size = max(HEAD_MIN, min(HEAD, HEAD * (box.width - 2) / max(stringWidth(head, CELL_BOLD, HEAD), 1)))
+        c.setFont(CELL_BOLD, size)
+        c.drawCentredString(box.centre, head_y, ellipsise(head, CELL_BOLD, size, box.width - 2))
+    c.setFont(CELL_BOLD, HEAD)
     split = _weapons_x(geo, table)
     fates_x = geo.column(table.columns[0].name).x
     group_y = head_y + GROUP_LEAD
     for (x0, x1), key, rule in (((fates_x, split), "prerolled.head.fates", r.fate.rule),
                                 ((split, geo.right), "prerolled.head.weapons", r.weapon.rule)):
         text = words(key, rule=truncate(rule, RULE_CHARS))
-        c.drawCentredString((x0 + x1) / 2, group_y, ellipsise(text, BOLD, HEAD, x1 - x0 - 4))
+        c.drawCentredString((x0 + x1) / 2, group_y, ellipsise(text, CELL_BOLD, HEAD, x1 - x0 - 4))

@@ -1,0 +1,63 @@
+"""The kit's pictograms as inline SVG, drawn from the same path data the counters print
+(layout/pictograms.py: game-icons.net's icons, CC BY 3.0), and the web aid's key to them.
+
+Each part is its icon's own path data, placed by an SVG transform (translate, scale, rotate: the
+order layout/pictograms.py applies them in reverse, as SVG reads a transform list); a part that
+knocks out what lies under it is first drawn stroked wide in the page's colour.  The view box
+is the pictogram's ink, so a pictogram fills the box CSS gives it.
+"""
+
+import xml.etree.ElementTree as etree
+
+from generator.content.context import BuildContext
+from generator.layout import pictograms
+from generator.text import signed
+
+ROLES = ("pistol", "rifle", "smg", "wreck", "afv")      # the key's order: the crew's weapons, then the marker
+
+
+def svg(role: str, label: str | None = None, css_class: str = "icon") -> etree.Element:
+    """The pictogram for `role` as an <svg> element: labelled for a screen reader, or (no
+    `label`, its words beside it) hidden from one."""
+    pic = pictograms.pictograms()[role]
+    x, y, w, h = pic.bounds()
+    pad = max(w, h) * 0.02
+    said = {"role": "img", "aria-label": label} if label else {"aria-hidden": "true", "focusable": "false"}
+    el = etree.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "class": css_class,
+                               "viewBox": f"{x - pad:.1f} {y - pad:.1f} {w + 2 * pad:.1f} {h + 2 * pad:.1f}", **said})
+    for part in pic.parts:
+        transform = (f"translate({part.offset[0]:g} {part.offset[1]:g}) scale({part.scale:g}) "
+                     f"rotate({part.rotate:g} {pictograms.VIEW / 2:g} {pictograms.VIEW / 2:g})")
+        if part.knockout:
+            etree.SubElement(el, "path", {"class": "knockout", "d": part.path, "transform": transform,
+                                          "stroke-width": f"{part.knockout / part.scale:g}"})
+        etree.SubElement(el, "path", {"d": part.path, "transform": transform})
+    return el
+
+
+def key(ctx: BuildContext) -> etree.Element:
+    """The web aid's section on the counters' pictograms: each drawn, and said in words."""
+    words, r = ctx.words, ctx.kit.rules
+    w, after = r.weapon, r.after
+    captions = {
+        "pistol": words("aid.html.icon.pistol", fp=w.pistol_fp, range=w.pistol_relative_range),
+        "rifle": words("counter.kind.rifle"),
+        "smg": words("counter.kind.smg"),
+        "wreck": words("aid.html.icon.wreck", kind=words("counter.kind.marker"), tem=signed(after.wreck_tem),
+                       terrain=after.wreck_terrain),
+        "afv": words("aid.html.icon.afv"),
+    }
+    section = etree.Element("section", {"class": "icons", "aria-labelledby": "counters-key"})
+    heading = etree.SubElement(section, "h2", {"id": "counters-key"})
+    heading.text = words("aid.html.icons")
+    listing = etree.SubElement(section, "ul", {"class": "icon-key"})
+    for role in ROLES:
+        item = etree.SubElement(listing, "li")
+        item.append(svg(role))
+        caption = etree.SubElement(item, "span")
+        caption.text = captions[role]
+    names = pictograms.authors()
+    authors = names[0] if len(names) == 1 else words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
+    credit = etree.SubElement(section, "p", {"class": "credit"})
+    credit.text = words("aid.html.icon.credit", authors=authors)
+    return section

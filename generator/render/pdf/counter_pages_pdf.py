@@ -1,0 +1,388 @@
+"""The counters PDF's first pages, one set per print profile, and the bars every page carries.
+
+- duplex: the calibration pair.  Page 1: how to print and read it, the cross, then the manifest
+  (what prints, what a face means, one of each face drawn as a key) and the colophon; page 2:
+  the scale the front's cross shows through on.
+- fold: one page, how to fold and glue, then the manifest and the colophon.
+- shop: a cover (what each cut sheet holds, on which pages), then the manifest.
+
+Every word from the catalogue ("calibration.*", "fold.*", "cover.*", "colophon.*"); players' words
+only: the kit's commands live in README.txt, which these pages point to.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.content.context import BuildContext
+from generator.content.faces import KINDS, Face, Groups, kind_label, tally
+from generator.content.words import Words
+from generator.data.model import Nationality
+from generator.layout import face_layout as fl
+from generator.layout import pictograms
+from generator.layout import sheets as geo
+from generator.layout.paper import Paper
+from generator.render import theme
+from generator.render.pdf.canvas import (
+    BOLD,
+    CONDENSED,
+    CONDENSED_BOLD,
+    FONT,
+    INK,
+    draw_footer,
+    ellipsise,
+    register_fonts,
+)
+from generator.render.pdf.face_pdf import HAIRLINE, Fits, draw_face, draw_shape, paint
+from generator.text import signed
+from generator.units import mm
+
+PAGE = theme.PAGE_TYPE
+LEAD = 1.3                      # body text's leading, as a multiple of its size
+EXAMPLE_READING = (1.5, -0.5)   # the calibration steps' example: the cross 1.5 mm right, 0.5 mm down
+# The faces' key, enlarged: big enough to read each piece of a face, and never the counters' own
+# size, which a print shop's preflight or a test would count as a counter.
+KEY_SCALE = (1.15, 1.5)
+KEY_GAP = mm(6)                 # between two faces of the key
+Tally = tuple[tuple[Nationality, dict[str, int]], ...]
+
+
+@dataclass(frozen=True)
+class Where:
+    """What a first page is drawn for: the paper, the sheets' grid and faces, the page count."""
+    paper: Paper
+    grid: geo.Grid
+    zone: fl.Zones
+    fits: Fits
+    groups: Groups
+    pages: int
+
+
+def register() -> None:
+    register_fonts()
+
+
+def title(ctx: BuildContext) -> str:
+    r = ctx.kit.rules
+    return ctx.words("counters.title", number=r.number, title=r.title)
+
+
+def bars(c: Canvas, grid: geo.Grid, words: Words) -> None:
+    """The 100 mm and 4 in bars at the foot of every page, each labelled."""
+    c.saveState()
+    for bar in geo.bars(grid):
+        c.setFillColor(INK)
+        c.rect(bar.x, bar.y, bar.length, bar.height, fill=1, stroke=0)
+        c.setStrokeColor(INK)
+        c.setLineWidth(HAIRLINE)
+        for x in bar.ticks:     # graduations stand above the bar, so its ends are plain to see
+            c.line(x, bar.y + bar.height, x, bar.y + bar.height + mm(1))
+        c.setFont(CONDENSED, 6.5)
+        c.drawCentredString(bar.x + bar.length / 2, bar.label_y + mm(1),
+                            words(f"counters.bar.{bar.unit}", length=bar.units))
+    c.restoreState()
+
+
+def _floor(grid: geo.Grid) -> float:
+    """The lowest a first page's text may go: above the bars' labels."""
+    return max(bar.label_y for bar in geo.bars(grid)) + mm(6)
+
+
+def _heading(c: Canvas, ctx: BuildContext, where: Where, outline: str, heading: str) -> tuple[float, float, float]:
+    """A first page's bookmark (the catalogue's `outline`), the PDF's title and the page's
+    `heading`; returns the text's left edge, width and the baseline under the heading."""
+    c.bookmarkPage("counters-calibration")
+    c.addOutlineEntry(ctx.words(outline), "counters-calibration", 0)
+    left = mm(geo.MARGIN_SIDE_MM + 6)
+    width = where.paper.width - 2 * left
+    c.setFillColor(INK)
+    top = where.paper.height - mm(22)
+    c.setFont(BOLD, PAGE.title)
+    c.drawString(left, top, ellipsise(title(ctx), BOLD, PAGE.title, width))
+    c.setFont(BOLD, PAGE.head)
+    c.drawString(left, top - PAGE.head * 1.6, ellipsise(ctx.words(heading), BOLD, PAGE.head, width))
+    return left, width, top - PAGE.head * 1.6 - PAGE.body * 2
+
+
+def paragraphs(c: Canvas, x: float, y: float, width: float, texts: Sequence[str], size: float = PAGE.body,
+               font: str = FONT) -> float:
+    """Left-aligned wrapped paragraphs from baseline `y` down; returns the next paragraph's baseline."""
+    lead = size * LEAD
+    c.setFont(font, size)
+    for text in texts:
+        for line in fl.wrap(text, width, lambda t, _s, pt: stringWidth(t, font, pt), "body", size) or [text]:
+            c.drawString(x, y, ellipsise(line, font, size, width))
+            y -= lead
+        y -= lead / 3
+    return y
+
+
+def _offset(ctx: BuildContext) -> tuple[float, float]:
+    ox, oy = (float(v) for v in ctx.options.back_offset_mm)
+    return ox, oy
+
+
+# ---- the duplex calibration pair --------------------------------------------------------------
+
+def calibration_pair(c: Canvas, ctx: BuildContext, where: Where) -> None:
+    """Pages 1 and 2: the front, with the manifest under the cross, and the back's scale."""
+    words = ctx.words
+    left, width, y = _heading(c, ctx, where, "calibration.outline.front", "calibration.heading")
+    cal = geo.calibration(where.grid)
+    ox, oy = _offset(ctx)
+    right, up = EXAMPLE_READING
+    paragraphs(c, left, y, width, [words("calibration.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN)])
+    _cross(c, cal.front, cal, None)
+    x_text = cal.front[0] + cal.scale + mm(10)
+    text_end = paragraphs(c, x_text, cal.front[1] + cal.scale + mm(2), where.paper.width - x_text - left, [
+        words("calibration.step.2"), words("calibration.step.3"),
+        words("calibration.step.4", x=f"{ox:g}", y=f"{oy:g}", right=f"{right:g}", down=f"{-up:g}",
+              example_x=f"{ox + right:g}", example_y=f"{oy + up:g}"),
+        words("calibration.step.5")])
+    below = min(text_end, cal.front[1] - cal.scale - mm(6))    # under the cross and the steps
+    _manifest_and_key(c, ctx, where, left, below - mm(4), width)
+    bars(c, where.grid, words)
+    draw_footer(c, ctx, where.paper, 1, where.pages)
+    c.showPage()
+    _calibration_back(c, ctx, where)
+    c.showPage()
+
+
+def _calibration_back(c: Canvas, ctx: BuildContext, where: Where) -> None:
+    words = ctx.words
+    c.bookmarkPage("counters-calibration-back")
+    c.addOutlineEntry(words("calibration.outline.back"), "counters-calibration-back", 1)
+    cal = geo.calibration(where.grid)
+    _cross(c, cal.back, cal, words)
+    c.setFillColor(INK)
+    left = mm(geo.MARGIN_SIDE_MM + 6)
+    top = where.paper.height - mm(22)
+    c.setFont(BOLD, PAGE.head)
+    c.drawString(left, top, ellipsise(words("calibration.back.heading"), BOLD, PAGE.head, where.paper.width - 2 * left))
+    ox, oy = _offset(ctx)
+    paragraphs(c, left, top - PAGE.head * 1.8, where.paper.width - 2 * left, [
+        words("calibration.back.read", x=f"{ox:g}", y=f"{oy:g}"),
+        words("calibration.back.shift", x=f"{ox:g}", y=f"{oy:g}")])
+    bars(c, where.grid, words)
+    draw_footer(c, ctx, where.paper, 2, where.pages)
+
+
+def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: Words | None) -> None:
+    """A cross through `point` with a mm scale along both arms; with `words`, labelled every 5 mm."""
+    x, y = point
+    c.saveState()
+    c.setStrokeColor(INK)
+    c.setLineWidth(0.3)
+    reach = cal.scale + mm(4)
+    c.line(x - reach, y, x + reach, y)
+    c.line(x, y - reach, x, y + reach)
+    c.setFont(CONDENSED, 6)
+    c.setFillColor(INK)
+    for i in range(-geo.CAL_SCALE_MM, geo.CAL_SCALE_MM + 1):
+        if i == 0:
+            continue
+        d = i * cal.step
+        t = mm(2) if i % 5 == 0 else mm(1)
+        c.line(x + d, y - t / 2, x + d, y + t / 2)
+        c.line(x - t / 2, y + d, x + t / 2, y + d)
+        if words and i % 5 == 0:
+            label = f"{i:+d}".replace("-", "\u2212")
+            # x labels above the axis, y labels left of it: the two sets never meet
+            c.drawCentredString(x + d, y + mm(1.5), label)
+            c.drawRightString(x - mm(1.5), y + d - 2, label)
+    if words:
+        c.drawString(x + reach + mm(1), y - 2, words("calibration.cross.right"))
+        c.drawCentredString(x, y + reach + mm(1), words("calibration.cross.up"))
+    c.circle(x, y, mm(1), stroke=1, fill=0)
+    c.restoreState()
+
+
+# ---- fold and glue ------------------------------------------------------------------------------
+
+def fold_instructions(c: Canvas, ctx: BuildContext, where: Where) -> None:
+    """Page 1 of fold sheets: print single-sided, fold, glue, cut; then the manifest and the bars."""
+    words = ctx.words
+    left, width, y = _heading(c, ctx, where, "fold.outline", "fold.heading")
+    end = paragraphs(c, left, y, width, [
+        words("fold.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN), words("fold.step.2"), words("fold.step.3"),
+        words("fold.step.4"), words("fold.step.5")])
+    _manifest_and_key(c, ctx, where, left, end - mm(4), width)
+    bars(c, where.grid, words)
+    draw_footer(c, ctx, where.paper, 1, where.pages)
+
+
+# ---- the print shop's cover ---------------------------------------------------------------------
+
+def shop_cover(c: Canvas, ctx: BuildContext, where: Where, contents: Sequence[str]) -> None:
+    """Pages 1 and 2 for a print shop: what each cut sheet holds and where, then the manifest."""
+    words = ctx.words
+    left, width, y = _heading(c, ctx, where, "cover.outline", "cover.heading")
+    sheets = len(contents)
+    first = geo.sheet_page(1, "front") + 1
+    prepress = ctx.options.profile.prepress
+    intro = "cover.intro" if prepress is None or prepress.cut_contour else "cover.intro.diecut"
+    y = paragraphs(c, left, y, width, [
+        words(intro, sheets=sheets, first=first, size=f"{float(ctx.options.counter_mm):.1f}",
+              bleed=f"{float(where.grid.bleed_mm):.2g}",
+              trim_bleed=f"{float(prepress.bleed_mm):.2g}" if prepress is not None else "0")])
+    y -= PAGE.body
+    for n, groups in enumerate(contents, start=1):
+        if y < _floor(where.grid) + PAGE.body * 4:
+            paragraphs(c, left, y, width, [words("cover.more", count=sheets - n + 1)])
+            break
+        c.setFont(BOLD, PAGE.body)
+        label = words("cover.sheet", n=n, front=geo.sheet_page(n, "front") + 1, back=geo.sheet_page(n, "back") + 1)
+        c.drawString(left, y, label)
+        indent = stringWidth(label, BOLD, PAGE.body) + PAGE.body
+        y = paragraphs(c, left + indent, y, width - indent, [groups])
+    colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 2, width)
+    bars(c, where.grid, words)
+    draw_footer(c, ctx, where.paper, 1, where.pages)
+    c.showPage()
+    c.bookmarkPage("counters-manifest")
+    c.addOutlineEntry(words("calibration.manifest.heading"), "counters-manifest", 1)
+    _manifest_and_key(c, ctx, where, left, where.paper.height - mm(22), width, colophon_too=False)
+    bars(c, where.grid, words)
+    draw_footer(c, ctx, where.paper, 2, where.pages)
+    c.showPage()
+
+
+# ---- the manifest, the faces' key and the colophon --------------------------------------------
+
+def _manifest_and_key(c: Canvas, ctx: BuildContext, where: Where, left: float, top: float, width: float,
+                      colophon_too: bool = True) -> None:
+    """The manifest from `top` down, then one of each face as a key where room is left, and the
+    colophon over the bars."""
+    floor = _floor(where.grid) + (PAGE.small * 3 if colophon_too else 0)
+    faces = _key_faces(ctx.words, where.groups)
+    # as large as lets every face stand in one row, within KEY_SCALE; never the counters' own size
+    scale = min(KEY_SCALE[1], max(KEY_SCALE[0], (width + KEY_GAP) / len(faces) / where.zone.size
+                                  - KEY_GAP / where.zone.size))
+    key_height = where.zone.size * scale + PAGE.small * 4
+    y = _manifest(c, ctx, left, top, width, tally(where.groups), floor + key_height)
+    rows = max(1, int((y - floor) // key_height))
+    if y - key_height >= floor:
+        _faces_key(c, ctx, where, (left, y - mm(2), width), faces, scale, rows)
+    if colophon_too:
+        colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 1.5, width)
+
+
+def _manifest_text(ctx: BuildContext) -> list[str]:
+    """The manifest's paragraphs: what a set is, what fills the last sheet, what the faces mean."""
+    words, r = ctx.words, ctx.kit.rules
+    sets = ctx.options.sets
+    w, after = r.weapon, r.after
+    count = words(f"calibration.manifest.set_count.{'one' if sets == 1 else 'many'}", n=sets)
+    what = [words("calibration.manifest.sets", sets=count, size=r.crew.size)]
+    what += [words("calibration.manifest.fill")] if ctx.options.fill else []
+    what += [words("calibration.manifest.weapons")]
+    faces = [words("calibration.manifest.crew", fp=w.pistol_fp, unit=words("counter.crew.pistol.unit"),
+                   reach=words("counter.crew.pistol.range", range=w.pistol_relative_range),
+                   ccv=signed(r.close_combat.ccv_modifier), letter=words("counter.no_smoke.letter"),
+                   ccv_unit=words("counter.crew.ccv.unit")),
+             words("calibration.manifest.marker", voluntary="; ".join(r.voluntary), tem=signed(after.wreck_tem),
+                   terrain=after.wreck_terrain)]
+    return [" ".join(what), " ".join(faces), words("calibration.manifest.emblems")]
+
+
+def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: float, rows: Tally,
+              floor: float) -> float:
+    """The manifest's heading, paragraphs and table from `top` down; returns where it ends."""
+    words = ctx.words
+    c.setFillColor(INK)
+    c.setFont(BOLD, PAGE.head)
+    c.drawString(left, top, words("calibration.manifest.heading"))
+    y = paragraphs(c, left, top - PAGE.head * 1.4, width, _manifest_text(ctx), size=PAGE.small)
+    heads = ["nationality", *KINDS, "total"]
+    headers: list[object] = [words(f"calibration.manifest.head.{k}") for k in heads]
+    col_w = mm(18)
+    name_w = width - col_w * (len(headers) - 1)
+    totals = {k: sum(counts[k] for _, counts in rows) for k in KINDS}
+    # Rows shrink (body down to 6 pt) to stay above `floor`; past that, the rest are summed up.
+    size = PAGE.body
+    while size > 6 and (len(rows) + 2) * size * 1.25 > y - 4 - floor:
+        size -= 0.5
+    pitch = size * 1.25
+    room = max(0, int((y - 4 - floor) // pitch) - 2)
+    shown = rows if len(rows) <= room else rows[:max(0, room - 1)]
+    y -= 4
+    _row(c, left, y, name_w, col_w, headers, CONDENSED_BOLD, size)
+    for nat, counts in shown:
+        y -= pitch
+        side = size * 1.1       # the emblem, as a legend, before the name
+        for shape in fl.emblem(nat.emblem, (left, y - size * 0.2, side, side)):
+            draw_shape(c, shape, paint(nat, ctx.options.bw)[2](shape.colour))
+        c.setFillColor(INK)
+        _row(c, left + side * 1.4, y, name_w - side * 1.4, col_w,
+             [nat.name, *(counts[k] for k in KINDS), sum(counts.values())], CONDENSED, size)
+    if len(shown) < len(rows):
+        y -= pitch
+        _row(c, left, y, name_w, col_w, [words("calibration.manifest.more", count=len(rows) - len(shown))],
+             CONDENSED, size)
+    y -= pitch
+    _row(c, left, y, name_w, col_w, [words("calibration.manifest.all"), *(totals[k] for k in KINDS),
+                                     sum(totals.values())], CONDENSED_BOLD, size)
+    return y - pitch
+
+
+def _row(c: Canvas, x: float, y: float, name_w: float, col_w: float, cells: Sequence[object], font: str,
+         size: float) -> None:
+    c.setFont(font, size)
+    c.drawString(x, y, ellipsise(str(cells[0]), font, size, name_w - 4))
+    for i, cell in enumerate(cells[1:], start=1):
+        c.drawRightString(x + name_w + i * col_w, y, ellipsise(str(cell), font, size, col_w - 2))
+
+
+def _key_faces(words: Words, groups: Groups) -> list[tuple[Face, str]]:
+    """One of each face of the first nationality, each with its caption: a counter of each kind,
+    its front and back, or its one face where both are alike."""
+    _, counters = groups[0]
+    shown = []
+    for kind in KINDS:
+        counter = next((c for c in counters if c.kind == kind), None)
+        if counter is None:
+            continue
+        name = kind_label(words, kind)
+        if counter.front == counter.back:
+            shown.append((counter.front, words("calibration.key.both", kind=name)))
+        else:
+            shown += [(counter.front, words("calibration.key.front", kind=name)),
+                      (counter.back, words("calibration.key.back", kind=name))]
+    return shown
+
+
+def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, float, float],
+               faces: Sequence[tuple[Face, str]], scale: float, rows: int) -> None:
+    """The faces of _key_faces enlarged by `scale`, each named under it, from `place` (left, top,
+    width) down in at most `rows` rows: how to read a counter, shown rather than told."""
+    left, top, width = place
+    words = ctx.words
+    nat = where.groups[0][0]
+    size = where.zone.size * scale
+    pitch = size + KEY_GAP
+    per_row = max(1, int((width + KEY_GAP) // pitch))
+    c.setFillColor(INK)
+    c.setFont(BOLD, PAGE.small)
+    c.drawString(left, top, words("calibration.key.heading"))
+    for i, (face, caption) in enumerate(faces[:per_row * rows]):
+        x = left + (i % per_row) * pitch
+        y = top - PAGE.small - mm(3) - size - (i // per_row) * (size + PAGE.small * 4)
+        c.saveState()
+        c.translate(x, y)
+        c.scale(scale, scale)
+        draw_face(c, where.zone, where.fits, face, nat, ctx.options.bw, words)
+        c.restoreState()
+        c.setFillColor(INK)
+        c.setFont(CONDENSED, PAGE.small)
+        c.drawCentredString(x + size / 2, y - mm(2) - PAGE.small, ellipsise(caption, CONDENSED, PAGE.small, pitch - 2))
+
+
+def colophon(c: Canvas, ctx: BuildContext, left: float, y: float, width: float) -> None:
+    """Who made the type and the pictograms, as their licences ask (the icons: "Icons made by
+    AUTHOR" and game-icons.net)."""
+    names = pictograms.authors()
+    authors = names[0] if len(names) == 1 else ctx.words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
+    c.setFillColor(INK)
+    paragraphs(c, left, y, width, [ctx.words("colophon.text", authors=authors)], size=PAGE.small, font=CONDENSED)

@@ -1,0 +1,259 @@
+"""One counter face drawn: its ground and reversed band, emblem, pictograms, words and numerals.
+
+Where each piece goes is layout/face_layout.py's; this module sets the type (IBM Plex Sans
+Condensed: bold for titles, small words and numerals, medium for the rest), measures it for the
+layout, and draws.  The pictograms are game-icons.net's outlines (layout/pictograms.py), filled
+nonzero as SVG fills them.  Every black and grey is pure K.
+"""
+
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, cast
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
+
+from generator.colour import luma
+from generator.content.faces import Face, Groups, Line, kind_label
+from generator.content.words import Words
+from generator.data.model import Nationality
+from generator.errors import RenderError
+from generator.layout import face_layout as fl
+from generator.layout import pictograms
+from generator.layout import sheets as geo
+from generator.render.pdf.canvas import CONDENSED_BOLD, CONDENSED_MEDIUM, INK, colour, grey, ink
+from generator.render.theme import WHITE
+from generator.text import truncate
+from generator.units import mm
+
+HAIRLINE = 0.4
+SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
+STYLE_FONTS = {"title": CONDENSED_BOLD, "small": CONDENSED_BOLD, "body": CONDENSED_MEDIUM}
+
+Paint = tuple[Any, Any, Any]      # reportlab colours: ground, ink, and a function of an emblem's '#rrggbb'
+
+
+def font_of(style: str) -> str:
+    return STYLE_FONTS.get(style, CONDENSED_MEDIUM)
+
+
+def measure(text: str, style: str, size: float) -> float:
+    return stringWidth(text, font_of(style), size)
+
+
+def ink_of(text: str, style: str, size: float) -> tuple[float, float]:
+    return ink(text, font_of(style), size)
+
+
+Fits = tuple[fl.CounterType, dict[Face, fl.FaceFit]]
+
+
+def fit_faces(groups: Groups, zone: fl.Zones, counter_mm: Fraction, directory: Path, words: Words) -> Fits:
+    """The sheet's type sizes and every distinct face laid out at them; RenderError naming the
+    data (or the counter size) if some face cannot fit even at the floor."""
+    faces = [face for _, counters in groups for counter in counters for face in (counter.front, counter.back)]
+    fitted = fl.fit_faces(faces, zone, measure, ink_of)
+    if fitted is not None:
+        return fitted
+    problems: list[str] = []
+    for nat, counters in groups:
+        for counter in dict.fromkeys(counters):
+            for face in dict.fromkeys((counter.front, counter.back)):
+                kind = dataclass_floor(zone)
+                if fl.fit_face(face, zone, kind, measure, ink_of) is None:
+                    problems += _no_fit(face, zone, counter_mm, nat, kind_label(words, counter.kind), directory)
+    raise RenderError(list(dict.fromkeys(problems)) or [f"--counter-size {float(counter_mm):.2f} mm: the counters "
+                                                         f"cannot fit their words at {zone.floor:g} pt"])
+
+
+def dataclass_floor(zone: fl.Zones) -> fl.CounterType:
+    """The zone's type with its title and body at the floor: the least a face may have."""
+    t = zone.type
+    return fl.CounterType(zone.floor, zone.floor, t.small, t.numeral)
+
+
+def _no_fit(face: Face, zone: fl.Zones, counter_mm: Fraction, nat: Nationality, kind: str,
+            directory: Path) -> list[str]:
+    """One message per data value too long for the counter; if every value fits alone, the
+    counter itself is too small for the face.  `kind`: what the catalogue calls the counter."""
+    size = f"{float(counter_mm):.2f} mm"
+    floor = f"{zone.floor:g} pt"
+    blamed = [line for line in fl.culprits(face, zone, measure, ink_of) if line.source]
+    if not blamed:
+        shown = " / ".join(truncate(line.text, 30) for line in _lines(face))
+        return [f"--counter-size {size}: the {truncate(nat.name, SHOWN_CHARS)} {kind.lower()} "
+                f"counter ({shown}) cannot fit even at {floor}; choose a larger --counter-size"]
+    problems = []
+    for line in blamed:
+        files: dict[str, list[str]] = {}
+        for file, key in line.source:
+            files.setdefault(file, []).append(key)
+        for file, keys in files.items():
+            problems.append(f"{directory}/{file}: {', '.join(keys)}: {truncate(line.text, SHOWN_CHARS)!r} "
+                            f"cannot fit on a {size} counter even at {floor}; "
+                            "shorten it (or give it a short form) or choose a larger --counter-size")
+    return problems
+
+
+def _lines(face: Face) -> list[Line]:
+    return [*([face.corner] if isinstance(face.corner, Line) else []), *face.lines]
+
+
+# ---- drawing -----------------------------------------------------------------------------------
+
+def paint(nat: Nationality, bw: bool) -> Paint:
+    """(ground, ink, emblem colour function) of a nationality's counters; --bw: white, black and
+    the emblem in K greys (the shapes tell nationalities apart)."""
+    if bw:
+        return colour(WHITE), INK, lambda hex_colour: grey(round(luma(hex_colour), 3))
+    return colour(nat.colour), colour(nat.text_colour), colour
+
+
+def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationality, bw: bool, words: Words) -> None:
+    """The face with its lower-left corner at the origin."""
+    kind, laid = fits[0], fits[1][face]
+    ground, ink_colour, emblem_colour = paint(nat, bw)
+    c.saveState()
+    text = _ground(c, zone, face, ground, ink_colour, bw)
+    ex, ey, e, _ = zone.emblem
+    for shape in fl.emblem(nat.emblem, (ex, ey, e, e)):
+        draw_shape(c, shape, emblem_colour(shape.colour))
+    back = ink_colour if face.band else ground      # the ground under the pictograms: what a knockout paints
+    c.setFillColor(text)
+    _corner(c, kind, laid, face, text, back, words)
+    if face.pictogram and laid.pictogram is not None:
+        draw_pictogram(c, face.pictogram, laid.pictogram, text, back)
+    _text(c, laid.middle)
+    c.setFillColor(ink_colour)
+    _foot(c, zone, kind, face, ink_colour, ground, words)
+    c.restoreState()
+
+
+def _ground(c: Canvas, zone: fl.Zones, face: Face, ground: Any, ink_colour: Any, bw: bool) -> Any:
+    """The counter's ground, bleeding past its cut lines (and its outline with --bw), and the
+    reversed band of a face that has one; returns the colour its text is drawn in."""
+    s, b = zone.size, zone.bleed
+    c.setFillColor(ground)
+    c.rect(*geo.bleed_rect(0, 0, s, b), fill=1, stroke=0)
+    if bw:      # ink-saving: the outline is the cut line
+        c.setStrokeColor(INK)
+        c.setLineWidth(HAIRLINE)
+    c.rect(0, 0, s, s, fill=1, stroke=1 if bw else 0)
+    if not face.band:
+        return ink_colour
+    # reversed: ink ground over all but the foot, bleeding past three cut lines
+    c.setFillColor(ink_colour)
+    c.rect(-b, zone.band_bottom, s + 2 * b, s - zone.band_bottom + b, fill=1, stroke=0)
+    ex, ey, e, _ = zone.emblem
+    pad = max(0.0, min(zone.inset / 3, zone.inset - mm(1)))    # the patch too keeps 1 mm off the cut
+    c.setFillColor(ground)
+    c.rect(ex - pad, ey - pad, e + 2 * pad, e + 2 * pad, fill=1, stroke=0)
+    return ground
+
+
+def _corner(c: Canvas, kind: fl.CounterType, laid: fl.FaceFit, face: Face, text: Any, back: Any,
+            words: Words) -> None:
+    """The corner: its word, or its pictogram with its note and, for No Smoke, the sign beside it."""
+    if isinstance(face.corner, Line):
+        _text(c, laid.corner)
+        return
+    if laid.corner_pictogram is not None and face.corner:
+        draw_pictogram(c, face.corner, laid.corner_pictogram, text, back)
+    if laid.sign is not None:
+        no_smoke(c, laid.sign, text, words("counter.no_smoke.letter"), kind.small)
+    if laid.note is not None and face.corner_note is not None:
+        c.setFillColor(text)
+        c.setFont(font_of("small"), kind.small)
+        c.drawCentredString(laid.note[0], laid.note[1], face.corner_note.text)
+
+
+def _foot(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, ink_colour: Any, ground: Any,
+          words: Words) -> None:
+    """The foot: its pictogram, its numerals, and the No Smoke sign between them when the corner
+    holds a word."""
+    if face.foot_pictogram:
+        box = fl.foot_pictogram_box(zone, pictograms.pictograms()[face.foot_pictogram].aspect)
+        draw_pictogram(c, face.foot_pictogram, box, ink_colour, ground)
+    spans = []
+    for pieces, span in fl.foot_numerals(face.numerals, zone, kind, measure):
+        for piece in pieces:
+            c.setFont(font_of("title" if piece.size == pieces[0].size else "small"), piece.size)
+            c.drawString(piece.x, piece.y, piece.text.replace("\u00a0", " "))
+        spans.append(span)
+    if face.no_smoke and isinstance(face.corner, Line):     # no pictogram in the corner: between the numerals
+        sign = fl.icon_between(zone, kind, min(e for _, e in spans), max(b for b, _ in spans))
+        no_smoke(c, sign, ink_colour, words("counter.no_smoke.letter"), kind.small)
+
+
+def _text(c: Canvas, placed: Iterable[fl.Placed]) -> None:
+    for item in placed:
+        c.setFont(font_of(item.style), item.size)
+        c.drawCentredString(item.x, item.y, item.text)
+
+
+def draw_pictogram(c: Canvas, role: str, box: fl.Box, fill: Any, ground: Any) -> None:
+    """The pictogram for `role` in `box`, filled in `fill`; a part that knocks out what lies under
+    it is first stroked wide in `ground`."""
+    pic = pictograms.pictograms()[role]
+    scale = pictograms.placed(pic, box)[0]
+    for part in pic.parts:
+        path = c.beginPath()
+        for sub in pictograms.fitted(pic, part, box):
+            path.moveTo(*sub.start)
+            for op, points in sub.segments:
+                if op == "L":
+                    path.lineTo(*points[0])
+                else:
+                    path.curveTo(*points[0], *points[1], *points[2])
+            if sub.closed:
+                path.close()
+        if part.knockout:
+            c.saveState()
+            c.setFillColor(ground)
+            c.setStrokeColor(ground)
+            c.setLineWidth(part.knockout * scale)
+            c.setLineJoin(1)
+            c.drawPath(path, fill=1, stroke=1, fillMode=FILL_NON_ZERO)
+            c.restoreState()
+        c.setFillColor(fill)
+        c.drawPath(path, fill=1, stroke=0, fillMode=FILL_NON_ZERO)
+
+
+def draw_shape(c: Canvas, shape: fl.Shape, fill: Any) -> None:
+    """One emblem shape, filled."""
+    c.setFillColor(fill)
+    if shape.kind == "circle":
+        c.circle(*shape.data, fill=1, stroke=0)
+    elif shape.kind == "ring":
+        cx, cy, r, r_in = shape.data
+        path = c.beginPath()
+        path.circle(cx, cy, r)
+        path.circle(cx, cy, r_in)
+        c.drawPath(path, fill=1, stroke=0, fillMode=0)     # even-odd: the hole stays open
+    else:
+        polygon(c, cast(tuple[fl.Point, ...], shape.data))     # a polygon's data is its points
+
+
+def polygon(c: Canvas, points: Sequence[tuple[float, float]]) -> None:
+    path = c.beginPath()
+    path.moveTo(*points[0])
+    for point in points[1:]:
+        path.lineTo(*point)
+    path.close()
+    c.drawPath(path, fill=1, stroke=0)
+
+
+def no_smoke(c: Canvas, sign: tuple[float, float, float], ink_colour: Any, letter: str, small: float) -> None:
+    """No Smoke capability (871.4): Smoke's letter in a struck-through circle."""
+    cx, cy, d = sign
+    r = d / 2
+    c.setStrokeColor(ink_colour)
+    c.setFillColor(ink_colour)
+    c.setLineWidth(max(0.5, d * 0.1))
+    c.circle(cx, cy, r, fill=0, stroke=1)
+    size = max(small, d * 0.7)
+    c.setFont(font_of("small"), size)
+    c.drawCentredString(cx, cy - size * fl.CAP / 2, letter)
+    k = r * 0.7071
+    c.line(cx - k, cy + k, cx + k, cy - k)

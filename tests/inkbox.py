@@ -1,0 +1,154 @@
+"""Where a PDF's ink lies, as the overflow tests measure it: every glyph's tight box (pdfium's
+char box: the glyph's outline, not its advance), the counters' cut squares and the tables'
+column rules, per page, in points with y up from the page's foot.
+
+A glyph must lie inside its page's box (the media box less 5 mm, or a print shop's TrimBox less
+5 mm), a counter's glyph inside that counter's cut square, and a table cell's glyph between its
+column's rules.  `problems` names each one that does not, with its page, text and place.
+"""
+
+import ctypes
+import functools
+
+import pypdfium2 as pdfium
+from pypdfium2 import raw
+
+MM = 72 / 25.4
+EDGE = 5 * MM           # nothing within 5 mm of a trimmed page edge (docs/printing.md)
+TOL = 0.05              # points: pdfium keeps glyph boxes to about a hundredth
+
+
+def _rect(getter, page):
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    if not getter(page, left, bottom, right, top):
+        return None
+    return left.value, bottom.value, right.value, top.value
+
+
+def glyphs(page):
+    """[(char, size, (x0, y0, x1, y1))] of every glyph the page prints (spaces left out)."""
+    text = raw.FPDFText_LoadPage(page.raw)
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    out = []
+    try:
+        for i in range(raw.FPDFText_CountChars(text)):
+            code = raw.FPDFText_GetUnicode(text, i)
+            if raw.FPDFText_IsGenerated(text, i) == 1 or code in (0, 0xFFFE, 0xFFFF) or chr(code).isspace():
+                continue
+            raw.FPDFText_GetCharBox(text, i, left, right, bottom, top)
+            if right.value <= left.value or top.value <= bottom.value:
+                continue        # no outline (a no-break space drawn as a glyph)
+            out.append((chr(code), raw.FPDFText_GetFontSize(text, i),
+                        (left.value, bottom.value, right.value, top.value)))
+    finally:
+        raw.FPDFText_ClosePage(text)
+    return out
+
+
+def trim_box(page):
+    """The page's TrimBox where it has one (a print shop's PDF), else its media box."""
+    box = _rect(raw.FPDFPage_GetTrimBox, page.raw)
+    if box is None:
+        w, h = page.get_size()
+        return 0.0, 0.0, w, h
+    return box
+
+
+def _inside(box, area, tol=TOL):
+    x0, y0, x1, y1 = box
+    a0, b0, a1, b1 = area
+    return x0 >= a0 - tol and y0 >= b0 - tol and x1 <= a1 + tol and y1 <= b1 + tol
+
+
+def _centre_in(box, area):
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return area[0] <= cx <= area[2] and area[1] <= cy <= area[3]
+
+
+@functools.lru_cache(maxsize=32)
+def read(pdf_bytes, counter_pt=None):
+    """[(trim box, cut squares, glyphs)] of each page, read once a PDF (and counter size) a process."""
+    doc = pdfium.PdfDocument(pdf_bytes)
+    try:
+        pages = []
+        for n in range(len(doc)):
+            page = doc[n]
+            pages.append((trim_box(page), squares(page, counter_pt) if counter_pt else [], glyphs(page)))
+        return pages
+    finally:
+        doc.close()
+
+
+def problems(pdf_bytes, *, counter_pt=None, rules=None, name=""):
+    """One line per glyph outside its box: the page's 5 mm margin (within its TrimBox), and with
+    `counter_pt` the cut square of the counter it prints on (the counters' fills are found as
+    squares of that side, `squares(page)` below).  `rules(page_index)`, if given, yields
+    (x, y_bottom, y_top) of each vertical table rule a glyph may not straddle."""
+    found = []
+    for n, ((t0, b0, t1, b1), cuts, chars) in enumerate(read(pdf_bytes, counter_pt)):
+        margin = (t0 + EDGE, b0 + EDGE, t1 - EDGE, b1 - EDGE)
+        lines = list(rules(n)) if rules else []
+        for ch, size, box in chars:
+            where = (f"{name} p{n + 1} {ch!r} {size:.2f} pt at ({box[0]:.1f}, {box[1]:.1f})-"
+                     f"({box[2]:.1f}, {box[3]:.1f})")
+            if not _inside(box, margin):
+                found.append(f"{where}: outside the page's 5 mm margin {tuple(round(v, 1) for v in margin)}")
+                continue
+            cut = next((c for c in cuts if _centre_in(box, c)), None)
+            if cut is not None and not _inside(box, cut):
+                found.append(f"{where}: outside its counter's cut {tuple(round(v, 1) for v in cut)}")
+            for x, low, high in lines:
+                if box[0] + TOL < x < box[2] - TOL and box[1] < high and box[3] > low:
+                    found.append(f"{where}: across the table rule at x = {x:.1f}")
+    return found
+
+
+def squares(page, side):
+    """(x0, y0, x1, y1) of every filled rectangle `side` points square on the page, forms' contents
+    included: the counters' cut squares (each counter's fill is one such rectangle)."""
+    return _squares(page.raw, side)
+
+
+def _squares(raw_page, side):
+    found = []
+
+    def walk(parent, count, get, matrix):
+        for i in range(count(parent)):
+            obj = get(parent, i)
+            kind = raw.FPDFPageObj_GetType(obj)
+            m = raw.FS_MATRIX()
+            raw.FPDFPageObj_GetMatrix(obj, m)
+            inner = _mul((m.a, m.b, m.c, m.d, m.e, m.f), matrix)
+            if kind == raw.FPDF_PAGEOBJ_FORM:
+                walk(obj, raw.FPDFFormObj_CountObjects, raw.FPDFFormObj_GetObject, inner)
+            elif kind == raw.FPDF_PAGEOBJ_PATH and raw.FPDFPath_CountSegments(obj) in (4, 5):
+                box = _bounds(obj, inner)
+                if box and abs(box[2] - box[0] - side) < 0.01 and abs(box[3] - box[1] - side) < 0.01:
+                    found.append(box)
+    walk(raw_page, raw.FPDFPage_CountObjects, raw.FPDFPage_GetObject, (1, 0, 0, 1, 0, 0))
+    return sorted(set(found))
+
+
+def _mul(a, b):
+    a0, a1, a2, a3, a4, a5 = a
+    b0, b1, b2, b3, b4, b5 = b
+    return (a0 * b0 + a1 * b2, a0 * b1 + a1 * b3, a2 * b0 + a3 * b2, a2 * b1 + a3 * b3,
+            a4 * b0 + a5 * b2 + b4, a4 * b1 + a5 * b3 + b5)
+
+
+def _bounds(obj, m):
+    x, y = ctypes.c_float(), ctypes.c_float()
+    xs, ys = [], []
+    for i in range(raw.FPDFPath_CountSegments(obj)):
+        seg = raw.FPDFPath_GetPathSegment(obj, i)
+        raw.FPDFPathSegment_GetPoint(seg, x, y)
+        xs.append(m[0] * x.value + m[2] * y.value + m[4])
+        ys.append(m[1] * x.value + m[3] * y.value + m[5])
+    return (round(min(xs), 3), round(min(ys), 3), round(max(xs), 3), round(max(ys), 3)) if xs else None
+
+
+def sizes(pdf_bytes, counter_pt):
+    """[(size, char)] of every glyph printed on a counter (inside one of its cut squares), on
+    every page: the fronts and the reversed backs alike."""
+    return [(size, ch) for _, cuts, chars in read(pdf_bytes, counter_pt) for ch, size, box in chars
+            if any(_centre_in(box, c) for c in cuts)]
