@@ -354,16 +354,36 @@ class Placed:
     y: float
 
 
+SOFT_HYPHEN = "\u00ad"      # where the catalogue lets a long word break ("SUB\u00adFUSIL"), printed as "-"
+
+
+def _hyphenated(word: str, width: float, measure: Measure, style: str, size: float) -> list[str]:
+    """`word` in pieces that fit `width`, broken at its soft hyphens (each piece but the last
+    ends in "-"); the word whole when it fits or has no soft hyphen."""
+    parts = word.split(SOFT_HYPHEN)
+    pieces, current = [], parts[0]
+    for i, part in enumerate(parts[1:], start=2):
+        joined = current + part
+        if measure(joined + ("-" if i < len(parts) else ""), style, size) <= width:
+            current = joined
+        else:
+            pieces.append(current + "-")
+            current = part
+    return [*pieces, current]
+
+
 def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> list[str] | None:
     """Greedy word wrap at plain spaces; a no-break space holds a phrase together unless the
-    phrase alone is too wide.  None if one word alone is wider than `width`."""
+    phrase alone is too wide, and a word too wide for a line breaks at its soft hyphens.
+    None if one word alone is wider than `width`."""
     words: list[str] = []
     text = text.translate({ord(c): " " for c in "\t\r\n"})     # data may hold any whitespace
     for chunk in (w for w in text.split(" ") if w):
-        if measure(chunk, style, size) <= width:
-            words.append(chunk)
+        if measure(chunk.replace(SOFT_HYPHEN, ""), style, size) <= width:
+            words.append(chunk.replace(SOFT_HYPHEN, ""))
         else:
-            words += [w for w in chunk.split("\u00a0") if w]
+            for w in (w for w in chunk.split("\u00a0") if w):
+                words += _hyphenated(w, width, measure, style, size)
     lines: list[str] = []
     current = ""
     for word in words:
