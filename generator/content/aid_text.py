@@ -22,7 +22,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from generator import __version__
 from generator.content.context import BuildContext
 from generator.content.weapons import weapon_rows
-from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, po_messages
+from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, po_catalogue
 from generator.data import FATES
 from generator.engine import procedure as R
 from generator.engine.odds import man_code
@@ -46,7 +46,9 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
     path = folder / TEMPLATE
     try:
         template = compiled_template(folder)
-        return template.render(**{**template_vars(ctx), **(extra or {})})
+        # The locale's typography (French spacing) over the whole text: the template's own
+        # punctuation ("1: unhurt") as well as the catalogue's and the data's.
+        return ctx.words.typeset(template.render(**{**template_vars(ctx), **(extra or {})}))
     except RenderError:
         raise
     except jinja2.TemplateSyntaxError as error:
@@ -65,7 +67,7 @@ def _environment(folder: str) -> SandboxedEnvironment:
                                autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
                                keep_trailing_newline=True, extensions=["jinja2.ext.i18n"],
                                bytecode_cache=_bytecode_cache())
-    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate)
+    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)     # type: ignore[attr-defined]
@@ -111,30 +113,39 @@ def aid_catalogue_file(lang: str) -> Path:
 
 
 @lru_cache(maxsize=8)
-def aid_messages(lang: str) -> Mapping[str, str]:
-    """The aid's sentences in `lang` (English, or a language without the file: none; as gettext
-    does, an untranslated sentence prints in English; tests/test_aid_catalogues.py checks each
-    edition's file has them all)."""
+def aid_words(lang: str) -> Words:
+    """The aid's sentences in `lang`, with their plural forms (English, or a language without the
+    file: none; as gettext does, an untranslated sentence prints in English;
+    tests/test_aid_catalogues.py checks each edition's file has them all)."""
     path = aid_catalogue_file(lang)
     if lang == SOURCE_LANGUAGE or not path.is_file():
-        return {}
-    return po_messages(path, lang, AID_DOMAIN)
+        return Words(lang, {})
+    catalogue = po_catalogue(path, lang, AID_DOMAIN)
+    return Words(lang, catalogue.messages, catalogue.plurals, catalogue.plural_forms)
 
 
 @jinja2.pass_context
 def _gettext(context: jinja2.runtime.Context, message: str) -> Prose:
-    return Prose(aid_messages(context.get("lang", SOURCE_LANGUAGE)).get(message, message))
+    return Prose(aid_words(context.get("lang", SOURCE_LANGUAGE)).messages.get(message, message))
 
 
 @jinja2.pass_context
 def _ngettext(context: jinja2.runtime.Context, singular: str, plural: str, n: int) -> Prose:
-    return _gettext(context, singular if n == 1 else plural)
+    """A {% trans count=... %} ... {% pluralize %} sentence: the form the aid catalogue's
+    Plural-Forms picks for `n`."""
+    return Prose(aid_words(context.get("lang", SOURCE_LANGUAGE)).ngettext(singular, plural, n))
 
 
 @jinja2.pass_context
 def _percent(context: jinja2.runtime.Context, p: Fraction | int) -> str:
     """The `pct` filter: a chance in the convention of the edition rendered (its words' lang)."""
     return Words(context.get("lang", SOURCE_LANGUAGE), {}).percent(p)
+
+
+@jinja2.pass_context
+def _either(context: jinja2.runtime.Context, names: Any) -> str:
+    """The `either` filter: "1 or 2", "SL or ASL", as the edition lists alternatives."""
+    return Words(context.get("lang", SOURCE_LANGUAGE), {}).either(names)
 
 
 def _template_line(tb: TracebackType | None, filename: str) -> int | None:

@@ -487,8 +487,8 @@ def _manifest_text(ctx: BuildContext) -> list[str]:
     words, r = ctx.words, ctx.kit.rules
     sets = ctx.options.sets
     w, after = r.weapon, r.after
-    count = words(f"calibration.manifest.set_count.{'one' if sets == 1 else 'many'}", n=sets)
-    what = [words("calibration.manifest.sets", sets=count, size=r.crew.size)]
+    what = [words.count("calibration.manifest.sets", r.crew.size,
+                        sets=words.count("calibration.manifest.set_count", sets))]
     what += [words("calibration.manifest.fill")] if ctx.options.fill else []
     what += [words("calibration.manifest.weapons")]
     faces = [words("calibration.manifest.crew", fp=w.pistol_fp, unit=words("counter.crew.pistol.unit"),
