@@ -427,7 +427,14 @@ def _lay_out(lines: Iterable[Line], box: Box, measure: Measure, size: float,
 def fit_box(lines: Sequence[Line], box: Box, measure: Measure, max_pt: float | Fraction) \
         -> tuple[float, list[Placed]] | None:
     """The largest body size from `max_pt` down to the 5 pt floor (in quarter points) at which
-    every line fits `box`, titles a size larger if they can be; returns (size, placed) or None."""
+    every line fits `box`, titles a size larger if they can be; returns (size, placed) or None.
+    A word breaks at its soft hyphens only where it fits no size whole."""
+    whole = [dataclasses.replace(line, text=line.text.replace(SOFT_HYPHEN, "")) for line in lines]
+    return _fit_box(whole, box, measure, max_pt) or _fit_box(lines, box, measure, max_pt)
+
+
+def _fit_box(lines: Sequence[Line], box: Box, measure: Measure, max_pt: float | Fraction) \
+        -> tuple[float, list[Placed]] | None:
     for title_scale in (TITLE_SCALE, 1):
         pt = Fraction(max_pt).limit_denominator(4)
         pt -= pt % STEP_PT

@@ -8,6 +8,7 @@ the calibration pair; the faces' own words come with the faces (content/faces.py
 """
 
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
@@ -442,6 +443,12 @@ def _offset(ctx: BuildContext) -> tuple[float, float]:
     return ox, oy
 
 
+def _reading(mm_value: float) -> Decimal:
+    """A length in mm as prose prints it ('1.5', '0'), a number the catalogue writes in the
+    edition's convention ('1,5 mm'); the figures of a --back-offset stay the option's own."""
+    return Decimal(f"{mm_value:g}")
+
+
 def _calibration_front(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, rows: Tally, pages: int) -> None:
     words = ctx.words
     left, width = _first_page_heading(c, ctx, paper, "calibration.outline.front", "calibration.heading")
@@ -454,7 +461,7 @@ def _calibration_front(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Gri
     x_text = cal.front[0] + cal.scale + mm(10)
     text_end = _paragraphs(c, x_text, cal.front[1] + cal.scale + mm(2), paper.width - x_text - left, [
         words("calibration.step.2"), words("calibration.step.3"),
-        words("calibration.step.4", x=f"{ox:g}", y=f"{oy:g}", right=f"{right:g}", down=f"{-up:g}",
+        words("calibration.step.4", x=f"{ox:g}", y=f"{oy:g}", right=_reading(right), down=_reading(-up),
               example_x=f"{ox + right:g}", example_y=f"{oy + up:g}"),
         words("calibration.step.5")])
     bars_top = max(bar.label_y for bar in geo.bars(grid)) + mm(4)
@@ -477,7 +484,7 @@ def _calibration_back(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid
     ox, oy = _offset(ctx)
     _paragraphs(c, left, paper.height - mm(29), paper.width - 2 * left, [
         words("calibration.back.read", x=f"{ox:g}", y=f"{oy:g}"),
-        words("calibration.back.shift", x=f"{ox:g}", y=f"{oy:g}")])
+        words("calibration.back.shift", x=_reading(ox), y=_reading(oy))])
     _bars(c, grid, words)
     draw_footer(c, ctx, paper, 2, pages)
 
@@ -541,7 +548,11 @@ def _row(c: Canvas, x: float, y: float, name_w: float, col_w: float, cells: Sequ
     c.setFont(font, size)
     c.drawString(x, y, ellipsise(str(cells[0]), font, size, name_w - 4))
     for i, cell in enumerate(cells[1:], start=1):
+        # A head longer than its column ("Marcadores") is set smaller, never into its neighbour.
+        fit = min(size, size * (col_w - 4) / max(stringWidth(str(cell), font, size), 1))
+        c.setFont(font, fit)
         c.drawRightString(x + name_w + i * col_w, y, str(cell))
+    c.setFont(font, size)
 
 
 # ---- fold-and-glue sheets ------------------------------------------------------------------
