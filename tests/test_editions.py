@@ -19,7 +19,7 @@ import pytest
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
-from conftest import DATA, pdf_text, run_cli
+from conftest import DATA, aid_edition, pdf_text, run_cli
 from generator.content.words import (
     LOCALE,
     Words,
@@ -50,10 +50,9 @@ def edition(lang):
     return render_all(load(DATA), BuildOptions(lang=lang))
 
 
-@functools.lru_cache(maxsize=8)
 def aid_a4(lang):
     """The A4 aid in `lang`, made alone: the tests that read no other file need no whole kit."""
-    return render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",), papers=("a4",)))["player-aid-a4.pdf"]
+    return aid_edition(lang)["player-aid-a4.pdf"]
 
 
 def html_text(content):
@@ -255,7 +254,7 @@ KEPT_TERMS = {"hero", "pinned", "unhurt", "wounded", "killed", "pistol", "rifle"
 
 
 def english_words(text, lang):
-    words = re.findall(r"[A-Za-z]+", text)
+    words = re.findall(r"[^\W\d_]+", text)        # whole words: "début" holds no "but"
     kept = KEPT[lang] | KEPT_TERMS
     return sorted({w for w in words if w.lower() in ENGLISH and w.lower() not in kept})
 

@@ -112,16 +112,23 @@ def aid_catalogue_file(lang: str) -> Path:
     return LOCALE / lang / f"{AID_DOMAIN}.po"
 
 
-@lru_cache(maxsize=8)
+_AID_READ: dict[tuple[str, int, int], Words] = {}     # (file, size, mtime): read again once edited (serve)
+
+
 def aid_words(lang: str) -> Words:
     """The aid's sentences in `lang`, with their plural forms (English, or a language without the
     file: none; as gettext does, an untranslated sentence prints in English;
-    tests/test_aid_catalogues.py checks each edition's file has them all)."""
+    tests/test_aid_catalogues.py checks each edition's file has them all).  Read once a process,
+    and again when the file changes (a translator's save under `bailout serve`)."""
     path = aid_catalogue_file(lang)
     if lang == SOURCE_LANGUAGE or not path.is_file():
         return Words(lang, {})
-    catalogue = po_catalogue(path, lang, AID_DOMAIN)
-    return Words(lang, catalogue.messages, catalogue.plurals, catalogue.plural_forms)
+    info = path.stat()
+    key = (str(path), info.st_size, info.st_mtime_ns)
+    if key not in _AID_READ:
+        catalogue = po_catalogue(path, lang, AID_DOMAIN)
+        _AID_READ[key] = Words(lang, catalogue.messages, catalogue.plurals, catalogue.plural_forms)
+    return _AID_READ[key]
 
 
 @jinja2.pass_context

@@ -11,6 +11,7 @@ term changed in the glossary fails here wherever a catalogue still says the old 
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from generator.content.aid_text import aid_catalogue_file, aid_words
 from generator.content.words import catalogue_file, load_words
@@ -27,21 +28,26 @@ def _plain(text: str) -> str:
     return " ".join(_FIELDS.sub(" ", text).translate(_SPACES).split()).casefold()
 
 
+@lru_cache(maxsize=4096)
+def _pattern(word: str, before: str, after: str = "") -> re.Pattern[str]:
+    return re.compile(before + re.escape(_plain(word)) + after)
+
+
 def holds(text: str, form: str) -> bool:
     """Whether `text` holds `form` at the start of a word, in any case ("Heldenkarten" holds
     "Heldenkarte"; a hyphen starts a word, so "Infanterie-Personenkarte" holds "Personenkarte")."""
-    return re.search(rf"(?<!{_LETTER}){re.escape(_plain(form))}", _plain(text)) is not None
+    return _pattern(form, rf"(?<!{_LETTER})").search(_plain(text)) is not None
 
 
 def names(text: str, english: str) -> bool:
     """Whether the English `text` uses the English term: at a word start, a hyphen joining it to
     the word before ("Non-open-topped" does not name "open-topped")."""
-    return re.search(rf"(?<![\w-]){re.escape(_plain(english))}", _plain(text)) is not None
+    return _pattern(english, r"(?<![\w-])").search(_plain(text)) is not None
 
 
 def says(text: str, word: str) -> bool:
     """Whether `text` holds `word` as a whole word or phrase, in any case."""
-    return re.search(rf"(?<!{_LETTER}){re.escape(_plain(word))}(?!{_LETTER})", _plain(text)) is not None
+    return _pattern(word, rf"(?<!{_LETTER})", rf"(?!{_LETTER})").search(_plain(text)) is not None
 
 
 def messages(kit: KitData, glossary: Glossary) -> Iterator[tuple[str, str, str]]:
@@ -74,16 +80,20 @@ def term_problems(kit: KitData, glossary: Glossary) -> list[str]:
     """One line per message that misses its glossary term or says a word the glossary avoids."""
     problems = []
     for where, english, text in messages(kit, glossary):
+        plain_english, plain = _plain(english), _plain(text)
         for term in glossary.terms:
-            problems += _term_problems(where, english, text, term)
+            problems += _term_problems(where, (english, plain_english), (text, plain), term)
     return problems
 
 
-def _term_problems(where: str, english: str, text: str, term: Term) -> list[str]:
+def _term_problems(where: str, english: tuple[str, str], text: tuple[str, str], term: Term) -> list[str]:
+    """The message's problems with one term; each text given as (as printed, _plain of it)."""
     out = []
-    if names(english, term.english) and not any(holds(text, form) for form in term.forms):
+    said = text[1]
+    if _pattern(term.english, r"(?<![\w-])").search(english[1]) \
+            and not any(_pattern(form, rf"(?<!{_LETTER})").search(said) for form in term.forms):
         out.append(f"{where}: the English says {term.english!r}; the glossary's term is {term.term!r} "
-                   f"(or {', '.join(repr(f) for f in term.forms[1:]) or 'no other form'}), not found in {text!r}")
+                   f"(or {', '.join(repr(f) for f in term.forms[1:]) or 'no other form'}), not found in {text[0]!r}")
     out += [f"{where}: says {word!r}, which the glossary avoids for {term.english!r} (its term: {term.term!r})"
-            for word in term.avoid if says(text, word)]
+            for word in term.avoid if _pattern(word, rf"(?<!{_LETTER})", rf"(?!{_LETTER})").search(said)]
     return out
