@@ -1,4 +1,5 @@
 import contextlib
+import functools
 import io
 import os
 import shutil
@@ -161,6 +162,16 @@ def two_editions(tmp_path_factory):
 def kit_files(kit_dir):
     """{file name: bytes} of the session's default build."""
     return {p.name: p.read_bytes() for p in sorted(kit_dir.iterdir())}
+
+
+@functools.lru_cache(maxsize=8)
+def aid_edition(lang):
+    """{file name: bytes} of the aid alone in `lang` (its A4 PDF and its web page), made once a
+    process: the tests that read no other file of an edition share it."""
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    return render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",), papers=("a4",)))
 
 
 def edit(path, old, new, count=1):

@@ -41,14 +41,24 @@ def test_babel_finds_the_templates_sentences():
     assert len(messages) > 50 and "The procedure" in messages
 
 
+def forms(string):
+    """A message's translations: one, or one per plural form."""
+    return tuple(string) if isinstance(string, tuple) else (string,)
+
+
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_every_sentence_of_the_aid_has_a_translation(lang):
-    translated = {str(m.id): str(m.string) for m in catalogue(lang) if m.id and m.string and not m.fuzzy}
-    missing = sorted(extracted() - set(translated))
+    po = catalogue(lang)
+    translated = {m.id: forms(m.string) for m in po if m.id and all(forms(m.string)) and not m.fuzzy}
+    missing = sorted(map(str, extracted() - set(translated)))
     assert missing == [], (lang, missing[:5])
     for msgid in extracted():
         # Same placeholders: a translation can neither drop a number nor name one the template lacks.
-        assert set(PLACEHOLDER.findall(translated[msgid])) == set(PLACEHOLDER.findall(msgid)), (lang, msgid)
+        english = set(PLACEHOLDER.findall(" ".join(forms(msgid))))
+        for text in translated[msgid]:
+            assert set(PLACEHOLDER.findall(text)) == english, (lang, msgid, text)
+        if isinstance(msgid, tuple):        # as many forms as the header's Plural-Forms gives
+            assert len(translated[msgid]) == po.num_plurals, (lang, msgid)
 
 
 @pytest.mark.skipif(shutil.which("msgfmt") is None, reason="msgfmt (GNU gettext) not installed")

@@ -251,8 +251,8 @@ def test_no_fill_prints_the_sets_alone_and_the_manifest_says_so():
     flat = " ".join(text.split())
     with open(DATA / "rules.toml", "rb") as handle:
         size = tomllib.load(handle)["crew"]["size"]
-    sets = WORDS("calibration.manifest.set_count.many", n=2)
-    assert WORDS("calibration.manifest.sets", sets=sets, size=size) in flat
+    sets = WORDS.count("calibration.manifest.set_count", 2)
+    assert WORDS.count("calibration.manifest.sets", size, sets=sets) in flat
     assert WORDS("calibration.manifest.fill") not in flat
 
 
@@ -264,8 +264,8 @@ def test_manifest_says_what_prints_and_what_the_faces_mean(default_build):
     with open(DATA / "rules.toml", "rb") as handle:
         rules = tomllib.load(handle)
     w, after = rules["weapon"], rules["after"]
-    sets = WORDS("calibration.manifest.set_count.many", n=2)
-    assert WORDS("calibration.manifest.sets", sets=sets, size=rules["crew"]["size"]) in flat
+    sets = WORDS.count("calibration.manifest.set_count", 2)
+    assert WORDS.count("calibration.manifest.sets", rules["crew"]["size"], sets=sets) in flat
     assert WORDS("calibration.manifest.fill") in flat and WORDS("calibration.manifest.weapons") in flat
     # the faces' words as the counters print them, the figures from the data
     reach = WORDS("counter.crew.pistol.range", range=w["pistol_relative_range"])

@@ -14,6 +14,7 @@ import tomllib
 from fractions import Fraction as F
 
 import pytest
+from babel.lists import format_list
 
 from conftest import DATA, edit, run_cli
 from generator.content.items import diff, print_items
@@ -265,11 +266,12 @@ def test_every_label_and_word_of_the_items_is_the_catalogues():
     for key, item in keyed.items():
         assert re.fullmatch(r"\[item\.[a-z_.]+\]", item.label), (key, item.label)
         assert item.label != english[key].label
-    # Values in the kit's words are the catalogue's too: yes and no, "or", an SMG gap's "none, so".
+    # Values in the kit's words are the catalogue's too: yes and no, an SMG gap's "none, so"; a
+    # list of alternatives ("SL or ASL") is the locale's (CLDR, through Babel).
     flags = [k for k, i in english.items() if i.value in (WORDS("item.yes"), WORDS("item.no"))]
     assert flags and all(keyed[k].value in ("[item.yes]", "[item.no]") for k in flags)
     assert keyed["deck"].value == "[item.deck.ideal]"
-    assert keyed["crew.leader_roles"].value == "[item.or]".join(RULES["crew"]["leader_roles"])
+    assert keyed["crew.leader_roles"].value == format_list(RULES["crew"]["leader_roles"], style="or", locale="en")
     assert any("[item.weapons.none_so]" in str(i.value) for k, i in keyed.items() if k.startswith("weapons."))
 
 

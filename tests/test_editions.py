@@ -1,5 +1,5 @@
-"""The editions in German, French, Italian and Spanish: every catalogue complete, each
-edition passes the print checks English passes, prints the same figures, and keeps no common
+"""The editions in German, Spanish, French, Italian, Polish and Russian: every catalogue complete,
+each edition passes the print checks English passes, prints the same figures, and keeps no common
 English word outside the terms it keeps on purpose.
 
 Each edition is rendered once per session (all parts, both papers).  Expected values come from
@@ -19,7 +19,7 @@ import pytest
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
-from conftest import DATA, pdf_text, run_cli
+from conftest import DATA, aid_edition, pdf_text, run_cli
 from generator.content.words import (
     LOCALE,
     Words,
@@ -33,10 +33,10 @@ from generator.errors import DataError
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
-EDITIONS = ("de", "fr", "it", "es")
+EDITIONS = ("de", "es", "fr", "it", "pl", "ru")
 # The print checks build a whole kit per edition (seconds each).  README's test command checks
 # German, the longest text and the hardest to fit; CI (BAILOUT_SLOW_TESTS=1, set by .ci/run)
-# checks every edition.  The catalogue checks below always cover all four.
+# checks every edition.  The catalogue checks below always cover all six.
 PRINTED = EDITIONS if os.environ.get("BAILOUT_SLOW_TESTS") == "1" else ("de",)
 CI = os.environ.get("CI") == "true"
 MM = 72 / 25.4
@@ -50,10 +50,9 @@ def edition(lang):
     return render_all(load(DATA), BuildOptions(lang=lang))
 
 
-@functools.lru_cache(maxsize=8)
 def aid_a4(lang):
     """The A4 aid in `lang`, made alone: the tests that read no other file need no whole kit."""
-    return render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",), papers=("a4",)))["player-aid-a4.pdf"]
+    return aid_edition(lang)["player-aid-a4.pdf"]
 
 
 def html_text(content):
@@ -64,7 +63,7 @@ def html_text(content):
 
 # ---- the catalogues -----------------------------------------------------------------------------
 
-def test_the_kit_has_the_four_editions_and_english_first():
+def test_the_kit_has_the_six_editions_and_english_first():
     assert available_languages() == ("en", *sorted(EDITIONS))
 
 
@@ -112,9 +111,10 @@ def test_a_hostile_catalogue_field_is_one_line_naming_file_and_key(text: str) ->
     assert "de.po: counters.outline.front" in str(caught.value)
 
 
-def test_the_catalogues_own_format_specs_still_work() -> None:
+def test_the_catalogues_own_format_specs_still_work_in_the_languages_convention() -> None:
     words = Words("de", {"k": "{size:,.1f} mm, {n}"})
-    assert words("k", size=1234.56, n=3) == "1,234.6 mm, 3"
+    assert words("k", size=1234.56, n=3) == "1.234,6 mm, 3"       # German: point groups, comma decimals
+    assert Words("en", {"k": "{size:,.1f} mm, {n}"})("k", size=1234.56, n=3) == "1,234.6 mm, 3"
 
 
 # ---- print checks, as English passes them ---------------------------------------------------------
@@ -232,11 +232,11 @@ def test_every_fraction_and_percentage_equals_the_english(lang, kit_files):
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_percentages_follow_the_readers_convention(lang):
-    """A decimal comma, and (but in Italian) a space before the sign: '33,3 %' (CLDR)."""
+    """A decimal comma, and (but in Italian and Polish) a space before the sign: '33,3 %' (CLDR)."""
     text = pdf_text(aid_a4(lang)).replace("\u00a0", " ")
     shown = re.findall(r"\d+[.,]\d+\s?%", text)
     assert shown and all("," in p for p in shown), (lang, shown[:5])
-    assert all(p.endswith(" %") != (lang == "it") for p in shown), (lang, shown[:5])
+    assert all(p.endswith(" %") != (lang in ("it", "pl")) for p in shown), (lang, shown[:5])
 
 
 # ---- no English left --------------------------------------------------------------------------------
@@ -249,12 +249,12 @@ ENGLISH = {"the", "and", "with", "when", "each", "every", "from", "only", "this"
            "both", "rows", "row", "man", "men", "draw", "draws", "card", "cards", "column", "reads", "chance"}
 # The English terms each edition keeps on purpose beside its own (the glossary's rule): a player
 # matches them to the English cards.  "man" is German ("one"); "pistol" never appears alone.
-KEPT = {"de": {"man"}, "fr": set(), "it": set(), "es": set()}
+KEPT = {"de": {"man"}, "fr": set(), "it": set(), "es": set(), "pl": set(), "ru": set()}
 KEPT_TERMS = {"hero", "pinned", "unhurt", "wounded", "killed", "pistol", "rifle", "smg", "range", "chit"}
 
 
 def english_words(text, lang):
-    words = re.findall(r"[A-Za-z]+", text)
+    words = re.findall(r"[^\W\d_]+", text)        # whole words: "début" holds no "but"
     kept = KEPT[lang] | KEPT_TERMS
     return sorted({w for w in words if w.lower() in ENGLISH and w.lower() not in kept})
 
@@ -355,11 +355,13 @@ def test_release_lang_puts_each_edition_in_its_folder_with_an_index(two_editions
 
 
 def test_the_words_format_a_third_in_each_languages_convention():
-    """'33,3 %' in German, French, Italian (CLDR: no space) and Spanish; exact fractions untouched."""
+    """'33,3 %' in German, French, Spanish and Russian, '33,3%' in Italian and Polish (CLDR: no
+    space); exact fractions untouched."""
     from fractions import Fraction
 
     from generator.content.words import Words
     shown = {lang: Words(lang, {}).percent(Fraction(1, 3)).replace("\u00a0", " ") for lang in ("en", *EDITIONS)}
-    assert shown == {"en": "33.3%", "de": "33,3 %", "fr": "33,3 %", "it": "33,3%", "es": "33,3 %"}
+    assert shown == {"en": "33.3%", "de": "33,3 %", "fr": "33,3 %", "it": "33,3%", "es": "33,3 %", "pl": "33,3%",
+                     "ru": "33,3 %"}
     assert Words("de", {}).percent(Fraction(1, 7776)).replace("\u00a0", " ") == "0,013 %"   # two figures, as English
     assert Words("xx", {}).percent(Fraction(1, 3)) == "33.3%"     # no such locale: the kit's own figures

@@ -18,6 +18,7 @@ from collections import Counter
 from fractions import Fraction as F
 
 import pytest
+from babel.lists import format_list
 from pypdf import PdfReader
 
 from conftest import DATA, ROOT, edit, page_texts, run_cli
@@ -567,7 +568,7 @@ def _first_page(ctx, paper):
 
 def _hero_fields(t):
     hero = t["hero"]
-    choice = WORDS("prerolled.legend.or", a=WORDS("prerolled.cell.rifle"), b=WORDS("prerolled.cell.smg"))
+    choice = format_list([WORDS("prerolled.cell.rifle"), WORDS("prerolled.cell.smg")], style="or", locale="en")
     return {"result": hero["fate_result"], "fate_rule": hero["fate_rule"], "weapon_rule": hero["weapon_rule"],
             "choice": choice, "unpins": WORDS("prerolled.legend.hero.unpins"),
             "note": note(t["interpretation"]["hero_card"]["note"])}

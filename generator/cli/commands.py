@@ -52,18 +52,21 @@ def cmd_check(args: argparse.Namespace) -> None:
 
 def _check_catalogues(kit: KitData) -> None:
     """Every edition's catalogue translates every English key with fields the formatter takes, its
-    aid sentences likewise, and its glossary every sentence and name of the data: name what is
-    missing."""
+    aid sentences likewise, its glossary every sentence and name of the data, and every text says
+    the glossary's terms: name what is missing."""
     from generator.content.aid_text import aid_catalogue_problems
+    from generator.content.terms import term_problems
     from generator.content.words import available_languages, missing_translations
     from generator.data.glossary import read_glossary, untranslated
     problems = [line for lang in available_languages() for line in missing_translations(lang)]
     problems += [line for lang in available_languages()[1:] for line in aid_catalogue_problems(lang)]
     for lang in available_languages()[1:]:
         try:
-            problems += untranslated(kit, read_glossary(kit, lang))
+            glossary = read_glossary(kit, lang)
         except DataError as error:
             problems += error.problems
+            continue
+        problems += untranslated(kit, glossary) + term_problems(kit, glossary)
     if problems:
         raise DataError(problems)
 

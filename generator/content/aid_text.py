@@ -24,7 +24,7 @@ from generator.content import template_sandbox
 from generator.content.context import BuildContext
 from generator.content.template_sandbox import KitSandbox, TemplateFiles, TemplateTimeout, time_limit
 from generator.content.weapons import weapon_rows
-from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, _fields, field_problem, fill, po_messages
+from generator.content.words import LOCALE, SOURCE_LANGUAGE, Words, _fields, field_problem, fill, po_catalogue
 from generator.data import FATES
 from generator.engine import procedure as R
 from generator.engine.odds import man_code
@@ -51,7 +51,10 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
         template = compiled_template(folder)        # bounded by the template's size
         values = {**template_vars(ctx), **(extra or {})}
         with time_limit(template_sandbox.TIME_LIMIT):
-            return _bounded(template.generate(**values), path)
+            text = _bounded(template.generate(**values), path)
+        # The locale's typography (French spacing) over the whole text: the template's own
+        # punctuation ("1: unhurt") as well as the catalogue's and the data's.
+        return ctx.words.typeset(text)
     except TemplateTimeout:
         raise RenderError(f"{path}: the template did not finish within {template_sandbox.TIME_LIMIT:g} s (a loop "
                           f"that does not end, or a template that includes itself?)") from None
@@ -86,10 +89,13 @@ def _environment(folder: str) -> KitSandbox:
     env = KitSandbox(loader=TemplateFiles(Path(folder)), undefined=jinja2.StrictUndefined,
                      autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
                      keep_trailing_newline=True, extensions=["jinja2.ext.i18n"], bytecode_cache=_KitBytecodeCache())
-    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate)
+    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)     # type: ignore[attr-defined]
+    # A {% trans count=... %} sentence passes two long texts and its values: their product is
+    # no measure of what it prints, which is one catalogue sentence (its fields filled by `fill`).
+    env.trust(env.globals["gettext"], env.globals["ngettext"])
     env.checked_filters()
     return env
 
@@ -170,15 +176,23 @@ def aid_catalogue_file(lang: str) -> Path:
     return LOCALE / lang / f"{AID_DOMAIN}.po"
 
 
-@lru_cache(maxsize=8)
-def aid_messages(lang: str) -> Mapping[str, str]:
-    """The aid's sentences in `lang` (English, or a language without the file: none; as gettext
-    does, an untranslated sentence prints in English; tests/test_aid_catalogues.py checks each
-    edition's file has them all)."""
+_AID_READ: dict[tuple[str, int, int], Words] = {}     # (file, size, mtime): read again once edited (serve)
+
+
+def aid_words(lang: str) -> Words:
+    """The aid's sentences in `lang`, with their plural forms (English, or a language without the
+    file: none; as gettext does, an untranslated sentence prints in English;
+    tests/test_aid_catalogues.py checks each edition's file has them all).  Read once a process,
+    and again when the file changes (a translator's save under `bailout serve`)."""
     path = aid_catalogue_file(lang)
     if lang == SOURCE_LANGUAGE or not path.is_file():
-        return {}
-    return po_messages(path, lang, AID_DOMAIN)
+        return Words(lang, {})
+    info = path.stat()
+    key = (str(path), info.st_size, info.st_mtime_ns)
+    if key not in _AID_READ:
+        catalogue = po_catalogue(path, lang, AID_DOMAIN)
+        _AID_READ[key] = Words(lang, catalogue.messages, catalogue.plurals, catalogue.plural_forms)
+    return _AID_READ[key]
 
 
 def aid_catalogue_problems(lang: str) -> list[str]:
@@ -186,7 +200,9 @@ def aid_catalogue_problems(lang: str) -> list[str]:
     differ from its msgid's (the template's): what `bailout check` names."""
     path = aid_catalogue_file(lang)
     problems = []
-    for msgid, text in aid_messages(lang).items():
+    words = aid_words(lang)
+    sentences = [*words.messages.items(), *((msgid, form) for msgid, forms in words.plurals.items() for form in forms)]
+    for msgid, text in sentences:
         converted, why = _as_fields(text)
         if not why and _as_fields(msgid)[1] == "":
             wanted = dict.fromkeys(_fields(_as_fields(msgid)[0]), "")
@@ -201,7 +217,7 @@ def aid_catalogue_problems(lang: str) -> list[str]:
 @jinja2.pass_context
 def _gettext(context: jinja2.runtime.Context, message: str) -> Prose:
     lang = context.get("lang", SOURCE_LANGUAGE)
-    messages = aid_messages(lang)
+    messages = aid_words(lang).messages
     if message in messages:
         return Prose(messages[message], (aid_catalogue_file(lang), message))
     return Prose(message, (None, message))
@@ -209,13 +225,24 @@ def _gettext(context: jinja2.runtime.Context, message: str) -> Prose:
 
 @jinja2.pass_context
 def _ngettext(context: jinja2.runtime.Context, singular: str, plural: str, n: int) -> Prose:
-    return _gettext(context, singular if n == 1 else plural)
+    """A {% trans count=... %} ... {% pluralize %} sentence: the form the aid catalogue's
+    Plural-Forms picks for `n`."""
+    lang = context.get("lang", SOURCE_LANGUAGE)
+    words = aid_words(lang)
+    return Prose(words.ngettext(singular, plural, n), (aid_catalogue_file(lang) if singular in words.plurals else None,
+                                                       singular))
 
 
 @jinja2.pass_context
 def _percent(context: jinja2.runtime.Context, p: Fraction | int) -> str:
     """The `pct` filter: a chance in the convention of the edition rendered (its words' lang)."""
     return Words(context.get("lang", SOURCE_LANGUAGE), {}).percent(p)
+
+
+@jinja2.pass_context
+def _either(context: jinja2.runtime.Context, names: Any) -> str:
+    """The `either` filter: "1 or 2", "SL or ASL", as the edition lists alternatives."""
+    return Words(context.get("lang", SOURCE_LANGUAGE), {}).either(names)
 
 
 def _template_line(tb: TracebackType | None, filename: str) -> int | None:

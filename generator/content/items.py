@@ -61,8 +61,8 @@ class _Items:
         return self.words(WEAPON_WORD[kind])
 
     def either(self, names: Iterable[str]) -> str:
-        """'SL or ASL': the names joined by the catalogue's 'or'."""
-        return self.words("item.or").join(names)
+        """'SL or ASL': the names as the edition lists alternatives."""
+        return self.words.either(names)
 
 
 def print_items(kit: KitData, odds: Odds, sets: int = 2, words: Words | None = None) -> dict[str, Item]:

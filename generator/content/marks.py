@@ -105,8 +105,7 @@ def box_vars(since: Since, words: Words) -> dict[str, Any]:
             where = OFF_AID.get(c.key.split(".")[0])
             if where:
                 off[where] = off.get(where, 0) + 1
-    off_aid = [words("change.off_aid.one" if n == 1 else "change.off_aid.many", where=words(where), count=n)
-               for where, n in off.items()]
+    off_aid = [words.count("change.off_aid", n, where=words(where)) for where, n in off.items()]
     return {"label": since.label, "groups": groups, "count": sum(len(c) for _, c in since.groups),
             "off_aid": "; ".join(off_aid)}
 

@@ -1,7 +1,8 @@
 """The edition stamp: one hash over everything that shapes the print.
 
-Data, templates, every catalogue (content/locale/*.po), every field of BuildOptions (read from
-the dataclass, so options added later are covered without more work) and the kit version.
+Data, templates, every catalogue (content/locale/*.po), a translated edition's glossary
+(data/glossary/<lang>.toml, read after the data), every field of BuildOptions (read from the
+dataclass, so options added later are covered without more work) and the kit version.
 Same inputs, same stamp; any of them changed, another stamp.  The footers print it, MANIFEST.txt
 lists it with what went into it, and the release's zip is named by it.
 """
@@ -55,6 +56,8 @@ def edition_stamp(kit: KitData, options: BuildOptions, templates: Path,
                                           ("catalogues", folder_hash(LOCALE, "*.po")),
                                           ("options", hashlib.sha256(options_text(options).encode()).hexdigest()),
                                           ("kit", __version__))
+    if kit.edition is not None:
+        inputs += (("glossary", kit.edition.digest),)
     if since is not None:
         inputs += (("since", since[0]), ("since_templates", since[1]))
     text = "".join(f"{name} {value}\n" for name, value in inputs)

@@ -6,41 +6,81 @@ msgstr = the words).  A second language is a second catalogue beside it.  Placeh
 str.format fields ("Rule {rule}"), filled by the caller; the words themselves never live in
 the code that prints them.  The aid's own text is its template (templates/aid.md.j2); rule
 sentences that are data (the interpretation readings) stay in data/.
+
+The locale's rules come from Babel, never from code here: numbers filled into a message
+(decimal comma, grouping), percentages, plural forms (the catalogue's Plural-Forms, through
+Babel's Translations.ngettext), lists ("a, b or c"), and French spacing before : ; ! ? and
+inside guillemets (typeset below, from the French typographic rule).
 """
 
 import importlib.util
 import io
 import json
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from string import Formatter
+from typing import TYPE_CHECKING
 
 from generator.engine.odds import percent as english_percent
 from generator.errors import DataError
 
+if TYPE_CHECKING:
+    from babel.support import Translations
+
 LOCALE = Path(__file__).resolve().parent / "locale"
 SOURCE_LANGUAGE = "en"
+ENGLISH_PLURALS = "nplurals=2; plural=(n != 1);"
 
 
 @dataclass(frozen=True)
 class Words:
-    """One language's catalogue: words(key, **fields) is the text printed for `key`."""
+    """One language's catalogue: words(key, **fields) is the text printed for `key`;
+    words.count(key, n, **fields) the same for a message with plural forms."""
     lang: str
     messages: Mapping[str, str]
+    plurals: Mapping[str, tuple[str, ...]] = field(default_factory=dict)    # msgid: its msgstr[0..]
+    plural_forms: str = ENGLISH_PLURALS         # the catalogue's Plural-Forms header
 
     def __call__(self, key: str, **fields: object) -> str:
         try:
             text = self.messages[key]
         except KeyError:
             raise KeyError(f"{LOCALE / (self.lang + '.po')}: no message {key!r}") from None
-        return _formatted(self.lang, key, text, fields) if fields else text
+        return self.typeset(_formatted(self.lang, key, text, fields) if fields else text)
 
     def has(self, key: str) -> bool:
-        return key in self.messages
+        return key in self.messages or key in self.plurals
+
+    def count(self, key: str, n: int, **fields: object) -> str:
+        """The message `key` (msgid and msgid_plural alike) for `n` things, `n` filled in as
+        {count}: the form the catalogue's Plural-Forms picks ("1 Änderung", "2 Änderungen")."""
+        if key not in self.plurals:
+            raise KeyError(f"{LOCALE / (self.lang + '.po')}: no plural message {key!r}")
+        text = self.ngettext(key, key, n)
+        return self.typeset(_formatted(self.lang, key, text, {"count": n, **fields}))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """gettext's ngettext over this catalogue's plural messages (Babel's Translations, so the
+        header's Plural-Forms chooses); a message it lacks is `singular` for 1, else `plural`."""
+        return _translations(self.plural_forms, tuple(sorted(self.plurals.items()))).ngettext(singular, plural, n)
+
+    def either(self, names: Iterable[str]) -> str:
+        """'SL or ASL', 'a, b or c': the names as this language lists alternatives (CLDR, through Babel)."""
+        from babel.lists import format_list
+        items = [str(name) for name in names]
+        return format_list(items, style="or", locale=self._locale()) if items else ""
+
+    def typeset(self, text: str) -> str:
+        """`text` with the typography its language asks of punctuation (French spacing)."""
+        return french_spacing(text) if self.lang.split("_")[0] == "fr" else text
+
+    def _locale(self) -> str:
+        return self.lang if self.numbers_localised() else SOURCE_LANGUAGE
 
     def percent(self, p: Fraction | int) -> str:
         """A chance as a percentage in this language's convention ('33,3 %' in German): the same
@@ -64,11 +104,8 @@ class Words:
 
     def decimal(self, value: Fraction | float, places: int) -> str:
         """`value` with `places` decimals in this language's convention ('2,50' in German)."""
-        text = f"{float(value):.{places}f}"
-        if not self.numbers_localised():
-            return text
-        from babel.numbers import format_decimal
-        return format_decimal(Decimal(text), format="0." + "0" * places if places else "0", locale=self.lang)
+        return localised_number(self.lang, f"{float(value):.{places}f}") if self.numbers_localised() \
+            else f"{float(value):.{places}f}"
 
     def numbers_localised(self) -> bool:
         """Whether numbers follow this language's convention: not for English (the kit's own
@@ -89,13 +126,14 @@ _SPEC = re.compile(r"[,_]?(?:\.\d)?[df%]?")
 
 
 def _formatted(lang: str, key: str, text: str, fields: Mapping[str, object]) -> str:
-    return fill(f"{catalogue_file(lang)}: {key}", text, fields)
+    return fill(f"{catalogue_file(lang)}: {key}", text, fields, lang)
 
 
-def fill(where: str, text: str, fields: Mapping[str, object]) -> str:
-    """The one formatter of catalogue text: `text` with its {fields} filled from `fields`.  A
-    field the caller does not give, an attribute, index, conversion or width, or a stray brace
-    is a DataError, one line starting with `where` (the catalogue file and key)."""
+def fill(where: str, text: str, fields: Mapping[str, object], lang: str = SOURCE_LANGUAGE) -> str:
+    """The one formatter of catalogue text: `text` with its {fields} filled from `fields`, each
+    number in `lang`'s convention.  A field the caller does not give, an attribute, index,
+    conversion or width, or a stray brace is a DataError, one line starting with `where` (the
+    catalogue file and key)."""
     why = field_problem(text, fields)
     if why:
         raise DataError(f"{where}: {why}")
@@ -104,9 +142,10 @@ def fill(where: str, text: str, fields: Mapping[str, object]) -> str:
         out.append(literal)
         if name is not None:
             try:
-                out.append(format(fields[name], spec or ""))
+                formatted = format(fields[name], spec or "")
             except (ValueError, TypeError) as error:
                 raise DataError(f"{where}: field {{{name}:{spec}}}: {error}") from None
+            out.append(_number_text(lang, fields[name], formatted))
     return "".join(out)
 
 
@@ -126,6 +165,53 @@ def field_problem(text: str, fields: Mapping[str, object] | None = None) -> str:
             accepted = f"one of {sorted(fields)}" if fields is not None else "a plain {name} or {name:,.1f}"
             return f"field {shown[:60]} is not {accepted}"
     return ""
+
+
+_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})*(?:\.\d+)?|-?\d+(?:\.\d+)?")
+
+
+def _number_text(lang: str, value: object, text: str) -> str:
+    """A number filled into a message, as Python formatted it ("1,234.5"), in `lang`'s
+    convention ("1.234,5"); any other value, and every value in English, as it is."""
+    if lang == SOURCE_LANGUAGE or isinstance(value, bool) or not isinstance(value, (int, float, Decimal, Fraction)):
+        return text
+    if not _NUMBER.fullmatch(text) or not Words(lang, {}).numbers_localised():
+        return text
+    return localised_number(lang, text)
+
+
+def localised_number(lang: str, text: str) -> str:
+    """The number `text` ("1,234.5": Python's digits, grouped or not) in `lang`'s convention, with
+    the same digits (no second rounding): its decimal sign and group separator (CLDR, by Babel)."""
+    from babel.numbers import format_decimal
+    whole, _, places = text.partition(".")
+    pattern = ("#,##0" if "," in whole else "0") + ("." + "0" * len(places) if places else "")
+    return format_decimal(Decimal(text.replace(",", "")), format=pattern, locale=lang)
+
+
+# French spacing (the Imprimerie nationale's rule): a no-break space before the colon, a narrow
+# one before ; ! ? and inside guillemets, so no line starts with the mark or ends with «.  A space
+# the writer typed there becomes the no-break one; a missing one is added.  An HTML entity's
+# semicolon ("&amp;") and a mark with no space after it ("12:30", "http://") are left alone.
+_FRENCH = re.compile(r"(&#?\w+;)|[ \u00a0\u202f]*(\\?[;!?]|:(?=[\s*_)]|$))|(«)[ \u00a0\u202f]*|[ \u00a0\u202f]*(»)")
+_NO_SPACE_BEFORE = set(" \u00a0\u202f\n([«/:;!?|-")
+
+
+def french_spacing(text: str) -> str:
+    """`text` with French spacing before : ; ! ? and inside « »."""
+    def space(match: re.Match[str]) -> str:
+        entity, mark, opening, closing = match.groups()
+        if entity:
+            return entity
+        if opening:
+            return "\u00ab\u202f"
+        if closing:
+            return "\u202f\u00bb"
+        start = match.start()
+        if start == 0 or text[start - 1] in _NO_SPACE_BEFORE:
+            return match.group(0)
+        return ("\u00a0" if mark == ":" else "\u202f") + mark
+    return _FRENCH.sub(space, text)
 
 
 def catalogue_file(lang: str) -> Path:
@@ -154,29 +240,78 @@ def load_words(lang: str = SOURCE_LANGUAGE) -> Words:
 
 
 def _read_words(lang: str) -> Words:
-    return Words(lang, po_messages(catalogue_file(lang), lang))
+    catalogue = po_catalogue(catalogue_file(lang), lang)
+    return Words(lang, catalogue.messages, catalogue.plurals, catalogue.plural_forms)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """A .po file's translated messages: the plain ones, those with plural forms, and its header's
+    Plural-Forms (Babel's locale default where the header gives none)."""
+    messages: dict[str, str]
+    plurals: dict[str, tuple[str, ...]]
+    plural_forms: str
 
 
 def po_messages(path: Path, lang: str, domain: str | None = None) -> dict[str, str]:
-    """Every translated message of the .po file `path` (msgid: msgstr; fuzzy ones left out), read
-    by Babel, or from the kit's cache (generator/cache.py) when this file was read before by
-    this Babel: parsing the catalogues (and importing Babel's reader) was a tenth of a cold build."""
+    """Every translated plain message of the .po file `path` (msgid: msgstr)."""
+    return po_catalogue(path, lang, domain).messages
+
+
+def po_catalogue(path: Path, lang: str, domain: str | None = None) -> Catalogue:
+    """Every translated message of the .po file `path` (fuzzy ones left out), read by Babel, or
+    from the kit's cache (generator/cache.py) when this file was read before by this Babel:
+    parsing the catalogues (and importing Babel's reader) was a tenth of a cold build."""
     from generator import cache
     content = path.read_bytes()
-    key = cache.digest(content, lang, domain or "", _babel_reader())
+    key = cache.digest(content, lang, domain or "", _babel_reader(), "plurals")
     kept = cache.read("catalogues", key)
     if kept is not None:
         try:
-            messages = json.loads(kept)
-            if isinstance(messages, dict) and all(isinstance(v, str) for v in messages.values()):
-                return messages
-        except (ValueError, UnicodeError):      # a damaged entry: read the file again
+            return _catalogue_of(json.loads(kept))
+        except (ValueError, UnicodeError, TypeError, AttributeError):      # a damaged entry: read the file again
             pass
     from babel.messages.pofile import read_po
     catalog = read_po(io.BytesIO(content), locale=lang, domain=domain)
-    messages = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
-    cache.write("catalogues", key, json.dumps(messages, ensure_ascii=False, sort_keys=True).encode("utf-8"))
-    return messages
+    messages, plurals = {}, {}
+    for m in catalog:
+        if not m.id or m.fuzzy:
+            continue
+        if isinstance(m.id, tuple) and isinstance(m.string, tuple) and all(m.string):
+            plurals[str(m.id[0])] = [str(form) for form in m.string]
+        elif isinstance(m.id, str) and isinstance(m.string, str) and m.string:
+            messages[m.id] = m.string
+    table = {"messages": messages, "plurals": plurals, "plural_forms": catalog.plural_forms}
+    cache.write("catalogues", key, json.dumps(table, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    return _catalogue_of(table)
+
+
+def _catalogue_of(table: object) -> Catalogue:
+    """A Catalogue from its cached JSON; ValueError if the entry is not one."""
+    if not isinstance(table, dict) or set(table) != {"messages", "plurals", "plural_forms"}:
+        raise ValueError("not a catalogue")
+    messages, plurals, forms = table["messages"], table["plurals"], table["plural_forms"]
+    if not (isinstance(messages, dict) and all(isinstance(v, str) for v in messages.values())
+            and isinstance(plurals, dict) and isinstance(forms, str)
+            and all(isinstance(v, list) and all(isinstance(f, str) for f in v) for v in plurals.values())):
+        raise ValueError("not a catalogue")
+    return Catalogue(messages, {k: tuple(v) for k, v in plurals.items()}, forms)
+
+
+@lru_cache(maxsize=32)
+def _translations(plural_forms: str, plurals: tuple[tuple[str, tuple[str, ...]], ...]) -> "Translations":
+    """Babel's Translations over these plural messages, chosen by `plural_forms` (made once a process)."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+    from babel.support import Translations
+    catalog = Catalog(locale=None)
+    catalog.mime_headers = [("Content-Type", "text/plain; charset=utf-8"), ("Plural-Forms", plural_forms)]
+    for msgid, forms in plurals:
+        catalog.add((msgid, msgid), forms)
+    mo = io.BytesIO()
+    write_mo(mo, catalog)
+    mo.seek(0)
+    return Translations(mo)
 
 
 def _babel_reader() -> str:
@@ -210,27 +345,41 @@ def _fields(text: str) -> set[str]:
 
 def missing_translations(lang: str) -> list[str]:
     """One line per key of the English catalogue that `lang`'s lacks, leaves empty or fuzzy, or
-    translates with other {fields} or a field the formatter refuses: what `bailout check` names
-    and a test refuses."""
+    translates with other {fields}, a field the formatter refuses, or another number of plural
+    forms than its Plural-Forms header gives: what `bailout check` names and a test refuses."""
     path = catalogue_file(lang)
     from babel.messages.pofile import read_po
     with open(catalogue_file(SOURCE_LANGUAGE), "rb") as handle:
-        english = {str(m.id): str(m.string) for m in read_po(handle) if m.id}
+        english = {_msgid(m.id): _forms(m.string) for m in read_po(handle) if m.id}
     with open(path, "rb") as handle:
         catalog = read_po(handle, locale=lang)
-    found = {str(m.id): m for m in catalog if m.id}
+    found = {_msgid(m.id): m for m in catalog if m.id}
     problems = []
-    for key, text in english.items():
+    for key, texts in english.items():
         message = found.get(key)
-        why = field_problem(str(message.string)) if message is not None else ""
+        forms = _forms(message.string) if message is not None else ()
+        why = next((w for w in (field_problem(text) for text in forms) if w), "")
         if why:
             problems.append(f"{path}: {key}: {why}")
-        elif message is None or not message.string:
-            problems.append(f"{path}: {key}: no translation (English: {text!r})")
+        elif message is None or not all(forms):
+            problems.append(f"{path}: {key}: no translation (English: {texts[0]!r})")
         elif message.fuzzy:
             problems.append(f"{path}: {key}: marked fuzzy")
-        elif _fields(str(message.string)) != _fields(text):
-            problems.append(f"{path}: {key}: fields {sorted(_fields(str(message.string)))}, "
-                            f"English has {sorted(_fields(text))}")
+        elif len(texts) > 1 and len(forms) != catalog.num_plurals:
+            problems.append(f"{path}: {key}: {len(forms)} plural forms, the header's Plural-Forms gives "
+                            f"{catalog.num_plurals}")
+        elif {f for text in forms for f in _fields(text)} != {f for text in texts for f in _fields(text)}:
+            problems.append(f"{path}: {key}: fields {sorted(_fields(' '.join(forms)))}, "
+                            f"English has {sorted(_fields(' '.join(texts)))}")
     problems += [f"{path}: {key}: not a key of the English catalogue" for key in found if key not in english]
     return problems
+
+
+def _msgid(msgid: object) -> str:
+    """A message's key: its msgid (the singular, for a message with plural forms)."""
+    return str(msgid[0] if isinstance(msgid, tuple) else msgid)
+
+
+def _forms(string: object) -> tuple[str, ...]:
+    """A message's translation: one text, or one per plural form."""
+    return tuple(str(s) for s in string) if isinstance(string, tuple) else (str(string or ""),)

@@ -1,19 +1,24 @@
 """An edition's glossary: data/glossary/<lang>.toml, editable like the rest of the data.
 
-[terms] gives the game's terms in the edition's words, the English kept beside them where a
-player matches it to the English cards ("Heldenkarte (Hero)"); [text] gives the data's printed
-sentences (rules.toml's, by their key there, and the interpretation readings); [nationalities.KEY]
-each nationality's name and adjective.  Rule numbers and weapon models are never translated.
-A key the English data lacks, or a value of the wrong kind, is a problem naming file and key;
-a sentence left out prints in English, and `bailout check` names it.
+[terms] is the one source of the game's terms in the edition's words: each English term (the
+key, as the English edition prints it) gets the edition's term, the forms it prints in, the
+English kept beside it where a player matches it to the English cards ("Heldenkarte (Hero)"),
+and the other words for the same thing that must not print (content/terms.py holds every
+catalogue to it).  `quoted` lists the rule's English words the edition quotes as they are.
+[text] gives the data's printed sentences (rules.toml's, by their key there, and the
+interpretation readings); [nationalities.KEY] each nationality's name and adjective.  Rule
+numbers and weapon models are never translated.  A key the English data lacks, or a value of
+the wrong kind, is a problem naming file and key; a sentence left out prints in English, and
+`bailout check` names it.
 """
 
 import dataclasses
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from generator.data.model import KitData, Nationality, Rules
+from generator.data.model import EditionGlossary, KitData, Nationality, Rules
 from generator.data.schema import Problems
 from generator.data.toml_file import read_toml
 from generator.errors import DataError
@@ -32,13 +37,25 @@ TEXT_FIELDS: dict[str, tuple[str, ...]] = {
 
 
 @dataclass(frozen=True)
+class Term:
+    """One game term in an edition: [terms."Hero card"] (or the short form "Hero card" = "...")."""
+    english: str                # the key: the English term as the English edition prints it
+    term: str                   # the edition's word for it, as a player says it
+    forms: tuple[str, ...]      # every way it prints (each the start of a word, any case); the term first
+    kept: str = ""              # the English printed beside it ("Hero"), where a player matches the cards
+    avoid: tuple[str, ...] = ()     # other words for the same thing, never printed
+
+
+@dataclass(frozen=True)
 class Glossary:
     """One edition's glossary, read and checked."""
     lang: str
     file: str                       # data/glossary/<lang>.toml, as problems name it
-    terms: tuple[tuple[str, str], ...]
+    terms: tuple[Term, ...]
     text: dict[str, str | tuple[str, ...]]
     nationalities: dict[str, dict[str, str]]
+    quoted: tuple[str, ...] = ()    # the rule's English words quoted as they are
+    digest: str = ""                # sha256 of the file's bytes
 
 
 def glossary_file(lang: str) -> str:
@@ -66,21 +83,27 @@ def read_glossary(kit: KitData, lang: str) -> Glossary:
     rel = glossary_file(lang)
     if not (kit.directory / rel).is_file():
         raise DataError(f"{kit.directory / rel}: no glossary for the {lang} edition (copy another and translate it)")
-    table = read_toml(problems, kit.directory, rel) or {}
+    read: dict[str, bytes] = {}
+    table = read_toml(problems, kit.directory, rel, read) or {}
     glossary = _checked(problems, rel, lang, table, kit)
     if problems:
         raise DataError(problems.lines)
-    return glossary
+    return replace(glossary, digest=hashlib.sha256(read.get(rel, b"")).hexdigest())
+
+
+_TABLES = ("quoted", "terms", "text", "nationalities")
+_TERM_KEYS = {"term", "forms", "kept", "avoid"}
 
 
 def _checked(problems: Problems, rel: str, lang: str, table: dict[str, Any], kit: KitData) -> Glossary:
     """The glossary's tables, each key and kind checked; problems added, never raised here."""
-    for key in sorted(set(table) - {"terms", "text", "nationalities"}):
-        problems.add(rel, key, "unknown table; expected terms, text, nationalities")
-    terms = table.get("terms", {})
-    for key, value in terms.items():
-        if not isinstance(value, str) or not value.strip():
-            problems.add(rel, f"terms.{key}", "must be the term's words in this edition (a string)")
+    for key in sorted(set(table) - set(_TABLES)):
+        problems.add(rel, key, f"unknown table; expected {', '.join(_TABLES)}")
+    quoted = table.get("quoted", [])
+    if not (isinstance(quoted, list) and all(isinstance(q, str) and q.strip() for q in quoted)):
+        problems.add(rel, "quoted", "must be a list of the rule's English words (strings)")
+        quoted = []
+    terms = _terms(problems, rel, table.get("terms", {}))
     english = english_text(kit.rules)
     text: dict[str, str | tuple[str, ...]] = {}
     for key, value in _flat(table.get("text", {})):
@@ -97,7 +120,29 @@ def _checked(problems: Problems, rel: str, lang: str, table: dict[str, Any], kit
         else:
             text[key] = value
     nationalities = _nationalities(problems, rel, table.get("nationalities", {}), kit)
-    return Glossary(lang, rel, tuple((str(k), str(v)) for k, v in terms.items()), text, nationalities)
+    return Glossary(lang, rel, terms, text, nationalities, tuple(quoted))
+
+
+def _terms(problems: Problems, rel: str, table: Any) -> tuple[Term, ...]:
+    """[terms]: each entry the term's words (a string), or a table of term, forms, kept, avoid."""
+    out: list[Term] = []
+    for key, value in (table.items() if isinstance(table, dict) else []):
+        where = f"terms.{key}"
+        if isinstance(value, str) and value.strip():
+            out.append(Term(key, value, (value,)))
+            continue
+        if not isinstance(value, dict) or not isinstance(value.get("term"), str) or not value["term"].strip() \
+                or set(value) - _TERM_KEYS:
+            problems.add(rel, where, "must be the term's words (a string) or a table of term, forms, kept and avoid")
+            continue
+        lists = {name: value.get(name, []) for name in ("forms", "avoid")}
+        if not all(isinstance(v, list) and all(isinstance(w, str) and w.strip() for w in v) for v in lists.values()) \
+                or not isinstance(value.get("kept", ""), str):
+            problems.add(rel, where, "forms and avoid must be lists of words, kept the English words (a string)")
+            continue
+        forms = (value["term"], *(f for f in lists["forms"] if f != value["term"]))
+        out.append(Term(key, value["term"], forms, value.get("kept", ""), tuple(lists["avoid"])))
+    return tuple(out)
 
 
 def _flat(table: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
@@ -151,7 +196,9 @@ def translated(kit: KitData, glossary: Glossary) -> KitData:
         for reading, sentence in i.readings)) for i in rules.interpretations)
     rules = replace(rules, interpretations=interpretations)
     nationalities = tuple(_named(n, glossary.nationalities.get(n.key, {})) for n in kit.nationalities)
-    return replace(kit, rules=rules, nationalities=nationalities)
+    english = {*glossary.quoted, *(t.kept for t in glossary.terms if t.kept)}
+    edition = EditionGlossary(glossary.lang, glossary.digest, tuple(sorted(english, key=lambda e: (-len(e), e))))
+    return replace(kit, rules=rules, nationalities=nationalities, edition=edition)
 
 
 def _set(value: Any, path: tuple[str, ...], new: object) -> Any:

@@ -240,12 +240,24 @@ def _span_model(spans: Iterable[WeaponSpan], year: int) -> str | None:
 
 
 @dataclass(frozen=True)
+class EditionGlossary:
+    """What a translated edition's glossary (data/glossary/<lang>.toml) adds to the data it
+    translates: the file's digest, which the edition stamp covers, and the English it prints as
+    it is (rule quotes, a term's English kept beside the edition's own), which the web page marks
+    as English."""
+    lang: str
+    digest: str                     # sha256 of the glossary file's bytes, hex
+    english: tuple[str, ...]        # longest first, so a phrase is marked before a word inside it
+
+
+@dataclass(frozen=True)
 class KitData:
     directory: Path
     rules: Rules
     nationalities: tuple[Nationality, ...]  # sorted by key
     deck_cards: tuple[tuple[int, ...], ...] | None  # transcribed deck rows (values in `rules.columns` order), or None
     hash: str               # sha256 of every data file, hex
+    edition: EditionGlossary | None = None      # the glossary a translated edition's data went through
 
     @property
     def short_hash(self) -> str:

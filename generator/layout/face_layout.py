@@ -149,16 +149,36 @@ class Placed:
     y: float
 
 
+SOFT_HYPHEN = "\u00ad"      # where the catalogue lets a long word break ("SUB\u00adFUSIL"), printed as "-"
+
+
+def _hyphenated(word: str, width: float, measure: Measure, style: str, size: float) -> list[str]:
+    """`word` in pieces that fit `width`, broken at its soft hyphens (each piece but the last
+    ends in "-"); the word whole when it fits or has no soft hyphen."""
+    parts = word.split(SOFT_HYPHEN)
+    pieces, current = [], parts[0]
+    for i, part in enumerate(parts[1:], start=2):
+        joined = current + part
+        if measure(joined + ("-" if i < len(parts) else ""), style, size) <= width:
+            current = joined
+        else:
+            pieces.append(current + "-")
+            current = part
+    return [*pieces, current]
+
+
 def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> list[str] | None:
     """Greedy word wrap at plain spaces; a no-break space holds a phrase together unless the
-    phrase alone is too wide.  None if one word alone is wider than `width`."""
+    phrase alone is too wide, and a word too wide for a line breaks at its soft hyphens.
+    None if one word alone is wider than `width`."""
     words: list[str] = []
     text = text.translate({ord(c): " " for c in "\t\r\n"})     # data may hold any whitespace
     for chunk in (w for w in text.split(" ") if w):
-        if measure(chunk, style, size) <= width:
-            words.append(chunk)
+        if measure(chunk.replace(SOFT_HYPHEN, ""), style, size) <= width:
+            words.append(chunk.replace(SOFT_HYPHEN, ""))
         else:
-            words += [w for w in chunk.split("\u00a0") if w]
+            for w in (w for w in chunk.split("\u00a0") if w):
+                words += _hyphenated(w, width, measure, style, size)
     lines: list[str] = []
     current = ""
     for word in words:
@@ -173,6 +193,16 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
     if current or not lines:
         lines.append(current)
     return lines
+
+
+def whole_words(face: Face) -> Face:
+    """`face` with its soft hyphens taken out: every word whole."""
+    def whole(line: Line) -> Line:
+        return dataclasses.replace(line, text=line.text.replace(SOFT_HYPHEN, ""),
+                                   short=line.short.replace(SOFT_HYPHEN, ""))
+    corner = whole(face.corner) if isinstance(face.corner, Line) else face.corner
+    note = whole(face.corner_note) if face.corner_note is not None else None
+    return dataclasses.replace(face, corner=corner, lines=tuple(whole(line) for line in face.lines), corner_note=note)
 
 
 def lay_out(rows: Sequence[tuple[str, str, float]], box: Box, ink: Ink) -> list[Placed] | None:
@@ -227,7 +257,7 @@ class FaceFit:
 def single_line(line: Line, width: float, measure: Measure, size: float, floor: float) -> tuple[str, float] | None:
     """(text, size) of a one-line text: the whole at the largest size from `size` down to
     `floor` at which it fits `width`, else its short form likewise; None if neither fits."""
-    for text in (line.text, line.short):
+    for text in (line.text.replace(SOFT_HYPHEN, ""), line.short.replace(SOFT_HYPHEN, "")):
         if not text:
             continue
         pt = Fraction(size).limit_denominator(4)
@@ -258,8 +288,9 @@ def fit_face(face: Face, zone: Zones, kind: CounterType, measure: Measure, ink: 
     corner_box, note, sign = None, None, None
     if isinstance(face.corner, Line):
         width = zone.corner[2]
-        laid = lay_out([(face.corner.text, face.corner.style, kind.title)], zone.corner, ink) \
-            if measure(face.corner.text, face.corner.style, kind.title) <= width else None
+        word = face.corner.text.replace(SOFT_HYPHEN, "")        # one word, never broken
+        laid = lay_out([(word, face.corner.style, kind.title)], zone.corner, ink) \
+            if measure(word, face.corner.style, kind.title) <= width else None
         if laid is None:
             return None
         corner = laid
@@ -272,8 +303,22 @@ def fit_faces(faces: Iterable[Face], zone: Zones, measure: Measure, ink: Ink = c
         -> tuple[CounterType, dict[Face, FaceFit]] | None:
     """(the sheet's CounterType, {face: FaceFit}): the largest body size from the zone's down to
     its floor, in quarter points, at which every face fits, titles a size larger if they can be;
-    None if some face cannot fit even at the floor."""
+    None if some face cannot fit even at the floor.  A word breaks at its soft hyphens only on a
+    face that fits no size with every word whole."""
     distinct = list(dict.fromkeys(faces))
+    laid = {face: whole_words(face) for face in distinct}
+    for face in distinct:
+        if laid[face] != face and _fit_all([laid[face]], zone, measure, ink) is None:
+            laid[face] = face
+    found = _fit_all(list(dict.fromkeys(laid.values())), zone, measure, ink)
+    if found is None:
+        return None
+    kind, fits = found
+    return kind, {face: fits[laid[face]] for face in distinct}
+
+
+def _fit_all(faces: Sequence[Face], zone: Zones, measure: Measure, ink: Ink) \
+        -> tuple[CounterType, dict[Face, FaceFit]] | None:
     top = zone.type
     pt = Fraction(top.body).limit_denominator(4)
     pt -= pt % STEP
@@ -281,7 +326,7 @@ def fit_faces(faces: Iterable[Face], zone: Zones, measure: Measure, ink: Ink = c
         for ratio in TITLE_RATIOS:
             title = min(top.title, max(zone.floor, float(pt * ratio)))
             kind = dataclasses.replace(top, title=title, body=float(pt))
-            fits = {face: fit_face(face, zone, kind, measure, ink) for face in distinct}
+            fits = {face: fit_face(face, zone, kind, measure, ink) for face in faces}
             if all(fits.values()):
                 return kind, {face: fit for face, fit in fits.items() if fit is not None}
         pt -= STEP

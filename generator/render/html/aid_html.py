@@ -45,7 +45,8 @@ def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
     md = markdown.Markdown(extensions=["tables", "md_in_html"], output_format="html")
     text_only(md)       # raw HTML from the template or a catalogue shows as text, as in the PDF
     since, source = ctx.changes, template_file(ctx)
-    page = _Page(md, source, ctx.words, since if since is not None and since.groups else None)
+    english = ctx.kit.edition.english if ctx.kit.edition is not None else ()
+    page = _Page(md, source, ctx.words, since if since is not None and since.groups else None, english)
     md.treeprocessors.register(page, "aid-page", -10)   # after inline markup and unescaping
     body = md.convert(text)
     if page.charts != 1:
@@ -114,17 +115,21 @@ def _slug(text: str, taken: set[str]) -> str:
 class _Page(Treeprocessor):
     """Shapes Python-Markdown's tree into the page: heading ids, accessible tables, the chart."""
 
-    def __init__(self, md: markdown.Markdown, source: Path, words: Words, since: Since | None = None) -> None:
+    def __init__(self, md: markdown.Markdown, source: Path, words: Words, since: Since | None = None,
+                 english: tuple[str, ...] = ()) -> None:
         super().__init__(md)
         self.source = source    # the template file, for messages
         self.words = words
         self.charts = 0
         self.since = since      # when built --since OLD with changes
+        self.english = english  # the English a translated edition prints as it is (its glossary's)
 
     def run(self, root: etree.Element) -> None:
         sanitize(root)      # before the page's own elements are added: what the template made
         if self.since is not None:
             _mark_changes(root, self.since, self.words)
+        if self.english:
+            _mark_english(root, self.english)
         ids: set[str] = set()
         for parent in list(root.iter()):
             for el in list(parent):
@@ -148,6 +153,38 @@ def _tables(root: etree.Element, words: Words) -> None:
                 last_heading = el
             if el.tag == "table":
                 parent[i] = _table(el, last_heading, words)
+
+
+# -- the English a translated edition keeps ------------------------------------------------------
+
+_NOT_PROSE = ("svg", "style", "title", "code")
+
+
+def _mark_english(root: etree.Element, english: tuple[str, ...]) -> None:
+    """Each of `english` (the rule's quoted words, a term's English kept beside the edition's,
+    longest first) in the page's text becomes <span lang="en">: a screen reader speaks it as
+    English, a browser hyphenates it as English."""
+    found = re.compile(r"(?<![\w-])(" + "|".join(re.escape(e) for e in english) + r")(?![\w-])")
+    skip = {el for top in root.iter() if top.tag in _NOT_PROSE or top.get("lang") for el in top.iter()}
+    for el in [el for el in root.iter() if el not in skip]:
+        if el.text:
+            el.text = _split_english(el, 0, el.text, found)
+        for child in list(el):
+            if child.tail and child not in skip:
+                child.tail = _split_english(el, list(el).index(child) + 1, child.tail, found)
+
+
+def _split_english(parent: etree.Element, index: int, text: str, found: re.Pattern[str]) -> str:
+    """`text` (at child `index` of `parent`) up to its first English phrase; each phrase becomes a
+    span inserted there, the text between them its tail."""
+    pieces = found.split(text)
+    if len(pieces) == 1:
+        return text
+    for n, (phrase, after) in enumerate(zip(pieces[1::2], pieces[2::2], strict=True)):
+        span = etree.Element("span", {"lang": "en"})
+        span.text, span.tail = phrase, after or None
+        parent.insert(index + n, span)
+    return pieces[0]
 
 
 # -- built --since OLD: the lines that changed --------------------------------------------------

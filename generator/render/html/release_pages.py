@@ -11,6 +11,7 @@ the options' print profile.
 import hashlib
 import html
 import io
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -211,10 +212,14 @@ def _html_words(words: Words, key: str, **fields: object) -> Markup:
     return Markup(text)
 
 
+_BREAKS = re.compile(r"[^\S\u00a0\u202f]+")      # whitespace but the no-break spaces (French spacing)
+
+
 def _wrap(text: str, width: int) -> str:
-    """`text` filled to lines of at most `width` characters (a longer word has a line of its own)."""
+    """`text` filled to lines of at most `width` characters (a longer word has a line of its own);
+    a no-break space ("33,3 %", "page :") never ends a line."""
     out, line = [], ""
-    for word in text.split():
+    for word in (w for w in _BREAKS.split(text) if w):
         if line and len(line) + 1 + len(word) > width:
             out.append(line)
             line = word

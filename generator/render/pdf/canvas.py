@@ -268,8 +268,10 @@ def draw_footer(c: Any, ctx: BuildContext, paper: Paper, page: int | None = None
 
 
 def escape(text: object) -> str:
-    """Text from data, safe inside reportlab Paragraph markup."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Text from data, safe inside reportlab Paragraph markup.  Reportlab breaks lines at a narrow
+    no-break space (U+202F, French spacing, CLDR's French digit groups), so it gets the no-break
+    space reportlab keeps (U+00A0)."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\u202f", "\u00a0")
 
 
 def ellipsise(text: object, font: str, size: float, width: float) -> str:

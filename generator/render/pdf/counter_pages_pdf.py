@@ -12,6 +12,7 @@ only: the kit's commands live in README.txt, which these pages point to.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -124,6 +125,12 @@ def _offset(ctx: BuildContext) -> tuple[float, float]:
     return ox, oy
 
 
+def _reading(mm_value: float) -> Decimal:
+    """A length in mm as prose prints it ('1.5', '0'), a number the catalogue writes in the
+    edition's convention ('1,5 mm'); the figures of a back offset to set stay the option's own."""
+    return Decimal(f"{mm_value:g}")
+
+
 # ---- the duplex calibration pair --------------------------------------------------------------
 
 def calibration_pair(c: Canvas, ctx: BuildContext, where: Where) -> None:
@@ -138,7 +145,7 @@ def calibration_pair(c: Canvas, ctx: BuildContext, where: Where) -> None:
     x_text = cal.front[0] + cal.scale + mm(10)
     text_end = paragraphs(c, x_text, cal.front[1] + cal.scale + mm(2), where.paper.width - x_text - left, [
         words("calibration.step.2"), words("calibration.step.3"),
-        words("calibration.step.4", x=f"{ox:g}", y=f"{oy:g}", right=f"{right:g}", down=f"{-up:g}",
+        words("calibration.step.4", x=f"{ox:g}", y=f"{oy:g}", right=_reading(right), down=_reading(-up),
               example_x=f"{ox + right:g}", example_y=f"{oy + up:g}"),
         words("calibration.step.5")])
     below = min(text_end, cal.front[1] - cal.scale - mm(6))    # under the cross and the steps
@@ -164,7 +171,7 @@ def _calibration_back(c: Canvas, ctx: BuildContext, where: Where) -> None:
     ox, oy = _offset(ctx)
     paragraphs(c, left, top - PAGE.head * 1.8, where.paper.width - 2 * left, [
         words("calibration.back.read", x=f"{ox:g}", y=f"{oy:g}"),
-        words("calibration.back.shift", x=f"{ox:g}", y=f"{oy:g}")])
+        words("calibration.back.shift", x=_reading(ox), y=_reading(oy))])
     bars(c, where.grid, words)
     draw_footer(c, ctx, where.paper, 2, where.pages)
 
@@ -274,8 +281,8 @@ def _manifest_text(ctx: BuildContext) -> list[str]:
     words, r = ctx.words, ctx.kit.rules
     sets = ctx.options.sets
     w, after = r.weapon, r.after
-    count = words(f"calibration.manifest.set_count.{'one' if sets == 1 else 'many'}", n=sets)
-    what = [words("calibration.manifest.sets", sets=count, size=r.crew.size)]
+    what = [words.count("calibration.manifest.sets", r.crew.size,
+                        sets=words.count("calibration.manifest.set_count", sets))]
     what += [words("calibration.manifest.fill")] if ctx.options.fill else []
     what += [words("calibration.manifest.weapons")]
     faces = [words("calibration.manifest.crew", fp=w.pistol_fp, unit=words("counter.crew.pistol.unit"),
@@ -332,7 +339,11 @@ def _row(c: Canvas, x: float, y: float, name_w: float, col_w: float, cells: Sequ
     c.setFont(font, size)
     c.drawString(x, y, ellipsise(str(cells[0]), font, size, name_w - 4))
     for i, cell in enumerate(cells[1:], start=1):
-        c.drawRightString(x + name_w + i * col_w, y, ellipsise(str(cell), font, size, col_w - 2))
+        # A head longer than its column ("Marcadores") is set smaller, never into its neighbour.
+        fit = max(min(size, size * (col_w - 2) / max(stringWidth(str(cell), font, size), 1)), size * 0.75)
+        c.setFont(font, fit)
+        c.drawRightString(x + name_w + i * col_w, y, ellipsise(str(cell), font, fit, col_w - 2))
+    c.setFont(font, size)
 
 
 def _key_faces(words: Words, groups: Groups) -> list[tuple[Face, str]]:

@@ -2,26 +2,32 @@
 
 IBM Plex Sans and its condensed face cover Latin with Latin Extended, Greek and Cyrillic; a
 character outside them would print as an empty box, so every data string any output prints is
-checked first, and every word of the edition's catalogue, against the letters both faces hold.
+checked first, and every word of the edition's catalogues (its plural forms and the aid's
+sentences too), against the letters every face of both holds.
 """
 
 import dataclasses
 import unicodedata
 from collections.abc import Iterator
+from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 
 from generator.content.words import Words, catalogue_file
 from generator.data.model import KitData, Nationality
 from generator.errors import RenderError
-from generator.render.pdf.canvas import CONDENSED, FONT, FONT_NAME, register_fonts
+from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, FONT, FONT_NAME, register_fonts
 
 
 def check_printable(kit: KitData, words: Words | None = None) -> None:
-    """Raise RenderError listing every data string, and every word of the edition's catalogue
-    (`words`), with a character the font lacks."""
+    """Raise RenderError listing every data string, and every word of the edition's catalogues
+    (`words`, and the aid's sentences in its language), with a character the fonts lack."""
     register_fonts()
-    problems = list(undrawable_text(kit)) + (list(undrawable_words(words)) if words is not None else [])
+    problems = list(undrawable_text(kit))
+    if words is not None:
+        from generator.content.aid_text import aid_catalogue_file, aid_words
+        problems += undrawable_words(words)
+        problems += undrawable_words(aid_words(words.lang), aid_catalogue_file(words.lang))
     if problems:
         raise RenderError(problems)
 
@@ -42,11 +48,11 @@ _NOT_TEXT = {"Cc", "Cf", "Zl", "Zp"}       # controls, format (bidi) characters,
 
 
 def letters() -> dict[int, int]:
-    """{code point: glyph} of the characters both the body and the condensed face can draw."""
+    """{code point: glyph} of the characters every face can draw: the body and the condensed
+    face, each regular and bold."""
     register_fonts()
-    body = pdfmetrics.getFont(FONT).face.charToGlyph
-    condensed = pdfmetrics.getFont(CONDENSED).face.charToGlyph
-    return {code: glyph for code, glyph in body.items() if code in condensed}
+    body, *others = (pdfmetrics.getFont(face).face.charToGlyph for face in (FONT, BOLD, CONDENSED, CONDENSED_BOLD))
+    return {code: glyph for code, glyph in body.items() if all(code in other for other in others)}
 
 
 # Rules fields whose TOML key differs (the rest match: crew.takeover is [crew] takeover).
@@ -94,13 +100,18 @@ def _nationality_strings(n: Nationality) -> list[tuple[str, str]]:
     return [("name", n.name), ("adjective", n.adjective), *models]
 
 
-def undrawable_words(words: Words) -> Iterator[str]:
-    """One problem line per message of an edition's catalogue the font cannot print, naming the
-    edition, its catalogue file, the key and the characters."""
+def undrawable_words(words: Words, file: Path | None = None) -> list[str]:
+    """One problem line per message of an edition's catalogue (`file`, its key catalogue unless
+    given), plural forms included, that a face of the kit cannot print, naming the edition, the
+    file, the key and the characters."""
     cmap = letters()
-    for key, text in sorted(words.messages.items()):
-        lacking = sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()})
+    texts = [*words.messages.items(), *((key, form) for key, forms in words.plurals.items() for form in forms)]
+    out = []
+    for key, text in sorted(texts):
+        # A soft hyphen is never drawn: a line breaks there and prints "-", or it is dropped.
+        lacking = sorted({ch for ch in text if not ch.isspace() and ch != "\u00ad" and ord(ch) not in cmap})
         if lacking:
             shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
-            yield (f"{catalogue_file(words.lang)}: {key}: the {words.lang} edition's text {text[:40]!r}: "
-                   f"the kit's font ({FONT_NAME}) cannot print {shown}")
+            out.append(f"{file or catalogue_file(words.lang)}: {key}: the {words.lang} edition's text {text[:40]!r}: "
+                       f"the kit's font ({FONT_NAME}) cannot print {shown}")
+    return out

@@ -109,14 +109,6 @@ def shown(table: Table, row: Sequence[str], weapon_of: dict[int, int]) -> list[s
     return [DASH if i in weapon_of and row[weapon_of[i]] == KILLED else code for i, code in enumerate(row)]
 
 
-def _either(words: Words, items: Sequence[str]) -> str:
-    """'a or b or c', in the catalogue's words for 'or'."""
-    text = items[0] if items else ""
-    for item in items[1:]:
-        text = words("prerolled.legend.or", a=text, b=item)
-    return text
-
-
 def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
     """How to use the table, worded from the rules data (the readings in force included):
     [(key word, sentence), ...]."""
@@ -158,7 +150,7 @@ def _men_text(ctx: BuildContext) -> str:
     """The order the crew is laid out in, what each group of columns holds, whose weapon is read."""
     words, r = ctx.words, ctx.kit.rules
     no_weapon = [cell_word(words, f) for f in FATES if not draws_weapon(r, f)]
-    none = words("prerolled.legend.men.none", fates=_either(words, no_weapon)) if no_weapon else ""
+    none = words("prerolled.legend.men.none", fates=words.either(no_weapon)) if no_weapon else ""
     return words("prerolled.legend.men.text", first=words("prerolled.head.man", n=1),
                  last=words("prerolled.head.man", n=r.crew.size), fate=r.fate.rule, weapon=r.weapon.rule,
                  casualty=r.crew.commander_casualty_rule, none=none, crew=r.crew.morale_rule)
@@ -174,7 +166,7 @@ def _hero_text(ctx: BuildContext, note: str) -> str:
     # the fate in the edition's words, as its cells print it (lower case: it ends a phrase)
     return words(key, result=cell_word(words, hero.fate_result).lower(), fate_rule=hero.fate_rule,
                  weapon_rule=hero.weapon_rule,
-                 choice=_either(words, [cell_word(words, k) for k in hero.weapon_choice]),
+                 choice=words.either(cell_word(words, k) for k in hero.weapon_choice),
                  unpins=words("prerolled.legend.hero.unpins") if hero.unpins else "", note=note)
 
 

@@ -1,0 +1,99 @@
+"""The glossary's terms held against everything an edition prints: one term for one thing.
+
+data/glossary/<lang>.toml's [terms] is the one source of the game's terms in an edition.  For each
+term, every message whose English holds the English term (at the start of a word, in any case)
+must hold one of the edition's forms of it, and no message may hold a word the glossary lists to
+avoid for it.  The messages are every text an edition prints: the renderers' catalogue
+(locale/<lang>.po against en.po, key by key), the aid's sentences (locale/<lang>/aid.po against
+their English msgid) and the glossary's own [text] sentences against the data's English.  So a
+term changed in the glossary fails here wherever a catalogue still says the old one.
+"""
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from generator.content.aid_text import aid_catalogue_file, aid_words
+from generator.content.words import catalogue_file, load_words
+from generator.data.glossary import Glossary, Term, english_text
+from generator.data.model import KitData
+
+# A tie (~, a counter's no-break space) and the no-break spaces read as spaces; a soft hyphen as nothing.
+_SPACES = str.maketrans({"~": " ", "\u00a0": " ", "\u202f": " ", "\u00ad": None})
+_LETTER = r"[^\W_]"
+_FIELDS = re.compile(r"\{[^{}]*\}|%\(\w+\)s")      # {rule}, %(rule)s: filled in, not the words' own
+
+
+def _plain(text: str) -> str:
+    return " ".join(_FIELDS.sub(" ", text).translate(_SPACES).split()).casefold()
+
+
+@lru_cache(maxsize=4096)
+def _pattern(word: str, before: str, after: str = "") -> re.Pattern[str]:
+    return re.compile(before + re.escape(_plain(word)) + after)
+
+
+def holds(text: str, form: str) -> bool:
+    """Whether `text` holds `form` at the start of a word, in any case ("Heldenkarten" holds
+    "Heldenkarte"; a hyphen starts a word, so "Infanterie-Personenkarte" holds "Personenkarte")."""
+    return _pattern(form, rf"(?<!{_LETTER})").search(_plain(text)) is not None
+
+
+def names(text: str, english: str) -> bool:
+    """Whether the English `text` uses the English term: at a word start, a hyphen joining it to
+    the word before ("Non-open-topped" does not name "open-topped")."""
+    return _pattern(english, r"(?<![\w-])").search(_plain(text)) is not None
+
+
+def says(text: str, word: str) -> bool:
+    """Whether `text` holds `word` as a whole word or phrase, in any case."""
+    return _pattern(word, rf"(?<!{_LETTER})", rf"(?!{_LETTER})").search(_plain(text)) is not None
+
+
+def messages(kit: KitData, glossary: Glossary) -> Iterator[tuple[str, str, str]]:
+    """(where, English, translation) for every text the edition prints, `kit` the English data."""
+    lang = glossary.lang
+    english, words = load_words(), load_words(lang)
+    for key, text in english.messages.items():
+        if key in words.messages:
+            yield f"{catalogue_file(lang)}: {key}", text, words.messages[key]
+    for key, forms in english.plurals.items():
+        for form in words.plurals.get(key, ()):
+            yield f"{catalogue_file(lang)}: {key}", forms[-1], form
+    aid = aid_words(lang)
+    for msgid, text in aid.messages.items():
+        yield f"{aid_catalogue_file(lang)}: {msgid!r}", msgid, text
+    for msgid, forms in aid.plurals.items():
+        for form in forms:
+            yield f"{aid_catalogue_file(lang)}: {msgid!r}", msgid, form
+    source = english_text(kit.rules)
+    for key, sentence in glossary.text.items():
+        for en, ours in zip(_strings(source.get(key, "")), _strings(sentence), strict=False):
+            yield f"{kit.directory / glossary.file}: text.{key}", en, ours
+
+
+def _strings(value: str | tuple[str, ...]) -> tuple[str, ...]:
+    return value if isinstance(value, tuple) else (value,)
+
+
+def term_problems(kit: KitData, glossary: Glossary) -> list[str]:
+    """One line per message that misses its glossary term or says a word the glossary avoids."""
+    problems = []
+    for where, english, text in messages(kit, glossary):
+        plain_english, plain = _plain(english), _plain(text)
+        for term in glossary.terms:
+            problems += _term_problems(where, (english, plain_english), (text, plain), term)
+    return problems
+
+
+def _term_problems(where: str, english: tuple[str, str], text: tuple[str, str], term: Term) -> list[str]:
+    """The message's problems with one term; each text given as (as printed, _plain of it)."""
+    out = []
+    said = text[1]
+    if _pattern(term.english, r"(?<![\w-])").search(english[1]) \
+            and not any(_pattern(form, rf"(?<!{_LETTER})").search(said) for form in term.forms):
+        out.append(f"{where}: the English says {term.english!r}; the glossary's term is {term.term!r} "
+                   f"(or {', '.join(repr(f) for f in term.forms[1:]) or 'no other form'}), not found in {text[0]!r}")
+    out += [f"{where}: says {word!r}, which the glossary avoids for {term.english!r} (its term: {term.term!r})"
+            for word in term.avoid if _pattern(word, rf"(?<!{_LETTER})", rf"(?!{_LETTER})").search(said)]
+    return out
