@@ -80,9 +80,8 @@ def locale(tmp_path, monkeypatch):
     monkeypatch.setattr(words_mod, "LOCALE", copy)
     monkeypatch.setattr(aid_text, "LOCALE", copy)
     monkeypatch.setattr(words_mod, "_READ", {})
-    aid_text.aid_messages.cache_clear()
+    monkeypatch.setattr(aid_text, "_AID_READ", {})
     yield copy
-    aid_text.aid_messages.cache_clear()
 
 
 @contextlib.contextmanager

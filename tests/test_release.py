@@ -241,7 +241,7 @@ def test_the_pages_words_are_the_catalogues(release):
     from generator.options import BuildOptions
     from generator.render.html.release_pages import index_html, readme_text
     _, _, _, files = release
-    keyed = Words("xx", _Keys())
+    keyed = Words("xx", _Keys(), _Keys())      # a message with plural forms prints its key
     kit, options = load(DATA), BuildOptions()
     pdfs, others = listed(options)
     readme = readme_text(kit, options, files, keyed, pdfs=pdfs, others=others).decode()

@@ -196,11 +196,12 @@ def test_the_box_is_in_the_catalogues_words(new_data):
     from generator.data.sources import shipped
     from generator.make.pipeline import since_base
     kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
-    box = aid_changes.box_vars(since_base(kit, options, shipped("templates")), Words("keys", _Keys()))
+    box = aid_changes.box_vars(since_base(kit, options, shipped("templates")), Words("keys", _Keys(), _Keys()))
     lines = [line for _, group in box["groups"] for line in group]
     assert lines and all(re.fullmatch(r"\[change\.box\.[a-z]+\]", line) for line in lines), lines
     # the German SMG spans moved its counters: one line for what changed off the sheet
-    assert re.fullmatch(r"\[change\.off_aid\.(one|many)\](; \[change\.off_aid\.(one|many)\])*", box["off_aid"])
+    # (a message with plural forms prints its key, as gettext does for a msgid it lacks)
+    assert re.fullmatch(r"change\.off_aid(; change\.off_aid)*", box["off_aid"])
 
 
 def test_manifest_records_the_base(since_build):
@@ -371,7 +372,7 @@ def listed(old, project):
 
 def box_count(html):
     """The count the changes box gives ("... N changes in all")."""
-    return int(re.search(r"(\d+) changes in all", html)[1])
+    return int(re.search(r"(\d+) changes? in all", html)[1])
 
 
 def test_a_template_only_edit_marks_the_aid_and_counts_as_diff_does(projects):

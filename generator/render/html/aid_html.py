@@ -56,7 +56,10 @@ def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
     description = words("aid.subject", number=r.number, game=r.game, credit=r.credit)
     # The web edition's footer: the kit's footer line, the web edition named where a PDF names its paper.
     footer = words("page.footer", version=__version__, stamp=stamp, paper=words("aid.html.edition"))
-    key = etree.tostring(icons_html.key(ctx), encoding="unicode", method="html")
+    pictograms = icons_html.key(ctx)
+    if english:
+        _mark_english(pictograms, english)
+    key = etree.tostring(pictograms, encoding="unicode", method="html")
     html = "\n".join([
         "<!DOCTYPE html>",
         f'<html lang="{_escape(words.lang)}">',
