@@ -11,6 +11,7 @@ Backs are mirrored for a long-edge flip: a portrait sheet turned over its long e
 mirrors x.
 """
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,6 +24,9 @@ from generator.profiles.print_profile import DieCut, Punchboard
 from generator.units import inch, mm
 
 MARGIN_SIDE_MM = 12     # room for bleed + cut ticks at left and right
+# A cutting machine's sheets: the registration marks' legs stand 10-10.5 mm in from the sides
+# (layout/cuts.py), so the counters' colour keeps 2 mm clear of them.
+CUTTER_SIDE_MM = 14
 MARGIN_END_MM = 26      # top: ticks + heading; bottom: ticks + two bars + footer
 BLEED_MM = Fraction(3, 2)   # every counter's colour runs this far past its cut lines
 GUTTER_MM = 2 * BLEED_MM    # between two counters: their bleeds meet midway, far from either cut
@@ -102,13 +106,13 @@ class Grid:
 
 
 def make_grid(page_w: float, page_h: float, counter_mm: Length, offset_mm: tuple[Length, Length] = (0, 0),
-              die: DieCut | None = None) -> Grid:
+              die: DieCut | None = None, side_mm: Length = MARGIN_SIDE_MM) -> Grid:
     """The largest grid of `counter_mm` counters and gutters that keeps the margins, centred;
     `die`: a shop's die cut, whose bleed (twice over between counters) and safe zone it keeps."""
     size = mm(counter_mm)
     bleed_mm = die.bleed_mm if die is not None else BLEED_MM
     gutter = mm(2 * bleed_mm)
-    cols = int((page_w - 2 * mm(MARGIN_SIDE_MM) + gutter) // (size + gutter))
+    cols = int((page_w - 2 * mm(side_mm) + gutter) // (size + gutter))
     rows = int((page_h - 2 * mm(MARGIN_END_MM) + gutter) // (size + gutter))
     if cols < 1 or rows < 1:
         raise ValueError(f"a {counter_mm} mm counter does not fit the page")
@@ -286,6 +290,9 @@ def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Gr
         grid = make_fold_grid(paper.width, paper.height, options.counter_mm)
     elif die is not None and die.board is not None:
         grid = make_board_grid(die.board, options.counter_mm, die)
+    elif options.profile.home_cutter:       # the machine cuts: no ticks beside its marks
+        grid = dataclasses.replace(make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm,
+                                             side_mm=CUTTER_SIDE_MM), ticks=False)
     else:
         grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm, die)
     total = sum(len(group) for _, group in counters(0))

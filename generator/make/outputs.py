@@ -66,8 +66,8 @@ def _cut_svg() -> Renderer:
 
 
 def _cut_files(profile: PrintProfile) -> bool:
-    """Whether a profile's shop takes the die line as files of its own."""
-    return profile.prepress is not None and profile.prepress.cut_files
+    """Whether a profile's shop, or its home cutting machine, takes the die line as files of its own."""
+    return profile.cut_files
 
 
 def _always(profile: PrintProfile) -> bool:

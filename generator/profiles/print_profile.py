@@ -120,6 +120,9 @@ class PrintProfile:
     # MANIFEST.txt names the profile on a "print NAME" line; the default's manifest has none,
     # so it keeps the bytes it had before there were profiles
     in_manifest: bool = True
+    # A home cutting machine's print-then-cut: Silhouette's registration marks on every sheet
+    # of fronts (and in the cut files, at the same places), no cut ticks, the cut files made
+    home_cutter: bool = False
 
     def __post_init__(self) -> None:
         # The shop's rewrite (render/pdf/shop_pdf.py) makes the colours CMYK and sets the boxes in
@@ -137,6 +140,12 @@ class PrintProfile:
         home duplex printer's back offset, and hold the counters' manifest, on duplex pairs.  A
         print shop's press needs none: its counters open with a cover of the cut sheets instead."""
         return self.sheets is SheetLayout.DUPLEX_PAIRS and self.prepress is None
+
+    @property
+    def cut_files(self) -> bool:
+        """Whether the counters come with their die line as files of its own: a shop that asks
+        for them, or a home cutting machine."""
+        return self.home_cutter or (self.prepress is not None and self.prepress.cut_files)
 
     @property
     def cmyk(self) -> bool:

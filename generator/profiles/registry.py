@@ -3,6 +3,7 @@ module and an entry in ENTRIES; everything that lists profiles (--print and its 
 release's folders, MANIFEST.txt) reads them from here."""
 
 from generator.errors import UsageError
+from generator.profiles.cutter import CUTTER
 from generator.profiles.drivethru import DRIVETHRU
 from generator.profiles.duplex import DUPLEX
 from generator.profiles.fold import FOLD
@@ -11,7 +12,7 @@ from generator.profiles.print_profile import PrintProfile
 from generator.profiles.shop import SHOP
 from generator.profiles.tgc_punchout import TGC_PUNCHOUT
 
-ENTRIES: tuple[PrintProfile, ...] = (DUPLEX, FOLD, SHOP, DRIVETHRU, MEINSPIEL, TGC_PUNCHOUT)
+ENTRIES: tuple[PrintProfile, ...] = (DUPLEX, FOLD, CUTTER, SHOP, DRIVETHRU, MEINSPIEL, TGC_PUNCHOUT)
 PROFILES: dict[str, PrintProfile] = {p.name: p for p in ENTRIES}
 DEFAULT = DUPLEX.name       # what a build prints without --print
 

@@ -3,8 +3,9 @@ the page its counters print on, for a die-maker, a cutting plotter or a home cut
 
 The paths are layout/cuts.py's, placed by the same sheet plan the counters are drawn by, so
 each lies on its counter's cut.  In the PDF they are strokes in the CutContour separation,
-overprinted (what a plotter's software or a die-maker reads); Silhouette's registration marks,
-pure K, stand at the corners of a paper sheet (a punchboard has no room for them and no use).
+overprinted (what a plotter's software or a die-maker reads); for a home cutting machine
+(--print cutter) Silhouette's registration marks, pure K, stand at the corners of the sheet,
+where the counters PDF prints them.
 The PDF then takes the shop's boxes like every PDF of the profile (make/pipeline.py).  The SVG
 holds the first sheet's die line, which is every sheet's (the grid is the same on every sheet,
 the first one full), in millimetres over the whole page the shop's PDF has (its media box), so
@@ -44,7 +45,7 @@ def render_pdf(ctx: BuildContext, paper: Paper | None) -> bytes:
     words = ctx.words
     c, buffer = new_canvas(ctx, page, words("cut.title", number=ctx.kit.rules.number, title=ctx.kit.rules.title),
                            words("cut.subject", paper=paper.label))
-    marks = sheets.board_of(ctx.options) is None
+    marks = ctx.options.profile.home_cutter
     for slots in placed:
         c.saveState()
         c.setStrokeColor(CMYKColorSep(*cut_contour_inks(), spotName=CUT_CONTOUR))
@@ -92,7 +93,7 @@ def render_svg(ctx: BuildContext, paper: Paper | None) -> bytes:
             d.append("M " + " L ".join(at(p) for p in (line[:-1] if closed else line)) + (" Z" if closed else ""))
         lines.append(f'<path id="counter-{n}" d="{" ".join(d)}"/>')
     lines.append("</g>")
-    if sheets.board_of(ctx.options) is None:
+    if ctx.options.profile.home_cutter:
         lines.append('<g id="registration-marks" fill="#000000" stroke="none">')
         for r in cuts.registration_marks(grid.page_w, grid.page_h):
             x, y = at((r.x, r.y + r.h)).split(",")

@@ -18,6 +18,7 @@ from generator.content.context import BuildContext
 from generator.content.faces import KINDS, Face, Groups, all_counters
 from generator.content.words import Words
 from generator.errors import RenderError
+from generator.layout import cuts
 from generator.layout import face_layout as fl
 from generator.layout import sheets as geo
 from generator.layout.paper import Paper
@@ -127,6 +128,15 @@ def _render_boards(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zon
 
 # ---- counter sheets -------------------------------------------------------------------------
 
+def _registration_marks(c: Canvas, paper: Paper) -> None:
+    """Silhouette's type 1 marks at the page's corners, pure K, where the cut files have them."""
+    c.saveState()
+    c.setFillColor(INK)
+    for r in cuts.registration_marks(paper.width, paper.height):
+        c.rect(r.x, r.y, r.w, r.h, fill=1, stroke=0)
+    c.restoreState()
+
+
 def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones, groups: Groups, fits: Fits,
            slots: Sequence[geo.Slot], side: str, heading: str, where: tuple[int, int, int, int],
            forms: dict[tuple[str, Face], str]) -> None:
@@ -135,11 +145,16 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.
     prepress = ctx.options.profile.prepress
     if prepress is not None and prepress.cut_contour and side == "front":
         _cut_contour(c, grid, slots)
+    cutter = ctx.options.profile.home_cutter
+    if cutter and side == "front":
+        _registration_marks(c, paper)
     n, sheets, page, pages = where
     _ticks(c, grid, side)
     first_pages.bars(c, grid, ctx.words)
+    # beside a cutting machine's marks, the heading keeps between the top corners' marks
+    clear = mm(cuts.MARK_INSET_MM + cuts.MARK_LENGTH_MM + 3) if cutter else mm(geo.MARGIN_SIDE_MM)
     _heading(c, ctx.words, paper, grid, ctx.words(heading, n=n, sheets=sheets, page=page - 1),
-             _contents(ctx.words, groups, slots))
+             _contents(ctx.words, groups, slots), clear)
     draw_footer(c, ctx, paper, page, pages)
 
 
@@ -193,12 +208,13 @@ def _groups(words: Words, groups: Groups, slots: Sequence[geo.Slot]) -> str:
     return "; ".join(parts)
 
 
-def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, heading: str, contents: str) -> None:
+def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, heading: str, contents: str,
+             side: float) -> None:
     """Which sheet and side this is, then what it holds, between the page's top margin and the
-    ticks: each shrunk and wrapped to the width between the side margins."""
+    ticks: each shrunk and wrapped to the width `side` points in from either edge."""
     c.saveState()
     c.setFillColor(INK)
-    width = paper.width - 2 * mm(geo.MARGIN_SIDE_MM)
+    width = paper.width - 2 * side
     ticks_top = grid.y0 + grid.height + grid.reach
     top = paper.height - mm(EDGE_MM) - HEADING_SIZES[0] - 1     # an accent over a capital stays inside too
     below = block(c, heading, CONDENSED_BOLD, HEADING_SIZES, paper.width / 2, top, width, ticks_top + mm(6), 2)
@@ -255,7 +271,7 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones
         _fold_marks(c, grid, words)
         first_pages.bars(c, grid, words)
         _heading(c, words, paper, grid, words("counters.heading.fold", n=n, sheets=len(sheets), page=page - 1),
-                 _contents(words, groups, slots))
+                 _contents(words, groups, slots), mm(geo.MARGIN_SIDE_MM))
         draw_footer(c, ctx, paper, page, pages)
         c.showPage()
     return finish(c, buffer)
