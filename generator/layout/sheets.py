@@ -295,6 +295,8 @@ def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Gr
                                              side_mm=CUTTER_SIDE_MM), ticks=False)
     else:
         grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm, die)
+        if die is not None:     # the shop's die cuts them: ticks would be ink on its sheet
+            grid = dataclasses.replace(grid, ticks=False)
     total = sum(len(group) for _, group in counters(0))
     groups = counters(spare_cells(total, grid)) if options.fill else counters(0)
     return grid, groups, paginate([len(counters) for _, counters in groups], grid)

@@ -150,7 +150,8 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.
         _registration_marks(c, paper)
     n, sheets, page, pages = where
     _ticks(c, grid, side)
-    first_pages.bars(c, grid, ctx.words)
+    if prepress is None or prepress.die_cut is None:    # a die-cutting shop prints to its own scale
+        first_pages.bars(c, grid, ctx.words)
     # beside a cutting machine's marks, the heading keeps between the top corners' marks
     clear = mm(cuts.MARK_INSET_MM + cuts.MARK_LENGTH_MM + 3) if cutter else mm(geo.MARGIN_SIDE_MM)
     _heading(c, ctx.words, paper, grid, ctx.words(heading, n=n, sheets=sheets, page=page - 1),
