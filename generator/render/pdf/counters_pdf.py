@@ -154,7 +154,7 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.
         first_pages.bars(c, grid, ctx.words)
     # beside a cutting machine's marks, the heading keeps between the top corners' marks
     clear = mm(cuts.MARK_INSET_MM + cuts.MARK_LENGTH_MM + 3) if cutter else mm(geo.MARGIN_SIDE_MM)
-    _heading(c, ctx.words, paper, grid, ctx.words(heading, n=n, sheets=sheets, page=page - 1),
+    _heading(c, ctx.words, paper, grid, ctx.words(heading, n=n, sheets=sheets),
              _contents(ctx.words, groups, slots), clear)
     draw_footer(c, ctx, paper, page, pages)
 
@@ -271,7 +271,7 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones
             faces(c, ctx, zone, grid, groups, fits, slots, side, forms)
         _fold_marks(c, grid, words)
         first_pages.bars(c, grid, words)
-        _heading(c, words, paper, grid, words("counters.heading.fold", n=n, sheets=len(sheets), page=page - 1),
+        _heading(c, words, paper, grid, words("counters.heading.fold", n=n, sheets=len(sheets)),
                  _contents(words, groups, slots), mm(geo.MARGIN_SIDE_MM))
         draw_footer(c, ctx, paper, page, pages)
         c.showPage()
