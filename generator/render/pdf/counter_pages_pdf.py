@@ -231,9 +231,9 @@ def shop_cover(c: Canvas, ctx: BuildContext, where: Where, contents: Sequence[st
     prepress = ctx.options.profile.prepress
     intro = "cover.intro" if prepress is None or prepress.cut_contour else "cover.intro.diecut"
     y = paragraphs(c, left, y, width, [
-        words(intro, sheets=sheets, first=first, size=f"{float(ctx.options.counter_mm):.1f}",
-              bleed=f"{float(where.grid.bleed_mm):.2g}",
-              trim_bleed=f"{float(prepress.bleed_mm):.2g}" if prepress is not None else "0")])
+        words(intro, sheets=sheets, first=first, size=_reading(round(float(ctx.options.counter_mm), 1)),
+              bleed=_reading(round(float(where.grid.bleed_mm), 1)),
+              trim_bleed=_reading(round(float(prepress.bleed_mm), 1) if prepress is not None else 0))])
     y -= PAGE.body
     for n, groups in enumerate(contents, start=1):
         if y < _floor(where.grid) + PAGE.body * 4:

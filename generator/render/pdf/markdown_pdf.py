@@ -25,7 +25,17 @@ from markdown.extensions.tables import TableExtension
 from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable, FrameBreak, ListFlowable, ListItem, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    Flowable,
+    FrameBreak,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from generator.render import theme
 from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, FONT, INK, escape, grey, register_fonts
@@ -36,6 +46,7 @@ _STASH = util.HTML_PLACEHOLDER_RE
 _BREAKS = {"<br>", "<br/>", "<br />"}
 MAX_STRETCH = 1.5
 KEEP_ROWS = 12      # tables this short are never split across columns
+SHORT_LIST = 4      # items: a list this short never splits across columns
 _ALIGN = re.compile(r"text-align:\s*(left|right|center)")
 
 
@@ -371,6 +382,11 @@ class Converter:
             made = self.block(child, style)
             if made and isinstance(made[0], FitTable) and out and isinstance(out[-1], Paragraph):
                 out[-1].keepWithNext = 1        # a table's lead-in sentence stays with it
+            if style is None and child.tag in ("ul", "ol") and len(child.findall("li")) <= SHORT_LIST:
+                # A short list stays in one column, under its heading: a bullet or two alone at
+                # a column's top read as no one's (a longer list splits where it must)
+                head = [out.pop()] if out and isinstance(out[-1], Heading) else []
+                made = [KeepTogether([*head, *made])]
             out += made
         return out
 
