@@ -7,7 +7,7 @@ import sys
 import textwrap
 
 import pypdf
-from reportlab.platypus import ListFlowable, Paragraph, SimpleDocTemplate
+from reportlab.platypus import KeepTogether, ListFlowable, Paragraph, SimpleDocTemplate
 
 from conftest import ROOT
 from generator.render.pdf.canvas import register_fonts
@@ -44,12 +44,21 @@ def test_headings_get_numbered_outline_keys():
 def test_lists_and_tables():
     text = "- a\n- b\n\nthen\n\n1. x\n2. y\n\n| k | v |\n|:--|--:|\n| <&> | 1/3 |\n| 2 | `c` |\n"
     out = to_flowables(text, STYLES)
-    lists = [f for f in out if isinstance(f, ListFlowable)]
+    # a short list is kept whole: inside a KeepTogether
+    lists = [part for f in out if isinstance(f, KeepTogether) for part in f._content if isinstance(part, ListFlowable)]
     tables = [f for f in out if isinstance(f, FitTable)]
     assert len(lists) == 2 and len(tables) == 1
     table = tables[0]
     assert [[str(cell) for cell, _ in row] for row in table.rows] == [["k", "v"], ["<&>", "1/3"], ["2", "c"]]
     assert table.aligns == ["left", "right"] and table.header_rows == 1
+
+
+def test_a_short_list_stays_with_its_heading_and_a_long_one_may_split():
+    short = to_flowables("## Close combat\n\n- a\n- b\n- c\n", STYLES)
+    assert len(short) == 1 and isinstance(short[0], KeepTogether)
+    assert [type(part).__name__ for part in short[0]._content] == ["RuledHeading", "ListFlowable"]
+    long = to_flowables("## Notes\n\n" + "".join(f"- item {i}\n" for i in range(9)), STYLES)
+    assert [type(f).__name__ for f in long] == ["RuledHeading", "ListFlowable"]
 
 
 def test_table_fits_any_width_and_line_breaks():

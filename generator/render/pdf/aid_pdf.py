@@ -63,9 +63,10 @@ def render(ctx: BuildContext, paper: Paper | None) -> Pdf:
         converter = _converter(ctx)
         ctx.memo["aid"] = converter, converter.parse(markdown_text(ctx))
     converter, root = ctx.memo["aid"]
-    for size in BODY_SIZES:
+    # each size with the short lists kept whole, then, before a smaller size, without
+    for size, keep in ((size, keep) for size in BODY_SIZES for keep in (True, False)):
         try:
-            return _build(ctx, paper, converter.restyled(root, _styles(ctx, size)))
+            return _build(ctx, paper, converter.restyled(root, _styles(ctx, size), keep))
         except _TooLong:
             continue
     raise RenderError(f"{template_file(ctx)}: the player aid does not fit {MAX_PAGES} pages of {paper.label} "

@@ -345,6 +345,7 @@ class Converter:
         # Instances, not names: a name is looked up among installed entry points (slow to import).
         self._md = markdown.Markdown(extensions=[TableExtension(), MarkdownInHtmlExtension()])
         self._headings = 0
+        self.keep_lists = True      # short lists whole under their heading (restyled can say no)
 
     @property
     def styles(self) -> Styles:
@@ -369,9 +370,10 @@ class Converter:
             root = root if new is None else new
         return root
 
-    def restyled(self, root: Element, styles: Styles) -> list[Flowable]:
-        """Flowables for an already parsed `root` in other styles: one parse serves every size tried."""
-        self.styles, self._headings = styles, 0
+    def restyled(self, root: Element, styles: Styles, keep_lists: bool = True) -> list[Flowable]:
+        """Flowables for an already parsed `root` in other styles: one parse serves every size
+        tried; `keep_lists` False lets a short list split too (where keeping it costs a size)."""
+        self.styles, self._headings, self.keep_lists = styles, 0, keep_lists
         return self.blocks(root)
 
     # -- block elements -------------------------------------------------------------------
@@ -382,7 +384,8 @@ class Converter:
             made = self.block(child, style)
             if made and isinstance(made[0], FitTable) and out and isinstance(out[-1], Paragraph):
                 out[-1].keepWithNext = 1        # a table's lead-in sentence stays with it
-            if style is None and child.tag in ("ul", "ol") and len(child.findall("li")) <= SHORT_LIST:
+            if self.keep_lists and style is None and child.tag in ("ul", "ol") \
+                    and len(child.findall("li")) <= SHORT_LIST:
                 # A short list stays in one column, under its heading: a bullet or two alone at
                 # a column's top read as no one's (a longer list splits where it must)
                 head = [out.pop()] if out and isinstance(out[-1], Heading) else []
