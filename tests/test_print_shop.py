@@ -281,13 +281,23 @@ def test_manifest_names_the_profile_but_the_default():
     assert b"\nprint " not in render_all(load(DATA), BuildOptions(parts=("prerolled",), papers=("a4",)))["MANIFEST.txt"]
 
 
-def test_a_release_holds_several_profiles():
+@pytest.fixture(scope="module")
+def several():
+    """A release of the shop profile with fold sheets and The Game Crafter's slugs beside it."""
     import zipfile
 
     from generator.make.release import make_release
-    _name, content = make_release(load(DATA), BuildOptions(print_profile="shop"), more_profiles=("fold",))
+    from generator.options import default_counter_mm
+    profiles = ("shop", "fold", "tgc-punchout")     # the counter size the command line would choose for them
+    _name, content = make_release(load(DATA), BuildOptions(print_profile="shop", rows=8,
+                                                           counter_mm=default_counter_mm(profiles)),
+                                  more_profiles=profiles[1:])
     archive = zipfile.ZipFile(io.BytesIO(content))
-    files = {n.split("/", 1)[1]: n for n in archive.namelist()}
+    return archive, {n.split("/", 1)[1]: n for n in archive.namelist()}
+
+
+def test_a_release_holds_several_profiles(several):
+    archive, files = several
     manifest = archive.read(files["MANIFEST.txt"]).decode()
     assert "print shop\n" in manifest and "also printed as fold" in manifest
     for paper in ("a4", "letter"):
@@ -295,6 +305,21 @@ def test_a_release_holds_several_profiles():
         assert "/OutputIntents" in shop.trailer["/Root"]
         fold = PdfReader(io.BytesIO(archive.read(files[f"fold/counters-{paper}.pdf"])))
         assert "/TrimBox" not in fold.pages[1] and f"fold/counters-{paper}.pdf" in manifest
+
+
+def test_a_release_holds_the_game_crafters_slugs_as_images_its_upload_page_takes(several):
+    """The Game Crafter's small punchout: each side of each slug a PNG of 3.5 x 5.5 in (the
+    3.25 x 5.25 in slug and 1/8 in bleed) at 300 dpi, 1050 x 1650 px, a front and a back a slug."""
+    from PIL import Image
+    archive, files = several
+    slugs = sorted(n for n in files if n.startswith("tgc-punchout/slugs/"))
+    pages = len(PdfReader(io.BytesIO(archive.read(files["tgc-punchout/counters-a4.pdf"]))).pages)
+    assert len(slugs) == pages and pages % 2 == 0
+    assert {re.sub(r".*/slug\d+-", "", n) for n in slugs} == {"front.png", "back.png"}
+    for name in slugs[:2]:
+        image = Image.open(io.BytesIO(archive.read(files[name])))
+        assert image.size == (1050, 1650) and round(image.info["dpi"][0]) == 300, name
+    assert not [n for n in files if n.startswith("slugs/") or n.startswith("fold/slugs/")]
 
 
 @pytest.mark.parametrize("profile", ["fold", "shop"])

@@ -314,3 +314,4 @@ def test_every_preset_builds_at_every_size_it_holds(preset, paper, tmp_path):
             one_line(status, err, "safe zone")
         else:
             assert status == 0, err
+

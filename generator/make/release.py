@@ -77,9 +77,12 @@ def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None
         if progress is not None:
             progress.close()        # a release that failed or was stopped leaves the terminal as it was
     files.pop(MANIFEST)             # remade below, over everything the zip holds
+    files.update(_boards(files, options, ""))
     for profile in (p for p in dict.fromkeys(more_profiles) if p != options.print_profile):
-        more = render_all(kit, replace(options, print_profile=profile), templates=templates, progress=progress)
+        more_options = replace(options, print_profile=profile)
+        more = render_all(kit, more_options, templates=templates, progress=progress)
         files.update({f"{profile}/{name}": content for name, content in more.items() if _in_folder(name, profile)})
+        files.update(_boards(more, more_options, f"{profile}/"))
     # placed by the counters of the words (and the edition's data) the PDF printed
     counters = files[part_pdf("counters").file_name(PAPERS[FACE_PAPER])]
     files.update(face_images(edition_data(kit, options.lang), options, counters, words))
@@ -92,6 +95,17 @@ def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None
     files[MANIFEST] = manifest(kit, files, options, since=ctx.changes, stamp=ctx.stamp,
                                libraries=LIBRARIES + IMAGE_LIBRARIES)
     return files, ctx.stamp
+
+
+def _boards(files: dict[str, bytes], options: BuildOptions, folder: str) -> dict[str, bytes]:
+    """A punchboard profile's slugs as images, each side a PNG, under `folder`: the shop's
+    upload page takes images, not the PDF."""
+    from generator.layout.sheets import board_of
+    from generator.render.images import FACE_PAPER, board_images
+    if board_of(options) is None:
+        return {}
+    counters = files[part_pdf("counters").file_name(PAPERS[FACE_PAPER])]       # a board is one size on any paper
+    return {folder + name: png for name, png in board_images(counters).items()}
 
 
 def _in_folder(name: str, profile: str) -> bool:

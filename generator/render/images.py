@@ -61,6 +61,26 @@ def face_images(kit: KitData, options: BuildOptions, counters_pdf: bytes, words:
     return images
 
 
+def board_images(counters_pdf: bytes) -> dict[str, bytes]:
+    """{'slugs/slug1-front.png': png, ...}: each side of each punchboard as a shop's upload page
+    takes it, the whole page (the trim and its bleed) at DPI (The Game Crafter's small punchout:
+    3.5 x 5.5 in, 1050 x 1650 px); a board's front, then its back, page by page."""
+    doc = pdfium.PdfDocument(counters_pdf)
+    images = {}
+    try:
+        for i in range(len(doc)):
+            page = doc[i]
+            size = (round(page.get_width() / 72 * DPI), round(page.get_height() / 72 * DPI))
+            image = page.render(scale=DPI / 72).to_pil()
+            if image.size != size:      # pdfium rounds up a fraction of a pixel; the upload's size is exact
+                image = image.resize(size)
+            side = "front" if i % 2 == 0 else "back"
+            images[f"slugs/slug{i // 2 + 1}-{side}.png"] = _png(image, dpi=DPI)
+    finally:
+        doc.close()
+    return images
+
+
 def _trim_margin(options: BuildOptions) -> float:
     """How far the page (a print shop's trim box) sits inside the media box, in points."""
     prepress = options.profile.prepress
