@@ -281,7 +281,8 @@ def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
         # the page number once, in the footer
         assert flat.count(WORDS("page.footer.page", page=n, pages=len(pages)).strip(" ·")) == 1, n
         found = stamp.search(flat)
-        assert found and (found["seed"], found["mode"], found["data"]) == ("5", mode, ctx.kit.short_hash)
+        assert found and (found["seed"], found["mode"]) == ("5", mode)
+        assert ctx.kit.short_hash not in flat.replace(ctx.stamp_words(), "")     # the footer's stamp says which kit
         assert found["block"] == block          # a block only where there are blocks
         # the legend once, on the first page; the later pages hold rows only
         for key in ("prerolled.legend.use.text", "prerolled.legend.men.text", hero, "prerolled.legend.rows.text"):
