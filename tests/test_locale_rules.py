@@ -175,6 +175,29 @@ def test_no_french_line_starts_with_a_mark_or_ends_with_an_opening_guillemet(nam
     assert _lone_marks(pdf, pages) == []
 
 
+def test_the_french_pre_rolled_legend_keeps_each_mark_with_its_word():
+    """Cheap, without the PDF: each legend line as the renderer sets it, at the table's width."""
+    from generator.content.rows import generate
+    from generator.render.pdf import prerolled_pdf
+    from generator.render.pdf.canvas import register_fonts
+    register_fonts()
+    ctx = context("fr")
+    table = generate(ctx.kit, ctx.odds, rows=8, seed=871)
+    from generator.layout.paper import PAPERS
+    for width in [p.width - 2 * prerolled_pdf.MARGIN for p in PAPERS.values()] + list(range(300, 560, 7)):
+        _, lines = prerolled_pdf.legend_lines(ctx, table, width)
+        assert not [text for _, text in lines if text.lstrip()[:1] in tuple(":;!?»")], width
+
+
+def test_a_line_cut_short_keeps_its_no_break_spaces():
+    """French spacing's narrow no-break space stays one where a line is fitted to its width."""
+    from generator.render.pdf.canvas import FONT, ellipsise, register_fonts
+    register_fonts()
+    text = "Les cases libres\u202f: elles reçoivent d'autres jeux"
+    assert ellipsise(text, FONT, 8, 1000) == text
+    assert "\u202f" in ellipsise(text, FONT, 8, 90)
+
+
 def test_the_lone_mark_check_finds_a_colon_that_starts_a_line():
     """The check can fail: a paragraph set just wide enough for the words before its colon."""
     from reportlab.lib.styles import getSampleStyleSheet

@@ -15,6 +15,7 @@ which has the build's context.
 
 import functools
 import os
+import re
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -274,11 +275,14 @@ def escape(text: object) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\u202f", "\u00a0")
 
 
+_BREAKING = re.compile(r"[^\S\u00a0\u202f]+")     # whitespace a line may break at
+
+
 def ellipsise(text: object, font: str, size: float, width: float) -> str:
     """`text` on one line, cut to fit `width` points with the kit's one ellipsis (text.ELLIPSIS).
 
     Bisection, not a walk: data text may run to 10,000 characters."""
-    line = " ".join(str(text).split())
+    line = " ".join(_BREAKING.split(str(text))).strip()     # a no-break space stays one
     if stringWidth(line, font, size) <= width:
         return line
     low, high = 0, len(line)        # the longest prefix that fits with the ellipsis lies in [low, high)

@@ -30,6 +30,7 @@ from generator.data.model import Check, Interpretation
 from generator.engine.odds import WEAPONS, Odds, fate_code, weapon_code
 from generator.engine.procedure import PISTOL, draws_weapon
 from generator.errors import RenderError
+from generator.layout import face_layout as fl
 from generator.layout.paper import Paper
 from generator.layout.table import ColumnBox, TableGeometry, table_geometry
 from generator.render import theme
@@ -200,12 +201,20 @@ def legend_lines(ctx: BuildContext, table: Table, width: float, codes: bool = Fa
     indent = max(stringWidth(key, BOLD, LEGEND) for key, _ in sentences) + 6
     lines = []
     for key, sentence in sentences:
-        wrapped = simpleSplit(sentence, FONT, LEGEND, width - indent) or [""]
+        wrapped = _wrapped(sentence, width - indent)
         if len(wrapped) > LINES_PER_ITEM:     # a runaway text from data keeps the other items on the page
             wrapped = [*wrapped[:LINES_PER_ITEM - 1], wrapped[LINES_PER_ITEM - 1] + " ..."]
         lines += [(key if i == 0 else "", ellipsise(line, FONT, LEGEND, width - indent))
                   for i, line in enumerate(wrapped)]
     return indent, lines
+
+
+def _wrapped(text: str, width: float) -> list[str]:
+    """`text` wrapped to `width` at its plain spaces: a no-break space (French spacing before a
+    colon) holds, so no line starts with the mark; reportlab's simpleSplit where one word alone
+    is wider than the line (data text), which breaks anywhere."""
+    lines = fl.wrap(text, width, lambda t, _s, size: stringWidth(t, FONT, size), "body", LEGEND)
+    return lines if lines is not None else simpleSplit(text, FONT, LEGEND, width) or [""]
 
 
 def column_widths(table: Table, labels: Labels, words: Words, codes: bool) -> tuple[tuple[str, float, bool], ...]:
