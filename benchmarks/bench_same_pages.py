@@ -28,8 +28,9 @@ FONTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "generato
 FACES = {"Sans": "IBMPlexSans-Regular.ttf", "SansBold": "IBMPlexSans-Bold.ttf", "SansItalic": "IBMPlexSans-Italic.ttf",
          "SansBoldItalic": "IBMPlexSans-BoldItalic.ttf", "Cond": "IBMPlexSansCondensed-Regular.ttf",
          "CondMedium": "IBMPlexSansCondensed-Medium.ttf", "CondBold": "IBMPlexSansCondensed-Bold.ttf"}
-WORDS = ("the crew may bail out only after a kill by the exact number needed on the kill card; a Hero card "
-         "played before its man's cell replaces it, and the weapon column is read for a man who gets out").split()
+TEXT = ("the crew may bail out only after a kill by the exact number needed on the kill card; a Hero card "
+        "played before its man's cell replaces it, and the weapon column is read for a man who gets out")
+WORDS = TEXT.split()
 ROWS = (44, 63, 63, 30)
 
 
@@ -86,7 +87,7 @@ def table_page(c, size, rng, rows, first):
         c.rect(30, top - (slot + 1) * 11.5, 535, 11.5, stroke=0, fill=1)
     c.setFillColorRGB(0.97, 0.85, 0.83)
     for slot in range(rows):
-        for n in range(4):
+        for _ in range(4):
             c.rect(64 + rng.randrange(10) * 50, top - (slot + 1) * 11.5 + 1, 50, 9.5, stroke=0, fill=1)
     c.setLineWidth(0.3)
     for n in range(13):
@@ -142,8 +143,8 @@ def counter_pages(c, size, rng, prefix):
     c.showPage()
     for sheet in range(4):
         names = [f"{prefix}{sheet}-{n}" for n in range(22)]
-        for n, name in enumerate(names):
-            face(c, name, n)
+        for i, name in enumerate(names):
+            face(c, name, i)
         for slot in range(88):
             c.saveState()
             c.translate(40 + slot % 10 * 54, 60 + slot // 10 * 54)

@@ -85,6 +85,33 @@ def cold_cache(out: Path) -> str:
     return str(out.parent / f"cache-{out.name}")        # a fresh folder each run: nothing kept
 
 
+def rows_of(args: argparse.Namespace) -> dict[str, Callable[[], None]]:
+    """Each row of the table by name, run when called."""
+    n, table = args.pairs, ("--only", "prerolled", "--paper", "a4", "--rows", str(args.rows))
+
+    def million() -> None:
+        with tempfile.TemporaryDirectory(prefix="bench-speed-") as folder:
+            seconds, rss = measure(bailout("build", *table[:-1], "1000000"), Path(folder) / "out")
+        print(f"million  1,000,000 rows, A4: {seconds:.1f} s, peak {rss:.0f} MiB; load {load()}", flush=True)
+
+    def cold() -> None:
+        warm = tempfile.mkdtemp(prefix="bench-speed-warm-")
+        measure(bailout("build", cache=lambda out: warm), Path(warm) / "first")      # fills it
+        row("cold", "bailout build, empty cache / warm cache", bailout("build", cache=cold_cache),
+            bailout("build", cache=lambda out: warm), n)
+    return {
+        "kit": lambda: row("kit", "bailout build / same pages, bare reportlab", bailout("build"),
+                           script("bench_same_pages.py"), n),
+        "floor": lambda: row("floor", "bailout build / bench_floor.py", bailout("build"), script("bench_floor.py"), n),
+        "rows": lambda: row("rows", f"{args.rows:,} rows / bare canvas, a string a cell", bailout("build", *table),
+                            script("bench_canvas_rows.py", "--rows", str(args.rows)), n),
+        "million": million,
+        "release": lambda: row("release", "release of en,de,fr,it,es / English alone",
+                               bailout("release", "--lang", "en,de,fr,it,es"), bailout("release"), n),
+        "cold": cold,
+    }
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--pairs", type=int, default=5)
@@ -92,39 +119,22 @@ def main() -> None:
     p.add_argument("--base", type=Path, help="a checkout of the commit to compare with")
     p.add_argument("--rows", type=int, default=100_000)
     args = p.parse_args()
-    only = set(args.only.split(","))
+    only = args.only.split(",")
     import compileall
     for root in (ROOT, args.base):
         if root is not None:
             compileall.compile_dir(root / "generator", quiet=1)
-    n = args.pairs
-    print(f"{n} pairs a row, fresh processes; load average {load()}", flush=True)
-    base = args.base
-    rows = ("--only", "prerolled", "--paper", "a4", "--rows", str(args.rows))
-    if "kit" in only:
-        row("kit", "bailout build / same pages, bare reportlab", bailout("build"), script("bench_same_pages.py"), n)
-    if "floor" in only:
-        row("floor", "bailout build / bench_floor.py", bailout("build"), script("bench_floor.py"), n)
-    if "rows" in only:
-        row("rows", f"{args.rows:,} rows / bare canvas, a string a cell", bailout("build", *rows),
-            script("bench_canvas_rows.py", "--rows", str(args.rows)), n)
-    if "million" in only:
-        with tempfile.TemporaryDirectory(prefix="bench-speed-") as folder:
-            seconds, rss = measure(bailout("build", *rows[:-1], "1000000"), Path(folder) / "out")
-        print(f"million  1,000,000 rows, A4: {seconds:.1f} s, peak {rss:.0f} MiB; load {load()}", flush=True)
-    if "release" in only:
-        row("release", "release of en,de,fr,it,es / English alone", bailout("release", "--lang", "en,de,fr,it,es"),
-            bailout("release"), n)
-    if "cold" in only:
-        warm = tempfile.mkdtemp(prefix="bench-speed-warm-")
-        measure(bailout("build", cache=lambda out: warm), Path(warm) / "first")      # fills it
-        row("cold", "bailout build, empty cache / warm cache", bailout("build", cache=cold_cache),
-            bailout("build", cache=lambda out: warm), n)
-    if base is None:
+    print(f"{args.pairs} pairs a row, fresh processes; load average {load()}", flush=True)
+    table = rows_of(args)
+    for name in only:
+        table[name]()
+    if args.base is None:
         return
-    for name, argv in (("kit", ("build",)), ("rows", rows), ("release", ("release", "--lang", "en,de,fr,it,es"))):
-        if name in only:
-            row(f"{name}/base", f"{' '.join(argv)}: now / {base}", bailout(*argv), bailout(*argv, root=base), n)
+    argvs = {"kit": ("build",), "rows": ("build", "--only", "prerolled", "--paper", "a4", "--rows", str(args.rows)),
+             "release": ("release", "--lang", "en,de,fr,it,es")}
+    for name in (name for name in only if name in argvs):
+        row(f"{name}/base", f"{' '.join(argvs[name])}: now / {args.base}", bailout(*argvs[name]),
+            bailout(*argvs[name], root=args.base), args.pairs)
 
 
 if __name__ == "__main__":
