@@ -3,9 +3,9 @@
 The kit's type is one superfamily, IBM Plex (SIL Open Font License 1.1, shipped in fonts/ beside
 this file with its LICENSE): IBM Plex Sans for the aid's text, IBM Plex Sans Condensed for the
 counters, the tables and every table head (render/theme.py says which role takes which face and
-size).  Both are registered as TrueType, so they are embedded and subset, each subset tagged
-by what it holds (subset_tags.py); both cover every edition's letters (Latin with Latin
-Extended, Greek, Cyrillic).  No standard-14 font is ever referenced.  Canvases are made in
+size).  Both are registered as TrueType, so they are embedded and subset (the PDFs that bring
+parts together tag each subset by what it holds: subset_tags.py); both cover every edition's
+letters (Latin with Latin Extended, Greek, Cyrillic).  No standard-14 font is ever referenced.  Canvases are made in
 invariant mode, which (with SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same
 input, same bytes.  Colours are the theme's (render/theme.py) made reportlab colours here, by
 its ink rules.  The document info (author, creator, keywords) is the catalogue's words filled
@@ -25,13 +25,13 @@ from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
 from generator import __version__
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render import theme
-from generator.render.pdf.subset_tags import TaggedTTFont
 from generator.text import ELLIPSIS
 from generator.units import mm
 
@@ -103,7 +103,7 @@ def register_fonts(*, italics: bool = False) -> None:
     registered = pdfmetrics.getRegisteredFontNames()
     for name in (FONT, BOLD, *_CONDENSED, *((ITALIC, BOLD_ITALIC, CONDENSED_ITALIC) if italics else ())):
         if name not in registered:
-            pdfmetrics.registerFont(TaggedTTFont(name, os.path.join(FONT_FOLDER, _FILES[name])))
+            pdfmetrics.registerFont(TTFont(name, os.path.join(FONT_FOLDER, _FILES[name])))
     if FONT in registered:
         return
     addMapping(FONT, 0, 0, FONT)

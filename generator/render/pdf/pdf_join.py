@@ -5,7 +5,8 @@ pdf_stream.py), each written with a classic cross-reference table that gives eve
 place, so no object need be parsed: each is copied byte for byte under a new number, and only
 the references in its dictionary (never in a stream, never in a string) are renumbered.  Each
 part's catalog, page tree and document info give way to the joined document's own; its pages
-join one page tree; its outline becomes the entry of a bookmark named for the part.
+join one page tree; its outline becomes the entry of a bookmark named for the part; each of its
+font subsets is named by its program (subset_tags.py), so no two parts' subsets share a name.
 """
 
 import itertools
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from generator.render.pdf.pdf_stream import Document, Sink, pdf_date, text_string
+from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
 
 # A string (literal, with its parentheses escaped as reportlab and pdf_stream write them; or
 # hex), or a reference: only references are renumbered.
@@ -94,14 +96,38 @@ def read(content: bytes) -> _Part:
     return _Part(objects, int(root.group(1)), int(info.group(1)) if info else None)
 
 
-def renumbered(body: bytes, numbers: Callable[[int], int]) -> bytes:
-    """`body` with every reference in its dictionary renumbered; its stream, if any, as it was."""
+def renumbered(body: bytes, numbers: Callable[[int], int], names: dict[bytes, bytes] | None = None) -> bytes:
+    """`body` with every reference in its dictionary renumbered and each font subset's name in
+    `names` ({old name: new}) renamed; its stream, if any, as it was."""
     cut = body.find(b"stream")
     head, rest = (body, b"") if cut < 0 else (body[:cut], body[cut:])
 
     def swap(m: re.Match[bytes]) -> bytes:
         return m.group(0) if m.group(1) is None else b"%d 0 R" % numbers(int(m.group(1)))
-    return _TOKENS.sub(swap, head) + rest
+    head = _TOKENS.sub(swap, head)
+    if names and (b"/BaseFont" in head or b"/FontName" in head):
+        def rename(m: re.Match[bytes]) -> bytes:
+            old = m.group(2) + b"+" + m.group(3)
+            return b"/%s /%s" % (m.group(1), names.get(old, old))
+        head = SUBSET_NAME.sub(rename, head)
+    return head + rest
+
+
+def subset_names(part: _Part) -> dict[bytes, bytes]:
+    """{a subset's name in the part: its name in the joined PDF}, each tagged by its program, so
+    two parts' different subsets never share a name (subset_tags.py)."""
+    names = {}
+    for number in part.objects:
+        head = part.head(number)
+        if b"/FontFile2" not in head:
+            continue
+        found = SUBSET_NAME.search(head)
+        program = part.entry(number, b"FontFile2")
+        if found is None or program is None:
+            continue
+        tag = program_tag(found.group(3), part.objects[program]).encode()
+        names[found.group(2) + b"+" + found.group(3)] = tag + b"+" + found.group(3)
+    return names
 
 
 class _Writer:
@@ -160,9 +186,10 @@ def _copy(out: "_Writer", part: _Part, title: str | None, next_number: int, page
     next_number += item is not None
     if own is not None:     # its entries hang from the part's bookmark (an untitled part has none)
         numbers[own] = item if item is not None else outline
+    names = subset_names(part)
     for n in sorted(part.objects):
         if n not in drop:
-            out.object(numbers[n], renumbered(part.objects[n], numbers.__getitem__))
+            out.object(numbers[n], renumbered(part.objects[n], numbers.__getitem__, names))
     part_pages = [numbers[p] for p in part.pages(node)]
     if item is not None and title is not None:
         items.append((item, title, part_pages[0], _kids(part, own, numbers)))
