@@ -56,7 +56,8 @@ def test_a_duplex_join_starts_each_part_on_a_fresh_sheet():
     c.save()
     join([("a", odd.getvalue()), ("b", part("b", "b"))], out.extend, Document("t", "s", "a", "c", "k", duplex=True),
          padding=pad.getvalue())
-    assert [p.extract_text().strip() for p in PdfReader(io.BytesIO(bytes(out))).pages] == ["alone", "blank", "b 1", "b 2"]
+    texts = [p.extract_text().strip() for p in PdfReader(io.BytesIO(bytes(out))).pages]
+    assert texts == ["alone", "blank", "b 1", "b 2"]
 
 
 def test_a_default_build_loads_no_pdf_library(tmp_path):
