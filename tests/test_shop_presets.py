@@ -264,9 +264,13 @@ def test_shop_text_in_full_black_and_tinted_lines_half_a_point(preset_builds):
     from generator.render.pdf.shop_pdf import grey_tint, screened
     reader = PdfReader(io.BytesIO(preset_builds["drivethru"]["prerolled-a4.pdf"]))
     texts = strokes = 0
-    for page in reader.pages:
+    # each page's own stream, and the forms it draws (what every page repeats is one form)
+    streams = [page["/Contents"].get_object() for page in reader.pages]
+    forms = {id(f.get_object()): f.get_object() for page in reader.pages
+             for f in ((page["/Resources"].get("/XObject") or {}).values())}
+    for content in [*streams, *forms.values()]:
         fill, stroke, width, text, saved = None, None, 1.0, False, []
-        for args, op in ContentStream(page["/Contents"].get_object(), reader).operations:
+        for args, op in ContentStream(content, reader).operations:
             if op == b"q":
                 saved.append((fill, stroke, width))
             elif op == b"Q":

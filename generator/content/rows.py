@@ -17,7 +17,7 @@ Pure: no reportlab.  Same (data, rows, seed, mode) -> same rows.
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import overload
@@ -61,7 +61,7 @@ class Rows(Sequence[Row]):
     cell.  Reading a row gives the same tuple of codes.
     """
 
-    def __init__(self, columns: Sequence[Column], cells: Sequence[Sequence[str]]) -> None:
+    def __init__(self, columns: Sequence[Column], cells: Iterable[Sequence[str]]) -> None:
         self._codes = tuple(tuple(code for code, _ in col.outcomes) for col in columns)
         self._cells = tuple(bytes(map({code: i for i, code in enumerate(codes)}.__getitem__, column))
                             for codes, column in zip(self._codes, cells, strict=True))
@@ -84,6 +84,15 @@ class Rows(Sequence[Row]):
         if not 0 <= index < self._length:
             raise IndexError(index)
         return tuple(codes[cells[index]] for codes, cells in zip(self._codes, self._cells, strict=True))
+
+    def codes(self, column: int) -> tuple[str, ...]:
+        """The codes column `column` holds, in its outcomes' order: what column() indexes."""
+        return self._codes[column]
+
+    def column(self, column: int, start: int, stop: int) -> bytes:
+        """The cells of column `column` in rows `start` to `stop` - 1, one byte each: its code's
+        index among codes(column)."""
+        return self._cells[column][start:stop]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Rows) and (self._codes, self._cells) == (other._codes, other._cells)
@@ -133,8 +142,9 @@ def generate(kit: KitData, odds: Odds, rows: int | None = None, seed: int = 0, m
         raise UsageError(f"--rows must be at least 1, got {rows}")
     rng = random.Random(seed)
     fill = _balanced if mode == "balanced" else _independent
-    # Column by column, so each column's shuffle (or draws) is its own stream of the generator.
-    cells = [fill(rng, col, block, rows) for col in cols]
+    # Column by column, so each column's shuffle (or draws) is its own stream of the generator;
+    # each packed into bytes before the next is drawn, so one column's strings are held at a time.
+    cells = (fill(rng, col, block, rows) for col in cols)
     return Table(cols, block, mode, seed, Rows(cols, cells))
 
 

@@ -25,6 +25,12 @@ class Renderer(Protocol):
     def __call__(self, ctx: BuildContext, paper: Paper | None) -> bytes: ...
 
 
+class Writer(Protocol):
+    """A renderer that writes its file as it goes into `sink` (a long table is never held whole),
+    returning the PDF's page count."""
+    def __call__(self, ctx: BuildContext, paper: Paper | None, sink: Callable[[bytes], object]) -> int: ...
+
+
 class Merger(Protocol):
     def __call__(self, ctx: BuildContext, paper: Paper | None,
                  sources: Sequence[tuple[str, BinaryIO]]) -> bytes: ...
@@ -43,6 +49,11 @@ def _aid_html() -> Renderer:
 def _prerolled_pdf() -> Renderer:
     from generator.render.pdf.prerolled_pdf import render
     return render
+
+
+def _prerolled_writer() -> Writer:
+    from generator.render.pdf.prerolled_pdf import write
+    return write
 
 
 def _prerolled_csv() -> Renderer:
@@ -99,6 +110,8 @@ class Output:
     kind: str = field(default="", kw_only=True)
     # the print profiles that make it (a build under another makes the part without it)
     made_for: Callable[[PrintProfile], bool] = field(default=_always, kw_only=True)
+    # where the file can be written as it is made (Writer), what a build writes it with
+    load_writer: Callable[[], Writer] | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if not self.kind:
@@ -122,6 +135,9 @@ class Output:
         assert self.load is not None, f"{self.name} merges parts: call merger()"
         return self.load()
 
+    def writer(self) -> Writer | None:
+        return self.load_writer() if self.load_writer is not None else None
+
     def merger(self) -> Merger:
         assert self.load_merger is not None, f"{self.name} merges no parts"
         return self.load_merger()
@@ -131,7 +147,7 @@ OUTPUTS: tuple[Output, ...] = (
     Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid", cost=140, setup=270),
     Output("aid", "player-aid.html", _aid_html, kind="html", cost=55, setup=150),
     Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables", cost=10,
-           cost_per_row=0.15, setup=25),
+           cost_per_row=0.15, setup=25, load_writer=_prerolled_writer),
     Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv", cost=1, cost_per_row=0.002),
     Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters", cost=80, setup=40),
     Output("counters", "cut-{paper}.pdf", _cut_pdf, kind="cut", cost=15, made_for=_cut_files),

@@ -23,9 +23,9 @@ from generator.engine.odds import compute
 from generator.errors import RenderError, one_line
 from generator.layout.paper import PAPERS, Paper
 from generator.make.manifest import manifest
-from generator.make.outputs import Output, all_file_names, part_pdf, selected
+from generator.make.outputs import Output, Writer, all_file_names, part_pdf, selected
 from generator.make.progress import FileProgress
-from generator.make.transaction import MANIFEST, is_file, transaction, write_file
+from generator.make.transaction import MANIFEST, is_file, transaction, write_file, write_stream
 from generator.make.workers import Plan, Runner, plan, width, workers
 from generator.options import BuildOptions, check_source_date_epoch
 from generator.profiles.print_profile import Prepress
@@ -246,6 +246,14 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
         name = output.file_name(paper)
         if begin is not None:
             begin(name, _pages_ahead(ctx, output.part, name, paper))
+        prepress = ctx.options.profile.prepress
+        writer = output.writer() if prepress is None else None
+        if writer is not None:      # written as it is made: never held whole
+            pages = _stream(ctx, folder, name, writer, paper)
+            made.append((name, pages, progress is not None))
+            if progress is not None:
+                progress(name, _read_pdf(folder / name, pages))
+            continue
         if output.merges:
             with contextlib.ExitStack() as stack:
                 sources = [(o.title, stack.enter_context(open(folder / o.file_name(paper), "rb")))
@@ -253,7 +261,6 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
                 content = output.merger()(ctx, paper, sources)
         else:
             content = output.renderer()(ctx, paper)
-        prepress = ctx.options.profile.prepress
         if prepress is not None and name.endswith(".pdf"):
             content = shop(content, prepress, ctx.options.marks)
         write_file(folder, name, content)
@@ -262,6 +269,19 @@ def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress |
             progress(name, content)
         del content             # written: a long table is not held while the next file is made
     return made
+
+
+def _stream(ctx: BuildContext, folder: Path, name: str, writer: Writer, paper: Paper | None) -> int:
+    """The file `name` written into `folder` by `writer` as it is made; its page count."""
+    def write(handle: BinaryIO) -> int:
+        return writer(ctx, paper, handle.write)
+    return write_stream(folder, name, write)
+
+
+def _read_pdf(path: Path, pages: int) -> bytes:
+    """A PDF written as it was made, read back for the progress line (its size, digest, pages)."""
+    from generator.render.pdf.canvas import Pdf
+    return Pdf(path.read_bytes(), pages)
 
 
 def _pages_ahead(ctx: BuildContext, part: str, name: str, paper: Paper | None) -> int | None:

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import FrameType
-from typing import Any, NoReturn
+from typing import Any, BinaryIO, NoReturn, TypeVar
 
 from generator.data.sources import remove_made
 from generator.data.toml_file import Unreadable, read_limited
@@ -129,15 +129,25 @@ def transaction(out: Path, make: Callable[[Path], list[str]], *, held: bool = Fa
 
 
 def write_file(folder: Path, name: str, content: bytes) -> None:
+    write_stream(folder, name, lambda handle: handle.write(content))
+
+
+T = TypeVar("T")
+
+
+def write_stream(folder: Path, name: str, write: Callable[[BinaryIO], T]) -> T:
+    """write(handle) into the new file `name` of `folder` as it goes (a long table is never held
+    whole); what write returns."""
     if Path(name).name != name:     # names are ours, but never let one escape the folder
         raise UsageError(f"refusing to write {name!r} outside {folder}")
     try:
         with open(folder / name, "xb") as handle:
-            handle.write(content)
+            result = write(handle)
         os.chmod(folder / name, 0o666 & ~umask())    # outputs are for sharing
     except OSError as error:        # a full disk, most likely: the staging folder goes, nothing changed
         raise UsageError(f"--out {folder.parent.parent}: cannot write {name} ({error.strerror}); "
                          f"nothing was changed") from None
+    return result
 
 
 # -- one build per folder --------------------------------------------------------------------

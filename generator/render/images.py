@@ -50,10 +50,16 @@ def face_images(kit: KitData, options: BuildOptions, counters_pdf: bytes, words:
                         continue
                     page = page or doc[geo.page_of_sheet(options, n, side)]
                     x, y = geo.face_origin(grid, slot, side)
-                    bitmap = page.render(scale=scale, crop=(x + m, y + m, grid.page_w + m - x - grid.size,
+                    # a pixel more below and right than the face: pdfium rounds the edges, and the
+                    # face is then cut exactly from its top left corner, not resampled
+                    extra = 1 / scale
+                    bitmap = page.render(scale=scale, crop=(x + m, max(0.0, y + m - extra),
+                                                            max(0.0, grid.page_w + m - x - grid.size - extra),
                                                             grid.page_h + m - y - grid.size))
                     image = bitmap.to_pil()
-                    if image.size != (px, px):      # pdfium rounds; the face must be exact
+                    if image.width >= px and image.height >= px:
+                        image = image.crop((0, 0, px, px))
+                    else:       # at the page's very edge: no pixel more to take
                         image = image.resize((px, px))
                     images[name] = _png(image, dpi=DPI)
     finally:

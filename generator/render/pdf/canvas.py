@@ -3,9 +3,9 @@
 The kit's type is one superfamily, IBM Plex (SIL Open Font License 1.1, shipped in fonts/ beside
 this file with its LICENSE): IBM Plex Sans for the aid's text, IBM Plex Sans Condensed for the
 counters, the tables and every table head (render/theme.py says which role takes which face and
-size).  Both are registered as TrueType, so they are embedded and subset, each subset tagged
-by what it holds (subset_tags.py); both cover every edition's letters (Latin with Latin
-Extended, Greek, Cyrillic).  No standard-14 font is ever referenced.  Canvases are made in
+size).  Both are registered as TrueType, so they are embedded and subset (the PDFs that bring
+parts together tag each subset by what it holds: subset_tags.py); both cover every edition's
+letters (Latin with Latin Extended, Greek, Cyrillic).  No standard-14 font is ever referenced.  Canvases are made in
 invariant mode, which (with SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same
 input, same bytes.  Colours are the theme's (render/theme.py) made reportlab colours here, by
 its ink rules.  The document info (author, creator, keywords) is the catalogue's words filled
@@ -24,15 +24,15 @@ from typing import Any
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.fonts import addMapping
-from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
 from generator import __version__
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render import theme
-from generator.render.pdf.subset_tags import TaggedTTFont
 from generator.text import ELLIPSIS
 from generator.units import mm
 
@@ -104,7 +104,7 @@ def register_fonts(*, italics: bool = False) -> None:
     registered = pdfmetrics.getRegisteredFontNames()
     for name in (FONT, BOLD, *_CONDENSED, *((ITALIC, BOLD_ITALIC, CONDENSED_ITALIC) if italics else ())):
         if name not in registered:
-            pdfmetrics.registerFont(TaggedTTFont(name, os.path.join(FONT_FOLDER, _FILES[name])))
+            pdfmetrics.registerFont(TTFont(name, os.path.join(FONT_FOLDER, _FILES[name])))
     if FONT in registered:
         return
     addMapping(FONT, 0, 0, FONT)
@@ -155,21 +155,17 @@ def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages:
     return text
 
 
-def new_canvas(ctx: BuildContext, paper: Paper, title: str, subject: str, *, duplex: bool = False,
-               binary: bool = False) -> tuple[Any, "_Capture"]:
+def new_canvas(ctx: BuildContext, paper: Paper, title: str, subject: str, *,
+               duplex: bool = False) -> tuple[Any, "_Capture"]:
     """A canvas writing into memory; return (canvas, buffer).  Call `finish()` for the bytes.
-
-    `binary`: each page's stream is deflated as the page ends (Flate only, no ASCII85), so a
-    long document holds compressed pages; finish it with rl_config.useA85 off to match.
-    The author, creator and keywords come from the build's context.
-    """
+    The author, creator and keywords come from the build's context."""
     register_fonts()
     buffer = _Capture()
     c = rl_canvas.Canvas(buffer, pagesize=(paper.width, paper.height), invariant=1,
                          initialFontName=FONT, initialFontSize=9, pageCompression=1)
     set_metadata(c, title, subject, duplex=duplex)
     set_document_info(c, document_info(ctx))
-    c.setPageCallBack(lambda number: _page_ended(c, binary))
+    c.setPageCallBack(lambda number: page_ended())
     return c, buffer
 
 
@@ -178,28 +174,10 @@ def new_canvas(ctx: BuildContext, paper: Paper, title: str, subject: str, *, dup
 PAGE_LISTENERS: list[Callable[[], None]] = []
 
 
-def _page_ended(c: Any, binary: bool) -> None:
-    if binary:
-        _compress_last_page(c)
+def page_ended() -> None:
+    """Tell PAGE_LISTENERS a page has ended (a canvas's page callback; the pre-rolled pages call it)."""
     for listener in PAGE_LISTENERS:
         listener()
-
-
-def _compress_last_page(c: Any) -> None:
-    """Deflate the page just ended now, not at save(): memory then grows by a page's compressed
-    bytes, not its operator text (a long table's operators deflate to a small share of their size).
-
-    The stream is what reportlab itself would write at save() with ASCII85 off: the same
-    bytes, only made sooner.  It reaches into reportlab's
-    document (`_doc`) because the canvas offers no hook for a page's stream.
-    """
-    page = c._doc.Pages.pages[-1]
-    if page.Contents or not page.stream or not page.compression:     # not a page reportlab deflates
-        return
-    stream = pdfdoc.PDFStream(content=pdfdoc.PDFZCompress.encode(page.stream))
-    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
-    stream.__Comment__ = "page stream"
-    page.Contents, page.stream = stream, None
 
 
 def set_metadata(c: Any, title: str, subject: str, *, duplex: bool = False) -> None:
@@ -224,7 +202,7 @@ class Pdf(bytes):
     """A rendered PDF's bytes, knowing its page count (so MANIFEST.txt needs no PDF parser)."""
     pages: int
 
-    def __new__(cls, content: bytes, pages: int) -> "Pdf":
+    def __new__(cls, content: bytes | bytearray, pages: int) -> "Pdf":
         pdf = super().__new__(cls, content)
         pdf.pages = pages
         return pdf

@@ -1,30 +1,27 @@
-"""The kit: every part for one paper merged into one bookmarked PDF with pypdf.
+"""The kit: every part for one paper joined into one bookmarked PDF (pdf_join.py: the parts'
+own objects copied, nothing parsed again).
 
 Each part starts on a fresh sheet (a page that says it is left blank pads a part with an odd
 page count), so the counter fronts and backs still fall on the two sides of one sheet when the
 kit prints duplex.
 """
 
-import io
-from collections.abc import Mapping, Sequence
-from typing import Any, BinaryIO
-
-from pypdf.generic import NameObject
+from collections.abc import Sequence
+from typing import BinaryIO
 
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render import theme
 from generator.render.pdf.canvas import FONT, DocumentInfo, Pdf, document_info, finish, new_canvas
-from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
+from generator.render.pdf.pdf_join import join
+from generator.render.pdf.pdf_stream import Document
 
 Part = tuple[str, bytes | BinaryIO]     # (bookmark title, a PDF's bytes or a binary file open for reading)
 
 
 def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Part]) -> Pdf:
-    """The kit for one paper: `sources` is [(bookmark title, PDF)] in kit order.
-
-    Each PDF is its bytes or a binary file open for reading (a build passes its staged files,
-    so no part need be held in memory whole)."""
+    """The kit for one paper: `sources` is [(bookmark title, PDF)] in kit order, each PDF its
+    bytes or a binary file open for reading (a build passes its staged files)."""
     assert paper is not None, "the kit is made per paper"
     r = ctx.kit.rules
     title = ctx.words("kit.title", number=r.number, title=r.title, paper=paper.label)
@@ -47,42 +44,30 @@ def blank_page(ctx: BuildContext, paper: Paper, title: str, subject: str) -> byt
 
 def merge(parts: Sequence[Part], paper: Paper, title: str, subject: str, info: DocumentInfo, *,
           duplex: bool = True, blank: bytes | None = None) -> Pdf:
-    """`parts` is [(bookmark title, PDF bytes or binary file)]; return the merged PDF's bytes.
+    """`parts` is [(bookmark title, PDF bytes or binary file)]; return the joined PDF.
     `duplex`: the viewer hint for a long-edge duplex print, and each part on a fresh sheet,
-    padded with the page `blank` (or an empty one)."""
-    writer = PdfWriter()
-    readers = [(name, PdfReader(io.BytesIO(content) if isinstance(content, bytes) else content))
-               for name, content in parts]
-    padding = PdfReader(io.BytesIO(blank)).pages[0] if blank is not None else None
-    for name, reader in readers:
-        if duplex and len(writer.pages) % 2:      # single-sided: no sheet to keep, no blank page
-            if padding is not None:
-                writer.add_page(padding)
-            else:
-                writer.add_blank_page(paper.width, paper.height)
-        writer.append(reader, outline_item=name)
-    # The parts' dates (fixed, or SOURCE_DATE_EPOCH) are the kit's: no clock is read here.
-    first: Mapping[str, Any] = readers[0][1].metadata or {}
-    dates = {key: first[key] for key in ("/CreationDate", "/ModDate") if key in first}
-    writer.add_metadata({"/Title": title, "/Subject": subject, "/Author": info.author,
-                         "/Creator": info.creator, "/Producer": info.creator, **dates})
-    prefs = writer.create_viewer_preferences()
-    # Set as keys (what the properties of that name write), which pypdf's stubs type cleanly.
-    prefs[NameObject("/PrintScaling")] = NameObject("/None")
-    if duplex:
-        prefs[NameObject("/Duplex")] = NameObject("/DuplexFlipLongEdge")
-    writer.page_mode = "/UseOutlines"
-    # No file /ID (optional in an unencrypted PDF): pypdf's only public way to make one draws it at
-    # random, and same parts must give the same bytes.
-    out = io.BytesIO()
-    writer.write(out)
-    pages = len(writer.pages)
-    del writer, readers, first     # the parsed parts go before the bytes are copied: a lower peak
-    content = out.getvalue()
-    out.close()
-    return Pdf(content, pages)
+    padded with the page `blank`.  The dates are the parts' own (fixed, or SOURCE_DATE_EPOCH):
+    no clock is read here."""
+    if duplex and blank is None:
+        blank = _empty_page(paper)
+    written = bytearray()
+    contents = [(name, content if isinstance(content, bytes) else content.read()) for name, content in parts]
+    pages = join(contents, written.extend, Document(title, subject, info.author, info.creator, info.keywords,
+                                                    duplex=duplex), padding=blank if duplex else None)
+    return Pdf(written, pages)
+
+
+def _empty_page(paper: Paper) -> bytes:
+    """A page with nothing on it, for a caller that gives no blank page of its own."""
+    from generator.render.pdf.pdf_stream import PdfStream
+    written = bytearray()
+    doc = PdfStream(written.extend, paper.width, paper.height, Document("", "", "", "", "", outline=False))
+    doc.page("")
+    doc.close()
+    return bytes(written)
 
 
 def page_count(handle: BinaryIO) -> int:
     """The pages of a PDF read back (a renderer of ours counts its own; this is for the others)."""
+    from generator.render.pdf.plain_pypdf import PdfReader
     return len(PdfReader(handle).pages)

@@ -1,25 +1,23 @@
 """Pre-rolled bail-out tables: the rows of generator.content.rows printed page by page.
 
-Drawn straight on the canvas, one page at a time (no platypus Table), so the cost grows
-linearly with the rows.  The rows are generated once per build context and shared by both
-papers and the CSV.  Text from data (labels, rule numbers, sentences) is drawn as plain
-strings, never parsed as markup, and is wrapped and ellipsised to fit.  Every word comes from
-the catalogue (ctx.words, keys "prerolled.*").
+Each page's operators are made from pieces prepared once (prerolled_pages.py) and written to
+the PDF as the page ends (pdf_stream.py), so the cost grows linearly with the rows and memory
+holds a page at a time, not the document (no platypus Table, no canvas).  This module says
+what is printed: the words, the legend, the sizes and the geometry.  The rows are generated
+once per build context and shared by both papers and the CSV.  Text from data (labels, rule
+numbers, sentences) is drawn as plain strings, never parsed as markup, and is wrapped and
+ellipsised to fit.  Every word comes from the catalogue (ctx.words, keys "prerolled.*").
 
 The fates stand left of the weapons, under their own heads, so a player uncovers them
 left to right as the cards would come: each man's fate (a Hero card played before its man's
 cell), then the weapons (an 871.4 Hero card played before its man's weapon cell).
 """
 
-import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
-from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
 
 from generator.content import rows as prerolled
 from generator.content.context import BuildContext
@@ -32,20 +30,21 @@ from generator.engine.procedure import PISTOL, draws_weapon
 from generator.errors import RenderError
 from generator.layout import face_layout as fl
 from generator.layout.paper import Paper
-from generator.layout.table import ColumnBox, TableGeometry, table_geometry
+from generator.layout.table import TableGeometry, table_geometry
 from generator.render import theme
 from generator.render.pdf.canvas import (
     BOLD,
     CONDENSED,
     CONDENSED_BOLD,
     FONT,
-    draw_footer,
+    Pdf,
+    document_info,
     ellipsise,
-    finish,
-    new_canvas,
+    page_ended,
     register_fonts,
 )
-from generator.text import truncate
+from generator.render.pdf.pdf_stream import Document, PdfStream
+from generator.render.pdf.prerolled_pages import Look, PageMaker
 
 TYPE = theme.PAGE_TYPE
 MARGIN = 30
@@ -257,311 +256,52 @@ def page_count(ctx: BuildContext, paper: Paper) -> int:
     return _geometry(ctx, paper, table)[0].pages(len(table.rows))
 
 
-def render(ctx: BuildContext, paper: Paper | None, *, fast_text: bool = True) -> bytes:
-    """The tables on `paper`.  The cells' text is written fast (each distinct text encoded once)
-    unless `fast_text` is False or reportlab writes text in a form the fast way does not parse:
-    then through reportlab's text object, cell by cell, the plain and slower way."""
+def render(ctx: BuildContext, paper: Paper | None, *, fast_text: bool = True) -> Pdf:
+    """The tables on `paper`, as bytes; see write()."""
+    written = bytearray()
+    pages = write(ctx, paper, written.extend, fast_text=fast_text)
+    return Pdf(written, pages)
+
+
+def write(ctx: BuildContext, paper: Paper | None, sink: Callable[[bytes], object], *,
+          fast_text: bool = True) -> int:
+    """The tables on `paper` written into `sink` page by page (pdf_stream.py), so memory holds
+    one page's operators at a time; the page count.  The cells come from pieces prepared once
+    (prerolled_pages.Pieces) unless `fast_text` is False: then each cell is measured and placed
+    on its own, the plain and slower way that the pieces must print the same as."""
     assert paper is not None        # a per-paper output ("{paper}" in its name)
-    register_fonts()        # measuring text needs the font before the canvas exists
+    register_fonts()        # measuring text needs the faces registered
     table = prerolled.table_for(ctx)
     geo, legend, labels = _geometry(ctx, paper, table)
-    if fast_text:
-        try:
-            return _document(ctx, paper, table, geo, legend, labels, fast=True)
-        except _NoFastPath:
-            pass
-    return _document(ctx, paper, table, geo, legend, labels, fast=False)
-
-
-def _document(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry, legend: Legend, labels: Labels,
-              fast: bool) -> bytes:
     rows = len(table.rows)
     pages = geo.pages(rows)
     words = ctx.words
-    c, buffer = new_canvas(ctx, paper, words("prerolled.meta.title", paper=paper.label),
-                           words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=seed_text(ctx),
-                                 mode=mode_word(words, table.mode),
-                                 rows=rows, data=ctx.kit.short_hash), binary=True)
-    cells = _FastCells(c, geo, labels, table) if fast else _PlainCells(c, geo, labels, table)
+    info = document_info(ctx)
+    doc = PdfStream(sink, paper.width, paper.height, Document(
+        words("prerolled.meta.title", paper=paper.label),
+        words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=seed_text(ctx),
+              mode=mode_word(words, table.mode), rows=rows, data=ctx.kit.short_hash),
+        info.author, info.creator, info.keywords))
+    maker = PageMaker(doc, _look(ctx, paper, table, geo, labels), legend, fast=fast_text)
     groups = {g[3]: g for g in geo.bookmark_groups(rows)}
     for page in range(1, pages + 1):
-        if page in groups:
-            key, first, last, _ = groups[page]
-            c.bookmarkPage(key)
-            c.addOutlineEntry(words("prerolled.outline.rows", first=first, last=last), key, level=0)
         span = geo.page_rows(page, rows)
-        _heading(c, ctx, paper, geo, table, legend, page, span)
-        _grid(c, ctx, geo, table, page, span, cells.weapon_of)
-        cells.draw(table, page, span)
-        draw_footer(c, ctx, paper, page, pages, margin=MARGIN)
-        c.showPage()
-    return _finish_binary(c, buffer)
+        group = groups.get(page)
+        title = words("prerolled.outline.rows", first=group[1], last=group[2]) if group else None
+        columns = [table.rows.column(i, span.start, span.stop) for i in range(len(table.columns))]
+        doc.page(maker.page(page, pages, span, columns), bookmark=title)
+        page_ended()
+    return doc.close()
 
 
-def _finish_binary(c: Canvas, buffer: Any) -> bytes:
-    """finish(), with streams left binary (Flate only, no ASCII85 armour).
-
-    Why: without reportlab's C accelerator, ASCII85 is much of a long table's time, and it makes
-    every stream a quarter larger; a binary PDF prints the same.  The setting is read while
-    the document is written, so it is switched for that call only.
-    """
-    saved = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        return finish(c, buffer)
-    finally:
-        rl_config.useA85 = saved
-
-
-def _num(v: float) -> str:
-    return f"{v:.2f}"
-
-
-def _hundredths(v: float) -> int:
-    """`v` rounded as _num prints it, in hundredths of a point."""
-    return round(float(_num(v)) * 100)
-
-
-def _grid(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, page: int, span: range,
-          weapon_of: dict[int, int]) -> None:
-    """Fills, rules and tick boxes of one page, written as batched path operators.
-
-    Why batched: 100,000 rows make some 400,000 rectangles; one canvas call each would cost
-    more than the whole rest of the build.  Paths are plain PDF (re, m, l, f, S).
-    """
-    n = len(span)
-    top = geo.body_top(page)
-    ys = [geo.row_bottom(page, slot) for slot in range(n)]
-    bottom = ys[-1]
-    left, width = _num(geo.left), _num(geo.right - geo.left)
-    if not ctx.options.bw:
-        # Colour: a band on every other row, tints behind Killed and armed cells (light: greyscale-safe).
-        cols = [(_num(col.x + 1), _num(col.width - 2)) for col in geo.columns[2:]]
-        band: list[str] = []
-        tint: dict[str, list[str]] = {code: [] for code in (KILLED, *ARMED)}
-        for slot, index in enumerate(span):
-            y = _num(ys[slot])
-            if index % 2:
-                band.append(f"{left} {y} {width} {ROW} re")
-            y1 = _num(ys[slot] + 1)
-            for (x, w), code in zip(cols, shown(table, table.rows[index], weapon_of), strict=True):
-                if code in tint:
-                    tint[code].append(f"{x} {y1} {w} {ROW - 2} re")
-        armed = [op for code in ARMED for op in tint[code]]
-        for colour, ops in ((BAND, band), (ARMED_TINT, armed), (KILLED_TINT, tint[KILLED])):
-            if ops:
-                c.setFillColor(colour)
-                c.addLiteral(" ".join(ops) + " f")
-    c.setLineWidth(0.3)
-    c.setStrokeGray(0.6)
-    right = _num(geo.right)
-    ops = [f"{_num(col.x)} {_num(top)} m {_num(col.x)} {_num(bottom)} l" for col in geo.columns[1:]]
-    if ctx.options.bw:     # ink-saving: hairlines between rows instead of bands
-        ops += [f"{left} {_num(y)} m {right} {_num(y)} l" for y in ys[:-1]]
-    c.addLiteral(" ".join(ops) + " S")
-    # Heavy rules: the table's top and bottom, the end of each balanced block, and the edge
-    # between the fates and the weapons (where a covering card stops while Hero cards are played).
-    c.setStrokeGray(0)
-    c.setLineWidth(1.2)
-    heavy = [top, bottom]
-    if table.mode == "balanced":
-        heavy += [ys[slot] for slot, index in enumerate(span) if (index + 1) % table.block == 0 and slot < n - 1]
-    edge = _num(_weapons_x(geo, table))
-    c.addLiteral(" ".join(f"{left} {_num(y)} m {right} {_num(y)} l" for y in heavy)
-                 + f" {edge} {_num(top + GROUP_LEAD + HEAD)} m {edge} {_num(bottom)} l S")
-    # Tick boxes: vector squares (vector, not a font glyph).
-    tick = geo.column("tick")
-    side = ROW - 4
-    x = _num(tick.centre - side / 2)
-    c.setLineWidth(0.6)
-    c.setStrokeGray(0.15)
-    c.setFillGray(1)        # white inside, so a pencil tick shows on a banded row too
-    c.addLiteral(" ".join(f"{x} {_num(y + 2)} {side} {side} re" for y in ys) + " B")
-
-
-class _NoFastPath(Exception):
-    pass
-
-
-class _Cells:
-    """Where each cell's text goes: row numbers right-aligned, fates and weapons centred."""
-
-    def __init__(self, c: Canvas, geo: TableGeometry, labels: Labels, table: Table) -> None:
-        self.c, self.geo, self.labels = c, geo, labels
-        self.row_right = geo.column("row").right - PAD
-        self.cols: tuple[ColumnBox, ...] = geo.columns[2:]
-        self.widths: dict[tuple[str, str], float] = {}
-        self.weapon_of = dashed(table)
-
-    def width(self, text: str, font: str) -> float:
-        w = self.widths.get((text, font))
-        if w is None:
-            w = self.widths[(text, font)] = stringWidth(text, font, BODY)
-        return w
-
-    def x(self, col: ColumnBox, label: str, font: str) -> float:
-        return col.centre - self.width(label, font) / 2
-
-    def baseline(self, page: int, slot: int) -> float:
-        return self.geo.row_bottom(page, slot) + (ROW - BODY) / 2 + 1.2
-
-
-class _PlainCells(_Cells):
-    """Reportlab's text object, one call per cell: simple, and the slower way."""
-
-    def draw(self, table: Table, page: int, span: range) -> None:
-        text = self.c.beginText()
-        text.setFillGray(0)
-        font = None
-        for slot, index in enumerate(span):
-            y = self.baseline(page, slot)
-            number = str(index + 1)
-            if font != CELL:
-                font = CELL
-                text.setFont(CELL, BODY)
-            text.setTextOrigin(self.row_right - stringWidth(number, CELL, BODY), y)
-            text.textOut(number)
-            for col, code in zip(self.cols, shown(table, table.rows[index], self.weapon_of), strict=True):
-                label, want = self.labels.get(code, code), cell_font(code)
-                if want != font:
-                    font = want
-                    text.setFont(font, BODY)
-                text.setTextOrigin(self.x(col, label, font), y)
-                text.textOut(label)
-        self.c.drawText(text)
-
-
-class _FastCells(_Cells):
-    """The same operators as _PlainCells, each distinct string encoded once by reportlab.
-
-    Why: a table has a dozen distinct cell texts but up to millions of cells.  Each text is
-    shown once through a public text object (which also registers its glyphs in the embedded
-    subset); its `getCode()` gives the font and show operators, reused for every later cell.
-    """
-
-    _CODE = re.compile(r"BT 1 0 0 1 0 0 Tm (/\S+ \S+ Tf \S+ TL) (\((?:[^()\\]|\\.)*\) Tj) ET")
-
-    def __init__(self, c: Canvas, geo: TableGeometry, labels: Labels, table: Table) -> None:
-        super().__init__(c, geo, labels, table)
-        self.shown: dict[tuple[str, str], tuple[str, str]] = {}
-        self.digits = {d: self.encode(CELL, d) for d in "0123456789"}
-        if len({op for op, _ in self.digits.values()}) != 1:
-            raise _NoFastPath
-        self.digit_op = self.digits["0"][0]
-        self.digit_lit = {d: show[1:-4] for d, (_, show) in self.digits.items()}
-        self.digit_w = {d: stringWidth(d, CELL, BODY) for d in "0123456789"}
-
-    def encode(self, font: str, text: str) -> tuple[str, str]:
-        key = (font, text)
-        if key not in self.shown:
-            t = self.c.beginText()
-            t.setFont(font, BODY)
-            t.textOut(text)
-            match = self._CODE.fullmatch(t.getCode())
-            if not match:
-                raise _NoFastPath
-            op, show = match.groups()
-            self.shown[key] = (op, show)
-        return self.shown[key]
-
-    def draw(self, table: Table, page: int, span: range) -> None:
-        out = ["BT"]
-        add = out.append
-        current = None
-        lit, dw = self.digit_lit, self.digit_w
-        for slot, index in enumerate(span):
-            y = _num(self.baseline(page, slot))
-            number = str(index + 1)
-            if current != self.digit_op:
-                current = self.digit_op
-                add(current)
-            x = _hundredths(self.row_right - sum(dw[d] for d in number))
-            add(f"1 0 0 1 {_num(x / 100)} {y} Tm ({''.join(lit[d] for d in number)}) Tj")
-            # Each cell moved from the one before (Td), not placed afresh (Tm): fewer bytes a cell,
-            # which keeps a 200,000-row kit's pages in bounded memory.
-            # In hundredths of a point, so the moves add up to the rounded places exactly.
-            for col, code in zip(self.cols, shown(table, table.rows[index], self.weapon_of), strict=True):
-                label, font = self.labels.get(code, code), cell_font(code)
-                op, show = self.encode(font, label)
-                if op != current:
-                    current = op
-                    add(op)
-                here = _hundredths(self.x(col, label, font))
-                add(f"{_num((here - x) / 100)} 0 Td {show}")
-                x = here
-        add("ET")
-        self.c.setFillGray(0)
-        self.c.addLiteral("\n".join(out))
+def _look(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry, labels: Labels) -> Look:
+    return Look(ctx, paper, table, geo, labels, body=BODY, row=ROW, head=HEAD, head_min=HEAD_MIN,
+                group_lead=GROUP_LEAD, legend=LEGEND, legend_lead=LEGEND_LEAD, title_size=TITLE_SIZE,
+                running=RUNNING, margin=MARGIN, pad=PAD, rule_chars=RULE_CHARS, cell=CELL, cell_bold=CELL_BOLD,
+                dash=DASH, killed_code=KILLED, armed_codes=ARMED, band=BAND, killed_tint=KILLED_TINT,
+                armed_tint=ARMED_TINT, cell_font=cell_font, seed=seed_text(ctx), mode=mode_word(ctx.words, table.mode))
 
 
 def seed_text(ctx: BuildContext) -> str:
     """The seed as the table prints it: the number, or the word for a private one."""
     return str(ctx.options.seed) if ctx.options.seed_shown else ctx.words("prerolled.seed.private")
-
-
-def _heading(c: Canvas, ctx: BuildContext, paper: Paper, geo: TableGeometry, table: Table, legend: Legend,
-             page: int, span: range) -> None:
-    """Page 1: the title, the stamp and the legend; a later page: the title as a running head
-    with the stamp beside it.  The page number is the footer's alone."""
-    words = ctx.words
-    top = paper.height - MARGIN
-    c.setFillGray(0)
-    size = TITLE_SIZE if page == 1 else RUNNING
-    heading = words("prerolled.heading.title", rule=ctx.kit.rules.number)
-    c.setFont(BOLD, size)
-    c.drawString(geo.left, top - size, ellipsise(heading, BOLD, size, geo.right - geo.left))
-    # the block only where there are blocks (balanced mode)
-    block = words("prerolled.heading.block", block=table.block) if table.mode == "balanced" else ""
-    stamp = words("prerolled.heading.stamp", seed=seed_text(ctx), mode=mode_word(words, table.mode), block=block,
-                  data=ctx.kit.short_hash, first=span.start + 1, last=span.stop, rows=len(table.rows))
-    c.setFont(FONT, LEGEND)
-    if page > 1:        # the stamp right of the running head, in what room it leaves
-        room = geo.right - geo.left - stringWidth(heading, BOLD, size) - 12
-        c.drawRightString(geo.right, top - size, ellipsise(stamp, FONT, LEGEND, max(room, 0)))
-        _column_heads(c, ctx, geo, table, page)
-        return
-    y = top - TITLE_SIZE - 6 - LEGEND_LEAD
-    c.drawString(geo.left, y, ellipsise(stamp, FONT, LEGEND, geo.right - geo.left))
-    c.setFillGray(0.1)
-    indent, lines = legend
-    for key, line in lines:
-        y -= LEGEND_LEAD
-        if key:
-            c.setFont(BOLD, LEGEND)
-            c.drawString(geo.left, y, ellipsise(key, BOLD, LEGEND, indent - 4))
-            c.setFont(FONT, LEGEND)
-        c.drawString(geo.left + indent, y, line)
-    _column_heads(c, ctx, geo, table, page)
-
-
-def _weapons_x(geo: TableGeometry, table: Table) -> float:
-    """The x where the weapon columns start (the fates end)."""
-    first = next(col for col in table.columns if col.kind == prerolled.WEAPON)
-    return geo.column(first.name).x
-
-
-def _column_heads(c: Canvas, ctx: BuildContext, geo: TableGeometry, table: Table, page: int) -> None:
-    """Each man by his number, under a line naming his group: the fates (871.3) left, the
-    weapons (871.4) right, so the order to uncover them reads off the page."""
-    words, r = ctx.words, ctx.kit.rules
-    c.setFillGray(0)
-    c.setFont(CELL_BOLD, HEAD)
-    head_y = geo.body_top(page) + 3
-    c.drawCentredString(geo.column("row").centre, head_y, ellipsise(words("prerolled.head.row"), CELL_BOLD, HEAD,
-                                                                  geo.column("row").width - 2))
-    for col in table.columns:
-        box = geo.column(col.name)
-        head = words("prerolled.head.man", n=col.man)
-        if stringWidth(head, CELL_BOLD, HEAD_MIN) > box.width - 2:      # a crew printed in codes: his number
-            head = str(col.man)
-        size = max(HEAD_MIN, min(HEAD, HEAD * (box.width - 2) / max(stringWidth(head, CELL_BOLD, HEAD), 1)))
-        c.setFont(CELL_BOLD, size)
-        c.drawCentredString(box.centre, head_y, ellipsise(head, CELL_BOLD, size, box.width - 2))
-    c.setFont(CELL_BOLD, HEAD)
-    split = _weapons_x(geo, table)
-    fates_x = geo.column(table.columns[0].name).x
-    group_y = head_y + GROUP_LEAD
-    for (x0, x1), key, rule in (((fates_x, split), "prerolled.head.fates", r.fate.rule),
-                                ((split, geo.right), "prerolled.head.weapons", r.weapon.rule)):
-        text = words(key, rule=truncate(rule, RULE_CHARS))
-        c.drawCentredString((x0 + x1) / 2, group_y, ellipsise(text, CELL_BOLD, HEAD, x1 - x0 - 4))

@@ -46,6 +46,7 @@ from generator.data.model import KitData
 from generator.profiles.print_profile import Mm, PdfX, Prepress
 from generator.render.pdf.canvas import Pdf
 from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
+from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
 from generator.render.theme import Cmyk, cmyk, cmyk_hex, cmyk_of_rgb
 from generator.units import mm
 
@@ -76,6 +77,7 @@ def to_shop(content: bytes, prepress: Prepress, marks: bool) -> Pdf:
             continue
         _convert_forms(page, converted)
         _place(page, prepress, marks and prepress.marks)
+    _tag_subsets(writer)
     _output_intent(writer, prepress.pdfx)
     if "/ID" not in reader.trailer:     # PDF/X asks for a file ID: the kit's merge writes none
         _file_id(writer, content)
@@ -84,6 +86,29 @@ def to_shop(content: bytes, prepress: Prepress, marks: bool) -> Pdf:
     out = io.BytesIO()
     writer.write(out)
     return Pdf(out.getvalue(), len(writer.pages))
+
+
+def _tag_subsets(writer: PdfWriter) -> None:
+    """Each font subset named by its program (subset_tags.py): the files a shop gangs on one
+    sheet never hold two different subsets under one name."""
+    done: set[int] = set()
+    for page in writer.pages:
+        resources = page.get("/Resources") or {}
+        holders = [resources, *((x.get_object().get("/Resources") or {})
+                                for x in ((resources.get("/XObject") or {}).values()))]
+        for ref in (f for holder in holders for f in (holder.get("/Font") or {}).values()):
+            font = ref.get_object()
+            if id(font) in done or "/FontDescriptor" not in font:
+                continue
+            done.add(id(font))
+            descriptor = font["/FontDescriptor"].get_object()
+            found = SUBSET_NAME.fullmatch(b"/BaseFont " + str(font["/BaseFont"]).encode())
+            if found is None or "/FontFile2" not in descriptor:
+                continue
+            tag = program_tag(found.group(3), descriptor["/FontFile2"].get_object().get_data())
+            name = NameObject(f"/{tag}+{found.group(3).decode()}")
+            font[NameObject("/BaseFont")] = name
+            descriptor[NameObject("/FontName")] = name
 
 
 def cmyk_operations(operations: Iterable[Operation]) -> list[Operation]:

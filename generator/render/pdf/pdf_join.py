@@ -1,0 +1,253 @@
+"""PDFs of the kit's own making joined into one, their objects copied as they were written.
+
+Why not a PDF library: the parts are the kit's own (reportlab's canvases and platypus, and
+pdf_stream.py), each written with a classic cross-reference table that gives every object's
+place, so no object need be parsed: each is copied byte for byte under a new number, and only
+the references in its dictionary (never in a stream, never in a string) are renumbered.  Each
+part's catalog, page tree and document info give way to the joined document's own; its pages
+join one page tree; its outline becomes the entry of a bookmark named for the part; each of its
+font subsets is named by its program (subset_tags.py), so no two parts' subsets share a name.
+"""
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from generator.render.pdf.pdf_stream import Document, Sink, pdf_date, text_string
+from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
+
+# A string (literal, with its parentheses escaped as reportlab and pdf_stream write them; or
+# hex), or a reference: only references are renumbered.
+_TOKENS = re.compile(rb"\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>|(\d+) (\d+) R")
+_OBJECT = re.compile(rb"\s*(\d+) (\d+) obj")
+_REF = rb"(\d+) \d+ R"
+
+
+class NotOurPdf(ValueError):
+    """A part written in a form the join does not read (no classic cross-reference table)."""
+
+
+@dataclass
+class _Part:
+    """One part as written: its objects' bytes (number -> everything between obj and endobj)."""
+    objects: dict[int, bytes]
+    root: int
+    info: int | None
+
+    def entry(self, number: int, key: bytes) -> int | None:
+        found = re.search(rb"/" + key + rb" " + _REF, self.head(number))
+        return int(found.group(1)) if found else None
+
+    def head(self, number: int) -> bytes:
+        """The object's dictionary: what comes before its stream, if any."""
+        body = self.objects[number]
+        cut = body.find(b"stream")
+        return body if cut < 0 else body[:cut]
+
+    def pages(self, node: int) -> list[int]:
+        """The page objects under the page-tree node `node`, in order."""
+        head = self.head(node)
+        if b"/Type /Page" in head and b"/Type /Pages" not in head:
+            return [node]
+        kids = re.search(rb"/Kids\s*\[([^\]]*)\]", head)
+        if kids is None:
+            raise NotOurPdf("a page-tree node without /Kids")
+        return [page for kid in re.findall(_REF, kids.group(1)) for page in self.pages(int(kid))]
+
+    def tree(self, node: int) -> list[int]:
+        """Every page-tree node (not the pages) from `node` down."""
+        head = self.head(node)
+        if b"/Type /Pages" not in head:
+            return []
+        kids = re.search(rb"/Kids\s*\[([^\]]*)\]", head)
+        return [node, *(n for kid in re.findall(_REF, kids.group(1) if kids else b"") for n in self.tree(int(kid)))]
+
+
+def read(content: bytes) -> _Part:
+    """The objects of a PDF written with one classic cross-reference table and no updates."""
+    at = content.rfind(b"startxref")
+    if at < 0:
+        raise NotOurPdf("no startxref")
+    xref = int(content[at + 9:].split()[0])
+    table = content[xref:content.find(b"trailer", xref)]
+    if not table.startswith(b"xref"):
+        raise NotOurPdf("no cross-reference table")
+    offsets: dict[int, int] = {}
+    fields = table.split()
+    first, count = int(fields[1]), int(fields[2])
+    for i in range(count):
+        if fields[5 + 3 * i] == b"n":
+            offsets[first + i] = int(fields[3 + 3 * i])
+    following = dict(itertools.pairwise([*sorted(offsets.values()), xref]))
+    objects = {}
+    for number, offset in offsets.items():
+        chunk = content[offset:following[offset]]
+        head = _OBJECT.match(chunk)
+        stop = chunk.rfind(b"endobj")
+        if head is None or int(head.group(1)) != number or stop < 0:
+            raise NotOurPdf(f"object {number} is not where its table says")
+        objects[number] = chunk[head.end():stop].strip(b"\r\n")
+    trailer = content[content.find(b"trailer", xref):at]
+    root = re.search(rb"/Root " + _REF, trailer)
+    info = re.search(rb"/Info " + _REF, trailer)
+    if root is None:
+        raise NotOurPdf("no /Root")
+    return _Part(objects, int(root.group(1)), int(info.group(1)) if info else None)
+
+
+def renumbered(body: bytes, numbers: Callable[[int], int], names: dict[bytes, bytes] | None = None) -> bytes:
+    """`body` with every reference in its dictionary renumbered and each font subset's name in
+    `names` ({old name: new}) renamed; its stream, if any, as it was."""
+    cut = body.find(b"stream")
+    head, rest = (body, b"") if cut < 0 else (body[:cut], body[cut:])
+
+    def swap(m: re.Match[bytes]) -> bytes:
+        return m.group(0) if m.group(1) is None else b"%d 0 R" % numbers(int(m.group(1)))
+    head = _TOKENS.sub(swap, head)
+    if names and (b"/BaseFont" in head or b"/FontName" in head):
+        def rename(m: re.Match[bytes]) -> bytes:
+            old = m.group(2) + b"+" + m.group(3)
+            return b"/%s /%s" % (m.group(1), names.get(old, old))
+        head = SUBSET_NAME.sub(rename, head)
+    return head + rest
+
+
+def subset_names(part: _Part) -> dict[bytes, bytes]:
+    """{a subset's name in the part: its name in the joined PDF}, each tagged by its program, so
+    two parts' different subsets never share a name (subset_tags.py)."""
+    names = {}
+    for number in part.objects:
+        head = part.head(number)
+        if b"/FontFile2" not in head:
+            continue
+        found = SUBSET_NAME.search(head)
+        program = part.entry(number, b"FontFile2")
+        if found is None or program is None:
+            continue
+        tag = program_tag(found.group(3), part.objects[program]).encode()
+        names[found.group(2) + b"+" + found.group(3)] = tag + b"+" + found.group(3)
+    return names
+
+
+class _Writer:
+    def __init__(self, sink: Sink) -> None:
+        self.sink, self.position = sink, 0
+        self.offsets: dict[int, int] = {}
+
+    def write(self, data: bytes) -> None:
+        self.sink(data)
+        self.position += len(data)
+
+    def object(self, number: int, body: bytes) -> None:
+        self.offsets[number] = self.position
+        self.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+
+
+Item = tuple[int, str, int, tuple[int, int, int] | None]    # (number, title, first page, (first, last, count))
+
+
+def join(parts: Sequence[tuple[str, bytes]], sink: Sink, document: Document, padding: bytes | None = None) -> int:
+    """Write into `sink` the PDF of `parts` ([(bookmark title, PDF)], in order), with
+    `document`'s info and viewer hints; its page count.  Each part gets a bookmark holding its
+    own outline; with `padding` (a one-page PDF), a part that would start on the back of a
+    sheet starts on the next sheet, the padding page between."""
+    out = _Writer(sink)
+    out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    pages: list[int] = []
+    items: list[Item] = []
+    next_number = 4         # 1 the catalog, 2 the page tree, 3 the outline
+    for title, content in parts:
+        if padding is not None and len(pages) % 2:
+            next_number = _copy(out, read(padding), None, next_number, pages, items)
+        next_number = _copy(out, read(content), title, next_number, pages, items)
+    return _finish(out, pages, items, next_number, document)
+
+
+def _copy(out: "_Writer", part: _Part, title: str | None, next_number: int, pages: list[int],
+          items: list[Item]) -> int:
+    """Write `part`'s objects under numbers from `next_number` on, its pages added to `pages`
+    and (with a `title`) its bookmark to `items`; the next free number."""
+    tree, outline = 2, 3
+    node = part.entry(part.root, b"Pages")
+    if node is None:
+        raise NotOurPdf("no page tree")
+    own = part.entry(part.root, b"Outlines")
+    nodes = set(part.tree(node))
+    prefs = part.entry(part.root, b"ViewerPreferences")
+    # the part's catalog, info and hints give way to the joined document's; its tree joins ours
+    drop = {part.root, part.info, prefs, own, *nodes}
+    numbers = dict.fromkeys(nodes, tree)
+    for n in sorted(part.objects):
+        if n not in drop:
+            numbers[n] = next_number
+            next_number += 1
+    item = next_number if title is not None else None
+    next_number += item is not None
+    if own is not None:     # its entries hang from the part's bookmark (an untitled part has none)
+        numbers[own] = item if item is not None else outline
+    names = subset_names(part)
+    for n in sorted(part.objects):
+        if n not in drop:
+            out.object(numbers[n], renumbered(part.objects[n], numbers.__getitem__, names))
+    part_pages = [numbers[p] for p in part.pages(node)]
+    if item is not None and title is not None:
+        items.append((item, title, part_pages[0], _kids(part, own, numbers)))
+    pages += part_pages
+    return next_number
+
+
+def _kids(part: _Part, own: int | None, numbers: dict[int, int]) -> tuple[int, int, int] | None:
+    """(first, last, count) of the part's own outline entries, renumbered; None for none."""
+    if own is None:
+        return None
+    first, last = part.entry(own, b"First"), part.entry(own, b"Last")
+    count = re.search(rb"/Count (-?\d+)", part.head(own))
+    if first is None or last is None:
+        return None
+    return numbers[first], numbers[last], int(count.group(1)) if count else 0
+
+
+def _finish(out: "_Writer", pages: list[int], items: list[Item], next_number: int, document: Document) -> int:
+    """The joined document's own objects (outline, page tree, hints, catalog, info) and trailer."""
+    catalog, tree, outline = 1, 2, 3
+    _outline(out, outline, items)
+    out.object(tree, b"<< /Type /Pages /Count %d /Kids [%s] >>" % (len(pages), b" ".join(b"%d 0 R" % p
+                                                                                          for p in pages)))
+    prefs_number = next_number
+    info = next_number + 1
+    hints = b"/PrintScaling /None" + (b" /Duplex /DuplexFlipLongEdge" if document.duplex else b"")
+    out.object(prefs_number, b"<< " + hints + b" >>")
+    out.object(catalog, b"<< /Type /Catalog /Pages 2 0 R /Outlines 3 0 R /PageMode /UseOutlines "
+                        b"/ViewerPreferences %d 0 R >>" % prefs_number)
+    d = document
+    date = text_string(pdf_date())
+    entries = {"Title": d.title, "Subject": d.subject, "Author": d.author, "Creator": d.creator,
+               "Producer": d.creator, "Keywords": d.keywords}
+    out.object(info, (" ".join(f"/{k} {text_string(v)}" for k, v in entries.items())
+                      + f" /CreationDate {date} /ModDate {date}").join(("<< ", " >>")).encode("latin-1"))
+    _trailer(out, info + 1, info)
+    return len(pages)
+
+
+def _outline(out: "_Writer", root: int, items: list[Item]) -> None:
+    """The joined outline: a bookmark a part, each opening the part's first page and holding
+    the part's own outline (its entries re-parented to the part's bookmark)."""
+    for i, (number, title, page, kids) in enumerate(items):
+        links = (f" /Prev {items[i - 1][0]} 0 R" if i else "") + (f" /Next {items[i + 1][0]} 0 R"
+                                                                  if i + 1 < len(items) else "")
+        inner = f" /First {kids[0]} 0 R /Last {kids[1]} 0 R /Count {kids[2]}" if kids else ""
+        out.object(number, f"<< /Title {text_string(title)} /Parent {root} 0 R{links}{inner} "
+                           f"/Dest [{page} 0 R /Fit] >>".encode("latin-1"))
+    first_last = f" /First {items[0][0]} 0 R /Last {items[-1][0]} 0 R" if items else ""
+    out.object(root, f"<< /Type /Outlines /Count {len(items)}{first_last} >>".encode("latin-1"))
+
+
+def _trailer(out: "_Writer", size: int, info: int) -> None:
+    xref = out.position
+    lines = [b"xref", b"0 %d" % size, b"0000000000 65535 f "]
+    lines += [b"%010d 00000 n " % out.offsets[n] if n in out.offsets else b"0000000000 65535 f "
+              for n in range(1, size)]
+    lines += [b"trailer", b"<< /Size %d /Root 1 0 R /Info %d 0 R >>" % (size, info), b"startxref", b"%d" % xref,
+              b"%%EOF", b""]
+    out.write(b"\n".join(lines))
