@@ -3,7 +3,10 @@
     python benchmarks/bench_build.py [--runs 5]
 
 Median of --runs after a warm-up build, so imports and font registration are left out.  Also
-times `bailout --help` as a fresh process (median of --runs), which must not load reportlab.
+times `bailout --help` as a fresh process (median of --runs), which must not load reportlab,
+and what parsing the kit's IBM Plex faces costs a process (each TrueType file read afresh, as
+every process and worker reads them: the eight faces, and the five a build without the aid reads),
+and one edition's counter face images for a release.
 Whole builds as fresh processes, against the floor, are benchmarks/bench_ratios.py's job.
 """
 
@@ -52,6 +55,28 @@ def main():
     help_ = median_time(lambda: subprocess.run([sys.executable, "-m", "generator", "--help"], check=True,
                                                 capture_output=True, cwd=ROOT), runs)
     print(f"{'bailout --help':28} {help_[0]:9.3f} {help_[1]:7.3f} {help_[2]:7.3f}")
+    fonts = median_time(parse_faces, runs)
+    print(f"{'parse the 8 IBM Plex faces':28} {fonts[0]:9.3f} {fonts[1]:7.3f} {fonts[2]:7.3f}")
+    faces = median_time(face_images(kit), runs)
+    print(f"{'release face images, English':28} {faces[0]:9.3f} {faces[1]:7.3f} {faces[2]:7.3f}")
+
+
+def face_images(kit):
+    """A release's counter face PNGs of one edition, from its A4 counters PDF made once here."""
+    from generator.content.words import load_words
+    from generator.render.images import FACE_PAPER
+    from generator.render.images import face_images as images
+    options = BuildOptions(parts=("counters",), papers=(FACE_PAPER,))
+    counters = render_all(kit, options)[f"counters-{FACE_PAPER}.pdf"]
+    return lambda: images(kit, options, counters, load_words(options.lang))
+
+
+def parse_faces():
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from generator.render.pdf.canvas import FONT_FOLDER
+    for file in sorted(Path(FONT_FOLDER).glob("*.ttf")):
+        TTFont(file.stem, str(file))
 
 
 if __name__ == "__main__":
