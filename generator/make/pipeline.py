@@ -117,8 +117,9 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     from generator.render.pdf.glyphs import check_printable
     check_source_date_epoch()
     words = load_words(options.lang)
-    kit = edition_data(kit, options.lang)
-    check_printable(kit, words)     # before any part: no PDF may print an empty box for a name or word
+    glossary = None if options.lang == SOURCE_LANGUAGE else read_glossary(kit, options.lang)
+    kit = translated(kit, glossary) if glossary is not None else kit
+    check_printable(kit, words, glossary)   # before any part: no PDF may print an empty box for a name or word
     prepress = options.profile.prepress
     if prepress is not None:        # colours that keep their contrast as inks, under the shop's ink ceiling
         from generator.render.pdf.shop_pdf import cmyk_problems, ink_problems
