@@ -419,6 +419,18 @@ def _babel_reader() -> str:
     return f"{reader} {info.st_size} {info.st_mtime_ns}"
 
 
+def untranslated_keys(words: Words) -> list[str]:
+    """One line per key of the English catalogue the edition's catalogue `words` lacks (a plural
+    message with every form): what a build of the edition refuses, before it prints a page."""
+    if words.lang == SOURCE_LANGUAGE:
+        return []
+    english = load_words()
+    lacking = sorted({*(k for k in english.messages if k not in words.messages),
+                      *(k for k in english.plurals if k not in words.plurals)})
+    return [f"{catalogue_file(words.lang)}: {key}: no translation; the {words.lang} edition prints every key of "
+            f"the English catalogue" for key in lacking]
+
+
 def available_languages() -> tuple[str, ...]:
     """Every language with a catalogue beside this file, English first."""
     others = sorted(path.stem for path in LOCALE.glob("*.po") if path.stem != SOURCE_LANGUAGE)
