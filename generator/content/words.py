@@ -55,6 +55,11 @@ class Words:
                             f"every key of the English catalogue") from None
         return self.typeset(_formatted(self.lang, key, text, fields) if fields else text)
 
+    @property
+    def tag(self) -> str:
+        """The language as a web page's lang attribute names it (BCP 47: pt-BR for pt_BR)."""
+        return self.lang.replace("_", "-")
+
     def has(self, key: str) -> bool:
         return key in self.messages or key in self.plurals
 
