@@ -208,3 +208,21 @@ def test_a_regional_catalogue_can_be_chosen(asked, locale, data_copy, tmp_path):
 def test_an_unknown_language_is_still_refused_with_the_list():
     status, _, err = bailout("build", "--lang", "xx", "--out", "/nonexistent/o")
     assert status == 2 and "no catalogue for 'xx'" in err
+
+
+def test_a_glossary_that_is_a_fifo_is_named_as_one(data_copy, tmp_path):
+    """Not "no glossary for the fr edition (copy another and translate it)": it is there, and
+    not a file to read."""
+    glossary = data_copy / "glossary" / "fr.toml"
+    glossary.unlink()
+    os.mkfifo(glossary)
+    status, _, err = run_cli("build", "--data", data_copy, "--lang", "fr", "--only", "aid", "--paper", "a4",
+                             "--out", tmp_path / "o")
+    one_line(status, err, str(glossary), "not a regular file")
+
+
+def test_a_missing_glossary_still_says_to_copy_one(data_copy, tmp_path):
+    (data_copy / "glossary" / "fr.toml").unlink()
+    status, _, err = run_cli("build", "--data", data_copy, "--lang", "fr", "--only", "aid", "--paper", "a4",
+                             "--out", tmp_path / "o")
+    one_line(status, err, "no glossary for the fr edition")
