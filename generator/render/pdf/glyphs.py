@@ -46,7 +46,7 @@ def unprintable(text: str, cmap: dict[int, int] | None = None, allowed: str = ""
     five); empty when it can draw them all.  Controls and format characters (a bidi override, a
     zero-width joiner, a line separator) count as undrawable whatever the font holds: they would
     reorder or break the web aid's text, print as nothing in the PDF, and hide a word from the
-    glossary's check.  `allowed`: characters the caller treats itself (a catalogue's line break)."""
+    glossary's check; so do combining marks, which print beside their letter.  `allowed`: characters the caller treats itself (a catalogue's line break)."""
     if cmap is None:
         cmap = letters()
     # whitespace too: a tab or U+2028 is no glyph
@@ -55,7 +55,10 @@ def unprintable(text: str, cmap: dict[int, int] | None = None, allowed: str = ""
     return ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
 
 
-_NOT_TEXT = {"Cc", "Cf", "Zl", "Zp"}       # controls, format (bidi) characters, line and paragraph separators
+# Controls, format (bidi) characters, line and paragraph separators; and combining marks, which
+# the faces map but reportlab sets at their own advance, with no mark positioning ('a' + U+0301
+# prints its acute beside the a, not over it: the letter whole, 'á', prints right).
+_NOT_TEXT = {"Cc", "Cf", "Zl", "Zp", "Mn", "Me"}
 
 
 def letters() -> dict[int, int]:
