@@ -3,6 +3,8 @@ edition prints, from the data, its glossary or its catalogues, is checked agains
 the faces hold before any PDF, by `bailout check` as by a build, and a problem names the file
 and key the text came from."""
 
+import unicodedata
+
 import pytest
 
 from conftest import ROOT, edit, one_line, run_cli
@@ -92,6 +94,11 @@ def test_a_combining_mark_is_refused_with_the_letter_to_write(mark, data_copy, t
     edit(data_copy / GERMAN, 'model = "Kar98k"', f'model = "Ka{mark}r98k"')
     status, _, err = run_cli("build", "--data", data_copy, "--only", "aid", "--paper", "a4", "--out", tmp_path / "o")
     one_line(status, err, str(data_copy / GERMAN), "rifle[0].model", f"U+{ord(mark):04X}")
+    whole = unicodedata.normalize("NFC", f"Ka{mark}r98k")
+    if not any(unicodedata.combining(ch) for ch in whole):      # a letter it makes whole: say which
+        assert f"write {whole!r}, each letter whole" in err
+    else:                                                       # a with a cedilla has no letter of its own
+        assert "each letter whole" not in err
 
 
 def test_a_combining_mark_in_a_catalogue_or_a_label_is_refused():

@@ -52,13 +52,23 @@ def unprintable(text: str, cmap: dict[int, int] | None = None, allowed: str = ""
     # whitespace too: a tab or U+2028 is no glyph
     lacking = sorted({ch for ch in text if ch not in allowed
                       and (ord(ch) not in cmap or unicodedata.category(ch) in _NOT_TEXT)})
-    return ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
+    shown = ", ".join(f"{_shown(ch)} (U+{ord(ch):04X})" for ch in lacking[:5])
+    whole = unicodedata.normalize("NFC", text)
+    if any(unicodedata.category(ch) in ("Mn", "Me") for ch in lacking) and whole != text and \
+            not any(unicodedata.category(ch) in ("Mn", "Me") for ch in whole):
+        shown += f" (a combining accent: write {whole[:40]!r}, each letter whole)"
+    return shown
 
 
 # Controls, format (bidi) characters, line and paragraph separators; and combining marks, which
 # the faces map but reportlab sets at their own advance, with no mark positioning ('a' + U+0301
 # prints its acute beside the a, not over it: the letter whole, 'á', prints right).
 _NOT_TEXT = {"Cc", "Cf", "Zl", "Zp", "Mn", "Me"}
+
+
+def _shown(ch: str) -> str:
+    """A character as a problem quotes it: a combining mark escaped, or it would sit on the quote."""
+    return f"'\\u{ord(ch):04x}'" if unicodedata.category(ch) in ("Mn", "Me") else repr(ch)
 
 
 def letters() -> dict[int, int]:
