@@ -192,8 +192,11 @@ def label_text(text: str) -> str:
 def language(text: str) -> str:
     """--lang of build: one language that has a catalogue (generator/content/locale/<lang>.po)."""
     from generator.content.words import available_languages
-    lang = text.strip().lower()
-    if lang not in available_languages():
+    # A catalogue's own spelling, found in any case and with - or _ (gettext names a regional
+    # catalogue pt_BR.po; a web page's tag is pt-BR)
+    asked = text.strip().lower().replace("-", "_")
+    lang = next((known for known in available_languages() if known.lower() == asked), None)
+    if lang is None:
         raise argparse.ArgumentTypeError(f"no catalogue for {text!r}; the kit has {', '.join(available_languages())}")
     return lang
 

@@ -57,16 +57,22 @@ def _check_catalogues(kit: KitData) -> None:
     from generator.content.aid_text import aid_catalogue_problems
     from generator.content.terms import term_problems
     from generator.content.words import available_languages, missing_translations
-    from generator.data.glossary import read_glossary, untranslated
-    problems = [line for lang in available_languages() for line in missing_translations(lang)]
-    problems += [line for lang in available_languages()[1:] for line in aid_catalogue_problems(lang)]
-    for lang in available_languages()[1:]:
+    from generator.data.glossary import read_glossary, translated, untranslated
+    from generator.render.pdf.glyphs import undrawable_edition, undrawable_text
+    problems = []
+    for lang in available_languages():
         try:
+            problems += missing_translations(lang)
+            if lang == available_languages()[0]:
+                continue
+            problems += aid_catalogue_problems(lang)
+            problems += undrawable_edition(lang)      # what `build --lang` refuses, named here too
             glossary = read_glossary(kit, lang)
-        except DataError as error:
+        except DataError as error:      # a catalogue or glossary that cannot be read: its problem, then the next
             problems += error.problems
             continue
         problems += untranslated(kit, glossary) + term_problems(kit, glossary)
+        problems += undrawable_text(translated(kit, glossary), glossary)
     if problems:
         raise DataError(problems)
 

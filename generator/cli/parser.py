@@ -318,7 +318,8 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
         marked = [p.name for p in registry.PROFILES.values() if p.prepress is not None and p.prepress.marks]
         raise UsageError(f"--no-marks: --print {profiles[0].name} has no crop marks to leave out (only --print "
                          f"{or_list(marked)} has)")
-    offset = (Fraction(0), Fraction(0)) if all(p.fold_sheets for p in profiles) else args.back_offset
+    # the offset is a home duplex printer's, read off its calibration pair: no other profile takes it
+    offset = args.back_offset if any(p.calibration for p in profiles) else (Fraction(0), Fraction(0))
     # Only a drawn seed is kept off the page; a chosen one could be guessed back from the
     # stamp (rebuild until the footer matches), so hiding it would promise what it cannot keep
     seed, shown = drawn_seed(args.seed), args.seed != RANDOM_SEED
@@ -333,10 +334,13 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
 def option_notes(args: argparse.Namespace) -> list[str]:
     """What the options ask that this build leaves out, one line each (said unless --quiet)."""
     notes = []
-    if any(args.back_offset) and all(registry.profile(name).fold_sheets for name in release_profiles(args)):
+    profiles = [registry.profile(name) for name in release_profiles(args)]
+    if any(args.back_offset) and not any(p.calibration for p in profiles):
         x, y = args.back_offset
-        notes.append(f"note: --back-offset {float(x):g},{float(y):g} is left out: --print fold prints each back "
-                     f"beside its front, to be folded and glued, so there is no second side to shift")
+        why = ("prints each back beside its front, to be folded and glued, so there is no second side to shift"
+               if profiles[0].fold_sheets else "is printed by a press that registers its backs itself; the offset "
+               "is a home duplex printer's, read off its calibration page")
+        notes.append(f"note: --back-offset {float(x):g},{float(y):g} is left out: --print {profiles[0].name} {why}")
     for key in getattr(args, "left_out", ()):
         notes.append(f"note: {key} in the project file is left out: {LEFT_OUT[key]}")
     return notes

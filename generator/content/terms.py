@@ -79,21 +79,38 @@ def _strings(value: str | tuple[str, ...]) -> tuple[str, ...]:
 def term_problems(kit: KitData, glossary: Glossary) -> list[str]:
     """One line per message that misses its glossary term or says a word the glossary avoids."""
     problems = []
+    checks = [_TermCheck(term) for term in glossary.terms]      # compiled once, not once a message
     for where, english, text in messages(kit, glossary):
         plain_english, plain = _plain(english), _plain(text)
-        for term in glossary.terms:
-            problems += _term_problems(where, (english, plain_english), (text, plain), term)
+        for check in checks:
+            problems += check.problems(where, (english, plain_english), (text, plain))
     return problems
 
 
-def _term_problems(where: str, english: tuple[str, str], text: tuple[str, str], term: Term) -> list[str]:
-    """The message's problems with one term; each text given as (as printed, _plain of it)."""
-    out = []
-    said = text[1]
-    if _pattern(term.english, r"(?<![\w-])").search(english[1]) \
-            and not any(_pattern(form, rf"(?<!{_LETTER})").search(said) for form in term.forms):
-        out.append(f"{where}: the English says {term.english!r}; the glossary's term is {term.term!r} "
-                   f"(or {', '.join(repr(f) for f in term.forms[1:]) or 'no other form'}), not found in {text[0]!r}")
-    out += [f"{where}: says {word!r}, which the glossary avoids for {term.english!r} (its term: {term.term!r})"
-            for word in term.avoid if _pattern(word, rf"(?<!{_LETTER})", rf"(?!{_LETTER})").search(said)]
-    return out
+class _TermCheck:
+    """One term's patterns: its English, any of its forms, any word it avoids (one pattern for
+    all of them, however many: each word is looked for alone only in a message that says one)."""
+
+    def __init__(self, term: Term) -> None:
+        self.term = term
+        self.english = _pattern(term.english, r"(?<![\w-])")
+        self.forms = re.compile(rf"(?<!{_LETTER})(?:{'|'.join(_alternatives(term.forms))})")
+        self.avoid = re.compile(rf"(?<!{_LETTER})(?:{'|'.join(_alternatives(term.avoid))})(?!{_LETTER})") \
+            if term.avoid else None
+
+    def problems(self, where: str, english: tuple[str, str], text: tuple[str, str]) -> list[str]:
+        """The message's problems with the term; each text given as (as printed, _plain of it)."""
+        term, said, out = self.term, text[1], []
+        if self.english.search(english[1]) and not self.forms.search(said):
+            out.append(f"{where}: the English says {term.english!r}; the glossary's term is {term.term!r} "
+                       f"(or {', '.join(repr(f) for f in term.forms[1:]) or 'no other form'}), not found in "
+                       f"{text[0]!r}")
+        if self.avoid is not None and self.avoid.search(said):
+            out += [f"{where}: says {word!r}, which the glossary avoids for {term.english!r} (its term: {term.term!r})"
+                    for word in term.avoid if says(text[0], word)]
+        return out
+
+
+def _alternatives(words: tuple[str, ...]) -> list[str]:
+    """The words as regular-expression alternatives, longest first (so none hides a longer one)."""
+    return sorted({re.escape(_plain(word)) for word in words}, key=lambda w: (-len(w), w))

@@ -30,6 +30,7 @@ from generator.engine.odds import percent as english_percent
 from generator.errors import DataError
 
 if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog as BabelCatalog
     from babel.support import Translations
 
 LOCALE = Path(__file__).resolve().parent / "locale"
@@ -50,8 +51,14 @@ class Words:
         try:
             text = self.messages[key]
         except KeyError:
-            raise KeyError(f"{LOCALE / (self.lang + '.po')}: no message {key!r}") from None
+            raise DataError(f"{catalogue_file(self.lang)}: {key}: no translation; the {self.lang} edition prints "
+                            f"every key of the English catalogue") from None
         return self.typeset(_formatted(self.lang, key, text, fields) if fields else text)
+
+    @property
+    def tag(self) -> str:
+        """The language as a web page's lang attribute names it (BCP 47: pt-BR for pt_BR)."""
+        return self.lang.replace("_", "-")
 
     def has(self, key: str) -> bool:
         return key in self.messages or key in self.plurals
@@ -60,7 +67,8 @@ class Words:
         """The message `key` (msgid and msgid_plural alike) for `n` things, `n` filled in as
         {count}: the form the catalogue's Plural-Forms picks ("1 Änderung", "2 Änderungen")."""
         if key not in self.plurals:
-            raise KeyError(f"{LOCALE / (self.lang + '.po')}: no plural message {key!r}")
+            raise DataError(f"{catalogue_file(self.lang)}: {key}: no translation with every plural form its "
+                            f"Plural-Forms gives")
         text = self.ngettext(key, key, n)
         return self.typeset(_formatted(self.lang, key, text, {"count": n, **fields}))
 
@@ -263,16 +271,18 @@ def po_catalogue(path: Path, lang: str, domain: str | None = None) -> Catalogue:
     from the kit's cache (generator/cache.py) when this file was read before by this Babel:
     parsing the catalogues (and importing Babel's reader) was a tenth of a cold build."""
     from generator import cache
-    content = path.read_bytes()
+    content = _po_bytes(path)
     key = cache.digest(content, lang, domain or "", _babel_reader(), "plurals")
     kept = cache.read("catalogues", key)
     if kept is not None:
         try:
-            return _catalogue_of(json.loads(kept))
+            found = _catalogue_of(json.loads(kept))
         except (ValueError, UnicodeError, TypeError, AttributeError):      # a damaged entry: read the file again
             pass
-    from babel.messages.pofile import read_po
-    catalog = read_po(io.BytesIO(content), locale=lang, domain=domain)
+        else:
+            _check_plural_forms(path, found.plural_forms, lang)
+            return found
+    catalog = _parsed_po(path, content, lang, domain)
     messages, plurals = {}, {}
     for m in catalog:
         if not m.id or m.fuzzy:
@@ -284,6 +294,92 @@ def po_catalogue(path: Path, lang: str, domain: str | None = None) -> Catalogue:
     table = {"messages": messages, "plurals": plurals, "plural_forms": catalog.plural_forms}
     cache.write("catalogues", key, json.dumps(table, ensure_ascii=False, sort_keys=True).encode("utf-8"))
     return _catalogue_of(table)
+
+
+MAX_CATALOGUE_BYTES = 8 * 1024 * 1024     # a data file's limit; the largest catalogue holds about 80 KB
+MAX_PLURALS = 6         # CLDR's most, Arabic's: zero, one, two, few, many, other
+# The counts a Plural-Forms expression is tried on: every ending a rule reads (n % 10, n % 100)
+# and the millions Spanish, French and Italian name apart.
+_PLURAL_SAMPLE = (*range(1000), 10 ** 6, 2 * 10 ** 6, 10 ** 9)
+
+
+_NPLURALS = re.compile(r'^"Plural-Forms:.*?nplurals\s*=\s*([^;\\"]*)', re.M)
+
+
+def _po_bytes(path: Path) -> bytes:
+    """The bytes of the catalogue `path`: a regular file (never a FIFO to wait on) of at most
+    MAX_CATALOGUE_BYTES, or a DataError naming it."""
+    from generator.data.toml_file import Unreadable, read_limited
+    try:
+        return read_limited(path, MAX_CATALOGUE_BYTES)
+    except Unreadable as error:
+        raise DataError(f"{path}: {error}") from None
+
+
+def _parsed_po(path: Path, content: bytes, lang: str, domain: str | None = None) -> "BabelCatalog":
+    """The catalogue `content` (of the file `path`) as Babel reads it, its Plural-Forms checked;
+    a DataError naming the file when it is not one."""
+    from babel.messages.pofile import read_po
+    try:
+        catalog = read_po(io.BytesIO(content), locale=lang, domain=domain)
+    except (ValueError, LookupError) as error:      # bytes not its charset, no such charset, a bad header
+        count = _NPLURALS.search(content.decode("utf-8", "replace"))
+        if count is not None and not count.group(1).strip().isdigit():
+            raise DataError(f"{path}: Plural-Forms: nplurals={count.group(1).strip()[:20]} is not a whole number") \
+                from None
+        raise DataError(f"{path}: not a catalogue Babel can read ({error})") from None
+    _check_plural_forms(path, catalog.plural_forms, lang)
+    return catalog
+
+
+def _check_plural_forms(path: Path, plural_forms: str, lang: str) -> None:
+    why = plural_forms_problem(plural_forms, lang)
+    if why:
+        raise DataError(f"{path}: Plural-Forms: {why}")
+
+
+def plural_forms_problem(plural_forms: str, lang: str) -> str:
+    """Why gettext could not pick a form by `plural_forms` ("nplurals=N; plural=EXPR;", as Babel
+    writes a header's) for every count, or why it is not `lang`'s ('' when it is fine): a count
+    of forms outside 1..MAX_PLURALS or other than Babel's table gives the language, an expression
+    gettext does not read, one that fails or picks a form past the last."""
+    import gettext
+    match = re.fullmatch(r"nplurals=(-?\d+); plural=(.*);", plural_forms.strip(), re.S)
+    if match is None:
+        return f"{plural_forms[:60]!r} is not nplurals=N; plural=EXPRESSION;"
+    count, expression = int(match.group(1)), match.group(2)
+    if not 1 <= count <= MAX_PLURALS:
+        return f"nplurals={count}; a language has 1 to {MAX_PLURALS} plural forms"
+    shown = expression if len(expression) <= 60 else expression[:57] + "..."
+    try:
+        choose = gettext.c2py(expression)
+    except (ValueError, RecursionError) as error:
+        return f"plural={shown} is not a gettext plural expression ({error})"
+    for n in _PLURAL_SAMPLE:
+        try:
+            form = choose(n)
+        except ArithmeticError as error:
+            return f"plural={shown} fails for n={n} ({error})"
+        if not 0 <= form < count:
+            return f"plural={shown} picks form {form} for n={n}, past the last of nplurals={count}"
+    usual = _babel_plurals(lang)
+    if usual is not None and usual != count:
+        return f"nplurals={count}, but the {lang} language has {usual} plural forms (Babel's plural table)"
+    return ""
+
+
+def _babel_plurals(lang: str) -> int | None:
+    """How many plural forms Babel's table gives `lang`'s language; None when it has none for it."""
+    from babel import Locale, UnknownLocaleError
+    from babel.messages.plurals import PLURALS
+    try:
+        locale = Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        return None
+    for name in (str(locale), locale.language):
+        if name in PLURALS:
+            return int(PLURALS[name][0])
+    return None
 
 
 def _catalogue_of(table: object) -> Catalogue:
@@ -328,6 +424,18 @@ def _babel_reader() -> str:
     return f"{reader} {info.st_size} {info.st_mtime_ns}"
 
 
+def untranslated_keys(words: Words) -> list[str]:
+    """One line per key of the English catalogue the edition's catalogue `words` lacks (a plural
+    message with every form): what a build of the edition refuses, before it prints a page."""
+    if words.lang == SOURCE_LANGUAGE:
+        return []
+    english = load_words()
+    lacking = sorted({*(k for k in english.messages if k not in words.messages),
+                      *(k for k in english.plurals if k not in words.plurals)})
+    return [f"{catalogue_file(words.lang)}: {key}: no translation; the {words.lang} edition prints every key of "
+            f"the English catalogue" for key in lacking]
+
+
 def available_languages() -> tuple[str, ...]:
     """Every language with a catalogue beside this file, English first."""
     others = sorted(path.stem for path in LOCALE.glob("*.po") if path.stem != SOURCE_LANGUAGE)
@@ -348,11 +456,9 @@ def missing_translations(lang: str) -> list[str]:
     translates with other {fields}, a field the formatter refuses, or another number of plural
     forms than its Plural-Forms header gives: what `bailout check` names and a test refuses."""
     path = catalogue_file(lang)
-    from babel.messages.pofile import read_po
-    with open(catalogue_file(SOURCE_LANGUAGE), "rb") as handle:
-        english = {_msgid(m.id): _forms(m.string) for m in read_po(handle) if m.id}
-    with open(path, "rb") as handle:
-        catalog = read_po(handle, locale=lang)
+    source = catalogue_file(SOURCE_LANGUAGE)
+    english = {_msgid(m.id): _forms(m.string) for m in _parsed_po(source, _po_bytes(source), SOURCE_LANGUAGE) if m.id}
+    catalog = _parsed_po(path, _po_bytes(path), lang)
     found = {_msgid(m.id): m for m in catalog if m.id}
     problems = []
     for key, texts in english.items():

@@ -14,6 +14,7 @@ the wrong kind, is a problem naming file and key; a sentence left out prints in 
 
 import dataclasses
 import hashlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -81,7 +82,7 @@ def read_glossary(kit: KitData, lang: str) -> Glossary:
     """data/glossary/<lang>.toml of the kit's data folder, checked against the English data."""
     problems = Problems(str(kit.directory))
     rel = glossary_file(lang)
-    if not (kit.directory / rel).is_file():
+    if not os.path.lexists(kit.directory / rel):     # anything else there (a FIFO, a link) read_toml names
         raise DataError(f"{kit.directory / rel}: no glossary for the {lang} edition (copy another and translate it)")
     read: dict[str, bytes] = {}
     table = read_toml(problems, kit.directory, rel, read) or {}

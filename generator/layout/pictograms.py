@@ -13,10 +13,11 @@ each an icon placed on the role's own 512-unit square (the wreck: the tank and a
 import math
 import re
 import tomllib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from generator.errors import DataError
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]     # (x, y, w, h), y up
@@ -63,23 +64,85 @@ class Pictogram:
         return w / h
 
 
+SOURCE = resources.files(__package__).joinpath(FILE)      # as problems name it
+ROLES = ("pistol", "rifle", "smg", "afv", "wreck")        # what the faces and the web aid call for
+MAX_PATH = 16 * 1024        # characters of one part's path data: the shipped icons hold under 2,000
+MAX_PARTS = 8
+REACH = 16 * VIEW           # no point of a placed part lies further than this from the square
+# A part's placement: (key, default, lowest, highest).
+_PLACING = (("rotate", 0.0, -360.0, 360.0), ("scale", 1.0, 1 / 64, 16.0), ("knockout", 0.0, 0.0, VIEW))
+
+
 @cache
 def pictograms() -> dict[str, Pictogram]:
     """{role: Pictogram} from pictograms.toml."""
-    text = resources.files(__package__).joinpath(FILE).read_text(encoding="utf-8")
-    data = tomllib.loads(text)
+    return read_pictograms(_text())
+
+
+def _text() -> str:
+    return SOURCE.read_text(encoding="utf-8")
+
+
+def read_pictograms(text: str) -> dict[str, Pictogram]:
+    """{role: Pictogram} from the text of pictograms.toml, every value checked: a DataError naming
+    the file and the key of the first that the reader cannot take or that would draw no ink, or
+    ink outside any page."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise DataError(f"{SOURCE}: not valid TOML: {error}") from None
+    table = data.get("pictogram")
+    if not isinstance(table, dict):
+        raise DataError(f"{SOURCE}: pictogram: must be a table of roles ({', '.join(ROLES)})")
     result = {}
-    for role, entry in data["pictogram"].items():
-        parts = tuple(Part(p["icon"], p["author"], p["source"], p["path"], float(p.get("rotate", 0.0)),
-                           float(p.get("scale", 1.0)), _pair(p.get("offset", (0, 0))), float(p.get("knockout", 0.0)))
-                      for p in entry["part"])
-        result[role] = Pictogram(role, parts)
+    for role in ROLES:
+        entry = table.get(role)
+        parts = entry.get("part") if isinstance(entry, dict) else None
+        if not isinstance(parts, list) or not 1 <= len(parts) <= MAX_PARTS:
+            raise DataError(f"{SOURCE}: pictogram.{role}: must hold 1 to {MAX_PARTS} [[pictogram.{role}.part]] tables")
+        result[role] = Pictogram(role, tuple(_part(f"pictogram.{role}.part[{i}]", p) for i, p in enumerate(parts)))
+        x, y, w, h = result[role].bounds()
+        if not (w > 0 and h > 0):
+            raise DataError(f"{SOURCE}: pictogram.{role}: its ink has no width or no height ({w:g} x {h:g})")
     return result
 
 
-def _pair(value: Sequence[float]) -> Point:
-    x, y = value
-    return float(x), float(y)
+def _part(key: str, entry: object) -> Part:
+    """One [[pictogram.ROLE.part]], checked (`key` names it in a problem)."""
+    if not isinstance(entry, dict):
+        raise DataError(f"{SOURCE}: {key}: must be a table of icon, author, source, path")
+    words = {}
+    for name in ("icon", "author", "source", "path"):
+        value = entry.get(name)
+        if not isinstance(value, str) or not value.strip() or not value.isprintable():
+            raise DataError(f"{SOURCE}: {key}.{name}: must be printable text on one line")
+        words[name] = value
+    if len(words["path"]) > MAX_PATH:
+        raise DataError(f"{SOURCE}: {key}.path: {len(words['path']):,} characters; a part's path data holds at "
+                        f"most {MAX_PATH:,}")
+    placing = {name: _number(f"{key}.{name}", entry.get(name, default), low, high)
+               for name, default, low, high in _PLACING}
+    offset = entry.get("offset", [0, 0])
+    if not isinstance(offset, list) or len(offset) != 2:
+        raise DataError(f"{SOURCE}: {key}.offset: must be two numbers, x and y")
+    x, y = (_number(f"{key}.offset", v, -REACH, REACH) for v in offset)
+    part = Part(words["icon"], words["author"], words["source"], words["path"], offset=(x, y), **placing)
+    try:
+        subpaths = outline(part)
+    except PathError as error:
+        raise DataError(f"{SOURCE}: {key}.path: {error}") from None
+    points = [p for sub in subpaths for p in _points(sub)]
+    if not points:
+        raise DataError(f"{SOURCE}: {key}.path: draws nothing (no segment after its moveto)")
+    if not all(math.isfinite(v) and abs(v) <= REACH for p in points for v in p):
+        raise DataError(f"{SOURCE}: {key}.path: reaches past {REACH:g} units from the {VIEW:g}-unit square")
+    return part
+
+
+def _number(key: str, value: object, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise DataError(f"{SOURCE}: {key}: must be a number from {low:g} to {high:g}; got {value!r}")
+    return float(value)
 
 
 def credits() -> list[tuple[str, str, str]]:
@@ -215,9 +278,13 @@ def parse(d: str) -> tuple[Subpath, ...]:
         if not command:
             raise PathError("path data must begin with a command")
         n = _ARGS[command.upper()]
-        args = [float(t) for t in tokens[i:i + n]]
-        if len(args) < n or any(t.isalpha() for t in tokens[i:i + n]):
+        if len(tokens[i:i + n]) < n or any(t.isalpha() for t in tokens[i:i + n]):
             raise PathError(f"command {command} needs {n} numbers")
+        args = [float(t) for t in tokens[i:i + n]]
+        if not all(math.isfinite(a) for a in args):
+            raise PathError(f"command {command} has a number past any float: {' '.join(tokens[i:i + n])[:40]}")
+        if command in "Aa" and not {args[3], args[4]} <= {0.0, 1.0}:
+            raise PathError(f"an arc's flags are 0 or 1, got {tokens[i + 3]} and {tokens[i + 4]}")
         i += n
         reader.step(command, args)
         if command in "Mm":         # numbers after a moveto are linetos

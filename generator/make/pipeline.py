@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from generator.content.context import BuildContext, Since
 from generator.content.rows import TARGET_ROWS
-from generator.content.words import SOURCE_LANGUAGE, load_words
+from generator.content.words import SOURCE_LANGUAGE, load_words, untranslated_keys
 from generator.data.glossary import read_glossary, translated
 from generator.data.model import KitData
 from generator.data.sources import template_folder
 from generator.engine.odds import compute
-from generator.errors import RenderError, one_line
+from generator.errors import DataError, RenderError, one_line
 from generator.layout.paper import PAPERS, Paper
 from generator.make.manifest import manifest
 from generator.make.outputs import Output, Writer, all_file_names, part_pdf, selected
@@ -117,8 +117,11 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     from generator.render.pdf.glyphs import check_printable
     check_source_date_epoch()
     words = load_words(options.lang)
-    kit = edition_data(kit, options.lang)
-    check_printable(kit, words)     # before any part: no PDF may print an empty box for a name or word
+    if lacking := untranslated_keys(words):     # every key at once, not the first a renderer asks for
+        raise DataError(lacking)
+    glossary = None if options.lang == SOURCE_LANGUAGE else read_glossary(kit, options.lang)
+    kit = translated(kit, glossary) if glossary is not None else kit
+    check_printable(kit, words, glossary)   # before any part: no PDF may print an empty box for a name or word
     prepress = options.profile.prepress
     if prepress is not None:        # colours that keep their contrast as inks, under the shop's ink ceiling
         from generator.render.pdf.shop_pdf import cmyk_problems, ink_problems

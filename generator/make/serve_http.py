@@ -64,7 +64,7 @@ def live_page(preview: Preview, name: str, page: bytes) -> Page:
 
 
 def _head(words: Words, title: str) -> str:
-    return (f'<!DOCTYPE html><html lang="{html.escape(words.lang)}"><head><meta charset="utf-8">{policy_meta()}'
+    return (f'<!DOCTYPE html><html lang="{html.escape(words.tag)}"><head><meta charset="utf-8">{policy_meta()}'
             f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>')
 
 

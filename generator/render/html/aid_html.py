@@ -62,7 +62,7 @@ def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
     key = etree.tostring(pictograms, encoding="unicode", method="html")
     html = "\n".join([
         "<!DOCTYPE html>",
-        f'<html lang="{_escape(words.lang)}">',
+        f'<html lang="{_escape(words.tag)}">',
         "<head>",
         '<meta charset="utf-8">',
         policy_meta(),

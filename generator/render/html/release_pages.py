@@ -110,7 +110,8 @@ def _switcher(langs: Sequence[str], current: str | None, href: str) -> list[dict
     entries: list[dict[str, object]] = []
     for lang in langs:
         name = Locale.parse(lang).get_display_name(lang) or lang
-        entries.append({"lang": lang, "name": name[:1].upper() + name[1:], "href": href.format(lang=lang),
+        entries.append({"lang": lang, "tag": lang.replace("_", "-"), "name": name[:1].upper() + name[1:],
+                        "href": href.format(lang=lang),
                         "current": lang == current})
     return entries
 

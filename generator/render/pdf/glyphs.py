@@ -14,37 +14,61 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 
 from generator.content.words import Words, catalogue_file
+from generator.data.glossary import Glossary
 from generator.data.model import KitData, Nationality
 from generator.errors import RenderError
 from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, FONT, FONT_NAME, register_fonts
 
 
-def check_printable(kit: KitData, words: Words | None = None) -> None:
-    """Raise RenderError listing every data string, and every word of the edition's catalogues
+def check_printable(kit: KitData, words: Words | None = None, glossary: Glossary | None = None) -> None:
+    """Raise RenderError listing every data string (of `kit`, the data as its edition prints it,
+    `glossary`'s names and sentences in place), and every word of the edition's catalogues
     (`words`, and the aid's sentences in its language), with a character the fonts lack."""
     register_fonts()
-    problems = list(undrawable_text(kit))
+    problems = list(undrawable_text(kit, glossary))
     if words is not None:
-        from generator.content.aid_text import aid_catalogue_file, aid_words
-        problems += undrawable_words(words)
-        problems += undrawable_words(aid_words(words.lang), aid_catalogue_file(words.lang))
+        problems += undrawable_edition(words.lang, words)
     if problems:
         raise RenderError(problems)
 
 
-def unprintable(text: str, cmap: dict[int, int] | None = None) -> str:
+def undrawable_edition(lang: str, words: Words | None = None) -> list[str]:
+    """One problem line per message of the `lang` edition's catalogues (its words, `words` when
+    given, and the aid's sentences) that a face of the kit cannot print."""
+    from generator.content.aid_text import aid_catalogue_file, aid_words
+    from generator.content.words import load_words
+    return undrawable_words(words if words is not None else load_words(lang)) + \
+        undrawable_words(aid_words(lang), aid_catalogue_file(lang))
+
+
+def unprintable(text: str, cmap: dict[int, int] | None = None, allowed: str = "") -> str:
     """The characters of `text` the kit's font cannot draw, as "'\\u202e' (U+202E), ..." (the first
     five); empty when it can draw them all.  Controls and format characters (a bidi override, a
-    line separator) count as undrawable whatever the font holds: they would reorder or break the
-    web aid's text, and print as nothing in the PDF."""
+    zero-width joiner, a line separator) count as undrawable whatever the font holds: they would
+    reorder or break the web aid's text, print as nothing in the PDF, and hide a word from the
+    glossary's check; so do combining marks, which print beside their letter.  `allowed`: characters the caller treats itself (a catalogue's line break)."""
     if cmap is None:
         cmap = letters()
     # whitespace too: a tab or U+2028 is no glyph
-    lacking = sorted({ch for ch in text if ord(ch) not in cmap or unicodedata.category(ch) in _NOT_TEXT})
-    return ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
+    lacking = sorted({ch for ch in text if ch not in allowed
+                      and (ord(ch) not in cmap or unicodedata.category(ch) in _NOT_TEXT)})
+    shown = ", ".join(f"{_shown(ch)} (U+{ord(ch):04X})" for ch in lacking[:5])
+    whole = unicodedata.normalize("NFC", text)
+    if any(unicodedata.category(ch) in ("Mn", "Me") for ch in lacking) and whole != text and \
+            not any(unicodedata.category(ch) in ("Mn", "Me") for ch in whole):
+        shown += f" (a combining accent: write {whole[:40]!r}, each letter whole)"
+    return shown
 
 
-_NOT_TEXT = {"Cc", "Cf", "Zl", "Zp"}       # controls, format (bidi) characters, line and paragraph separators
+# Controls, format (bidi) characters, line and paragraph separators; and combining marks, which
+# the faces map but reportlab sets at their own advance, with no mark positioning ('a' + U+0301
+# prints its acute beside the a, not over it: the letter whole, 'á', prints right).
+_NOT_TEXT = {"Cc", "Cf", "Zl", "Zp", "Mn", "Me"}
+
+
+def _shown(ch: str) -> str:
+    """A character as a problem quotes it: a combining mark escaped, or it would sit on the quote."""
+    return f"'\\u{ord(ch):04x}'" if unicodedata.category(ch) in ("Mn", "Me") else repr(ch)
 
 
 def letters() -> dict[int, int]:
@@ -62,8 +86,10 @@ _TOML_KEYS = {"number": "variant.number", "title": "variant.title", "game": "var
               "deck_file": "deck.file"}
 
 
-def undrawable_text(kit: KitData) -> Iterator[str]:
-    """One problem line per data string the aid prints that holds a character the font cannot draw."""
+def undrawable_text(kit: KitData, glossary: Glossary | None = None) -> Iterator[str]:
+    """One problem line per data string the aid prints that holds a character the font cannot
+    draw: named by its data file and key, or by `glossary`'s file and key where the edition
+    prints the glossary's words in its place (`kit` is then the translated data)."""
     cmap = letters()
     rules = kit.rules
     strings = [("rules.toml", key, text) for key, text in _data_strings(rules, "")]
@@ -74,7 +100,21 @@ def undrawable_text(kit: KitData) -> Iterator[str]:
     for file, key, text in strings:
         shown = unprintable(str(text), cmap)
         if shown:
+            file, key = _source(file, key, glossary)
             yield f"{kit.directory / file}: {key}: the kit's font ({FONT_NAME}) cannot print {shown}"
+
+
+def _source(file: str, key: str, glossary: Glossary | None) -> tuple[str, str]:
+    """Where a data string the edition prints comes from: the glossary's [text] or
+    [nationalities.KEY] when it gives it, else the data file and key."""
+    if glossary is None:
+        return file, key
+    if file == "rules.toml":
+        return (glossary.file, f"text.{key}") if key.partition("[")[0] in glossary.text else (file, key)
+    nationality = file.removeprefix("nationalities/").removesuffix(".toml")
+    if key in glossary.nationalities.get(nationality, {}):
+        return glossary.file, f"nationalities.{nationality}.{key}"
+    return file, key
 
 
 def _data_strings(value: object, key: str) -> Iterator[tuple[str, str]]:
@@ -93,11 +133,12 @@ def _data_strings(value: object, key: str) -> Iterator[tuple[str, str]]:
 
 
 def _nationality_strings(n: Nationality) -> list[tuple[str, str]]:
-    """(TOML key, text) of what the aid prints from one nationality file: its names and weapon models."""
+    """(TOML key, text) of what the aid prints from one nationality file: its names, the army
+    its weapons follow and its weapon models."""
     models = [(f"{kind}[{i}].{key}", text)
               for kind, spans in (("rifle", n.rifles), ("smg", n.smgs)) for i, span in enumerate(spans)
               for key, text in (("model", span.model), ("short", span.short)) if text]
-    return [("name", n.name), ("adjective", n.adjective), *models]
+    return [("name", n.name), ("adjective", n.adjective), *((("army", n.army),) if n.army else ()), *models]
 
 
 def undrawable_words(words: Words, file: Path | None = None) -> list[str]:
@@ -108,10 +149,10 @@ def undrawable_words(words: Words, file: Path | None = None) -> list[str]:
     texts = [*words.messages.items(), *((key, form) for key, forms in words.plurals.items() for form in forms)]
     out = []
     for key, text in sorted(texts):
-        # A soft hyphen is never drawn: a line breaks there and prints "-", or it is dropped.
-        lacking = sorted({ch for ch in text if not ch.isspace() and ch != "\u00ad" and ord(ch) not in cmap})
-        if lacking:
-            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in lacking[:5])
+        # A message's own line break; a soft hyphen is never drawn: a line breaks there and prints
+        # "-", or it is dropped.
+        shown = unprintable(text, cmap, allowed="\n\u00ad")
+        if shown:
             out.append(f"{file or catalogue_file(words.lang)}: {key}: the {words.lang} edition's text {text[:40]!r}: "
                        f"the kit's font ({FONT_NAME}) cannot print {shown}")
     return out

@@ -1,0 +1,228 @@
+"""Hostile editions: a catalogue is text from a translator, so whatever it holds (a plural
+expression that is not gettext's, forms missing, a key left out, bytes that are not its
+charset, a FIFO in its place), `build --lang` and `bailout check` end in one line naming the
+file and what is wrong, exit status 2, never a traceback, a hang or a key printed as words."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import ROOT, bailout, edit, one_line, run_cli
+from generator.content import words as words_mod
+from generator.content.words import missing_translations, po_catalogue
+from generator.errors import DataError
+
+PLURAL_FORMS = '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"'
+HOSTILE_PLURALS = {
+    "unbalanced": "nplurals=2; plural=(n != 1;",
+    "attribute": "nplurals=2; plural=n.__class__;",
+    "a call": "nplurals=2; plural=__import__('os').system('id');",
+    "a power": "nplurals=2; plural=n**99999999;",
+    "division by zero": "nplurals=2; plural=n/0;",
+    "modulo by zero": "nplurals=2; plural=n%0;",
+    "too long": "nplurals=2; plural=" + "(n==1)?0:" * 300 + "1;",
+    "too deep": "nplurals=2; plural=" + "(" * 300 + "n!=1" + ")" * 300 + ";",
+    "not a number": "nplurals=abc; plural=0;",
+    "no forms": "nplurals=0; plural=0;",
+    "fewer than none": "nplurals=-1; plural=0;",
+    "fifty forms": "nplurals=50; plural=n%50;",
+    "a form past the last": "nplurals=2; plural=n+5;",
+    "fewer forms than German has": "nplurals=1; plural=0;",
+}
+
+
+def _header(locale, forms, file="de.po"):
+    edit(locale / file, PLURAL_FORMS, f'"Plural-Forms: {forms}\\n"')
+
+
+@pytest.mark.parametrize("forms", HOSTILE_PLURALS.values(), ids=HOSTILE_PLURALS.keys())
+def test_a_hostile_plural_forms_header_is_refused_naming_the_catalogue(forms, locale):
+    _header(locale, forms)
+    with pytest.raises(DataError) as raised:
+        po_catalogue(locale / "de.po", "de")
+    [problem] = raised.value.problems
+    assert problem.startswith(f"{locale / 'de.po'}: ") and "Plural-Forms" in problem, problem
+
+
+@pytest.mark.parametrize("forms", HOSTILE_PLURALS.values(), ids=HOSTILE_PLURALS.keys())
+def test_check_names_a_hostile_plural_forms_header(forms, locale):
+    _header(locale, forms)
+    with pytest.raises(DataError) as raised:
+        missing_translations("de")
+    assert any(line.startswith(f"{locale / 'de.po'}: ") and "Plural-Forms" in line
+               for line in raised.value.problems), raised.value.problems
+
+
+@pytest.mark.parametrize("forms", [HOSTILE_PLURALS["division by zero"], HOSTILE_PLURALS["a form past the last"]])
+def test_a_build_with_a_hostile_plural_forms_header_is_one_line(forms, locale, tmp_path):
+    """n/0 was a traceback; n+5 printed the message's key ("calibration.manifest.sets") on the
+    counters' first page."""
+    _header(locale, forms)
+    status, _, err = run_cli("build", "--lang", "de", "--only", "counters", "--paper", "a4", "--out", tmp_path / "o")
+    one_line(status, err, str(locale / "de.po"), "Plural-Forms")
+
+
+def test_a_hostile_aid_plural_forms_header_names_aid_po(locale, tmp_path):
+    """Not the template's line: the expression is the aid catalogue's."""
+    _header(locale, HOSTILE_PLURALS["division by zero"], "de/aid.po")
+    status, _, err = run_cli("build", "--lang", "de", "--only", "aid", "--paper", "a4", "--out", tmp_path / "o")
+    one_line(status, err, str(locale / "de" / "aid.po"), "Plural-Forms")
+
+
+def test_every_shipped_catalogue_has_its_languages_plural_forms():
+    for lang in words_mod.available_languages():
+        po_catalogue(words_mod.catalogue_file(lang), lang)
+
+
+def _drop_message(path, msgid):
+    text = path.read_text(encoding="utf-8")
+    start = text.index(f'msgid "{msgid}"\n')
+    end = text.index("\n\n", start)
+    path.write_text(text[:start] + text[end + 2:], encoding="utf-8")
+
+
+@pytest.mark.parametrize(("msgid", "part"), [("aid.html.icons", "aid"), ("calibration.manifest.set_count", "counters")])
+def test_a_build_of_an_edition_missing_a_key_is_one_line_per_key(msgid, part, locale, tmp_path):
+    """A key the English catalogue has and the edition's lacks (as pl.po and ru.po lack the
+    look's keys) was a KeyError traceback, exit status 1."""
+    _drop_message(locale / "de.po", msgid)
+    status, _, err = run_cli("build", "--lang", "de", "--only", part, "--paper", "a4", "--out", tmp_path / "o")
+    one_line(status, err, str(locale / "de.po"), msgid)
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_plural_message_missing_a_form_is_one_line(locale, tmp_path):
+    edit(locale / "de.po", 'msgstr[0] "{count} Satz"\nmsgstr[1] "{count} Sätze"', 'msgstr[0] "{count} Satz"')
+    status, _, err = run_cli("build", "--lang", "de", "--only", "counters", "--paper", "a4", "--out", tmp_path / "o")
+    one_line(status, err, str(locale / "de.po"), "calibration.manifest.set_count")
+
+
+def _unreadable(locale, how):
+    path = locale / "de.po"
+    if how == "not UTF-8":
+        path.write_bytes(path.read_bytes().replace(b"Auf den Markern", b"Auf den \xff\xfe Markern"))
+    elif how == "an unknown charset":
+        edit(path, "charset=UTF-8", "charset=no-such-codec")
+    elif how == "a folder":
+        path.unlink()
+        path.mkdir()
+    elif how == "a FIFO":
+        path.unlink()
+        os.mkfifo(path)
+    elif how == "over the size limit":
+        with open(path, "r+b") as handle:
+            handle.truncate(words_mod.MAX_CATALOGUE_BYTES + 1)
+    return path
+
+
+UNREADABLE = ["not UTF-8", "an unknown charset", "a folder", "a FIFO", "over the size limit"]
+
+
+class Hung(Exception):
+    pass
+
+
+def _hung(signum, frame):
+    raise Hung("a read waited on a FIFO")
+
+
+@pytest.mark.parametrize("how", UNREADABLE)
+def test_an_unreadable_catalogue_is_one_problem_naming_it(how, locale):
+    path = _unreadable(locale, how)
+    signal.signal(signal.SIGALRM, _hung)
+    for read in (lambda: po_catalogue(path, "de"), lambda: missing_translations("de")):
+        signal.alarm(20)        # a FIFO read in this process would wait for ever: fail instead
+        try:
+            with pytest.raises(DataError) as raised:
+                read()
+        finally:
+            signal.alarm(0)
+        assert raised.value.problems[0].startswith(f"{path}: "), raised.value.problems
+
+
+def test_a_fifo_in_place_of_a_catalogue_does_not_hang_a_build(tmp_path):
+    """In a process of its own: a catalogue that waits for a writer would hold the test too."""
+    locale = tmp_path / "locale"
+    script = (f"import shutil, sys; import generator.content.words as w, generator.content.aid_text as a\n"
+              f"shutil.copytree(w.LOCALE, {str(locale)!r}); w.LOCALE = a.LOCALE = __import__('pathlib').Path("
+              f"{str(locale)!r})\nimport os; os.unlink(w.LOCALE / 'de.po'); os.mkfifo(w.LOCALE / 'de.po')\n"
+              f"from generator.cli import main; sys.exit(main(['build', '--lang', 'de', '--only', 'aid', "
+              f"'--paper', 'a4', '--out', {str(tmp_path / 'o')!r}]))")
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                              env=dict(os.environ, BAILOUT_JOBS="1"))
+    except subprocess.TimeoutExpired:
+        pytest.fail("a build waited on a FIFO for its catalogue")
+    assert time.monotonic() - started < 60
+    one_line(done.returncode, done.stderr, str(locale / "de.po"), "not a regular file")
+
+
+def test_a_glossary_with_thousands_of_avoided_words_is_checked_in_seconds(data_copy):
+    """Each pattern was compiled again for each message once the glossary's words passed the
+    pattern cache's size: 5,000 avoided words took 445 s (4,000: 15 s)."""
+    avoid = ", ".join(f'"mot{i}"' for i in range(20_000))
+    edit(data_copy / "glossary" / "fr.toml", 'avoid = ["carte de héros"]', f"avoid = [{avoid}]")
+    script = (f"from generator.data import load\nfrom generator.data.glossary import read_glossary\n"
+              f"from generator.content.terms import term_problems\nkit = load({str(data_copy)!r})\n"
+              f"print(len(term_problems(kit, read_glossary(kit, 'fr'))))")
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("20,000 avoided words took over a minute to check")
+    assert done.returncode == 0, done.stderr
+    assert time.monotonic() - started < 30
+
+
+def test_an_avoided_word_is_found_among_thousands(data_copy):
+    from generator.content.terms import term_problems
+    from generator.data import load
+    from generator.data.glossary import read_glossary
+    avoid = ", ".join(f'"mot{i}"' for i in range(5_000))
+    edit(data_copy / "glossary" / "fr.toml", 'avoid = ["carte de héros"]', f'avoid = [{avoid}, "PM"]')
+    kit = load(data_copy)
+    problems = term_problems(kit, read_glossary(kit, "fr"))
+    assert problems and all("says 'PM', which the glossary avoids for 'Hero card'" in p for p in problems), problems[:3]
+
+
+@pytest.mark.parametrize("asked", ["pt_BR", "pt_br", "pt-BR"])
+def test_a_regional_catalogue_can_be_chosen(asked, locale, data_copy, tmp_path):
+    """gettext names a regional catalogue ll_CC (pt_BR.po): --lang must find it, whatever its case."""
+    (locale / "pt_BR.po").write_text((locale / "es.po").read_text(encoding="utf-8"), encoding="utf-8")
+    (locale / "pt_BR").mkdir()
+    (locale / "pt_BR" / "aid.po").write_text((locale / "es" / "aid.po").read_text(encoding="utf-8"),
+                                             encoding="utf-8")
+    (data_copy / "glossary" / "pt_BR.toml").write_text((data_copy / "glossary" / "es.toml").read_text("utf-8"),
+                                                       encoding="utf-8")
+    status, _, err = run_cli("build", "--data", data_copy, "--lang", asked, "--only", "aid", "--paper", "a4",
+                             "--out", tmp_path / "o", "-q")
+    assert status == 0, err
+    assert '<html lang="pt-BR">' in (tmp_path / "o" / "player-aid.html").read_text(encoding="utf-8")    # BCP 47
+
+
+def test_an_unknown_language_is_still_refused_with_the_list():
+    status, _, err = bailout("build", "--lang", "xx", "--out", "/nonexistent/o")
+    assert status == 2 and "no catalogue for 'xx'" in err
+
+
+def test_a_glossary_that_is_a_fifo_is_named_as_one(data_copy, tmp_path):
+    """Not "no glossary for the fr edition (copy another and translate it)": it is there, and
+    not a file to read."""
+    glossary = data_copy / "glossary" / "fr.toml"
+    glossary.unlink()
+    os.mkfifo(glossary)
+    status, _, err = run_cli("build", "--data", data_copy, "--lang", "fr", "--only", "aid", "--paper", "a4",
+                             "--out", tmp_path / "o")
+    one_line(status, err, str(glossary), "not a regular file")
+
+
+def test_a_missing_glossary_still_says_to_copy_one(data_copy, tmp_path):
+    (data_copy / "glossary" / "fr.toml").unlink()
+    status, _, err = run_cli("build", "--data", data_copy, "--lang", "fr", "--only", "aid", "--paper", "a4",
+                             "--out", tmp_path / "o")
+    one_line(status, err, "no glossary for the fr edition")
