@@ -9,8 +9,8 @@ import re
 import pytest
 
 from conftest import ROOT, one_line, run_cli
-from generator.layout import pictograms
 from generator.errors import DataError
+from generator.layout import pictograms
 
 SHIPPED = (ROOT / "generator" / "layout" / "pictograms.toml").read_text(encoding="utf-8")
 

@@ -101,7 +101,7 @@ def read_pictograms(text: str) -> dict[str, Pictogram]:
         if not isinstance(parts, list) or not 1 <= len(parts) <= MAX_PARTS:
             raise DataError(f"{SOURCE}: pictogram.{role}: must hold 1 to {MAX_PARTS} [[pictogram.{role}.part]] tables")
         result[role] = Pictogram(role, tuple(_part(f"pictogram.{role}.part[{i}]", p) for i, p in enumerate(parts)))
-        x, y, w, h = result[role].bounds()
+        _, _, w, h = result[role].bounds()
         if not (w > 0 and h > 0):
             raise DataError(f"{SOURCE}: pictogram.{role}: its ink has no width or no height ({w:g} x {h:g})")
     return result

@@ -46,7 +46,8 @@ def unprintable(text: str, cmap: dict[int, int] | None = None, allowed: str = ""
     five); empty when it can draw them all.  Controls and format characters (a bidi override, a
     zero-width joiner, a line separator) count as undrawable whatever the font holds: they would
     reorder or break the web aid's text, print as nothing in the PDF, and hide a word from the
-    glossary's check; so do combining marks, which print beside their letter.  `allowed`: characters the caller treats itself (a catalogue's line break)."""
+    glossary's check; so do combining marks, which print beside their letter.  `allowed`:
+    characters the caller treats itself (a catalogue's line break)."""
     if cmap is None:
         cmap = letters()
     # whitespace too: a tab or U+2028 is no glyph
@@ -100,8 +101,8 @@ def undrawable_text(kit: KitData, glossary: Glossary | None = None) -> Iterator[
     for file, key, text in strings:
         shown = unprintable(str(text), cmap)
         if shown:
-            file, key = _source(file, key, glossary)
-            yield f"{kit.directory / file}: {key}: the kit's font ({FONT_NAME}) cannot print {shown}"
+            where, name = _source(file, key, glossary)
+            yield f"{kit.directory / where}: {name}: the kit's font ({FONT_NAME}) cannot print {shown}"
 
 
 def _source(file: str, key: str, glossary: Glossary | None) -> tuple[str, str]:
