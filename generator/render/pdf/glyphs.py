@@ -16,6 +16,7 @@ from reportlab.pdfbase import pdfmetrics
 from generator.content.words import Words, catalogue_file
 from generator.data.glossary import Glossary
 from generator.data.model import KitData, Nationality
+from generator.layout import pictograms
 from generator.errors import RenderError
 from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, FONT, FONT_NAME, register_fonts
 
@@ -25,11 +26,25 @@ def check_printable(kit: KitData, words: Words | None = None, glossary: Glossary
     `glossary`'s names and sentences in place), and every word of the edition's catalogues
     (`words`, and the aid's sentences in its language), with a character the fonts lack."""
     register_fonts()
-    problems = list(undrawable_text(kit, glossary))
+    problems = list(undrawable_text(kit, glossary)) + undrawable_credits()
     if words is not None:
         problems += undrawable_edition(words.lang, words)
     if problems:
         raise RenderError(problems)
+
+
+def undrawable_credits() -> list[str]:
+    """One problem line per icon author (layout/pictograms.toml) the kit's font cannot print: the
+    colophon credits each by name, as the icons' licence asks."""
+    cmap = letters()
+    out = []
+    for role, pic in pictograms.pictograms().items():
+        for i, part in enumerate(pic.parts):
+            shown = unprintable(part.author, cmap)
+            if shown:
+                out.append(f"{pictograms.SOURCE}: pictogram.{role}.part[{i}].author: the kit's font ({FONT_NAME}) "
+                           f"cannot print {shown}")
+    return out
 
 
 def undrawable_edition(lang: str, words: Words | None = None) -> list[str]:
