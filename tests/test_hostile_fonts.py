@@ -114,3 +114,17 @@ def test_a_letter_with_its_accent_whole_prints(data_copy, tmp_path):
     status, _, err = run_cli("build", "--data", data_copy, "--only", "aid", "--paper", "a4", "--out", tmp_path / "o",
                              "-q")
     assert status == 0, err
+
+
+@pytest.mark.parametrize("text", ["德国", "🎲", "no\u0301tes", "ex\u200btra"])
+def test_template_text_the_font_cannot_print_is_refused_by_file_and_line(text, templates, tmp_path):
+    """A data folder's template is text from anyone: its own words printed as empty boxes (or
+    nothing) on the aid, and neither build nor check said so."""
+    aid = templates / "aid.md.j2"
+    lines = aid.read_text(encoding="utf-8").split("\n")
+    aid.write_text("\n".join([*lines, "", f"Extra {text} notes.", ""]), encoding="utf-8")
+    status, _, err = run_cli("build", "--templates", templates, "--only", "aid", "--paper", "a4",
+                             "--out", tmp_path / "o")
+    one_line(status, err, f"{aid}:{len(lines) + 2}: ", "cannot print")
+    status, _, err = run_cli("check", "--templates", templates)
+    assert status == 2 and f"{aid}:{len(lines) + 2}: " in err

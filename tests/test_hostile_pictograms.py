@@ -101,3 +101,11 @@ def test_the_web_aids_svg_holds_only_path_data(kit_files):
     page = kit_files["player-aid.html"].decode("utf-8")
     paths = re.findall(r'<path[^>]* d="([^"]*)"', page)
     assert paths and all(re.fullmatch(r"[MmLlHhVvCcSsQqTtAaZz0-9eE.,+\- \n]*", d) for d in paths)
+
+
+def test_an_author_the_font_cannot_print_is_refused(hostile_pictograms, tmp_path):
+    """The counters' colophon credits every icon's author ("Icons made by Lorc, Skoll and ..."):
+    an author in letters the type lacks printed as nothing there."""
+    hostile_pictograms(SHIPPED.replace('author = "Skoll"', 'author = "斯科尔"', 1))
+    status, _, err = run_cli("build", "--paper", "a4", "--only", "counters", "--out", tmp_path / "o")
+    one_line(status, err, str(pictograms.SOURCE), "pictogram.pistol.part[0].author", "cannot print")

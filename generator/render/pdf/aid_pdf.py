@@ -46,7 +46,7 @@ from generator.render.pdf.canvas import (
     set_document_info,
     set_metadata,
 )
-from generator.render.pdf.glyphs import check_printable
+from generator.render.pdf.glyphs import check_printable, check_template_text
 from generator.render.pdf.markdown_pdf import Converter, FitTable, Styles, make_styles
 
 MAX_PAGES = 2
@@ -60,8 +60,9 @@ def render(ctx: BuildContext, paper: Paper | None) -> Pdf:
     register_fonts(italics=True)
     check_printable(ctx.kit)
     if "aid" not in ctx.memo:       # the text is the same for every paper: make and parse it once
-        converter = _converter(ctx)
-        ctx.memo["aid"] = converter, converter.parse(markdown_text(ctx))
+        converter, text = _converter(ctx), markdown_text(ctx)
+        check_template_text(text, ctx.templates)      # the template's own words, the font's letters
+        ctx.memo["aid"] = converter, converter.parse(text)
     converter, root = ctx.memo["aid"]
     # each size with the short lists kept whole, then, before a smaller size, without
     for size, keep in ((size, keep) for size in BODY_SIZES for keep in (True, False)):

@@ -13,9 +13,11 @@ from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 
+from generator.content.marks import CHANGED
 from generator.content.words import Words, catalogue_file
 from generator.data.glossary import Glossary
 from generator.data.model import KitData, Nationality
+from generator.layout import pictograms
 from generator.errors import RenderError
 from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, FONT, FONT_NAME, register_fonts
 
@@ -25,11 +27,47 @@ def check_printable(kit: KitData, words: Words | None = None, glossary: Glossary
     `glossary`'s names and sentences in place), and every word of the edition's catalogues
     (`words`, and the aid's sentences in its language), with a character the fonts lack."""
     register_fonts()
-    problems = list(undrawable_text(kit, glossary))
+    problems = list(undrawable_text(kit, glossary)) + undrawable_credits()
     if words is not None:
         problems += undrawable_edition(words.lang, words)
     if problems:
         raise RenderError(problems)
+
+
+def check_template_text(text: str, folder: Path) -> None:
+    """Raise RenderError naming each line of a template in `folder` that holds a character of the
+    aid's rendered `text` the font cannot draw.  The data's and the catalogues' words are checked
+    before (check_printable), so what the font lacks here is the template's own."""
+    allowed = "\n\r\t\u00ad" + CHANGED       # Markdown's whitespace, a soft hyphen, the kit's change mark
+    shown = unprintable(text, allowed=allowed)
+    if not shown:
+        return
+    cmap = letters()
+    lacking = {ch for ch in text if unprintable(ch, cmap, allowed=allowed)}
+    problems = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        problems += [f"{path}:{number}: the kit's font ({FONT_NAME}) cannot print {unprintable(line, cmap)}"
+                     for number, line in enumerate(source.split("\n"), 1) if lacking & set(line)]
+    raise RenderError(problems or [f"{folder}: the aid's text holds what the kit's font ({FONT_NAME}) cannot print: "
+                                   f"{shown}"])
+
+
+def undrawable_credits() -> list[str]:
+    """One problem line per icon author (layout/pictograms.toml) the kit's font cannot print: the
+    colophon credits each by name, as the icons' licence asks."""
+    cmap = letters()
+    out = []
+    for role, pic in pictograms.pictograms().items():
+        for i, part in enumerate(pic.parts):
+            shown = unprintable(part.author, cmap)
+            if shown:
+                out.append(f"{pictograms.SOURCE}: pictogram.{role}.part[{i}].author: the kit's font ({FONT_NAME}) "
+                           f"cannot print {shown}")
+    return out
 
 
 def undrawable_edition(lang: str, words: Words | None = None) -> list[str]:
