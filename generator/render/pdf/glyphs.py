@@ -17,8 +17,8 @@ from generator.content.marks import CHANGED
 from generator.content.words import Words, catalogue_file
 from generator.data.glossary import Glossary
 from generator.data.model import KitData, Nationality
-from generator.layout import pictograms
 from generator.errors import RenderError
+from generator.layout import pictograms
 from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, FONT, FONT_NAME, register_fonts
 
 
