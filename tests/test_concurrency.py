@@ -120,7 +120,7 @@ def test_a_rendered_pdf_keeps_its_page_count_across_processes():
 
 # -- signals and lost workers: a real build process --------------------------------------------------
 
-LONG = ("--only", "prerolled", "--rows", "20000", "--quiet")      # a long table a paper: one in a worker
+LONG = ("--only", "prerolled", "--rows", "200000", "--quiet")     # a long table a paper (seconds): one in a worker
 
 
 def start(out, *args, **popen):
