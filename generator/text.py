@@ -4,11 +4,19 @@ One place, one ellipsis: the aid, the counters, the pre-rolled tables and the CL
 modifiers, spans and shortened names the same way.
 """
 
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 
 ELLIPSIS = "\u2026"
 MINUS = "\u2212"        # a typographic minus: modifiers read as modifiers (the font has the glyph)
+_BREAKING = re.compile(r"[^\S\u00a0\u202f]+")     # whitespace a line may break at: all but the no-break spaces
+
+
+def words_of(text: str) -> list[str]:
+    """The pieces of `text` a line may break between: split at any whitespace but a no-break
+    space (a tie, French spacing's narrow one: "33,3 %" holds), no empty piece."""
+    return [word for word in _BREAKING.split(text) if word]
 
 
 def signed(n: int) -> str:

@@ -29,7 +29,7 @@ from generator.data import FATES
 from generator.engine import procedure as R
 from generator.engine.odds import man_code
 from generator.errors import DataError, KitError, RenderError
-from generator.text import fraction_text, signed, truncate
+from generator.text import fraction_text, signed, truncate, words_of
 
 TEMPLATE = "aid.md.j2"
 AID_DOMAIN = "aid"      # the template's sentences: locale/<lang>/aid.po (msgid = the English sentence)
@@ -282,7 +282,6 @@ def template_vars(ctx: BuildContext) -> dict[str, Any]:
     }
 
 
-_SPACES = re.compile(r"[^\S\u00a0\u202f]+")     # whitespace but the no-break spaces
 
 
 def md_escape(value: object) -> str:
@@ -292,7 +291,7 @@ def md_escape(value: object) -> str:
     if isinstance(value, Prose):
         return str(value)
     # No newline may end a table row or start a block; a no-break space ("33,3 %") stays one.
-    text = " ".join(part for part in _SPACES.split(str(value)) if part)
+    text = " ".join(words_of(str(value)))
     out = []
     for ch in text:
         if ch == "&":

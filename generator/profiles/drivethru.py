@@ -10,8 +10,8 @@ one interior file: the kit PDF, pages in the kit's order.
 from fractions import Fraction
 
 from generator.profiles.print_profile import (
+    X1A_FOGRA39,
     ColourModel,
-    PdfX,
     Prepress,
     PrintProfile,
     ReleaseWords,
@@ -26,8 +26,7 @@ DRIVETHRU = PrintProfile(
     colour=ColourModel.CMYK,
     duplex_hint=True,
     prepress=Prepress(bleed_mm=inches(Fraction(1, 8)), slug_mm=0, marks=False, cut_contour=False,
-                      pdfx=PdfX(version="PDF/X-1a:2003", header="%PDF-1.4", condition="FOGRA39",
-                                condition_info="Coated FOGRA39 (ISO 12647-2:2004)"),
+                      pdfx=X1A_FOGRA39,
                       shop="DriveThruCards", ink_limit=240, safe_mm=inches(Fraction(1, 8))),
     release=ReleaseWords(
         tips=("release.readme.tip.drivethru", "release.readme.tip.papers"),

@@ -7,10 +7,12 @@ line goes as a file of its own (cut-*.pdf, cut-*.svg), not as a spot colour in t
 output profile is built from Fogra's FOGRA39L data with a 300% ink limit (render/pdf/icc/).
 """
 
+from dataclasses import replace
+
 from generator.profiles.print_profile import (
+    X1A_FOGRA39,
     ColourModel,
     DieCut,
-    PdfX,
     Prepress,
     PrintProfile,
     ReleaseWords,
@@ -25,8 +27,7 @@ MEINSPIEL = PrintProfile(
     colour=ColourModel.CMYK,
     duplex_hint=True,
     prepress=Prepress(bleed_mm=3, slug_mm=0, marks=False, cut_contour=False,
-                      pdfx=PdfX(version="PDF/X-4", header="%PDF-1.6", condition="FOGRA39",
-                                condition_info="Coated FOGRA39 (ISO 12647-2:2004)", icc="FOGRA39L-300.icc"),
+                      pdfx=replace(X1A_FOGRA39, version="PDF/X-4", header="%PDF-1.6", icc="FOGRA39L-300.icc"),
                       shop="meinspiel.de", ink_limit=300, safe_mm=4,
                       die_cut=DieCut(bleed_mm=3, safe_mm=4, counter_mm=inches(1)), cut_files=True),
     release=ReleaseWords(

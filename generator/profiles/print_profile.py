@@ -51,6 +51,12 @@ class PdfX:
         return self.version.startswith("PDF/X-4")
 
 
+# PDF/X-1a on the registered FOGRA39 condition (coated offset, ISO 12647-2): what the presses of
+# the shop profile, DriveThruCards and The Game Crafter take; meinspiel.de's X-4 is this with its profile
+X1A_FOGRA39 = PdfX(version="PDF/X-1a:2003", header="%PDF-1.4", condition="FOGRA39",
+                   condition_info="Coated FOGRA39 (ISO 12647-2:2004)")
+
+
 @dataclass(frozen=True)
 class Nicks:
     """Ties left in a die line, so the counters stay in their board until punched out."""

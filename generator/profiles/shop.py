@@ -6,7 +6,7 @@ output intent the registered characterization FOGRA39, with no ICC profile (PDF/
 registered condition stand without one); the die line also as files of its own.
 """
 
-from generator.profiles.print_profile import ColourModel, PdfX, Prepress, PrintProfile, ReleaseWords, SheetLayout
+from generator.profiles.print_profile import X1A_FOGRA39, ColourModel, Prepress, PrintProfile, ReleaseWords, SheetLayout
 
 SHOP = PrintProfile(
     name="shop",
@@ -15,8 +15,7 @@ SHOP = PrintProfile(
     colour=ColourModel.CMYK,
     duplex_hint=True,
     prepress=Prepress(bleed_mm=3, slug_mm=8, marks=True, cut_contour=True,
-                      pdfx=PdfX(version="PDF/X-1a:2003", header="%PDF-1.4", condition="FOGRA39",
-                                condition_info="Coated FOGRA39 (ISO 12647-2:2004)"),
+                      pdfx=X1A_FOGRA39,
                       shop="a print shop", cut_files=True),
     release=ReleaseWords(
         tips=("release.readme.tip.shop", "release.readme.tip.papers"),

@@ -11,10 +11,10 @@ bleed and no marks; the counters keep 1/8 in of the slug's own colour (white) ro
 from fractions import Fraction
 
 from generator.profiles.print_profile import (
+    X1A_FOGRA39,
     ColourModel,
     DieCut,
     Nicks,
-    PdfX,
     Prepress,
     PrintProfile,
     Punchboard,
@@ -32,8 +32,7 @@ TGC_PUNCHOUT = PrintProfile(
     colour=ColourModel.CMYK,
     duplex_hint=True,
     prepress=Prepress(bleed_mm=EIGHTH, slug_mm=0, marks=False, cut_contour=False,
-                      pdfx=PdfX(version="PDF/X-1a:2003", header="%PDF-1.4", condition="FOGRA39",
-                                condition_info="Coated FOGRA39 (ISO 12647-2:2004)"),
+                      pdfx=X1A_FOGRA39,
                       shop="The Game Crafter", safe_mm=EIGHTH,
                       die_cut=DieCut(bleed_mm=EIGHTH, safe_mm=EIGHTH, counter_mm=inches(1),
                                      nicks=Nicks(width_in=Fraction(1, 100), apart_in=Fraction(1, 8), per_path=3),

@@ -11,7 +11,6 @@ the options' print profile.
 import hashlib
 import html
 import io
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -32,6 +31,7 @@ from generator.profiles.print_profile import PrintProfile
 from generator.render import theme
 from generator.render.html.safe_html import policy_meta
 from generator.render.pdf.plain_pypdf import PdfReader
+from generator.text import words_of
 
 README, INDEX, EDITIONS = "README.txt.j2", "index.html.j2", "editions.html.j2"
 WIDTH, TIP_WIDTH = 92, 90       # the README's credits, and its printing tips (a hanging indent)
@@ -213,14 +213,13 @@ def _html_words(words: Words, key: str, **fields: object) -> Markup:
     return Markup(text)
 
 
-_BREAKS = re.compile(r"[^\S\u00a0\u202f]+")      # whitespace but the no-break spaces (French spacing)
 
 
 def _wrap(text: str, width: int) -> str:
     """`text` filled to lines of at most `width` characters (a longer word has a line of its own);
     a no-break space ("33,3 %", "page :") never ends a line."""
     out, line = [], ""
-    for word in (w for w in _BREAKS.split(text) if w):
+    for word in words_of(text):
         if line and len(line) + 1 + len(word) > width:
             out.append(line)
             line = word

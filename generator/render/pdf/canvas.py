@@ -15,7 +15,6 @@ which has the build's context.
 
 import functools
 import os
-import re
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from generator import __version__
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render import theme
-from generator.text import ELLIPSIS
+from generator.text import ELLIPSIS, words_of
 from generator.units import mm
 
 FONT = "IBMPlexSans"                    # the body face: the aid's text, the pages' prose
@@ -253,14 +252,11 @@ def escape(text: object) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\u202f", "\u00a0")
 
 
-_BREAKING = re.compile(r"[^\S\u00a0\u202f]+")     # whitespace a line may break at
-
-
 def ellipsise(text: object, font: str, size: float, width: float) -> str:
     """`text` on one line, cut to fit `width` points with the kit's one ellipsis (text.ELLIPSIS).
 
     Bisection, not a walk: data text may run to 10,000 characters."""
-    line = " ".join(_BREAKING.split(str(text))).strip()     # a no-break space stays one
+    line = " ".join(words_of(str(text)))     # a no-break space stays one
     if stringWidth(line, font, size) <= width:
         return line
     low, high = 0, len(line)        # the longest prefix that fits with the ellipsis lies in [low, high)

@@ -39,6 +39,7 @@ from reportlab.platypus import (
 
 from generator.render import theme
 from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, FONT, INK, escape, grey, register_fonts
+from generator.text import words_of
 
 # Markdown's documented placeholder for stashed raw HTML (markdown.util reference); group 1 indexes
 # md.htmlStash.rawHtmlBlocks.
@@ -98,7 +99,6 @@ def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_
 
 
 # Where reportlab may break a line: whitespace other than the no-break spaces (U+00A0, U+202F).
-_LINE_BREAKS = re.compile(r"[^\S\u00a0\u202f]+")
 
 
 class Heading(Paragraph):
@@ -230,7 +230,7 @@ class FitTable(Flowable):
             for i, (text, style) in enumerate(row):
                 if (r, i) in spans:         # a head over two columns: it wraps in their width together
                     continue
-                words = _LINE_BREAKS.split(text.strip()) or [""]     # a no-break space ("33,3 %") holds
+                words = words_of(text) or [""]     # a no-break space ("33,3 %") holds
                 line = max(stringWidth(t, style.fontName, style.fontSize) for t in text.split("\n"))
                 natural[i] = max(natural[i], line + pad)
                 longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)
