@@ -74,14 +74,16 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
 
 def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
                progress: Progress | None = None, earlier: Iterable[str] = (),
-               ctx: BuildContext | None = None) -> dict[str, bytes]:
+               ctx: BuildContext | None = None, paperless: bool = True) -> dict[str, bytes]:
     """{file name: bytes} for every output the options ask for (for checks, releases and tests).
 
     Rendered into a temporary folder (the build's processes share files, not memory), then read.
-    `ctx` is the build's context when the caller made it already (a release reads its stamp)."""
+    `ctx` is the build's context when the caller made it already (a release reads its stamp);
+    without `paperless`, only the outputs made per paper (a release's second paper, whose web
+    aid and CSV the first paper's files hold already)."""
     with tempfile.TemporaryDirectory(prefix="bailout-render-") as temp:
         folder = Path(temp) / "out"
-        names, pages = _rendered(folder, kit, options, templates, progress, earlier, ctx=ctx)
+        names, pages = _rendered(folder, kit, options, templates, progress, earlier, ctx=ctx, paperless=paperless)
         from generator.render.pdf.canvas import Pdf  # bytes that know their page count
         outputs: dict[str, bytes] = {}
         for name in names:
@@ -100,11 +102,12 @@ def render_files(folder: Path, kit: KitData, options: BuildOptions, *, templates
 
 def _rendered(folder: Path, kit: KitData, options: BuildOptions, templates: Path | None, progress: Progress | None,
               earlier: Iterable[str], *, ctx: BuildContext | None = None,
-              notice: Callable[[BuildContext], None] | None = None) -> tuple[list[str], dict[str, int | None]]:
+              notice: Callable[[BuildContext], None] | None = None,
+              paperless: bool = True) -> tuple[list[str], dict[str, int | None]]:
     """Make `folder` and render into it.  The workers start first, so that their imports overlap
     the context's work here (the data checked, the odds)."""
     folder.mkdir()
-    lanes = _plan(options, width())
+    lanes = _plan(options, width(), paperless)
     with workers(max(map(len, lanes), default=1), _warm(lanes)) as runner:
         ctx = ctx if ctx is not None else context(kit, options, templates)
         if notice is not None:
@@ -197,13 +200,15 @@ def _report(folder: Path, made: Made, progress: Progress | None) -> None:
 FIXED = 450.0
 
 
-def _plan(options: BuildOptions, width: int) -> Plan[Job]:
+def _plan(options: BuildOptions, width: int, paperless: bool = True) -> Plan[Job]:
     """The build's files as phases of lanes, the first lane of each run by this process: the
     parts, then the outputs that merge them (they read the parts' files).  Spread over `width`
-    lanes where the registry's costs say that pays (workers.plan), else one lane a phase."""
+    lanes where the registry's costs say that pays (workers.plan), else one lane a phase.
+    Without `paperless`, the outputs made once for every paper are left out."""
     papers = [PAPERS[p] for p in options.papers]
     rows = options.rows or TARGET_ROWS
-    jobs = [(o, p) for o in selected(options.parts, options.profile) for p in (papers if o.per_paper else [None])]
+    jobs = [(o, p) for o in selected(options.parts, options.profile)
+            for p in (papers if o.per_paper else [None] if paperless else [])]
 
     def cost(lane: Sequence[Job]) -> float:
         """A lane's work: its files', and once each the setup of every part it makes files of."""

@@ -15,12 +15,13 @@ import os
 import time
 import zipfile
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
+from generator.content.context import BuildContext, Since
 from generator.content.stamp import Stamp
 from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
@@ -38,9 +39,12 @@ if TYPE_CHECKING:
     from generator.render.html.release_pages import Listed
 
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
-# An edition's work, and the release's own besides (its start, the index, the manifest, the zip),
-# in milliseconds of one core: what the plan weighs side by side against one by one.
-EDITION = 1500.0
+# An edition's work on the paper its faces come from (its PDFs, web aid, CSV, face images and
+# thumbnails) and on another (its PDFs and thumbnails), and the release's own besides (its start,
+# the pages and manifest of each edition, the zip), in milliseconds of one core: what the plan
+# weighs side by side against one by one.
+LEAD_PAPER = 900.0
+OTHER_PAPER = 500.0
 FIXED = 500.0
 README = "README.txt"
 # What the release's pages describe beside the outputs (index.html is the page itself).
@@ -64,37 +68,75 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
 def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None = None, quiet: bool = True,
                   more_profiles: Sequence[str] = (), editions: Sequence[str] = ()) -> tuple[dict[str, bytes], Stamp]:
     """Every file of one edition's release, by name, and the edition's stamp; `editions`: the
-    languages of a release of several, which its index links."""
+    languages of a release of several, which its index links.  Its papers one after the other."""
     options = _whole_kit(options)
     progress = None if quiet else FileProgress()
-    from generator.render.html.release_pages import index_html, readme_text
-    from generator.render.images import FACE_PAPER, face_images, thumbnails
-    words = load_words(options.lang)        # a build's words, as every part's context has them
     ctx = context(kit, options, templates)     # its stamp names the zip
+    files: dict[str, bytes] = {}
     try:
-        files = render_all(kit, options, templates=templates, progress=progress, ctx=ctx)
+        for paper in options.papers:
+            files.update(paper_files(kit, options, paper, templates, tuple(more_profiles), ctx=ctx,
+                                     progress=progress)[0])
     finally:
         if progress is not None:
             progress.close()        # a release that failed or was stopped leaves the terminal as it was
-    files.pop(MANIFEST)             # remade below, over everything the zip holds
-    files.update(_boards(files, options, ""))
+    return edition_files(kit, options, files, _told(ctx), editions), ctx.stamp
+
+
+@dataclass(frozen=True)
+class Told:
+    """What an edition's README, index and MANIFEST say of its build: its stamp, the edition's
+    label, and the changes `--since` marked."""
+    stamp: Stamp
+    edition: str
+    changes: Since | None
+
+
+def _told(ctx: BuildContext) -> Told:
+    return Told(ctx.stamp, ctx.stamp_words(), ctx.changes)
+
+
+def paper_files(kit: KitData, options: BuildOptions, paper: str, templates: Path | None,
+                more_profiles: tuple[str, ...], *, ctx: BuildContext | None = None,
+                progress: FileProgress | None = None) -> tuple[dict[str, bytes], Told]:
+    """The files of one edition's release for one of its papers: that paper's PDFs (and the
+    further profiles'), their thumbnails, and with the paper the faces come from, the outputs
+    made once (the web aid, the CSV), the face images and a punchboard's slugs.  `options` is
+    the whole edition's (both papers): its context, and so every stamp, is the edition's."""
+    from generator.render.images import FACE_PAPER, face_images, thumbnails
+    ctx = ctx if ctx is not None else context(kit, options, templates)
+    lead = paper == FACE_PAPER
+    one = replace(options, papers=(paper,))
+    files = render_all(kit, one, templates=templates, progress=progress, ctx=replace(ctx, options=one),
+                       paperless=lead)
+    files.pop(MANIFEST)             # made anew over everything the zip holds
     for profile in (p for p in dict.fromkeys(more_profiles) if p != options.print_profile):
-        more_options = replace(options, print_profile=profile)
-        more = render_all(kit, more_options, templates=templates, progress=progress)
+        more_options = replace(one, print_profile=profile)
+        more = render_all(kit, more_options, templates=templates, progress=progress, paperless=False)
         files.update({f"{profile}/{name}": content for name, content in more.items() if _in_folder(name, profile)})
-        files.update(_boards(more, more_options, f"{profile}/"))
-    # placed by the counters of the words (and the edition's data) the PDF printed
-    counters = files[part_pdf("counters").file_name(PAPERS[FACE_PAPER])]
-    files.update(face_images(edition_data(kit, options.lang), options, counters, words))
+        if lead:
+            files.update(_boards(more, more_options, f"{profile}/"))
+    if lead:
+        files.update(_boards(files, options, ""))
+        # placed by the counters of the words (and the edition's data) the PDF printed
+        counters = files[part_pdf("counters").file_name(PAPERS[FACE_PAPER])]
+        files.update(face_images(edition_data(kit, options.lang), options, counters, load_words(options.lang)))
     files.update(thumbnails({n: c for n, c in files.items() if n.endswith(".pdf") and "/" not in n}))
+    return files, _told(ctx)
+
+
+def edition_files(kit: KitData, options: BuildOptions, files: dict[str, bytes], told: Told,
+                  editions: Sequence[str] = ()) -> dict[str, bytes]:
+    """`files` (every paper's) with the edition's README.txt, index.html and MANIFEST.txt."""
+    from generator.render.html.release_pages import index_html, readme_text
+    words = load_words(options.lang)
     pdfs, others = listed(options)
-    edition = ctx.stamp_words()     # the edition and its label
-    files[README] = readme_text(kit, options, files, words, edition, pdfs=pdfs, others=others)
-    files["index.html"] = index_html(kit, options, files, words, edition, pdfs=pdfs, others=others,
+    files[README] = readme_text(kit, options, files, words, told.edition, pdfs=pdfs, others=others)
+    files["index.html"] = index_html(kit, options, files, words, told.edition, pdfs=pdfs, others=others,
                                      editions=editions)
-    files[MANIFEST] = manifest(kit, files, options, since=ctx.changes, stamp=ctx.stamp,
+    files[MANIFEST] = manifest(kit, files, options, since=told.changes, stamp=told.stamp,
                                libraries=LIBRARIES + IMAGE_LIBRARIES)
-    return files, ctx.stamp
+    return files
 
 
 def _boards(files: dict[str, bytes], options: BuildOptions, folder: str) -> dict[str, bytes]:
@@ -144,33 +186,55 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     files named for the language (kit-a4-de.pdf), an index.html listing the editions and a
     MANIFEST.txt of everything.  English alone is make_release's zip, as it always was.
 
-    The editions are made side by side (make/workers.py), each one's parts one by one."""
+    Each edition's papers are made side by side with the other editions' (make/workers.py): ten
+    pieces of work for five languages share two cores more evenly than five."""
     if langs == (SOURCE_LANGUAGE,):
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
-    [lanes] = plan([[[lang] for lang in langs]], lambda lane: EDITION * len(lane), width(), FIXED)
-    edition = functools.partial(_editions, kit, options, templates, tuple(more_profiles), langs)
+    units: list[list[Unit]] = [[(lang, paper)] for lang in langs for paper in PAPER_KEYS]
+    [lanes] = plan([units], lambda lane: sum(_unit_cost(unit) for unit in lane), width(), FIXED)
+    made_by = functools.partial(_papers, kit, options, templates, tuple(more_profiles))
     with workers(len(lanes), functools.partial(_warm, kit, templates)) as runner:
-        made = dict(pair for lane in runner.map(edition, lanes) for pair in lane)
+        made = dict(pair for lane in runner.map(made_by, lanes) for pair in lane)
     files: dict[str, bytes] = {}
+    stamps = []
     for lang in langs:
-        edition_files, _ = made[lang]
-        files.update({f"{lang}/{n}": c for n, c in language_named(edition_files, lang).items()})
+        edition = _whole_kit(replace(options, lang=lang))
+        told = made[(lang, FIRST_PAPER)][1]
+        own = {name: content for paper in PAPER_KEYS for name, content in made[(lang, paper)][0].items()}
+        own = edition_files(kit, edition, own, told, langs)
+        files.update({f"{lang}/{n}": c for n, c in language_named(own, lang).items()})
+        stamps.append(f"{lang}:{told.stamp.hash}")
     from generator.render.html.release_pages import editions_index
     files["index.html"] = editions_index(kit, langs)
     files["MANIFEST.txt"] = manifest(kit, files, replace(_whole_kit(options), lang=",".join(langs)),
                                      libraries=LIBRARIES + IMAGE_LIBRARIES)
-    stamps = " ".join(f"{lang}:{made[lang][1].hash}" for lang in langs)
-    name = f"bailout-kit-{__version__}-{hashlib.sha256(stamps.encode()).hexdigest()[:8]}.zip"    # every edition's
+    name = f"bailout-kit-{__version__}-{hashlib.sha256(' '.join(stamps).encode()).hexdigest()[:8]}.zip"
     return name, zip_bytes(name[:-len(".zip")], files)
 
 
-def _editions(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
-              every: tuple[str, ...], langs: list[str]) -> list[tuple[str, tuple[dict[str, bytes], Stamp]]]:
-    """[(language, (its release's files, its stamp))] for each of `langs`, one after the other;
-    each edition's index links `every` edition of the release."""
-    return [(lang, release_files(kit, replace(options, lang=lang), templates=templates, more_profiles=more_profiles,
-                                 editions=every)) for lang in langs]
+Unit = tuple[str, str]          # (language, paper key): one paper of one edition
+FIRST_PAPER = PAPER_KEYS[0]
+
+
+def _unit_cost(unit: Unit) -> float:
+    """A paper's share of an edition's work: the faces' paper carries the images and the outputs
+    made once."""
+    from generator.render.images import FACE_PAPER
+    return LEAD_PAPER if unit[1] == FACE_PAPER else OTHER_PAPER
+
+
+def _papers(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
+            units: list[Unit]) -> list[tuple[Unit, tuple[dict[str, bytes], Told]]]:
+    """[(unit, (its files, what its edition's pages tell))] for each of `units`, one after the
+    other; an edition's context made once in this process."""
+    made, contexts = [], {}
+    for lang, paper in units:
+        edition = _whole_kit(replace(options, lang=lang))
+        if lang not in contexts:
+            contexts[lang] = context(kit, edition, templates)
+        made.append(((lang, paper), paper_files(kit, edition, paper, templates, more_profiles, ctx=contexts[lang])))
+    return made
 
 
 def _warm(kit: KitData, templates: Path | None) -> None:
