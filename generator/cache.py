@@ -21,7 +21,6 @@ Windows), made readable by its owner only.
 
 import contextlib
 import hashlib
-import multiprocessing
 import os
 import re
 import secrets
@@ -91,7 +90,10 @@ def _unsafe(info: os.stat_result) -> str:
 
 def _say(base: Path, why: str) -> None:
     """The one line, once a process (and never from a build's worker processes), that the cache is not used."""
-    if quiet or str(base) in _said or multiprocessing.parent_process() is not None:
+    if quiet or str(base) in _said:
+        return
+    import multiprocessing  # here, not above: a build that says nothing need not load it
+    if multiprocessing.parent_process() is not None:
         return
     _said.add(str(base))
     print(one_line(f"bailout: note: the cache folder {base} {why}; building without it"), file=sys.stderr)

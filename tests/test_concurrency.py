@@ -6,6 +6,7 @@ gets: in this process, a pytest-xdist worker with threads of its own, or in a re
 a signal is sent.  The session's kit_dir and two_editions are made one by one (BAILOUT_JOBS=1).
 """
 
+import concurrent.futures
 import multiprocessing
 import os
 import pickle
@@ -36,11 +37,11 @@ def pools(monkeypatch):
     monkeypatch.setenv(workers.JOBS, "2")
     started = []
 
-    class Listed(workers.ProcessPoolExecutor):
+    class Listed(concurrent.futures.ProcessPoolExecutor):
         def __init__(self, *args, **kwargs):
             started.append(self)
             super().__init__(*args, **kwargs)
-    monkeypatch.setattr(workers, "ProcessPoolExecutor", Listed)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Listed)    # workers() imports it as it starts a pool
     yield started
     assert multiprocessing.active_children() == []
 

@@ -31,21 +31,16 @@ commands must guard them with `if __name__ == "__main__":`, as with any spawned 
 imports the script again).
 """
 
-import atexit
-import gc
-import multiprocessing
-import multiprocessing.connection
 import os
-import signal
-import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from generator.errors import LostWorker
+
+if TYPE_CHECKING:       # the pool's modules are imported only where a pool starts: most builds run one lane
+    from concurrent.futures import ProcessPoolExecutor
 
 A = TypeVar("A")
 T = TypeVar("T")
@@ -129,12 +124,13 @@ class Serial:
 class Parallel:
     """The first lane in this process, the others in the pool's workers, side by side."""
 
-    def __init__(self, pool: ProcessPoolExecutor) -> None:
+    def __init__(self, pool: "ProcessPoolExecutor") -> None:
         self._pool = pool
 
     def map(self, fn: Callable[[A], T], lanes: Sequence[A], here: Callable[[A], T] | None = None) -> list[T]:
         """fn must be picklable (a module's function, or a functools.partial of one); `here` runs
         the first lane instead, and may hold what cannot cross to a worker (the terminal's progress)."""
+        from concurrent.futures.process import BrokenProcessPool
         if not lanes:
             return []
         try:
@@ -159,6 +155,8 @@ def workers(lanes: int, warm: Callable[[], None] | None = None) -> Iterator[Runn
     if lanes < 2:
         yield Serial()
         return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
     before = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(lanes - 1, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_start_worker, initargs=(warm,))
@@ -181,6 +179,11 @@ def _start_worker(warm: Callable[[], None] | None) -> None:
     """In a new worker: its lanes run one by one, Ctrl-C is the parent's to handle, it ends
     with the build's process, its exit skips the collector's last pass (as the command's does:
     cli.run), then warm()."""
+    import atexit
+    import gc
+    import multiprocessing
+    import signal
+    import threading
     _IN_A_LANE.set(True)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     atexit.register(gc.freeze)
@@ -194,5 +197,7 @@ def _start_worker(warm: Callable[[], None] | None) -> None:
 def _end_with(sentinel: int) -> None:
     """A worker's watch on its build: once the build's process has gone, even killed outright,
     the worker goes too, rather than write on into a staging folder the next build cleans up."""
+    import multiprocessing.connection
+    import signal
     multiprocessing.connection.wait([sentinel])
     os.kill(os.getpid(), signal.SIGTERM)
