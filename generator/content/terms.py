@@ -47,7 +47,12 @@ def names(text: str, english: str) -> bool:
 
 def says(text: str, word: str) -> bool:
     """Whether `text` holds `word` as a whole word or phrase, in any case."""
-    return _pattern(word, rf"(?<!{_LETTER})", rf"(?!{_LETTER})").search(_plain(text)) is not None
+    return _says_plain(_plain(text), word)
+
+
+def _says_plain(plain: str, word: str) -> bool:
+    """says() of a text already made plain (_plain)."""
+    return _pattern(word, rf"(?<!{_LETTER})", rf"(?!{_LETTER})").search(plain) is not None
 
 
 def messages(kit: KitData, glossary: Glossary) -> Iterator[tuple[str, str, str]]:
@@ -97,6 +102,7 @@ class _TermCheck:
         self.forms = re.compile(rf"(?<!{_LETTER})(?:{'|'.join(_alternatives(term.forms))})")
         self.avoid = re.compile(rf"(?<!{_LETTER})(?:{'|'.join(_alternatives(term.avoid))})(?!{_LETTER})") \
             if term.avoid else None
+        self.avoided = [(word, _plain(word)) for word in term.avoid]      # each made plain once, not once a message
 
     def problems(self, where: str, english: tuple[str, str], text: tuple[str, str]) -> list[str]:
         """The message's problems with the term; each text given as (as printed, _plain of it)."""
@@ -106,8 +112,9 @@ class _TermCheck:
                        f"(or {', '.join(repr(f) for f in term.forms[1:]) or 'no other form'}), not found in "
                        f"{text[0]!r}")
         if self.avoid is not None and self.avoid.search(said):
+            # a word is looked for as a whole word only where the message holds it at all
             out += [f"{where}: says {word!r}, which the glossary avoids for {term.english!r} (its term: {term.term!r})"
-                    for word in term.avoid if says(text[0], word)]
+                    for word, plain in self.avoided if plain in said and _says_plain(said, word)]
         return out
 
 
