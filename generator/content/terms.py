@@ -98,6 +98,7 @@ class _TermCheck:
 
     def __init__(self, term: Term) -> None:
         self.term = term
+        self.english_plain = _plain(term.english)     # a message without it cannot name the term: no search
         self.english = _pattern(term.english, r"(?<![\w-])")
         self.forms = re.compile(rf"(?<!{_LETTER})(?:{'|'.join(_alternatives(term.forms))})")
         self.avoid = re.compile(rf"(?<!{_LETTER})(?:{'|'.join(_alternatives(term.avoid))})(?!{_LETTER})") \
@@ -107,7 +108,7 @@ class _TermCheck:
     def problems(self, where: str, english: tuple[str, str], text: tuple[str, str]) -> list[str]:
         """The message's problems with the term; each text given as (as printed, _plain of it)."""
         term, said, out = self.term, text[1], []
-        if self.english.search(english[1]) and not self.forms.search(said):
+        if self.english_plain in english[1] and self.english.search(english[1]) and not self.forms.search(said):
             out.append(f"{where}: the English says {term.english!r}; the glossary's term is {term.term!r} "
                        f"(or {', '.join(repr(f) for f in term.forms[1:]) or 'no other form'}), not found in "
                        f"{text[0]!r}")

@@ -89,8 +89,8 @@ def unprintable(text: str, cmap: dict[int, int] | None = None, allowed: str = ""
     if cmap is None:
         cmap = letters()
     # whitespace too: a tab or U+2028 is no glyph
-    lacking = sorted({ch for ch in text if ch not in allowed
-                      and (ord(ch) not in cmap or unicodedata.category(ch) in _NOT_TEXT)})
+    lacking = sorted(ch for ch in set(text).difference(allowed)      # each character once
+                     if ord(ch) not in cmap or unicodedata.category(ch) in _NOT_TEXT)
     shown = ", ".join(f"{_shown(ch)} (U+{ord(ch):04X})" for ch in lacking[:5])
     whole = unicodedata.normalize("NFC", text)
     if any(unicodedata.category(ch) in ("Mn", "Me") for ch in lacking) and whole != text and \
