@@ -40,11 +40,13 @@ if TYPE_CHECKING:
 
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
 # An edition's work on the paper its faces come from (its PDFs, web aid, CSV, face images and
-# thumbnails) and on another (its PDFs and thumbnails), and the release's own besides (its start,
-# the pages and manifest of each edition, the zip), in milliseconds of one core: what the plan
-# weighs side by side against one by one.
-LEAD_PAPER = 900.0
-OTHER_PAPER = 500.0
+# thumbnails) and on another (its PDFs and thumbnails); what it costs once in each process that
+# makes any of it (its context, the aid's text); and the release's own besides (its start, the
+# pages and manifest of each edition, the zip); in milliseconds of one core: what the plan weighs
+# side by side against one by one.
+LEAD_PAPER = 750.0
+OTHER_PAPER = 350.0
+EDITION_SETUP = 150.0
 FIXED = 500.0
 README = "README.txt"
 # What the release's pages describe beside the outputs (index.html is the page itself).
@@ -191,8 +193,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     if langs == (SOURCE_LANGUAGE,):
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
-    units: list[list[Unit]] = [[(lang, paper)] for lang in langs for paper in PAPER_KEYS]
-    [lanes] = plan([units], lambda lane: sum(_unit_cost(unit) for unit in lane), width(), FIXED)
+    [lanes] = plan([_units(langs, width())], _lane_cost, width(), FIXED)
     made_by = functools.partial(_papers, kit, options, templates, tuple(more_profiles))
     with workers(len(lanes), functools.partial(_warm, kit, templates)) as runner:
         made = dict(pair for lane in runner.map(made_by, lanes) for pair in lane)
@@ -217,11 +218,20 @@ Unit = tuple[str, str]          # (language, paper key): one paper of one editio
 FIRST_PAPER = PAPER_KEYS[0]
 
 
-def _unit_cost(unit: Unit) -> float:
-    """A paper's share of an edition's work: the faces' paper carries the images and the outputs
-    made once."""
+def _units(langs: tuple[str, ...], lanes: int) -> list[list[Unit]]:
+    """What the plan spreads: whole editions (an edition's two papers share its setup), and the
+    editions left over once each lane has as many whole ones, paper by paper."""
+    whole = len(langs) - len(langs) % lanes if lanes > 1 else len(langs)
+    return [[(lang, paper) for paper in PAPER_KEYS] for lang in langs[:whole]] + \
+        [[(lang, paper)] for lang in langs[whole:] for paper in PAPER_KEYS]
+
+
+def _lane_cost(lane: Sequence[Unit]) -> float:
+    """A lane's work: each paper's, the faces' paper carrying the images and the outputs made
+    once, and each edition's setup once."""
     from generator.render.images import FACE_PAPER
-    return LEAD_PAPER if unit[1] == FACE_PAPER else OTHER_PAPER
+    return sum(LEAD_PAPER if paper == FACE_PAPER else OTHER_PAPER for _, paper in lane) + \
+        EDITION_SETUP * len({lang for lang, _ in lane})
 
 
 def _papers(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
