@@ -113,7 +113,7 @@ def paper_files(kit: KitData, options: BuildOptions, paper: str, templates: Path
                        paperless=lead)
     files.pop(MANIFEST)             # made anew over everything the zip holds
     for profile in (p for p in dict.fromkeys(more_profiles) if p != options.print_profile):
-        more_options = replace(one, print_profile=profile)
+        more_options = replace(one, print_profile=profile, parts=_shop_parts(profile))    # only what its folder keeps
         more = render_all(kit, more_options, templates=templates, progress=progress, paperless=False)
         files.update({f"{profile}/{name}": content for name, content in more.items() if _in_folder(name, profile)})
         if lead:
@@ -152,11 +152,17 @@ def _boards(files: dict[str, bytes], options: BuildOptions, folder: str) -> dict
     return {folder + name: png for name, png in board_images(counters).items()}
 
 
+def _shop_parts(profile: str) -> tuple[str, ...]:
+    """The parts a profile's shop prints (every part for a profile without a shop, or a shop
+    that prints them all)."""
+    shop = registry.profile(profile).prepress
+    return tuple(shop.parts) if shop is not None and shop.parts is not None else PARTS
+
+
 def _in_folder(name: str, profile: str) -> bool:
     """Whether a further profile's file goes in its folder: its PDFs and cut files, of the parts
     its shop prints."""
-    shop = registry.profile(profile).prepress
-    parts = shop.parts if shop is not None and shop.parts is not None else PARTS
+    parts = _shop_parts(profile)
     output = next((o for o in OUTPUTS for p in PAPERS.values() if o.file_name(p) == name), None)
     if output is None or not name.endswith((".pdf", ".svg")):
         return False
