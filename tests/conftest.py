@@ -1,6 +1,7 @@
 import contextlib
 import functools
 import io
+import itertools
 import os
 import shutil
 import subprocess
@@ -40,6 +41,16 @@ BUDGET = PROFILES.get(PROFILE, PROFILES["default"])
 # The larger budgets of tests that are not Hypothesis's: every paper, every edition, every sheet
 # (.ci/run sets it); README's command checks a share of them, each test still run.
 SLOW = os.environ.get("BAILOUT_SLOW_TESTS") == "1"
+
+
+def matrix(*axes):
+    """The cases of a test parametrized over several axes (each a sequence of values): under
+    BAILOUT_SLOW_TESTS=1 their whole product; else a covering share, each value of every axis in
+    at least one case (case i takes value i of each axis, wrapping round), as many cases as the
+    longest axis has values."""
+    if SLOW:
+        return list(itertools.product(*axes))
+    return [tuple(axis[i % len(axis)] for axis in axes) for i in range(max(map(len, axes)))]
 
 
 def pytest_configure(config):
