@@ -263,6 +263,12 @@ class Document:
         self._doc = pdfium.PdfDocument(pdf_bytes)
         self.pages = tuple(Page(self._doc[i]) for i in range(len(self._doc)))
 
+    def close(self):
+        """Close the document and its pages (a Document read once, not one pages_of keeps)."""
+        for page in self.pages:
+            page._page.close()
+        self._doc.close()
+
 
 @functools.lru_cache(maxsize=32)
 def pages_of(pdf_bytes):
