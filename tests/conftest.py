@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pypdfium2  # noqa: F401 (first: see below)
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -19,6 +20,10 @@ DATA = ROOT / "data"
 # environment forbids it (PYTHONDONTWRITEBYTECODE, set on some sandboxes and containers) each
 # process would compile every module again.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# pypdfium2 is imported before anything makes a weakref.finalize (a build's temporary folder
+# does): at exit the finalizers then close the documents the tests keep (pdfpage.pages_of caches
+# them) before pypdfium2 shuts pdfium down, which warns of each document it finds still open.
 
 # Hypothesis budgets: a profile picked by BAILOUT_HYPOTHESIS_PROFILE (.ci/run sets "ci").  Both are
 # derandomized (the same examples every run, so nothing flakes) and keep no example database.

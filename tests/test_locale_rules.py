@@ -28,6 +28,7 @@ from generator.engine.odds import compute
 from generator.errors import DataError
 from generator.make.pipeline import edition_data, render_all
 from generator.options import BuildOptions
+from pdfpage import pages_of
 
 EDITIONS = ("de", "es", "fr", "it", "pl", "ru")
 SEVEN = ("en", *EDITIONS)
@@ -133,17 +134,8 @@ def _lone_marks(pdf, pages=None):
     """(page, mark, x, y) for each : ; ! ? » that starts its line and each « that ends one: no
     glyph of its line stands right beside it on that side (the first `pages`, else all).  The
     glyphs as pdfium reads them (tests/pdfpage.py): the same marks found as pdfplumber finds."""
-    from pdfpage import Document
-    doc = Document(pdf)
-    try:
-        return _lone_marks_on(doc.pages[:pages])
-    finally:
-        doc.close()
-
-
-def _lone_marks_on(pages):
     found = []
-    for n, page in enumerate(pages, 1):
+    for n, page in enumerate(pages_of(pdf)[:pages], 1):
         lines: dict[int, list] = {}
         for c in page.chars:
             lines.setdefault(round(c["top"]), []).append(c)
