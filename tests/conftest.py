@@ -179,14 +179,29 @@ def kit_files(kit_dir):
     return {p.name: p.read_bytes() for p in sorted(kit_dir.iterdir())}
 
 
+_FACTORY = []       # the session's tmp_path_factory, for what plain functions share between workers
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_factory(tmp_path_factory):
+    _FACTORY.append(tmp_path_factory)
+
+
 @functools.lru_cache(maxsize=8)
 def aid_edition(lang):
     """{file name: bytes} of the aid alone in `lang` (its A4 PDF and its web page), made once a
-    process: the tests that read no other file of an edition share it."""
-    from generator.data import load
-    from generator.make.pipeline import render_all
-    from generator.options import BuildOptions
-    return render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",), papers=("a4",)))
+    run (by the first worker to ask; the others read its files): the tests that read no other
+    file of an edition share it."""
+    with _made_once(_FACTORY[0], f"aid-{lang}") as (folder, made):
+        if made:
+            return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+        from generator.data import load
+        from generator.make.pipeline import render_all
+        from generator.options import BuildOptions
+        files = render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",), papers=("a4",)))
+        for name, content in files.items():
+            (folder / name).write_bytes(content)
+        return files
 
 
 def edit(path, old, new, count=1):
