@@ -1,12 +1,14 @@
 import contextlib
 import functools
 import io
+import itertools
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pypdfium2  # noqa: F401 (first: see below)
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -18,6 +20,10 @@ DATA = ROOT / "data"
 # environment forbids it (PYTHONDONTWRITEBYTECODE, set on some sandboxes and containers) each
 # process would compile every module again.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# pypdfium2 is imported before anything makes a weakref.finalize (a build's temporary folder
+# does): at exit the finalizers then close the documents the tests keep (pdfpage.pages_of caches
+# them) before pypdfium2 shuts pdfium down, which warns of each document it finds still open.
 
 # Hypothesis budgets: a profile picked by BAILOUT_HYPOTHESIS_PROFILE (.ci/run sets "ci").  Both are
 # derandomized (the same examples every run, so nothing flakes) and keep no example database.
@@ -40,6 +46,16 @@ BUDGET = PROFILES.get(PROFILE, PROFILES["default"])
 # The larger budgets of tests that are not Hypothesis's: every paper, every edition, every sheet
 # (.ci/run sets it); README's command checks a share of them, each test still run.
 SLOW = os.environ.get("BAILOUT_SLOW_TESTS") == "1"
+
+
+def matrix(*axes):
+    """The cases of a test parametrized over several axes (each a sequence of values): under
+    BAILOUT_SLOW_TESTS=1 their whole product; else a covering share, each value of every axis in
+    at least one case (case i takes value i of each axis, wrapping round), as many cases as the
+    longest axis has values."""
+    if SLOW:
+        return list(itertools.product(*axes))
+    return [tuple(axis[i % len(axis)] for axis in axes) for i in range(max(map(len, axes)))]
 
 
 def pytest_configure(config):
@@ -163,14 +179,29 @@ def kit_files(kit_dir):
     return {p.name: p.read_bytes() for p in sorted(kit_dir.iterdir())}
 
 
+_FACTORY = []       # the session's tmp_path_factory, for what plain functions share between workers
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_factory(tmp_path_factory):
+    _FACTORY.append(tmp_path_factory)
+
+
 @functools.lru_cache(maxsize=8)
 def aid_edition(lang):
     """{file name: bytes} of the aid alone in `lang` (its A4 PDF and its web page), made once a
-    process: the tests that read no other file of an edition share it."""
-    from generator.data import load
-    from generator.make.pipeline import render_all
-    from generator.options import BuildOptions
-    return render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",), papers=("a4",)))
+    run (by the first worker to ask; the others read its files): the tests that read no other
+    file of an edition share it."""
+    with _made_once(_FACTORY[0], f"aid-{lang}") as (folder, made):
+        if made:
+            return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+        from generator.data import load
+        from generator.make.pipeline import render_all
+        from generator.options import BuildOptions
+        files = render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",), papers=("a4",)))
+        for name, content in files.items():
+            (folder / name).write_bytes(content)
+        return files
 
 
 def edit(path, old, new, count=1):

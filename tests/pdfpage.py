@@ -175,7 +175,7 @@ class Page:
                 fonts[key] = _font_name(obj)
             upright = matrix.a * matrix.d > 0 and matrix.b * matrix.c <= 0     # pdfminer's test
             chars.append({"text": chr(code), "size": raw.FPDFText_GetFontSize(text, i), "fontname": fonts[key],
-                          "upright": upright,
+                          "upright": upright, "matrix": (matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f),
                           "fill_rgb": _char_rgb(text, i),
                           "object_type": "char", **self._box(rect.left, rect.bottom, rect.right, rect.top)})
         return chars
@@ -262,7 +262,6 @@ class Document:
     def __init__(self, pdf_bytes):
         self._doc = pdfium.PdfDocument(pdf_bytes)
         self.pages = tuple(Page(self._doc[i]) for i in range(len(self._doc)))
-
 
 @functools.lru_cache(maxsize=32)
 def pages_of(pdf_bytes):

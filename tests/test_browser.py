@@ -16,7 +16,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, SLOW
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -123,8 +123,11 @@ def visits(browser, site, tmp_path_factory):
                    .catch(e => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));""")
             facts["axe"] = violations
             facts["log"] = browser.get_log("browser")
-            # The whole page in one picture: grow the window to the page's height for the shot.
-            browser.set_window_size(width, min(facts["height"] + 150, 12000))
+            # The whole page in one picture, for a person to look at (BAILOUT_SCREENSHOTS) and
+            # where CI runs (BAILOUT_SLOW_TESTS=1): the window grown to the page's height for the
+            # shot, seconds a page; else what the window shows.
+            if keep or SLOW:
+                browser.set_window_size(width, min(facts["height"] + 150, 12000))
             shot = shots / f"{page[:-5]}-{width}.png"
             browser.save_screenshot(str(shot))
             if keep:

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, SLOW, edit
+from conftest import ROOT, SLOW, edit, run_cli
 from generator.layout.paper import PAPERS
 from generator.make import transaction as B
 from generator.make.outputs import all_file_names
@@ -62,9 +62,10 @@ def manifest_matches(out):
 
 @pytest.fixture
 def earlier(tmp_path):
-    """An output folder holding a good build (a4), and the hashes of its files."""
+    """An output folder holding a good build (a4), and the hashes of its files: made in this
+    process (no signal is sent to it), the builds under test in their own."""
     out = tmp_path / "out"
-    status, err = build(out, "--paper", "a4")
+    status, _, err = run_cli("build", "--out", out, *FAST, "--paper", "a4")
     assert status == 0, err
     return out, files(out)
 

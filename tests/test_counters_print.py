@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA
+from conftest import DATA, matrix
 from generator.content.words import load_words
 from generator.data import load
 from generator.make.pipeline import render_all
@@ -93,8 +93,7 @@ def test_healthy_and_wounded_sides_differ_over_a_quarter_of_the_face():
 
 # ---- cuts that forgive -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size,paper", matrix(list(SIZES), ["a4", "letter"]))     # every pair under SLOW
 def test_a_cut_1_mm_off_lands_in_the_counters_own_colour(paper, size):
     pdf = build(counter_mm=SIZES[size])[f"counters-{paper}.pdf"]
     pages = pages_of(pdf)
@@ -115,8 +114,7 @@ def test_a_cut_1_mm_off_lands_in_the_counters_own_colour(paper, size):
                     assert close(outside, own), (paper, size, index, r["x0"], r["top"], outside, own)
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size,paper", matrix(list(SIZES), ["a4", "letter"]))     # every pair under SLOW
 def test_every_sheet_is_at_least_90_percent_full(paper, size):
     pages = pages_of(build(counter_mm=SIZES[size])[f"counters-{paper}.pdf"])
     counts = [len(counter_rects(page, SIZES[size])) for page in pages[2::2]]

@@ -8,12 +8,12 @@ from the edges), not read from the code."""
 import io
 import re
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from conftest import DATA, run_cli
+from pdfpage import pages_of
 from test_shop_presets import cut_svg_paths, front_pages, placements
 
 MM = 72 / 25.4
@@ -89,27 +89,27 @@ def test_nothing_prints_near_a_mark(cutter):
     ink beside a mark misreads it)."""
     want = silhouette_marks(*A4)
     reader = PdfReader(io.BytesIO(cutter["counters-a4.pdf"]))
-    with pdfplumber.open(io.BytesIO(cutter["counters-a4.pdf"])) as pdf:
-        for i in front_pages(reader)[:1]:       # the first sheet: the fullest heading and grid
-            page = pdf.pages[i]
-            h = float(page.height)
-            ink = [(c["x0"], h - c["bottom"], c["x1"], h - c["top"]) for c in page.chars]
-            ink += [(r["x0"], h - r["bottom"], r["x1"], h - r["top"]) for r in page.rects
-                    if not any(close((r["x0"], h - r["bottom"], r["x1"], h - r["top"]), m) for m in want)]
-            ink += [(ln["x0"], h - ln["bottom"], ln["x1"], h - ln["top"]) for ln in page.lines]
+    pages = pages_of(cutter["counters-a4.pdf"])        # as pdfium reads them (tests/pdfpage.py)
+    for i in front_pages(reader)[:1]:       # the first sheet: the fullest heading and grid
+        page = pages[i]
+        h = float(page.height)
+        ink = [(c["x0"], h - c["bottom"], c["x1"], h - c["top"]) for c in page.chars]
+        ink += [(r["x0"], h - r["bottom"], r["x1"], h - r["top"]) for r in page.rects
+                if not any(close((r["x0"], h - r["bottom"], r["x1"], h - r["top"]), m) for m in want)]
+        ink += [(ln["x0"], h - ln["bottom"], ln["x1"], h - ln["top"]) for ln in page.lines]
+        for x0, y0, x1, y1 in want:
+            near = [b for b in ink if b[0] < x1 + CLEAR and b[2] > x0 - CLEAR and b[1] < y1 + CLEAR
+                    and b[3] > y0 - CLEAR]
+            assert not near, (i, (x0, y0), near[:3])
+        # the counters' own colour: every placed face and its bleed, 2 mm clear of the marks
+        for (x, y), _ in placements(reader, reader.pages[i]):
             for x0, y0, x1, y1 in want:
-                near = [b for b in ink if b[0] < x1 + CLEAR and b[2] > x0 - CLEAR and b[1] < y1 + CLEAR
-                        and b[3] > y0 - CLEAR]
-                assert not near, (i, (x0, y0), near[:3])
-            # the counters' own colour: every placed face and its bleed, 2 mm clear of the marks
-            for (x, y), _ in placements(reader, reader.pages[i]):
-                for x0, y0, x1, y1 in want:
-                    apart = x > x1 + CLEAR or x + COUNTER < x0 - CLEAR or y > y1 + CLEAR or y + COUNTER < y0 - CLEAR
-                    assert apart, (i, x, y)
-            # no cut ticks: no line beside the grid of counters
-            spots = placements(reader, reader.pages[i])
-            left, right = min(x for (x, _), _ in spots), max(x for (x, _), _ in spots) + COUNTER
-            assert not [ln for ln in page.lines if ln["x1"] < left or ln["x0"] > right], i
+                apart = x > x1 + CLEAR or x + COUNTER < x0 - CLEAR or y > y1 + CLEAR or y + COUNTER < y0 - CLEAR
+                assert apart, (i, x, y)
+        # no cut ticks: no line beside the grid of counters
+        spots = placements(reader, reader.pages[i])
+        left, right = min(x for (x, _), _ in spots), max(x for (x, _), _ in spots) + COUNTER
+        assert not [ln for ln in page.lines if ln["x1"] < left or ln["x0"] > right], i
 
 
 def test_the_cut_files_marks_and_paths_lie_where_the_sheet_has_them(cutter):

@@ -19,7 +19,7 @@ import pytest
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
-from conftest import DATA, aid_edition, pdf_text, run_cli
+from conftest import DATA, aid_edition, matrix, pdf_text, run_cli
 from generator.content.words import (
     LOCALE,
     Words,
@@ -199,10 +199,9 @@ def test_a_cut_1_mm_off_lands_in_the_counters_own_colour_at_5_8_in(lang):
                 assert close(px(img, ox, oy), px(img, ix, iy)), (lang, index, r["x0"], r["top"])
 
 
-# 5/8 in is built by the cut test above for every edition; the larger sizes here are cheap, so
-# README's command runs them too.
-@pytest.mark.parametrize("lang", EDITIONS)
-@pytest.mark.parametrize("size", ["3/4in", "1in"])
+# 5/8 in is built by the cut test above; here every edition at a larger size in README's run,
+# every edition at both under BAILOUT_SLOW_TESTS=1.
+@pytest.mark.parametrize("size,lang", matrix(["3/4in", "1in"], EDITIONS))
 def test_counter_words_fit_every_named_size(lang, size):
     from generator.options import NAMED_SIZES
     from generator.units import MM_PER_INCH

@@ -5,6 +5,7 @@ Every import is read from the source (function-level ones too), so a lazy import
 fails here as surely as a top-level one."""
 
 import ast
+import functools
 from collections import defaultdict
 from pathlib import Path
 
@@ -40,9 +41,15 @@ def layer(module):
     return parts[1]
 
 
+@functools.cache
+def _tree(source, filename):
+    """A source's syntax tree, parsed once a process (the tests below each walk every module's)."""
+    return ast.parse(source, filename)
+
+
 def imports(path, module):
     """(imported module, line) for every import in the file, resolved to absolute names."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree = _tree(path.read_text(encoding="utf-8"), str(path))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -70,6 +77,7 @@ def internal(name):
     return None
 
 
+@functools.cache
 def graph():
     edges = defaultdict(set)
     for module, path in MODULES.items():

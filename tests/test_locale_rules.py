@@ -28,6 +28,7 @@ from generator.engine.odds import compute
 from generator.errors import DataError
 from generator.make.pipeline import edition_data, render_all
 from generator.options import BuildOptions
+from pdfpage import pages_of
 
 EDITIONS = ("de", "es", "fr", "it", "pl", "ru")
 SEVEN = ("en", *EDITIONS)
@@ -131,25 +132,24 @@ def test_french_spacing_ties_each_mark_to_its_word(typed, set):
 
 def _lone_marks(pdf, pages=None):
     """(page, mark, x, y) for each : ; ! ? » that starts its line and each « that ends one: no
-    glyph of its line stands right beside it on that side (the first `pages`, else all)."""
-    import pdfplumber
+    glyph of its line stands right beside it on that side (the first `pages`, else all).  The
+    glyphs as pdfium reads them (tests/pdfpage.py): the same marks found as pdfplumber finds."""
     found = []
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        for n, page in enumerate(doc.pages[:pages], 1):
-            lines: dict[int, list] = {}
-            for c in page.chars:
-                lines.setdefault(round(c["top"]), []).append(c)
-            for c in page.chars:
-                if c["text"] not in ":;!?»«":
-                    continue
-                gap, row = 0.5 * c["size"], round(c["top"])
-                line = [o for key in (row - 1, row, row + 1) for o in lines.get(key, ()) if o is not c]
-                if c["text"] == "«":
-                    beside = any(0 <= o["x0"] - c["x1"] <= gap for o in line)
-                else:
-                    beside = any(0 <= c["x0"] - o["x1"] <= gap for o in line)
-                if not beside:
-                    found.append((n, c["text"], round(c["x0"]), round(c["top"])))
+    for n, page in enumerate(pages_of(pdf)[:pages], 1):
+        lines: dict[int, list] = {}
+        for c in page.chars:
+            lines.setdefault(round(c["top"]), []).append(c)
+        for c in page.chars:
+            if c["text"] not in ":;!?»«":
+                continue
+            gap, row = 0.5 * c["size"], round(c["top"])
+            line = [o for key in (row - 1, row, row + 1) for o in lines.get(key, ()) if o is not c]
+            if c["text"] == "«":
+                beside = any(0 <= o["x0"] - c["x1"] <= gap for o in line)
+            else:
+                beside = any(0 <= c["x0"] - o["x1"] <= gap for o in line)
+            if not beside:
+                found.append((n, c["text"], round(c["x0"]), round(c["top"])))
     return found
 
 

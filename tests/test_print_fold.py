@@ -15,6 +15,7 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from conftest import matrix
 from generator.content.words import load_words
 from test_counters_pdf import BACK_TITLE, MM, build, centre, counter_rects, expected_counts, first_words, pages_of
 from test_counters_print import SIZES, close, image, px
@@ -40,8 +41,7 @@ def fold_pages(paper, size):
     return pdf, pages_of(pdf)
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size,paper", matrix(list(SIZES), ["a4", "letter"]))     # every pair under SLOW
 def test_every_back_is_its_front_mirrored_across_the_fold(paper, size):
     pdf, pages = fold_pages(paper, size)
     crew = WORDS("counter.crew.front.title").split()[0]
