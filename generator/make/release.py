@@ -70,15 +70,13 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
 def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None = None, quiet: bool = True,
                   more_profiles: Sequence[str] = (), editions: Sequence[str] = ()) -> tuple[dict[str, bytes], Stamp]:
     """Every file of one edition's release, by name, and the edition's stamp; `editions`: the
-    languages of a release of several, which its index links.  Its papers one after the other."""
+    languages of a release of several, which its index links."""
     options = _whole_kit(options)
     progress = None if quiet else FileProgress()
     ctx = context(kit, options, templates)     # its stamp names the zip
-    files: dict[str, bytes] = {}
     try:
-        for paper in options.papers:
-            files.update(paper_files(kit, options, paper, templates, tuple(more_profiles), ctx=ctx,
-                                     progress=progress)[0])
+        files = paper_files(kit, options, options.papers, templates, tuple(more_profiles), ctx=ctx,
+                            progress=progress)[0]
     finally:
         if progress is not None:
             progress.close()        # a release that failed or was stopped leaves the terminal as it was
@@ -98,17 +96,17 @@ def _told(ctx: BuildContext) -> Told:
     return Told(ctx.stamp, ctx.stamp_words(), ctx.changes)
 
 
-def paper_files(kit: KitData, options: BuildOptions, paper: str, templates: Path | None,
+def paper_files(kit: KitData, options: BuildOptions, papers: tuple[str, ...], templates: Path | None,
                 more_profiles: tuple[str, ...], *, ctx: BuildContext | None = None,
                 progress: FileProgress | None = None) -> tuple[dict[str, bytes], Told]:
-    """The files of one edition's release for one of its papers: that paper's PDFs (and the
+    """The files of one edition's release for some of its papers: those papers' PDFs (and the
     further profiles'), their thumbnails, and with the paper the faces come from, the outputs
     made once (the web aid, the CSV), the face images and a punchboard's slugs.  `options` is
     the whole edition's (both papers): its context, and so every stamp, is the edition's."""
     from generator.render.images import FACE_PAPER, face_images, thumbnails
     ctx = ctx if ctx is not None else context(kit, options, templates)
-    lead = paper == FACE_PAPER
-    one = replace(options, papers=(paper,))
+    lead = FACE_PAPER in papers
+    one = replace(options, papers=papers)
     files = render_all(kit, one, templates=templates, progress=progress, ctx=replace(ctx, options=one),
                        paperless=lead)
     files.pop(MANIFEST)             # made anew over everything the zip holds
@@ -194,8 +192,9 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     files named for the language (kit-a4-de.pdf), an index.html listing the editions and a
     MANIFEST.txt of everything.  English alone is make_release's zip, as it always was.
 
-    Each edition's papers are made side by side with the other editions' (make/workers.py): ten
-    pieces of work for five languages share two cores more evenly than five."""
+    The editions are made side by side (make/workers.py), whole, but for those left over once
+    each core has as many whole ones: their papers are spread one by one, so the cores end
+    together (five languages on two: two editions and a paper each)."""
     if langs == (SOURCE_LANGUAGE,):
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
@@ -207,8 +206,8 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     stamps = []
     for lang in langs:
         edition = _whole_kit(replace(options, lang=lang))
-        told = made[(lang, FIRST_PAPER)][1]
-        own = {name: content for paper in PAPER_KEYS for name, content in made[(lang, paper)][0].items()}
+        told = next(told for (of, _), (_, told) in made.items() if of == lang)
+        own = {name: content for (of, _), (part, _) in made.items() if of == lang for name, content in part.items()}
         own = edition_files(kit, edition, own, told, langs)
         files.update({f"{lang}/{n}": c for n, c in language_named(own, lang).items()})
         stamps.append(f"{lang}:{told.stamp.hash}")
@@ -220,36 +219,36 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     return name, zip_bytes(name[:-len(".zip")], files)
 
 
-Unit = tuple[str, str]          # (language, paper key): one paper of one edition
-FIRST_PAPER = PAPER_KEYS[0]
+Unit = tuple[str, tuple[str, ...]]      # (language, paper keys): an edition, or one of its papers
 
 
 def _units(langs: tuple[str, ...], lanes: int) -> list[list[Unit]]:
     """What the plan spreads: whole editions (an edition's two papers share its setup), and the
     editions left over once each lane has as many whole ones, paper by paper."""
     whole = len(langs) - len(langs) % lanes if lanes > 1 else len(langs)
-    return [[(lang, paper) for paper in PAPER_KEYS] for lang in langs[:whole]] + \
-        [[(lang, paper)] for lang in langs[whole:] for paper in PAPER_KEYS]
+    return [[(lang, PAPER_KEYS)] for lang in langs[:whole]] + \
+        [[(lang, (paper,))] for lang in langs[whole:] for paper in PAPER_KEYS]
 
 
 def _lane_cost(lane: Sequence[Unit]) -> float:
     """A lane's work: each paper's, the faces' paper carrying the images and the outputs made
     once, and each edition's setup once."""
     from generator.render.images import FACE_PAPER
-    return sum(LEAD_PAPER if paper == FACE_PAPER else OTHER_PAPER for _, paper in lane) + \
+    return sum(LEAD_PAPER if paper == FACE_PAPER else OTHER_PAPER for _, papers in lane for paper in papers) + \
         EDITION_SETUP * len({lang for lang, _ in lane})
 
 
 def _papers(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
             units: list[Unit]) -> list[tuple[Unit, tuple[dict[str, bytes], Told]]]:
-    """[(unit, (its files, what its edition's pages tell))] for each of `units`, one after the
-    other; an edition's context made once in this process."""
-    made, contexts = [], {}
-    for lang, paper in units:
+    """[(unit, (its files, what its edition's pages tell))] for each edition of `units`, one
+    after the other, its papers in this lane made together (one render, one context)."""
+    editions: dict[str, tuple[str, ...]] = {}
+    for lang, papers in units:
+        editions[lang] = editions.get(lang, ()) + papers
+    made = []
+    for lang, papers in editions.items():
         edition = _whole_kit(replace(options, lang=lang))
-        if lang not in contexts:
-            contexts[lang] = context(kit, edition, templates)
-        made.append(((lang, paper), paper_files(kit, edition, paper, templates, more_profiles, ctx=contexts[lang])))
+        made.append(((lang, papers), paper_files(kit, edition, papers, templates, more_profiles)))
     return made
 
 
