@@ -282,8 +282,6 @@ def template_vars(ctx: BuildContext) -> dict[str, Any]:
     }
 
 
-
-
 def md_escape(value: object) -> str:
     """Every placeholder's output as literal Markdown text: no structure can come from data."""
     if value is None:

@@ -51,8 +51,7 @@ class Words:
         try:
             text = self.messages[key]
         except KeyError:
-            raise DataError(f"{catalogue_file(self.lang)}: {key}: no translation; the {self.lang} edition prints "
-                            f"every key of the English catalogue") from None
+            raise DataError(_untranslated(self.lang, key)) from None
         return self.typeset(_formatted(self.lang, key, text, fields) if fields else text)
 
     @property
@@ -432,8 +431,13 @@ def untranslated_keys(words: Words) -> list[str]:
     english = load_words()
     lacking = sorted({*(k for k in english.messages if k not in words.messages),
                       *(k for k in english.plurals if k not in words.plurals)})
-    return [f"{catalogue_file(words.lang)}: {key}: no translation; the {words.lang} edition prints every key of "
-            f"the English catalogue" for key in lacking]
+    return [_untranslated(words.lang, key) for key in lacking]
+
+
+def _untranslated(lang: str, key: str) -> str:
+    """The problem of a key the `lang` catalogue lacks."""
+    return (f"{catalogue_file(lang)}: {key}: no translation; the {lang} edition prints every key of the English "
+            f"catalogue")
 
 
 def available_languages() -> tuple[str, ...]:
