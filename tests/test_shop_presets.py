@@ -262,7 +262,7 @@ def test_a_colour_over_the_ink_ceiling_is_refused_naming_its_file_and_key(data_c
 
 def test_shop_text_in_full_black_and_tinted_lines_half_a_point(preset_builds):
     """DriveThruCards' tables: text drawn only in 100% K where it is grey, tinted strokes 0.5 pt or more."""
-    from generator.render.pdf.shop_pdf import grey_tint, screened
+    from generator.render.pdf.ink_stream import grey_tint, screened
     reader = PdfReader(io.BytesIO(preset_builds["drivethru"]["prerolled-a4.pdf"]))
     texts = strokes = 0
     # each page's own stream, and the forms it draws (what every page repeats is one form)

@@ -1,8 +1,9 @@
 """A print shop's profile: every PDF of the kit made what the shop's preflight asks for.
 
-A renderer's PDF is rewritten page by page (pypdf), so every renderer, the player aid's
-platypus pages included, gets the same treatment and the other profiles' output keeps its
-bytes.  The numbers are the profile's Prepress (generator/profiles/):
+A renderer's PDF is rewritten page by page (pypdf for the file, ink_stream.py for the colours
+of its content streams), so every renderer, the player aid's platypus pages included, gets the
+same treatment and the other profiles' output keeps its bytes.  The numbers are the
+profile's Prepress (generator/profiles/):
 - the page becomes the TrimBox; the BleedBox is the trim and the bleed on every side; the
   MediaBox is the bleed and a slug holding crop marks (none with --no-marks or a profile
   without marks: media = bleed).  No page of the kit lays colour within 5 mm of its edge (tests
@@ -10,8 +11,8 @@ bytes.  The numbers are the profile's Prepress (generator/profiles/):
 - every colour operator becomes DeviceCMYK by theme.cmyk's stated rule: DeviceGray and neutral
   RGB as pure K; annotations lose their RGB border colour;
 - text set in a grey (K alone, under 100%) is set in 100% K, and a line stroked in a tint
-  (any ink under 100%) is stroked at least SCREENED_LINE wide: a press screens a tint, and
-  small type or a hairline breaks up in the screen;
+  (any ink under 100%) is stroked at least ink_stream.SCREENED_LINE wide: a press screens a
+  tint, and small type or a hairline breaks up in the screen;
 - the document carries a PDF/X output intent for the profile's registered characterization
   (RegistryName http://www.color.org): for PDF/X-1a with no DestOutputProfile, which it allows
   for a registered condition; for PDF/X-4 with the profile's ICC output profile embedded and
@@ -24,17 +25,14 @@ counters_pdf.py; the crop marks here are pure K.
 import hashlib
 import io
 import re
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
 
 from pypdf.generic import (
     ArrayObject,
     ByteStringObject,
-    ContentStream,
     DecodedStreamObject,
     DictionaryObject,
-    FloatObject,
     NameObject,
     NumberObject,
     RectangleObject,
@@ -45,9 +43,10 @@ from generator.colour import grey_contrast
 from generator.data.model import KitData
 from generator.profiles.print_profile import Mm, PdfX, Prepress
 from generator.render.pdf.canvas import Pdf
+from generator.render.pdf.ink_stream import BLACK, in_inks, number, numbers
 from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
 from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
-from generator.render.theme import Cmyk, cmyk, cmyk_hex, cmyk_of_rgb
+from generator.render.theme import Cmyk, cmyk, cmyk_hex
 from generator.units import mm
 
 MARK_GAP_MM = 1         # crop marks start this far outside the bleed
@@ -55,10 +54,7 @@ MARK_WIDTH = 0.25       # points
 REGISTRY = "http://www.color.org"   # where the output conditions are registered
 SHOP_MIN_CONTRAST = 4.5     # the greyscale contrast `bailout check` asks of a nationality's colours
 CUT_CONTOUR = "CutContour"  # the cutting plotters' separation name
-SCREENED_LINE = 0.5     # points: the thinnest line a shop prints in a tint
 ICC_FOLDER = Path(__file__).parent / "icc"      # the output profiles a PDF/X-4 embeds (README.md there)
-
-Operation = tuple[list[Any], bytes]
 
 
 def margin(prepress: Prepress, marks: bool) -> float:
@@ -111,101 +107,6 @@ def _tag_subsets(writer: PdfWriter) -> None:
             descriptor[NameObject("/FontName")] = name
 
 
-def cmyk_operations(operations: Iterable[Operation]) -> list[Operation]:
-    """Every RGB and grey colour operator as its CMYK one (rg -> k, g -> k, and the strokes);
-    grey text in 100% K and tinted lines at least SCREENED_LINE wide (the module's docstring)."""
-    ink = _InkState()
-    result: list[Operation] = []
-    for operands, operator in operations:
-        result += ink.step(*_cmyk_operation(operands, operator))
-    return result
-
-
-def _cmyk_operation(operands: list[Any], operator: bytes) -> Operation:
-    if operator in (b"rg", b"RG") and len(operands) == 3:
-        inks = cmyk_of_rgb(*(float(v) for v in operands))
-        return _numbers(inks), b"k" if operator == b"rg" else b"K"
-    if operator in (b"g", b"G") and len(operands) == 1:
-        inks = cmyk_of_rgb(*(float(operands[0]),) * 3)
-        return _numbers(inks), b"k" if operator == b"g" else b"K"
-    return operands, operator
-
-
-STROKES = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
-BLACK: Cmyk = (0.0, 0.0, 0.0, 1.0)
-
-
-def screened(inks: Cmyk | None) -> bool:
-    """Whether a colour is a tint: some ink laid at under 100% (a press screens it)."""
-    return inks is not None and any(0 < v < 1 for v in inks)
-
-
-def grey_tint(inks: Cmyk | None) -> bool:
-    """A grey the kit prints as K alone, under 100%."""
-    return inks is not None and inks[:3] == (0, 0, 0) and 0 < inks[3] < 1
-
-
-class _InkState:
-    """The fill, stroke and line width along a content stream (q and Q included), and the
-    operations that set text in 100% K and widen tinted lines."""
-
-    def __init__(self) -> None:
-        # the stream's own colours; None: a colour space of its own (the CutContour separation)
-        self.fill: Cmyk | None = BLACK
-        self.stroke: Cmyk | None = BLACK
-        self.width = 1.0
-        self.saved: list[tuple[Cmyk | None, Cmyk | None, float]] = []
-        self.text = False
-
-    def step(self, operands: list[Any], operator: bytes) -> list[Operation]:
-        """The operation as the shop prints it, with any it takes before or after."""
-        op: Operation = (operands, operator)
-        if operator in (b"q", b"Q"):
-            self._save(operator)
-        elif operator in (b"k", b"K"):
-            return self._colour(op)
-        elif operator in (b"cs", b"scn", b"sc"):
-            self.fill = None
-        elif operator in (b"CS", b"SCN", b"SC"):
-            self.stroke = None
-        elif operator == b"w":
-            self.width = float(operands[0])
-        elif operator in (b"BT", b"ET"):
-            return self._text(op)
-        elif operator in STROKES and screened(self.stroke) and self.width < SCREENED_LINE:
-            return [(_numbers((SCREENED_LINE,)), b"w"), op, (_numbers((self.width,)), b"w")]
-        return [op]
-
-    def _save(self, operator: bytes) -> None:
-        if operator == b"q":
-            self.saved.append((self.fill, self.stroke, self.width))
-        elif self.saved:
-            self.fill, self.stroke, self.width = self.saved.pop()
-
-    def _colour(self, op: Operation) -> list[Operation]:
-        """k or K: the colour noted; a grey fill inside a text object set in 100% K."""
-        inks = cast(Cmyk, tuple(float(v) for v in op[0]))
-        if op[1] == b"K":
-            self.stroke = inks
-            return [op]
-        self.fill = inks
-        return [(_numbers(BLACK), b"k")] if self.text and grey_tint(inks) else [op]
-
-    def _text(self, op: Operation) -> list[Operation]:
-        """BT sets a grey fill to 100% K for the text object; ET puts the grey back."""
-        begin = op[1] == b"BT"
-        self.text = begin
-        if not grey_tint(self.fill):
-            return [op]
-        if begin:
-            return [op, (_numbers(BLACK), b"k")]
-        return [op, (_numbers(cast(Cmyk, self.fill)), b"k")]
-
-
-def _numbers(values: Iterable[float]) -> list[Any]:
-    return [FloatObject(round(v, 4)) for v in values]
-
-
 def _convert_forms(page: Any, converted: set[int]) -> None:
     """The page's form XObjects (each counter face is one) in CMYK, each once."""
     xobjects = (page.get("/Resources") or {}).get("/XObject") or {}
@@ -214,9 +115,7 @@ def _convert_forms(page: Any, converted: set[int]) -> None:
         if form.get("/Subtype") != "/Form" or id(form) in converted:
             continue
         converted.add(id(form))
-        stream = ContentStream(form, None)
-        stream.operations = cmyk_operations(stream.operations)
-        data = stream.get_data()
+        data = in_inks(form.get_data())
         form[NameObject("/Filter")] = NameObject("/FlateDecode")    # set_data re-encodes Flate alone
         form.pop("/DecodeParms", None)
         form.set_data(data)
@@ -226,13 +125,10 @@ def _place(page: Any, prepress: Prepress, marks: bool) -> None:
     """The page's drawing moved inside the slug and bleed, in CMYK, with its boxes and marks."""
     w, h = float(page.mediabox.width), float(page.mediabox.height)
     m, b = margin(prepress, marks), mm(prepress.bleed_mm)
-    contents = page.get_contents()
-    operations = cmyk_operations(contents.operations) if contents is not None else []
-    stream = ContentStream(None, None)
-    stream.operations = ([([], b"q"), (_numbers((1, 0, 0, 1, m, m)), b"cm")] + operations + [([], b"Q")]
-                         + (crop_marks(w, h, m, prepress.bleed_mm) if marks else []))
-    page.replace_contents(stream)
-    page.compress_content_streams()
+    stream = DecodedStreamObject()
+    stream.set_data(b"q 1 0 0 1 %s cm\n%s\nQ\n%s" % (numbers((m, m)), in_inks(_contents(page)),
+                                                     crop_marks(w, h, m, prepress.bleed_mm) if marks else b""))
+    page.replace_contents(stream.flate_encode())
     page.mediabox = RectangleObject([0, 0, w + 2 * m, h + 2 * m])
     page.cropbox = RectangleObject([0, 0, w + 2 * m, h + 2 * m])
     page.bleedbox = RectangleObject([m - b, m - b, m + w + b, m + h + b])
@@ -245,16 +141,26 @@ def _place(page: Any, prepress: Prepress, marks: bool) -> None:
             del annot["/C"]
 
 
-def crop_marks(w: float, h: float, m: float, bleed_mm: Mm) -> list[Operation]:
+def _contents(page: Any) -> bytes:
+    """The page's content stream, decoded (its streams joined, where it has several)."""
+    contents = page.get("/Contents")
+    if contents is None:
+        return b""
+    contents = contents.get_object()
+    streams = contents if isinstance(contents, ArrayObject) else [contents]
+    return b"\n".join(stream.get_object().get_data() for stream in streams)
+
+
+def crop_marks(w: float, h: float, m: float, bleed_mm: Mm) -> bytes:
     """Crop marks in pure K at the trim's corners, in the slug only (from MARK_GAP_MM past the
     bleed); `m`: points from the media's edge to the trim's."""
     start, end = mm(bleed_mm + MARK_GAP_MM), m - mm(MARK_GAP_MM)
-    ops: list[Operation] = [([], b"q"), (_numbers((0, 0, 0, 1)), b"K"), (_numbers((MARK_WIDTH,)), b"w")]
+    lines = [b"q", numbers(BLACK) + b" K", number(MARK_WIDTH) + b" w"]
     for x, sx in ((m, -1), (m + w, 1)):
         for y, sy in ((m, -1), (m + h, 1)):
-            ops += [(_numbers((x + sx * start, y)), b"m"), (_numbers((x + sx * end, y)), b"l"), ([], b"S"),
-                    (_numbers((x, y + sy * start)), b"m"), (_numbers((x, y + sy * end)), b"l"), ([], b"S")]
-    return [*ops, ([], b"Q")]
+            lines += [numbers((x + sx * start, y)) + b" m " + numbers((x + sx * end, y)) + b" l S",
+                      numbers((x, y + sy * start)) + b" m " + numbers((x, y + sy * end)) + b" l S"]
+    return b"\n".join([*lines, b"Q"]) + b"\n"
 
 
 def _output_intent(writer: PdfWriter, pdfx: PdfX) -> None:
