@@ -119,17 +119,7 @@ def test_the_catalogues_own_format_specs_still_work_in_the_languages_convention(
 
 # ---- print checks, as English passes them ---------------------------------------------------------
 
-# Spanish on US Letter sets the aid's body half a point under English (8.5 pt, still two pages):
-# its first page's flowchart and columns run a few lines long; known since the editions' merge.
-SHORT_OF_ENGLISH = {"es": "the Spanish aid on US Letter needs 8.5 pt, not English's 9 pt"}
-
-
-def _known(lang):
-    return pytest.param(lang, marks=pytest.mark.xfail(strict=True, reason=SHORT_OF_ENGLISH[lang])) \
-        if lang in SHORT_OF_ENGLISH else lang
-
-
-@pytest.mark.parametrize("lang", [_known(lang) for lang in PRINTED])
+@pytest.mark.parametrize("lang", PRINTED)
 def test_the_aid_is_two_pages_on_both_papers_at_the_english_type_sizes(lang, kit_files):
     from pdfpage import pages_of
     english, files = kit_files, edition(lang)
