@@ -135,6 +135,17 @@ def test_the_aid_is_two_pages_on_both_papers_at_the_english_type_sizes(lang, kit
 
 
 @pytest.mark.parametrize("lang", PRINTED)
+def test_the_kits_bookmarks_name_each_part_in_the_editions_language(lang):
+    from generator.content.words import catalogue_file
+    with open(catalogue_file(lang), "rb") as handle:
+        catalogue = {m.id: m.string for m in read_po(handle) if m.id}
+    for paper in ("a4", "letter"):
+        reader = PdfReader(io.BytesIO(edition(lang)[f"kit-{paper}.pdf"]))
+        top = [item.title for item in reader.outline if not isinstance(item, list)]
+        assert top == [catalogue[f"kit.part.{part}"] for part in ("aid", "prerolled", "counters")], (lang, paper)
+
+
+@pytest.mark.parametrize("lang", PRINTED)
 def test_every_font_is_embedded_plex_and_no_standard_14(lang):
     for name, content in edition(lang).items():
         if not name.endswith(".pdf"):

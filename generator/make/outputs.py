@@ -6,7 +6,7 @@ its renderer through a small loader function that imports it only when it is use
 below.  A renderer is called as render(ctx, paper) and returns the file's bytes; `paper` is a
 layout.paper.Paper for a file made once per paper ("{paper}" in its name), else None.  An entry
 that `merges` other parts is called as merge(ctx, paper, sources), with sources the
-[(bookmark title, PDF file)] of those parts for the same paper, and is made only when every
+[(the catalogue key of its bookmark, PDF file)] of those parts for the same paper, and is made only when every
 part it merges is built.
 """
 
@@ -95,7 +95,7 @@ class Output:
     part: str               # what --only names this file by
     name: str               # file name; "{paper}" in it makes one file per paper
     load: Callable[[], Renderer] | None = None          # the renderer, imported when first asked for
-    title: str = ""         # the part's bookmark in the merged kit
+    title: str = ""         # the catalogue key of the part's bookmark in the merged kit
     merges: tuple[str, ...] = ()                        # parts this output is made from
     load_merger: Callable[[], Merger] | None = None     # for an output that merges parts
     # What a build's plan balances its lanes by (make/pipeline.py), in milliseconds of one core
@@ -144,12 +144,12 @@ class Output:
 
 
 OUTPUTS: tuple[Output, ...] = (
-    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="Player aid", cost=140, setup=270),
+    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="kit.part.aid", cost=140, setup=270),
     Output("aid", "player-aid.html", _aid_html, kind="html", cost=55, setup=150),
-    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="Pre-rolled bail-out tables", cost=10,
+    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="kit.part.prerolled", cost=10,
            cost_per_row=0.15, setup=25, load_writer=_prerolled_writer),
     Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv", cost=1, cost_per_row=0.002),
-    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="Crew counters", cost=80, setup=40),
+    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="kit.part.counters", cost=80, setup=40),
     Output("counters", "cut-{paper}.pdf", _cut_pdf, kind="cut", cost=15, made_for=_cut_files),
     Output("counters", "cut-{paper}.svg", _cut_svg, kind="cut_svg", cost=5, made_for=_cut_files),
     Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf, cost=70,

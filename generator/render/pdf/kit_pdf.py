@@ -16,18 +16,19 @@ from generator.render.pdf.canvas import FONT, DocumentInfo, Pdf, document_info, 
 from generator.render.pdf.pdf_join import join
 from generator.render.pdf.pdf_stream import Document
 
-Part = tuple[str, bytes | BinaryIO]     # (bookmark title, a PDF's bytes or a binary file open for reading)
+Part = tuple[str, bytes | BinaryIO]     # (bookmark, a PDF's bytes or a binary file open for reading)
 
 
 def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Part]) -> Pdf:
-    """The kit for one paper: `sources` is [(bookmark title, PDF)] in kit order, each PDF its
-    bytes or a binary file open for reading (a build passes its staged files)."""
+    """The kit for one paper: `sources` is [(the catalogue key of its bookmark, PDF)] in kit
+    order, each PDF its bytes or a binary file open for reading (a build passes its staged files)."""
     assert paper is not None, "the kit is made per paper"
     r = ctx.kit.rules
     title = ctx.words("kit.title", number=r.number, title=r.title, paper=paper.label)
     subject = ctx.words("kit.subject", number=r.number, title=r.title, game=r.game)
     duplex = ctx.options.profile.duplex_hint
-    return merge(sources, paper, title, subject, document_info(ctx), duplex=duplex,
+    parts = [(ctx.words(key), source) for key, source in sources]     # in the edition's language
+    return merge(parts, paper, title, subject, document_info(ctx), duplex=duplex,
                  blank=blank_page(ctx, paper, title, subject) if duplex else None)
 
 
