@@ -134,6 +134,25 @@ def test_the_aid_is_two_pages_on_both_papers_at_the_english_type_sizes(lang, kit
         assert min(ours) == min(theirs) and max(ours) == max(theirs), (lang, paper)
 
 
+@pytest.mark.parametrize("lang", ("en", *EDITIONS))
+def test_the_longest_footer_keeps_clear_of_the_narrowest_papers_sides(lang):
+    """A --label of its most characters, each a W (the widest letter), the longest part name and
+    page numbers of five digits (a million pre-rolled rows): the footer line still stays EDGE_MM
+    clear of both sides of the narrower paper."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.cli.argtypes import MAX_LABEL
+    from generator.layout.paper import PAPERS
+    from generator.make.pipeline import context
+    from generator.render.pdf.canvas import EDGE_MM, FONT, footer_text
+    ctx = context(load(DATA), BuildOptions(lang=lang, label="W" * MAX_LABEL))
+    paper = min(PAPERS.values(), key=lambda p: p.width)
+    room = paper.width - 2 * EDGE_MM * MM
+    widest = max(stringWidth(footer_text(ctx, paper, 88888, 88888, f"page.footer.part.{part}"), FONT, 7)
+                 for part in ("aid", "prerolled", "counters"))
+    assert widest <= room, (lang, round(widest), round(room))
+
+
 @pytest.mark.parametrize("lang", PRINTED)
 def test_the_kits_bookmarks_name_each_part_in_the_editions_language(lang):
     from generator.content.words import catalogue_file

@@ -279,7 +279,8 @@ def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
     for n, text in enumerate(pages, 1):
         flat = " ".join(text.split())
         # the page number once, in the footer
-        assert flat.count(WORDS("page.footer.page", page=n, pages=len(pages)).strip(" ·")) == 1, n
+        assert flat.count(WORDS("page.footer.page", part=WORDS("page.footer.part.prerolled"), page=n,
+                                pages=len(pages)).strip(" ·")) == 1, n
         found = stamp.search(flat)
         assert found and (found["seed"], found["mode"]) == ("5", mode)
         assert ctx.kit.short_hash not in flat.replace(ctx.stamp_words(), "")     # the footer's stamp says which kit

@@ -217,7 +217,7 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
         if page == 1:
             set_metadata(canvas, title, subject)
             set_document_info(canvas, info)
-        draw_footer(canvas, ctx, paper, page, total, margin=24)
+        draw_footer(canvas, ctx, paper, page, total, margin=24, part="page.footer.part.aid")
         if notice is not None:
             _changes_notice(canvas, paper, notice)
 

@@ -151,11 +151,15 @@ def ink(text: str, font: str, size: float) -> tuple[float, float]:
     return top * size / face.unitsPerEm, bottom * size / face.unitsPerEm
 
 
-def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None) -> str:
-    """The footer every page of the kit carries: kit version, edition stamp and label, paper, page."""
+def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None,
+                part: str | None = None) -> str:
+    """The footer every page of the kit carries: kit version, edition stamp and label, paper, and
+    the part and page (`part`: the catalogue key of the part's name, page.footer.part.*), so a
+    page of the merged kit says which part its number counts in."""
     text = ctx.words("page.footer", version=__version__, stamp=ctx.stamp_words(), paper=paper.label)
     if page is not None:
-        text += ctx.words("page.footer.page", page=page, pages=pages)
+        assert part is not None, "a numbered page names its part"
+        text += ctx.words("page.footer.page", part=ctx.words(part), page=page, pages=pages)
     return text
 
 
@@ -241,12 +245,14 @@ def footer_baseline(size: float = 7) -> float:
 
 
 def draw_footer(c: Any, ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None,
-                margin: float = 18, size: float = 7) -> None:
-    """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM."""
+                margin: float = 18, size: float = 7, *, part: str | None = None) -> None:
+    """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM;
+    `part`: footer_text's."""
     c.saveState()
     c.setFont(FONT, size)
     c.setFillGray(theme.FOOTER_LEVEL)         # DeviceGray: pure K
-    c.drawCentredString(paper.width / 2, max(margin * 0.6, footer_baseline(size)), footer_text(ctx, paper, page, pages))
+    c.drawCentredString(paper.width / 2, max(margin * 0.6, footer_baseline(size)),
+                        footer_text(ctx, paper, page, pages, part))
     c.restoreState()
 
 

@@ -151,7 +151,7 @@ def calibration_pair(c: Canvas, ctx: BuildContext, where: Where) -> None:
     below = min(text_end, cal.front[1] - cal.scale - mm(6))    # under the cross and the steps
     _manifest_and_key(c, ctx, where, left, below - mm(4), width)
     bars(c, where.grid, words)
-    draw_footer(c, ctx, where.paper, 1, where.pages)
+    draw_footer(c, ctx, where.paper, 1, where.pages, part="page.footer.part.counters")
     c.showPage()
     _calibration_back(c, ctx, where)
     c.showPage()
@@ -173,7 +173,7 @@ def _calibration_back(c: Canvas, ctx: BuildContext, where: Where) -> None:
         words("calibration.back.read", x=f"{ox:g}", y=f"{oy:g}"),
         words("calibration.back.shift", x=_reading(ox), y=_reading(oy))])
     bars(c, where.grid, words)
-    draw_footer(c, ctx, where.paper, 2, where.pages)
+    draw_footer(c, ctx, where.paper, 2, where.pages, part="page.footer.part.counters")
 
 
 def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: Words | None) -> None:
@@ -217,7 +217,7 @@ def fold_instructions(c: Canvas, ctx: BuildContext, where: Where) -> None:
         words("fold.step.4"), words("fold.step.5")])
     _manifest_and_key(c, ctx, where, left, end - mm(4), width)
     bars(c, where.grid, words)
-    draw_footer(c, ctx, where.paper, 1, where.pages)
+    draw_footer(c, ctx, where.paper, 1, where.pages, part="page.footer.part.counters")
 
 
 # ---- the print shop's cover ---------------------------------------------------------------------
@@ -246,13 +246,13 @@ def shop_cover(c: Canvas, ctx: BuildContext, where: Where, contents: Sequence[st
         y = paragraphs(c, left + indent, y, width - indent, [groups])
     colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 2, width)
     bars(c, where.grid, words)
-    draw_footer(c, ctx, where.paper, 1, where.pages)
+    draw_footer(c, ctx, where.paper, 1, where.pages, part="page.footer.part.counters")
     c.showPage()
     c.bookmarkPage("counters-manifest")
     c.addOutlineEntry(words("calibration.manifest.heading"), "counters-manifest", 1)
     _manifest_and_key(c, ctx, where, left, where.paper.height - mm(22), width, colophon_too=False)
     bars(c, where.grid, words)
-    draw_footer(c, ctx, where.paper, 2, where.pages)
+    draw_footer(c, ctx, where.paper, 2, where.pages, part="page.footer.part.counters")
     c.showPage()
 
 

@@ -156,7 +156,7 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.
     clear = mm(cuts.MARK_INSET_MM + cuts.MARK_LENGTH_MM + 3) if cutter else mm(geo.MARGIN_SIDE_MM)
     _heading(c, ctx.words, paper, grid, ctx.words(heading, n=n, sheets=sheets),
              _contents(ctx.words, groups, slots), clear)
-    draw_footer(c, ctx, paper, page, pages)
+    draw_footer(c, ctx, paper, page, pages, part="page.footer.part.counters")
 
 
 def faces(c: Canvas, ctx: BuildContext, zone: fl.Zones, grid: geo.Grid, groups: Groups, fits: Fits,
@@ -273,7 +273,7 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones
         first_pages.bars(c, grid, words)
         _heading(c, words, paper, grid, words("counters.heading.fold", n=n, sheets=len(sheets)),
                  _contents(words, groups, slots), mm(geo.MARGIN_SIDE_MM))
-        draw_footer(c, ctx, paper, page, pages)
+        draw_footer(c, ctx, paper, page, pages, part="page.footer.part.counters")
         c.showPage()
     return finish(c, buffer)
 

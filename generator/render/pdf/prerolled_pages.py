@@ -374,7 +374,7 @@ class PageMaker:
     def _footer(self, page: int, pages: int) -> str:
         """The footer line every page of the kit carries, as canvas.draw_footer sets it."""
         look, size = self.look, 7
-        line = footer_text(look.ctx, look.paper, page, pages)
+        line = footer_text(look.ctx, look.paper, page, pages, "page.footer.part.prerolled")
         y = max(look.margin * 0.6, footer_baseline(size))
         return f"q {number(theme.FOOTER_LEVEL)} g " + aligned(self.text, FONT, size, look.paper.width / 2, y, line,
                                                               "centre") + " Q"
