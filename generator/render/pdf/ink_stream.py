@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 from typing import cast
 
+from generator.render.pdf.pdf_stream import number as pdf_number
 from generator.render.theme import Cmyk, cmyk_of_rgb
 
 SCREENED_LINE = 0.5     # points: the thinnest line a shop prints in a tint
@@ -52,9 +53,8 @@ def grey_tint(inks: Cmyk | None) -> bool:
 
 
 def number(value: float) -> bytes:
-    """A number as the rewrite writes it: at most four decimals, no trailing zeros."""
-    text = f"{round(value, 4):.4f}".rstrip("0").rstrip(".")
-    return b"0" if text in ("", "-0") else text.encode()
+    """A number as the pages print one (pdf_stream.number), as bytes of the stream."""
+    return pdf_number(value).encode()
 
 
 def numbers(values: Iterable[float]) -> bytes:
