@@ -333,3 +333,29 @@ def test_a_counter_too_small_for_its_text_says_so():
     with pytest.raises(RenderError) as error:
         build(counter_mm=Fraction(12))
     assert "--counter-size 12.00 mm" in str(error.value) and "5 pt" in str(error.value)
+
+
+def test_a_pictogram_whose_outline_changed_is_drawn_anew(monkeypatch):
+    """Pictogram paths are written once and drawn again from then on (face_pdf._outline_path):
+    kept by the outline itself, so a part whose path changed in this process is drawn as it now
+    is, and the same outline in the same box is the same operators."""
+    from dataclasses import replace
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.layout import pictograms
+    from generator.render.pdf import face_pdf
+    shipped = pictograms.pictograms()
+    box = (0.0, 0.0, 20.0, 20.0)
+
+    def drawn(table):
+        monkeypatch.setattr(pictograms, "pictograms", lambda: table)
+        c = Canvas(io.BytesIO(), invariant=1)
+        face_pdf.draw_pictogram(c, "pistol", box, face_pdf.INK, face_pdf.INK)
+        return c.getpdfdata()
+    pistol = shipped["pistol"]
+    square = replace(pistol.parts[0], path="M 0 0 L 512 0 L 512 512 L 0 512 Z")
+    moved = {**shipped, "pistol": replace(pistol, parts=(square, *pistol.parts[1:]))}
+    before, after, again = drawn(shipped), drawn(moved), drawn(shipped)
+    assert before == again
+    assert after != before

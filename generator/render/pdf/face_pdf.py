@@ -6,6 +6,7 @@ layout, and draws.  The pictograms are game-icons.net's outlines (layout/pictogr
 nonzero as SVG fills them.  Every black and grey is pure K.
 """
 
+import functools
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any, cast
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from generator.colour import luma
 from generator.content.faces import Face, Groups, Line, kind_label
@@ -198,16 +200,7 @@ def draw_pictogram(c: Canvas, role: str, box: fl.Box, fill: Any, ground: Any) ->
     pic = pictograms.pictograms()[role]
     scale = pictograms.placed(pic, box)[0]
     for part in pic.parts:
-        path = c.beginPath()
-        for sub in pictograms.fitted(pic, part, box):
-            path.moveTo(*sub.start)
-            for op, points in sub.segments:
-                if op == "L":
-                    path.lineTo(*points[0])
-                else:
-                    path.curveTo(*points[0], *points[1], *points[2])
-            if sub.closed:
-                path.close()
+        path = _outline_path(pic, part, tuple(box))
         if part.knockout:
             c.saveState()
             c.setFillColor(ground)
@@ -218,6 +211,24 @@ def draw_pictogram(c: Canvas, role: str, box: fl.Box, fill: Any, ground: Any) ->
             c.restoreState()
         c.setFillColor(fill)
         c.drawPath(path, fill=1, stroke=0, fillMode=FILL_NON_ZERO)
+
+
+@functools.lru_cache(maxsize=256)
+def _outline_path(pic: pictograms.Pictogram, part: pictograms.Part, box: fl.Box) -> PDFPathObject:
+    """The part's outline in `box` as a path, its points mapped and written once: every face of
+    a kind puts a role's pictogram in the same box, on every sheet and paper.  Only drawn from,
+    never added to, so one path serves every canvas."""
+    path = PDFPathObject()
+    for sub in pictograms.fitted(pic, part, box):
+        path.moveTo(*sub.start)
+        for op, points in sub.segments:
+            if op == "L":
+                path.lineTo(*points[0])
+            else:
+                path.curveTo(*points[0], *points[1], *points[2])
+        if sub.closed:
+            path.close()
+    return path
 
 
 def draw_shape(c: Canvas, shape: fl.Shape, fill: Any) -> None:
