@@ -355,7 +355,7 @@ def test_a_pictogram_whose_outline_changed_is_drawn_anew(monkeypatch):
         return c.getpdfdata()
     pistol = shipped["pistol"]
     square = replace(pistol.parts[0], path="M 0 0 L 512 0 L 512 512 L 0 512 Z")
-    moved = {**shipped, "pistol": replace(pistol, parts=(square, *pistol.parts[1:]))}
-    before, after, again = drawn(shipped), drawn(moved), drawn(shipped)
+    changed = {**shipped, "pistol": replace(pistol, parts=(square, *pistol.parts[1:]))}
+    before, after, again = drawn(shipped), drawn(changed), drawn(shipped)
     assert before == again
     assert after != before

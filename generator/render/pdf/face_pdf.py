@@ -200,7 +200,7 @@ def draw_pictogram(c: Canvas, role: str, box: fl.Box, fill: Any, ground: Any) ->
     pic = pictograms.pictograms()[role]
     scale = pictograms.placed(pic, box)[0]
     for part in pic.parts:
-        path = _outline_path(pic, part, tuple(box))
+        path = _outline_path(pic, part, box)
         if part.knockout:
             c.saveState()
             c.setFillColor(ground)
