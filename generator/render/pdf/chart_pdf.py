@@ -68,12 +68,18 @@ class Flowchart(Flowable):
                                           leading=size + 2, spaceAfter=0)
         self.label_size = max(size - 0.5, 7.5)
         self.chart: geometry.Chart | None = None     # laid out by wrap()
+        self._laid_out: tuple[float, float] | None = None     # (width, height) it was laid out at
         self.spaceAfter = size
 
     def _tab_width(self, box: Box) -> float:
         return stringWidth(box.rule, CONDENSED_BOLD, TAB_SIZE) + 6 if box.rule else 0
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        # Its layout depends on the width alone (its text's lines read no height), and the aid's
+        # layout asks twice at one width (the fitting check, the frame): laid out once.
+        if self.chart is not None and self._laid_out is not None and self._laid_out[0] == availWidth:
+            self.width, self.height = self._laid_out
+            return self._laid_out
         try:
             widths = geometry.box_widths(availWidth, len(self.boxes), self.per_row, GAP_X)
         except ValueError as error:
@@ -98,9 +104,9 @@ class Flowchart(Flowable):
                                      label_height=self.label_size + 5)
         except ValueError as error:
             raise RenderError(f"the flowchart cannot be drawn: {error}") from None
-        self.chart = chart
-        self.width, self.height = availWidth, chart.height
-        return self.width, self.height
+        self.chart, self._laid_out = chart, (availWidth, chart.height)
+        self.width, self.height = self._laid_out
+        return self._laid_out
 
     def draw(self) -> None:
         c, chart = self.canv, self.chart

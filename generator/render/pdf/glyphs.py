@@ -7,9 +7,11 @@ sentences too), against the letters every face of both holds.
 """
 
 import dataclasses
+import functools
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from reportlab.pdfbase import pdfmetrics
 
@@ -79,7 +81,7 @@ def undrawable_edition(lang: str, words: Words | None = None) -> list[str]:
         undrawable_words(aid_words(lang), aid_catalogue_file(lang))
 
 
-def unprintable(text: str, cmap: dict[int, int] | None = None, allowed: str = "") -> str:
+def unprintable(text: str, cmap: Mapping[int, int] | None = None, allowed: str = "") -> str:
     """The characters of `text` the kit's font cannot draw, as "'\\u202e' (U+202E), ..." (the first
     five); empty when it can draw them all.  Controls and format characters (a bidi override, a
     zero-width joiner, a line separator) count as undrawable whatever the font holds: they would
@@ -110,12 +112,14 @@ def _shown(ch: str) -> str:
     return f"'\\u{ord(ch):04x}'" if unicodedata.category(ch) in ("Mn", "Me") else repr(ch)
 
 
-def letters() -> dict[int, int]:
+@functools.cache
+def letters() -> Mapping[int, int]:
     """{code point: glyph} of the characters every face can draw: the body and the condensed
-    face, each regular and bold."""
+    face, each regular and bold.  Made once a process (the faces are the kit's own files, the
+    same for every edition): each check of a build asks for it."""
     register_fonts()
     body, *others = (pdfmetrics.getFont(face).face.charToGlyph for face in (FONT, BOLD, CONDENSED, CONDENSED_BOLD))
-    return {code: glyph for code, glyph in body.items() if all(code in other for other in others)}
+    return MappingProxyType({code: glyph for code, glyph in body.items() if all(code in other for other in others)})
 
 
 # Rules fields whose TOML key differs (the rest match: crew.takeover is [crew] takeover).

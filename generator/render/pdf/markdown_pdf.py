@@ -101,7 +101,22 @@ def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_
 # Where reportlab may break a line: whitespace other than the no-break spaces (U+00A0, U+202F).
 
 
-class Heading(Paragraph):
+class KeptParagraph(Paragraph):
+    """A Paragraph that keeps its last wrap: its lines depend on the width alone (reportlab's wrap
+    reads no height), and the aid's layout asks most at one width two or three times (the
+    fitting check, the frame, a table's rows)."""
+    _kept_width: float | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        # split() drops blPara when it refuses to split (orphans, widows): then break again
+        if self._kept_width == availWidth and hasattr(self, "blPara"):
+            return self.width, self.height
+        size = super().wrap(availWidth, availHeight)
+        self._kept_width = availWidth
+        return size
+
+
+class Heading(KeptParagraph):
     """A heading that adds itself to the PDF outline where it is drawn."""
 
     def __init__(self, markup: str, style: ParagraphStyle, key: str, title: str, level: int) -> None:
@@ -130,21 +145,6 @@ class RuledHeading(Heading):
         self.canv.setLineWidth(0.6)
         self.canv.line(0, -1.5, self.width, -1.5)
         self.canv.restoreState()
-
-
-class KeptParagraph(Paragraph):
-    """A Paragraph that keeps its last wrap: its lines depend on the width alone (reportlab's wrap
-    reads no height), and the aid's layout asks most at one width two or three times (the
-    fitting check, the frame, a table's rows)."""
-    _kept_width: float | None = None
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        # split() drops blPara when it refuses to split (orphans, widows): then break again
-        if self._kept_width == availWidth and hasattr(self, "blPara"):
-            return self.width, self.height
-        size = super().wrap(availWidth, availHeight)
-        self._kept_width = availWidth
-        return size
 
 
 class MarkedParagraph(KeptParagraph):
@@ -219,6 +219,7 @@ class FitTable(Flowable):
         self.marked, self.bars = set(marked), bars
         self._table: Table | None = None
         self._built_for: float | None = None
+        self._measured: tuple[float, float, float] | None = None    # (width asked, width, height) measured whole
         self.spaceBefore, self.spaceAfter = 1, styles.body.spaceAfter + 2
 
     def _build(self, width: float) -> Table:
@@ -261,8 +262,16 @@ class FitTable(Flowable):
         return self._table
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        self.width, self.height = self._table_for(availWidth).wrap(availWidth, availHeight)
-        return self.width, self.height
+        # Measured whole at this width before (its height within the room it had), it measures
+        # the same in any room it fits: reportlab stops measuring rows only once past the room.
+        # The aid's layout asks at one width twice or more (the fitting check, the frame).
+        if self._measured is not None and self._measured[0] == availWidth and self._measured[2] <= availHeight:
+            _, width, height = self._measured
+        else:
+            width, height = self._table_for(availWidth).wrap(availWidth, availHeight)
+            self._measured = (availWidth, width, height) if height <= availHeight else None
+        self.width, self.height = width, height
+        return width, height
 
     def splits(self) -> bool:
         return len(self.rows) > KEEP_ROWS       # a short table moves whole to the next column
@@ -270,6 +279,7 @@ class FitTable(Flowable):
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         if not self.splits():
             return []
+        self._measured = None      # the table measures itself again for the split
         parts: list[Flowable] = self._table_for(availWidth).split(availWidth, availHeight)
         if self.marked and parts and self.bars is not None:
             return barred_parts(parts, self.marked, self.header_rows, self.bars)
