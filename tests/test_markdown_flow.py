@@ -123,3 +123,58 @@ def test_a_kept_paragraph_wraps_as_reportlabs_at_every_width_and_after_a_refused
     kept.wrap(120.0, 1000)
     assert kept.split(120.0, 5) == []            # no room for two lines: reportlab drops its lines
     assert kept.wrap(120.0, 1000) == Paragraph(text, style).wrap(120.0, 1000) and kept.blPara.lines
+
+
+def test_a_table_measures_and_draws_as_a_fresh_one_in_any_room_and_after_a_split():
+    # FitTable keeps a measurement taken whole; what it answers must stay what its table,
+    # measured afresh, answers: in less room than the table's height, at another width and back,
+    # and after a split has measured the table in a short room.
+    from reportlab.pdfgen.canvas import Canvas
+
+    rows = [[("Roll", STYLES.head_cell), ("What the crew member does", STYLES.head_cell)]] + \
+        [[(str(n), STYLES.cell), ("bails out and runs for cover " * (n % 3 + 1), STYLES.cell)] for n in range(40)]
+
+    def fresh():
+        return FitTable(rows, [None, None], STYLES)
+
+    def drawn(table):
+        canvas = Canvas(io.BytesIO(), invariant=1)
+        table.drawOn(canvas, 0, 0)
+        return canvas.getpdfdata()
+
+    assert fresh().wrap(150, 2000) != fresh().wrap(200, 2000)   # the width changes what it measures
+    table = fresh()
+    for width, room in ((200, 2000), (200, 60), (200, 2000), (150, 2000), (200, 2000)):
+        assert table.wrap(width, room) == fresh().wrap(width, room)
+    assert len(table.split(200, 300)) == 2
+    assert table.wrap(200, 2000) == fresh().wrap(200, 2000)
+    whole = fresh()
+    whole.wrap(200, 2000)
+    assert drawn(table) == drawn(whole)
+
+
+def test_the_flowchart_lays_out_as_a_fresh_one_at_every_width_it_is_asked():
+    # The flowchart keeps its layout for the width it was laid out at; asked at another width and
+    # back, it answers and draws as a flowchart laid out there once.
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.render.pdf.chart_pdf import Box, Flowchart
+
+    def fresh():
+        boxes = [Box(f"Step {n}", f"7.{n}", [Paragraph("The crew member checks, then bails out " * n, STYLES.body)])
+                 for n in range(1, 6)]
+        return Flowchart(boxes, STYLES, per_row=3, bypasses=[(1, 3)], bypass_labels=["voluntary"])
+
+    def drawn(chart):
+        canvas = Canvas(io.BytesIO(), invariant=1)
+        chart.drawOn(canvas, 0, 0)
+        return canvas.getpdfdata()
+
+    scratch = Canvas(io.BytesIO())
+    assert fresh().wrapOn(scratch, 300, 1000) != fresh().wrapOn(scratch, 500, 1000)
+    chart = fresh()
+    for width, room in ((500, 1000), (500, 400), (300, 1000), (500, 1000)):
+        assert chart.wrapOn(scratch, width, room) == fresh().wrapOn(scratch, width, room)
+    once = fresh()
+    once.wrapOn(scratch, 500, 1000)
+    assert drawn(chart) == drawn(once)
