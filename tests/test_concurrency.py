@@ -78,7 +78,13 @@ def test_bailout_jobs_1_starts_no_worker(pools, monkeypatch, tmp_path):
     assert pools == []
 
 
-def test_a_release_of_two_editions_side_by_side_is_the_same_zip_as_one_by_one(pools, tmp_path, two_editions):
+# Two lanes: each edition whole in a lane, finished there (its pages, its MANIFEST.txt, its
+# files named for its language).  Three: each edition's papers in different lanes, so this
+# process finishes both from their parts.
+@pytest.mark.parametrize("jobs", ["2", "3"])
+def test_a_release_of_two_editions_side_by_side_is_the_same_zip_as_one_by_one(pools, monkeypatch, tmp_path,
+                                                                              two_editions, jobs):
+    monkeypatch.setenv(workers.JOBS, jobs)
     status, _, err = run_cli("release", "--quiet", "--lang", "en,de", "--rows", "8", "--out", tmp_path)
     assert status == 0, err
     assert len(pools) == 1          # the editions side by side; each one's parts one by one

@@ -199,17 +199,17 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
     [lanes] = plan([_units(langs, width())], _lane_cost, width(), FIXED)
-    made_by = functools.partial(_papers, kit, options, templates, tuple(more_profiles))
+    made_by = functools.partial(_papers, kit, options, templates, tuple(more_profiles), langs)
     with workers(len(lanes), functools.partial(_warm, kit, templates)) as runner:
         made = dict(pair for lane in runner.map(made_by, lanes) for pair in lane)
     files: dict[str, bytes] = {}
     stamps = []
     for lang in langs:
-        edition = _whole_kit(replace(options, lang=lang))
         told = next(told for (of, _), (_, told) in made.items() if of == lang)
         own = {name: content for (of, _), (part, _) in made.items() if of == lang for name, content in part.items()}
-        own = edition_files(kit, edition, own, told, langs)
-        files.update({f"{lang}/{n}": c for n, c in language_named(own, lang).items()})
+        if not all(papers == PAPER_KEYS for (of, papers) in made if of == lang):     # its papers made apart
+            own = _finished(kit, options, lang, own, told, langs)
+        files.update({f"{lang}/{n}": c for n, c in own.items()})
         stamps.append(f"{lang}:{told.stamp.hash}")
     from generator.render.html.release_pages import editions_index
     files["index.html"] = editions_index(kit, langs)
@@ -239,17 +239,29 @@ def _lane_cost(lane: Sequence[Unit]) -> float:
 
 
 def _papers(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
-            units: list[Unit]) -> list[tuple[Unit, tuple[dict[str, bytes], Told]]]:
+            langs: tuple[str, ...], units: list[Unit]) -> list[tuple[Unit, tuple[dict[str, bytes], Told]]]:
     """[(unit, (its files, what its edition's pages tell))] for each edition of `units`, one
-    after the other, its papers in this lane made together (one render, one context)."""
+    after the other, its papers in this lane made together (one render, one context).  An
+    edition whose every paper is made here is finished here too (its pages, its MANIFEST.txt,
+    its files named for its language), beside the other lanes' work rather than after it."""
     editions: dict[str, tuple[str, ...]] = {}
     for lang, papers in units:
         editions[lang] = editions.get(lang, ()) + papers
     made = []
     for lang, papers in editions.items():
         edition = _whole_kit(replace(options, lang=lang))
-        made.append(((lang, papers), paper_files(kit, edition, papers, templates, more_profiles)))
+        files, told = paper_files(kit, edition, papers, templates, more_profiles)
+        if papers == PAPER_KEYS:
+            files = _finished(kit, options, lang, files, told, langs)
+        made.append(((lang, papers), (files, told)))
     return made
+
+
+def _finished(kit: KitData, options: BuildOptions, lang: str, files: dict[str, bytes], told: Told,
+              langs: tuple[str, ...]) -> dict[str, bytes]:
+    """An edition's files of every paper with its README.txt, index.html and MANIFEST.txt, each
+    named for its language (kit-a4-de.pdf), as its folder of a release of several holds them."""
+    return language_named(edition_files(kit, _whole_kit(replace(options, lang=lang)), files, told, langs), lang)
 
 
 def _warm(kit: KitData, templates: Path | None) -> None:
