@@ -323,6 +323,17 @@ def test_a_release_holds_the_game_crafters_slugs_as_images_its_upload_page_takes
         image = Image.open(io.BytesIO(archive.read(files[name])))
         assert image.size == (1050, 1650) and round(image.info["dpi"][0]) == 300, name
     assert not [n for n in files if n.startswith("slugs/") or n.startswith("fold/slugs/")]
+    # The first slug's front is its page's pixels from the top left corner, not resampled:
+    # pdfium, asked for 300 dpi, gives a fraction of a pixel more.
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(archive.read(files["tgc-punchout/counters-a4.pdf"]))
+    try:
+        page = doc[0].render(scale=300 / 72).to_pil().convert("RGB")
+    finally:
+        doc.close()
+    front = Image.open(io.BytesIO(archive.read(files["tgc-punchout/slugs/slug1-front.png"]))).convert("RGB")
+    assert page.width >= front.width and page.height >= front.height
+    assert page.crop((0, 0, *front.size)).tobytes() == front.tobytes()
 
 
 @pytest.mark.parametrize("profile", ["fold", "shop"])

@@ -78,8 +78,11 @@ def board_images(counters_pdf: bytes) -> dict[str, bytes]:
             page = doc[i]
             size = (round(page.get_width() / 72 * DPI), round(page.get_height() / 72 * DPI))
             image = page.render(scale=DPI / 72).to_pil()
-            if image.size != size:      # pdfium rounds up a fraction of a pixel; the upload's size is exact
-                image = image.resize(size)
+            if image.size != size:      # the upload's size is exact
+                # pdfium rounds a fraction of a pixel up: the sheet is cut from its top left corner,
+                # as a face is, not resampled (which would soften every line, and takes longer)
+                fits = image.width >= size[0] and image.height >= size[1]
+                image = image.crop((0, 0, *size)) if fits else image.resize(size)
             side = "front" if i % 2 == 0 else "back"
             images[f"slugs/slug{i // 2 + 1}-{side}.png"] = _png(image, dpi=DPI)
     finally:
