@@ -77,7 +77,7 @@ class Flowchart(Flowable):
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         # Its layout depends on the width alone (its text's lines read no height), and the aid's
         # layout asks twice at one width (the fitting check, the frame): laid out once.
-        if self.chart is not None and self._laid_out is not None and self._laid_out[0] == availWidth:
+        if self._laid_out is not None and self._laid_out[0] == availWidth:
             self.width, self.height = self._laid_out
             return self._laid_out
         try:
