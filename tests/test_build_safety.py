@@ -21,6 +21,9 @@ from generator.make import transaction as B
 from generator.make.outputs import all_file_names
 
 FAST = ("--only", "prerolled", "--quiet")
+# A build still rendering when it is signalled 0.3 s after its staging folder appears: 200,000 rows
+# take seconds (20,000 rows, once used here, could end within the 0.3 s on a quick day and commit).
+RENDERING = ("--paper", "a4", "--rows", "200000")
 
 
 def start(out, *args, slow=None, hold=None):
@@ -97,7 +100,7 @@ def test_a_signal_while_renaming_puts_every_earlier_file_back(sig, status, earli
 
 def test_sigterm_while_rendering_leaves_no_stray_files(earlier):
     out, before = earlier
-    build_ = start(out, "--paper", "a4", "--rows", "20000")
+    build_ = start(out, *RENDERING)
     wait_for((out / B.STAGING / "new").is_dir, "rendering to start")
     time.sleep(0.3)
     build_.send_signal(signal.SIGTERM)
@@ -108,11 +111,12 @@ def test_sigterm_while_rendering_leaves_no_stray_files(earlier):
 
 def test_after_sigkill_while_rendering_the_next_build_cleans_up(earlier):
     out, before = earlier
-    build_ = start(out, "--paper", "a4", "--rows", "20000")
+    build_ = start(out, *RENDERING)
     wait_for((out / B.STAGING / "new").is_dir, "rendering to start")
     time.sleep(0.3)
     build_.kill()
     build_.communicate(timeout=60)
+    assert build_.returncode == -signal.SIGKILL      # killed while rendering, not after it ended
     assert files(out) == before and (out / B.STAGING).is_dir()
     (out / ".kit-a4.pdf.k2j4_x9q.tmp").write_bytes(b"what an older version left when killed")
     status, err = build(out, "--paper", "a4", "--seed", "5")
