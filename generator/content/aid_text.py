@@ -88,7 +88,11 @@ def _bounded(chunks: Iterator[str], path: Path) -> str:
 def _environment(folder: str) -> KitSandbox:
     env = KitSandbox(loader=TemplateFiles(Path(folder)), undefined=jinja2.StrictUndefined,
                      autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
-                     keep_trailing_newline=True, extensions=["jinja2.ext.i18n"], bytecode_cache=_KitBytecodeCache())
+                     keep_trailing_newline=True, extensions=["jinja2.ext.i18n"], bytecode_cache=_KitBytecodeCache(),
+                     # Jinja's optimiser folds constants at compile time; in the sandbox it finds
+                     # none in the aid template (the same code either way) and costs a seventh of
+                     # a cold build's compile.
+                     optimized=False)
     env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
