@@ -98,9 +98,6 @@ def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_
     return Styles(body, h1, h2, h3, cell, head, accent, head_fill)
 
 
-# Where reportlab may break a line: whitespace other than the no-break spaces (U+00A0, U+202F).
-
-
 class KeptParagraph(Paragraph):
     """A Paragraph that keeps its last wrap: its lines depend on the width alone (reportlab's wrap
     reads no height), and the aid's layout asks most at one width two or three times (the
