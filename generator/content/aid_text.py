@@ -90,7 +90,7 @@ def _environment(folder: str) -> KitSandbox:
                      autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
                      keep_trailing_newline=True, extensions=["jinja2.ext.i18n"], bytecode_cache=_KitBytecodeCache(),
                      # Jinja's optimiser folds constants at compile time; in the sandbox it finds
-                     # none in the aid template (the same code either way) and costs a seventh of
+                     # none in the aid template (the same code either way) and costs an eighth of
                      # a cold build's compile.
                      optimized=False)
     env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either)
