@@ -7,17 +7,19 @@ str.format fields ("Rule {rule}"), filled by the caller; the words themselves ne
 the code that prints them.  The aid's own text is its template (templates/aid.md.j2); rule
 sentences that are data (the interpretation readings) stay in data/.
 
-The locale's rules come from Babel, never from code here: numbers filled into a message
-(decimal comma, grouping), percentages, plural forms (the catalogue's Plural-Forms, through
-Babel's Translations.ngettext), lists ("a, b or c"), and French spacing before : ; ! ? and
-inside guillemets (typeset below, from the French typographic rule).
+The locale's rules come from Babel and gettext, never from code here: numbers filled into a
+message (decimal comma, grouping), percentages, lists ("a, b or c"), plural forms (the
+catalogue's Plural-Forms, read by gettext as GNUTranslations reads a catalogue's header), and
+French spacing before : ; ! ? and inside guillemets (typeset below, from the French
+typographic rule).
 """
 
 import importlib.util
 import io
 import json
 import re
-from collections.abc import Iterable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -31,7 +33,6 @@ from generator.errors import DataError
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog as BabelCatalog
-    from babel.support import Translations
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 SOURCE_LANGUAGE = "en"
@@ -72,9 +73,12 @@ class Words:
         return self.typeset(_formatted(self.lang, key, text, {"count": n, **fields}))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        """gettext's ngettext over this catalogue's plural messages (Babel's Translations, so the
-        header's Plural-Forms chooses); a message it lacks is `singular` for 1, else `plural`."""
-        return _translations(self.plural_forms, tuple(sorted(self.plurals.items()))).ngettext(singular, plural, n)
+        """gettext's ngettext over this catalogue's plural messages: the header's Plural-Forms
+        chooses the form; a message it lacks (or a form past its last) is `singular` for 1, else
+        `plural`, as GNUTranslations.ngettext falls back."""
+        forms = self.plurals.get(singular, ())
+        form = _chooser(self.plural_forms)(n)
+        return forms[form] if form < len(forms) else singular if n == 1 else plural
 
     def either(self, names: Iterable[str]) -> str:
         """'SL or ASL', 'a, b or c': the names as this language lists alternatives (CLDR, through Babel)."""
@@ -271,16 +275,16 @@ def po_catalogue(path: Path, lang: str, domain: str | None = None) -> Catalogue:
     parsing the catalogues (and importing Babel's reader) was a tenth of a cold build."""
     from generator import cache
     content = _po_bytes(path)
-    key = cache.digest(content, lang, domain or "", _babel_reader(), "plurals")
+    # Python's version too: gettext's plural grammar is the interpreter's
+    key = cache.digest(content, lang, domain or "", _babel_reader(), sys.version, "plurals")
     kept = cache.read("catalogues", key)
     if kept is not None:
         try:
-            found = _catalogue_of(json.loads(kept))
+            # Its Plural-Forms passed the check when the entry was made from these bytes for this
+            # language by this Babel and Python (the key): checking again imports Babel's tables.
+            return _catalogue_of(json.loads(kept))
         except (ValueError, UnicodeError, TypeError, AttributeError):      # a damaged entry: read the file again
             pass
-        else:
-            _check_plural_forms(path, found.plural_forms, lang)
-            return found
     catalog = _parsed_po(path, content, lang, domain)
     messages, plurals = {}, {}
     for m in catalog:
@@ -302,6 +306,7 @@ MAX_PLURALS = 6         # CLDR's most, Arabic's: zero, one, two, few, many, othe
 _PLURAL_SAMPLE = (*range(1000), 10 ** 6, 2 * 10 ** 6, 10 ** 9)
 
 
+_PLURAL_FORMS = re.compile(r"nplurals=(-?\d+); plural=(.*);", re.S)     # as Babel writes a header's
 _NPLURALS = re.compile(r'^"Plural-Forms:.*?nplurals\s*=\s*([^;\\"]*)', re.M)
 
 
@@ -343,7 +348,7 @@ def plural_forms_problem(plural_forms: str, lang: str) -> str:
     of forms outside 1..MAX_PLURALS or other than Babel's table gives the language, an expression
     gettext does not read, one that fails or picks a form past the last."""
     import gettext
-    match = re.fullmatch(r"nplurals=(-?\d+); plural=(.*);", plural_forms.strip(), re.S)
+    match = _PLURAL_FORMS.fullmatch(plural_forms.strip())
     if match is None:
         return f"{plural_forms[:60]!r} is not nplurals=N; plural=EXPRESSION;"
     count, expression = int(match.group(1)), match.group(2)
@@ -394,19 +399,14 @@ def _catalogue_of(table: object) -> Catalogue:
 
 
 @lru_cache(maxsize=32)
-def _translations(plural_forms: str, plurals: tuple[tuple[str, tuple[str, ...]], ...]) -> "Translations":
-    """Babel's Translations over these plural messages, chosen by `plural_forms` (made once a process)."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.mofile import write_mo
-    from babel.support import Translations
-    catalog = Catalog(locale=None)
-    catalog.mime_headers = [("Content-Type", "text/plain; charset=utf-8"), ("Plural-Forms", plural_forms)]
-    for msgid, forms in plurals:
-        catalog.add((msgid, msgid), forms)
-    mo = io.BytesIO()
-    write_mo(mo, catalog)
-    mo.seek(0)
-    return Translations(mo)
+def _chooser(plural_forms: str) -> Callable[[int], int]:
+    """The form index for a count, by the Plural-Forms header `plural_forms` (checked by
+    plural_forms_problem when the catalogue was read): gettext's own c2py, as GNUTranslations
+    reads the header of a catalogue it opens."""
+    import gettext
+    match = _PLURAL_FORMS.fullmatch(plural_forms.strip())
+    assert match is not None, "a catalogue's Plural-Forms is checked when it is read"
+    return gettext.c2py(match.group(2))
 
 
 def _babel_reader() -> str:
