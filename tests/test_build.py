@@ -11,7 +11,7 @@ import sys
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, edit
+from conftest import DATA, ROOT, edit
 from generator.cli import main
 from generator.layout.paper import PAPERS as PAPERS_BY_KEY
 from generator.make import transaction as B
@@ -76,8 +76,31 @@ def test_manifest_lists_each_file_hash_and_pages(kit_dir):
 def test_manifest_names_python_and_each_library_that_shapes_the_bytes(kit_dir):
     lines = (kit_dir / "MANIFEST.txt").read_text().splitlines()
     assert f"Python {platform.python_version()}" in lines
-    for name in ("reportlab", "pypdf", "Jinja2", "Markdown"):
+    for name in ("reportlab", "Jinja2", "Markdown"):
         assert f"{name} {importlib.metadata.version(name)}" in lines
+    assert not any(line.startswith("pypdf ") for line in lines)     # a default build never loads it
+
+
+def test_a_print_shop_manifest_names_pypdf_which_rewrites_its_pdfs():
+    from generator.data import load
+    from generator.make.manifest import manifest
+    from generator.options import BuildOptions
+    lines = manifest(load(DATA), {}, BuildOptions(print_profile="shop")).decode().splitlines()
+    assert f"pypdf {importlib.metadata.version('pypdf')}" in lines
+    assert f"reportlab {importlib.metadata.version('reportlab')}" in lines
+
+
+def test_each_library_says_the_version_pip_installed():
+    # The manifest reads a loaded library's own version; it must be pip's, or two identical
+    # builds would list different versions depending on what happened to be imported.
+    code = ("import sys; from generator.make.manifest import installed_version as v, LIBRARIES\n"
+            "before = [v(n) for n in LIBRARIES]\n"
+            "import reportlab, pypdf, jinja2, markdown\n"
+            "print(before == [v(n) for n in LIBRARIES], *before)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    same, *versions = done.stdout.split()
+    assert same == "True"
+    assert versions == [importlib.metadata.version(n) for n in ("reportlab", "pypdf", "Jinja2", "Markdown")]
 
 
 def test_two_builds_are_byte_identical(kit_dir, tmp_path):

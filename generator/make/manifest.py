@@ -3,6 +3,7 @@
 import hashlib
 import io
 import platform
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import BinaryIO
@@ -19,13 +20,18 @@ Opener = Callable[[str], BinaryIO]      # opens a file of the build, by name, fo
 
 # What else decides the bytes: same data, options and these versions give the same files.
 LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
+SHOP_LIBRARY = "pypdf"      # rewrites a print shop's PDFs (render/pdf/shop_pdf.py); no other build uses it
+# Where a library says its own version, the same string pip installed: read from the module a
+# build has imported anyway, since importlib.metadata takes longer to import than a small build's work.
+_OWN_VERSION = {"reportlab": ("reportlab", "Version"), "pypdf": ("pypdf", "__version__"),
+                "Jinja2": ("jinja2", "__version__"), "Markdown": ("markdown", "__version__")}
 # A release's images are rasterised by pypdfium2 and written as PNG by Pillow.
 IMAGE_LIBRARIES = ("pypdfium2", "Pillow")
 
 
 def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: BuildOptions,
              not_rebuilt: Sequence[str] = (), opener: Opener | None = None, since: Since | None = None,
-             pages: Mapping[str, int | None] | None = None, libraries: tuple[str, ...] = LIBRARIES,
+             pages: Mapping[str, int | None] | None = None, libraries: tuple[str, ...] | None = None,
              stamp: Stamp | None = None) -> bytes:
     """Each file of this build with its SHA-256 and page count, the data hash, the kit version,
     the versions of Python and of each library that shapes the output, and the --since base.
@@ -43,7 +49,7 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
              f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
              f"language {options.lang}",
-             *(f"{name} {version}" for name, version in library_versions(libraries))]
+             *(f"{name} {version}" for name, version in library_versions(libraries or build_libraries(options)))]
     if options.profile.in_manifest:
         lines.insert(3, f"print {options.print_profile}" + ("" if options.marks else ", no marks"))
     folders = sorted({name.split("/")[0] for name in names if name.split("/")[0] in registry.names()})
@@ -81,17 +87,28 @@ def _page_count(handle: BinaryIO) -> int:
     return page_count(handle)
 
 
+def build_libraries(options: BuildOptions) -> tuple[str, ...]:
+    """The libraries that write a build with `options`: pypdf only for a print shop's profile."""
+    return tuple(name for name in LIBRARIES if name != SHOP_LIBRARY or options.profile.prepress is not None)
+
+
 @lru_cache(maxsize=4)
 def library_versions(libraries: tuple[str, ...] = LIBRARIES) -> list[tuple[str, str]]:
-    """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs.
-    Read once a process: importing importlib.metadata is slow beside the rest of a small build."""
-    from importlib.metadata import PackageNotFoundError, version
+    """[("Python", "3.11.7"), ("reportlab", "4.2.5"), ...]: what a byte-for-byte rebuild needs."""
+    return [("Python", platform.python_version())] + [(name, installed_version(name)) for name in libraries]
 
-    def installed(name: str) -> str:
-        try:
-            return version(name)
-        except PackageNotFoundError:    # imported from somewhere pip does not know
-            return "unknown"
-    return [("Python", platform.python_version())] + [(name, installed(name)) for name in libraries]
+
+def installed_version(name: str) -> str:
+    """The version pip installed of the library `name`: its module's own word for it when the
+    module is loaded, else its distribution's metadata ("unknown" where pip does not know it)."""
+    module, attribute = _OWN_VERSION.get(name, ("", ""))
+    own = getattr(sys.modules.get(module), attribute, None)
+    if isinstance(own, str):
+        return own
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version(name)
+    except PackageNotFoundError:    # imported from somewhere pip does not know
+        return "unknown"
 
 
