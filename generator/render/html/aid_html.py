@@ -18,6 +18,8 @@ from pathlib import Path
 from string import Template
 
 import markdown
+from markdown.extensions.md_in_html import MarkdownInHtmlExtension
+from markdown.extensions.tables import TableExtension
 from markdown.treeprocessors import Treeprocessor
 
 from generator import __version__
@@ -42,7 +44,8 @@ STYLE, CHANGES_STYLE = "aid.css", "aid_changes.css"     # package files; $names 
 
 def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
     text = markdown_text(ctx)       # the paper-free web edition
-    md = markdown.Markdown(extensions=["tables", "md_in_html"], output_format="html")
+    # Instances, not names: a name is looked up among the installed entry points (importlib.metadata)
+    md = markdown.Markdown(extensions=[TableExtension(), MarkdownInHtmlExtension()], output_format="html")
     text_only(md)       # raw HTML from the template or a catalogue shows as text, as in the PDF
     since, source = ctx.changes, template_file(ctx)
     english = ctx.kit.edition.english if ctx.kit.edition is not None else ()
