@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.content.context import BuildContext
-from generator.content.faces import KINDS, Face, Groups, all_counters
+from generator.content.faces import KINDS, Face, Groups, build_counters
 from generator.content.words import Words
 from generator.errors import RenderError
 from generator.layout import cuts
@@ -43,9 +43,9 @@ CONTENTS_SIZES = (7.0, 6.5, 6.0)        # what the sheet holds, under it
 
 def render(ctx: BuildContext, paper: Paper | None) -> bytes:
     assert paper is not None        # a per-paper output ("{paper}" in its name)
-    kit, opts, words = ctx.kit, ctx.options, ctx.words
+    opts, words = ctx.options, ctx.words
     first_pages.register()      # text is measured before the canvas exists
-    grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: all_counters(kit, opts.sets, words, spare))
+    grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: build_counters(ctx, spare))
     zone = geo.face_zones(grid)
     fits = _fitted(ctx, groups, zone, grid)
     if opts.profile.fold_sheets:
