@@ -33,7 +33,7 @@ from generator.render.pdf.canvas import (
     finish,
     new_canvas,
 )
-from generator.render.pdf.face_pdf import HAIRLINE, Fits, draw_face, fit_faces
+from generator.render.pdf.face_pdf import HAIRLINE, Fits, distinct_faces, draw_face, fit_faces
 from generator.text import ELLIPSIS, truncate
 from generator.units import mm, points_to_mm
 
@@ -91,8 +91,14 @@ def _heading_suffix(ctx: BuildContext, side: str) -> str:
 
 def _fitted(ctx: BuildContext, groups: Groups, zone: fl.Zones, grid: geo.Grid) -> Fits:
     """_fit_faces; where a shop's safe zone is what leaves the faces no room, one line that says so."""
+    # The same faces in the same zones on either paper (the counters keep their size): fitted
+    # once a build.
+    key = ("face fits", zone, distinct_faces(groups))
     try:
-        return fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit.directory, ctx.words)
+        if key not in ctx.memo:
+            ctx.memo[key] = fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit.directory, ctx.words)
+        fits: Fits = ctx.memo[key]
+        return fits
     except RenderError:
         prepress = ctx.options.profile.prepress
         die = prepress.die_cut if prepress is not None else None
