@@ -41,6 +41,17 @@ HEADING_SIZES = (9.5, 9.0, 8.5, 8.0)    # a sheet's heading: the largest at whic
 CONTENTS_SIZES = (7.0, 6.5, 6.0)        # what the sheet holds, under it
 
 
+class Forms:
+    """The name of the form XObject that draws each distinct (nationality key, face) on one
+    canvas.  Looked up by the face object's identity first (the groups keep every face alive
+    while the canvas is drawn): one object prints in many cells, and a face's hash walks all
+    its fields."""
+
+    def __init__(self) -> None:
+        self.by_face: dict[tuple[str, Face], str] = {}
+        self.by_id: dict[tuple[str, int], str] = {}
+
+
 def render(ctx: BuildContext, paper: Paper | None) -> bytes:
     assert paper is not None        # a per-paper output ("{paper}" in its name)
     opts, words = ctx.options, ctx.words
@@ -61,7 +72,7 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
         first_pages.calibration_pair(c, ctx, where)
     else:       # a print shop: a cover that says what each sheet holds, then the manifest
         first_pages.shop_cover(c, ctx, where, [_groups(words, groups, slots) for slots in sheets])
-    forms: dict[tuple[str, Face], str] = {}     # (nationality, face) -> the name of the form XObject that draws it
+    forms = Forms()
     for n, slots in enumerate(sheets, start=1):
         for side in ("front", "back"):
             page = geo.sheet_page(n, side) + 1
@@ -121,7 +132,7 @@ def _render_boards(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zon
     c, buffer = new_canvas(ctx, board, first_pages.title(ctx), words("counters.subject", paper=paper.label,
                                                                 size=f"{float(opts.counter_mm):.2f}"),
                            duplex=opts.profile.duplex_hint)
-    forms: dict[tuple[str, Face], str] = {}
+    forms = Forms()
     for n, slots in enumerate(sheets, start=1):
         for side in ("front", "back"):
             key = f"counters-sheet{n}-{side}"
@@ -145,7 +156,7 @@ def _registration_marks(c: Canvas, paper: Paper) -> None:
 
 def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones, groups: Groups, fits: Fits,
            slots: Sequence[geo.Slot], side: str, heading: str, where: tuple[int, int, int, int],
-           forms: dict[tuple[str, Face], str]) -> None:
+           forms: Forms) -> None:
     """One side of sheet n; `where`: (n, sheets, this page, pages)."""
     faces(c, ctx, zone, grid, groups, fits, slots, side, forms)
     prepress = ctx.options.profile.prepress
@@ -166,23 +177,28 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.
 
 
 def faces(c: Canvas, ctx: BuildContext, zone: fl.Zones, grid: geo.Grid, groups: Groups, fits: Fits,
-          slots: Sequence[geo.Slot], side: str, forms: dict[tuple[str, Face], str]) -> None:
+          slots: Sequence[geo.Slot], side: str, forms: Forms) -> None:
     """The fronts or backs of `slots`, each distinct face drawn once as a form and then placed."""
     for slot in slots:
         nat, counters = groups[slot.group]
         counter = counters[slot.item]
         face = counter.front if side == "front" else counter.back
-        if (nat.key, face) not in forms:    # each distinct face is drawn once, then placed
-            name = forms[nat.key, face] = f"face{len(forms)}"
-            room = 2 * zone.bleed       # the box clips: keep its edge clear of the bleed's
-            c.beginForm(name, -room, -room, zone.size + room, zone.size + room)
-            draw_face(c, zone, fits, face, nat, ctx.options.bw, ctx.words)
-            c.endForm()
+        name = forms.by_id.get((nat.key, id(face)))
+        if name is None:
+            name = forms.by_face.get((nat.key, face))
+            if name is None:    # each distinct face is drawn once, then placed
+                name = forms.by_face[nat.key, face] = f"face{len(forms.by_face)}"
+                room = 2 * zone.bleed       # the box clips: keep its edge clear of the bleed's
+                c.beginForm(name, -room, -room, zone.size + room, zone.size + room)
+                draw_face(c, zone, fits, face, nat, ctx.options.bw, ctx.words)
+                c.endForm()
+            forms.by_id[nat.key, id(face)] = name
         x, y = geo.face_origin(grid, slot, side)
         c.saveState()
         c.translate(x, y)
-        c.doForm(forms[nat.key, face])
+        c.doForm(name)
         c.restoreState()
+
 
 
 def _ticks(c: Canvas, grid: geo.Grid, side: str) -> None:
@@ -267,7 +283,7 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones
                            duplex=ctx.options.profile.duplex_hint)
     first_pages.fold_instructions(c, ctx, first_pages.Where(paper, grid, zone, fits, groups, pages))
     c.showPage()
-    forms: dict[tuple[str, Face], str] = {}
+    forms = Forms()
     for n, slots in enumerate(sheets, start=1):
         page = geo.fold_sheet_page(n) + 1
         key = f"counters-sheet{n}"
