@@ -68,12 +68,14 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
                                                                 size=f"{float(opts.counter_mm):.2f}"),
                            duplex=opts.profile.duplex_hint)
     where = first_pages.Where(paper, grid, zone, fits, groups, pages)
+    held = [_groups(words, groups, slots) for slots in sheets]     # each sheet's: its cover line, both its sides
     if opts.profile.calibration:
         first_pages.calibration_pair(c, ctx, where)
     else:       # a print shop: a cover that says what each sheet holds, then the manifest
-        first_pages.shop_cover(c, ctx, where, [_groups(words, groups, slots) for slots in sheets])
+        first_pages.shop_cover(c, ctx, where, held)
     forms = Forms()
     for n, slots in enumerate(sheets, start=1):
+        contents = words("counters.heading.contents", groups=held[n - 1])
         for side in ("front", "back"):
             page = geo.sheet_page(n, side) + 1
             key = f"counters-sheet{n}-{side}"
@@ -84,7 +86,7 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
                     nat = groups[g][0]
                     c.bookmarkPage(f"{key}-{nat.key}")
                     c.addOutlineEntry(truncate(nat.name, 60), f"{key}-{nat.key}", 1)
-            heading = f"counters.heading.{side}" + _heading_suffix(ctx, side)
+            heading = (f"counters.heading.{side}" + _heading_suffix(ctx, side), contents)
             _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, heading, (n, len(sheets), page, pages),
                    forms)
             c.showPage()
@@ -155,9 +157,10 @@ def _registration_marks(c: Canvas, paper: Paper) -> None:
 
 
 def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones, groups: Groups, fits: Fits,
-           slots: Sequence[geo.Slot], side: str, heading: str, where: tuple[int, int, int, int],
+           slots: Sequence[geo.Slot], side: str, heading: tuple[str, str], where: tuple[int, int, int, int],
            forms: Forms) -> None:
-    """One side of sheet n; `where`: (n, sheets, this page, pages)."""
+    """One side of sheet n; `heading`: its catalogue key and what the sheet holds; `where`:
+    (n, sheets, this page, pages)."""
     faces(c, ctx, zone, grid, groups, fits, slots, side, forms)
     prepress = ctx.options.profile.prepress
     if prepress is not None and prepress.cut_contour and side == "front":
@@ -171,8 +174,7 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.
         first_pages.bars(c, grid, ctx.words)
     # beside a cutting machine's marks, the heading keeps between the top corners' marks
     clear = mm(cuts.MARK_INSET_MM + cuts.MARK_LENGTH_MM + 3) if cutter else mm(geo.MARGIN_SIDE_MM)
-    _heading(c, ctx.words, paper, grid, ctx.words(heading, n=n, sheets=sheets),
-             _contents(ctx.words, groups, slots), clear)
+    _heading(c, ctx.words, paper, grid, ctx.words(heading[0], n=n, sheets=sheets), heading[1], clear)
     draw_footer(c, ctx, paper, page, pages, part="page.footer.part.counters")
 
 
