@@ -255,7 +255,7 @@ def block(c: Canvas, text: str, font: str, sizes: Sequence[float], x_centre: flo
     size = sizes[-1]
     for size in sizes:
         lead = size * 1.2
-        lines = fl.wrap(text, width, lambda t, _s, pt: stringWidth(t, font, pt), "body", size) or [text]
+        lines = list(first_pages.wrapped(text, font, size, width))
         room = min(most, max(1, int((baseline - floor) // lead) + 1))
         if len(lines) <= room:
             break
