@@ -10,6 +10,7 @@ came from, so a renderer that cannot fit it can name them.
 
 from dataclasses import dataclass
 
+from generator.content.context import BuildContext
 from generator.content.words import Words, catalogue_file, fill
 from generator.data.model import KitData, Nationality, WeaponSpan
 from generator.engine import procedure as R
@@ -216,6 +217,16 @@ def all_counters(kit: KitData, sets: int, words: Words, spare: int = 0) -> Group
     cells are filled with extra crews and markers (see `extras`)."""
     more = extras(kit, spare)
     return tuple((nat, counters_for(kit, nat, sets, words, *more[nat.key])) for nat in kit.nationalities)
+
+
+def build_counters(ctx: BuildContext, spare: int = 0) -> Groups:
+    """all_counters for the build's edition and sets, made once a build for each `spare`: both
+    papers' counters and cut files place the same counters."""
+    key = ("counters", spare)
+    if key not in ctx.memo:
+        ctx.memo[key] = all_counters(ctx.kit, ctx.options.sets, ctx.words, spare)
+    groups: Groups = ctx.memo[key]
+    return groups
 
 
 def tally(groups: Groups) -> tuple[tuple[Nationality, dict[str, int]], ...]:

@@ -174,16 +174,18 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
     words: list[str] = []
     text = text.translate({ord(c): " " for c in "\t\r\n"})     # data may hold any whitespace
     for chunk in (w for w in text.split(" ") if w):
-        if measure(chunk.replace(SOFT_HYPHEN, ""), style, size) <= width:
-            words.append(chunk.replace(SOFT_HYPHEN, ""))
-        else:
-            for w in (w for w in chunk.split("\u00a0") if w):
-                words += _hyphenated(w, width, measure, style, size)
+        whole = chunk.replace(SOFT_HYPHEN, "")
+        if measure(whole, style, size) <= width:
+            words.append(whole)     # measured: it fits a line alone
+            continue
+        for w in (w for w in chunk.split("\u00a0") if w):
+            pieces = _hyphenated(w, width, measure, style, size)
+            if any(measure(piece, style, size) > width for piece in pieces):
+                return None
+            words += pieces
     lines: list[str] = []
     current = ""
     for word in words:
-        if measure(word, style, size) > width:
-            return None
         trial = f"{current} {word}" if current else word
         if measure(trial, style, size) <= width:
             current = trial

@@ -297,8 +297,10 @@ def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Gr
         grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm, die)
         if die is not None:     # the shop's die cuts them: ticks would be ink on its sheet
             grid = dataclasses.replace(grid, ticks=False)
-    total = sum(len(group) for _, group in counters(0))
-    groups = counters(spare_cells(total, grid)) if options.fill else counters(0)
+    groups = counters(0)
+    spare = spare_cells(sum(len(group) for _, group in groups), grid) if options.fill else 0
+    if spare:       # no spare cells: the plain counters are already the ones to place
+        groups = counters(spare)
     return grid, groups, paginate([len(counters) for _, counters in groups], grid)
 
 

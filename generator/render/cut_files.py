@@ -15,7 +15,7 @@ it lies over an image of that page exactly.
 from reportlab.lib.colors import CMYKColorSep
 
 from generator.content.context import BuildContext
-from generator.content.faces import all_counters
+from generator.content.faces import build_counters
 from generator.layout import cuts, sheets
 from generator.layout.paper import Paper
 from generator.render.pdf.canvas import INK, finish, new_canvas
@@ -27,7 +27,7 @@ SVG_STROKE = "#ff0000"  # what cutting software shows as a cut line
 
 def _plan(ctx: BuildContext, paper: Paper) -> tuple[sheets.Grid, list[list[sheets.Slot]]]:
     grid, _, placed = sheets.sheet_plan(paper, ctx.options,
-                                        lambda spare: all_counters(ctx.kit, ctx.options.sets, ctx.words, spare))
+                                        lambda spare: build_counters(ctx, spare))
     return grid, placed
 
 

@@ -67,8 +67,10 @@ def grey(level: float) -> CMYKColor:
     return CMYKColor(0, 0, 0, round(1 - level, 4))
 
 
+@functools.lru_cache(maxsize=256)
 def colour(hex_colour: str) -> Color:
-    """A colour ('#rrggbb', the theme's or the data's) for reportlab: neutral ones as pure K, others as given."""
+    """A colour ('#rrggbb', the theme's or the data's) for reportlab: neutral ones as pure K, others as given.
+    Kept, as INK is: every face of a nationality paints its colours again, and a colour is only read."""
     level = theme.grey_level(hex_colour)
     return grey(level) if level is not None else HexColor(hex_colour)
 

@@ -10,6 +10,7 @@ Every word from the catalogue ("calibration.*", "fold.*", "cover.*", "colophon.*
 only: the kit's commands live in README.txt, which these pages point to.
 """
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -113,11 +114,21 @@ def paragraphs(c: Canvas, x: float, y: float, width: float, texts: Sequence[str]
     lead = size * LEAD
     c.setFont(font, size)
     for text in texts:
-        for line in fl.wrap(text, width, lambda t, _s, pt: stringWidth(t, font, pt), "body", size) or [text]:
+        for line in wrapped(text, font, size, width):
             c.drawString(x, y, ellipsise(line, font, size, width))
             y -= lead
         y -= lead / 3
     return y
+
+
+@functools.lru_cache(maxsize=512)
+def wrapped(text: str, font: str, size: float, width: float) -> tuple[str, ...]:
+    """`text` wrapped to `width` points in the registered `font` at `size` (whole on one line
+    where a word alone is wider).  Kept, as a name always means the same font file: a sheet's
+    contents wrap alike on its front and back, and a rebuild (serve, the tests) wraps the same
+    words at the same widths again."""
+    lines = fl.wrap(text, width, lambda t, _s, pt: stringWidth(t, font, pt), "body", size)
+    return tuple(lines) if lines is not None else (text,)
 
 
 def _offset(ctx: BuildContext) -> tuple[float, float]:

@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.content.context import BuildContext
-from generator.content.faces import KINDS, Face, Groups, all_counters
+from generator.content.faces import KINDS, Face, Groups, build_counters
 from generator.content.words import Words
 from generator.errors import RenderError
 from generator.layout import cuts
@@ -33,7 +33,7 @@ from generator.render.pdf.canvas import (
     finish,
     new_canvas,
 )
-from generator.render.pdf.face_pdf import HAIRLINE, Fits, draw_face, fit_faces
+from generator.render.pdf.face_pdf import HAIRLINE, Fits, distinct_faces, draw_face, fit_faces
 from generator.text import ELLIPSIS, truncate
 from generator.units import mm, points_to_mm
 
@@ -41,11 +41,22 @@ HEADING_SIZES = (9.5, 9.0, 8.5, 8.0)    # a sheet's heading: the largest at whic
 CONTENTS_SIZES = (7.0, 6.5, 6.0)        # what the sheet holds, under it
 
 
+class Forms:
+    """The name of the form XObject that draws each distinct (nationality key, face) on one
+    canvas.  Looked up by the face object's identity first (the groups keep every face alive
+    while the canvas is drawn): one object prints in many cells, and a face's hash walks all
+    its fields."""
+
+    def __init__(self) -> None:
+        self.by_face: dict[tuple[str, Face], str] = {}
+        self.by_id: dict[tuple[str, int], str] = {}
+
+
 def render(ctx: BuildContext, paper: Paper | None) -> bytes:
     assert paper is not None        # a per-paper output ("{paper}" in its name)
-    kit, opts, words = ctx.kit, ctx.options, ctx.words
+    opts, words = ctx.options, ctx.words
     first_pages.register()      # text is measured before the canvas exists
-    grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: all_counters(kit, opts.sets, words, spare))
+    grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: build_counters(ctx, spare))
     zone = geo.face_zones(grid)
     fits = _fitted(ctx, groups, zone, grid)
     if opts.profile.fold_sheets:
@@ -57,12 +68,14 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
                                                                 size=f"{float(opts.counter_mm):.2f}"),
                            duplex=opts.profile.duplex_hint)
     where = first_pages.Where(paper, grid, zone, fits, groups, pages)
+    held = [_groups(words, groups, slots) for slots in sheets]     # each sheet's: its cover line, both its sides
     if opts.profile.calibration:
         first_pages.calibration_pair(c, ctx, where)
     else:       # a print shop: a cover that says what each sheet holds, then the manifest
-        first_pages.shop_cover(c, ctx, where, [_groups(words, groups, slots) for slots in sheets])
-    forms: dict[tuple[str, Face], str] = {}     # (nationality, face) -> the name of the form XObject that draws it
+        first_pages.shop_cover(c, ctx, where, held)
+    forms = Forms()
     for n, slots in enumerate(sheets, start=1):
+        contents = words("counters.heading.contents", groups=held[n - 1])
         for side in ("front", "back"):
             page = geo.sheet_page(n, side) + 1
             key = f"counters-sheet{n}-{side}"
@@ -73,7 +86,7 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
                     nat = groups[g][0]
                     c.bookmarkPage(f"{key}-{nat.key}")
                     c.addOutlineEntry(truncate(nat.name, 60), f"{key}-{nat.key}", 1)
-            heading = f"counters.heading.{side}" + _heading_suffix(ctx, side)
+            heading = (f"counters.heading.{side}" + _heading_suffix(ctx, side), contents)
             _sheet(c, ctx, paper, grid, zone, groups, fits, slots, side, heading, (n, len(sheets), page, pages),
                    forms)
             c.showPage()
@@ -91,8 +104,14 @@ def _heading_suffix(ctx: BuildContext, side: str) -> str:
 
 def _fitted(ctx: BuildContext, groups: Groups, zone: fl.Zones, grid: geo.Grid) -> Fits:
     """_fit_faces; where a shop's safe zone is what leaves the faces no room, one line that says so."""
+    # The same faces in the same zones on either paper (the counters keep their size): fitted
+    # once a build.
+    key = ("face fits", zone, distinct_faces(groups))
     try:
-        return fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit.directory, ctx.words)
+        if key not in ctx.memo:
+            ctx.memo[key] = fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit.directory, ctx.words)
+        fits: Fits = ctx.memo[key]
+        return fits
     except RenderError:
         prepress = ctx.options.profile.prepress
         die = prepress.die_cut if prepress is not None else None
@@ -115,7 +134,7 @@ def _render_boards(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zon
     c, buffer = new_canvas(ctx, board, first_pages.title(ctx), words("counters.subject", paper=paper.label,
                                                                 size=f"{float(opts.counter_mm):.2f}"),
                            duplex=opts.profile.duplex_hint)
-    forms: dict[tuple[str, Face], str] = {}
+    forms = Forms()
     for n, slots in enumerate(sheets, start=1):
         for side in ("front", "back"):
             key = f"counters-sheet{n}-{side}"
@@ -138,9 +157,10 @@ def _registration_marks(c: Canvas, paper: Paper) -> None:
 
 
 def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones, groups: Groups, fits: Fits,
-           slots: Sequence[geo.Slot], side: str, heading: str, where: tuple[int, int, int, int],
-           forms: dict[tuple[str, Face], str]) -> None:
-    """One side of sheet n; `where`: (n, sheets, this page, pages)."""
+           slots: Sequence[geo.Slot], side: str, heading: tuple[str, str], where: tuple[int, int, int, int],
+           forms: Forms) -> None:
+    """One side of sheet n; `heading`: its catalogue key and what the sheet holds; `where`:
+    (n, sheets, this page, pages)."""
     faces(c, ctx, zone, grid, groups, fits, slots, side, forms)
     prepress = ctx.options.profile.prepress
     if prepress is not None and prepress.cut_contour and side == "front":
@@ -154,29 +174,33 @@ def _sheet(c: Canvas, ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.
         first_pages.bars(c, grid, ctx.words)
     # beside a cutting machine's marks, the heading keeps between the top corners' marks
     clear = mm(cuts.MARK_INSET_MM + cuts.MARK_LENGTH_MM + 3) if cutter else mm(geo.MARGIN_SIDE_MM)
-    _heading(c, ctx.words, paper, grid, ctx.words(heading, n=n, sheets=sheets),
-             _contents(ctx.words, groups, slots), clear)
+    _heading(c, ctx.words, paper, grid, ctx.words(heading[0], n=n, sheets=sheets), heading[1], clear)
     draw_footer(c, ctx, paper, page, pages, part="page.footer.part.counters")
 
 
 def faces(c: Canvas, ctx: BuildContext, zone: fl.Zones, grid: geo.Grid, groups: Groups, fits: Fits,
-          slots: Sequence[geo.Slot], side: str, forms: dict[tuple[str, Face], str]) -> None:
+          slots: Sequence[geo.Slot], side: str, forms: Forms) -> None:
     """The fronts or backs of `slots`, each distinct face drawn once as a form and then placed."""
     for slot in slots:
         nat, counters = groups[slot.group]
         counter = counters[slot.item]
         face = counter.front if side == "front" else counter.back
-        if (nat.key, face) not in forms:    # each distinct face is drawn once, then placed
-            name = forms[nat.key, face] = f"face{len(forms)}"
-            room = 2 * zone.bleed       # the box clips: keep its edge clear of the bleed's
-            c.beginForm(name, -room, -room, zone.size + room, zone.size + room)
-            draw_face(c, zone, fits, face, nat, ctx.options.bw, ctx.words)
-            c.endForm()
+        name = forms.by_id.get((nat.key, id(face)))
+        if name is None:
+            name = forms.by_face.get((nat.key, face))
+            if name is None:    # each distinct face is drawn once, then placed
+                name = forms.by_face[nat.key, face] = f"face{len(forms.by_face)}"
+                room = 2 * zone.bleed       # the box clips: keep its edge clear of the bleed's
+                c.beginForm(name, -room, -room, zone.size + room, zone.size + room)
+                draw_face(c, zone, fits, face, nat, ctx.options.bw, ctx.words)
+                c.endForm()
+            forms.by_id[nat.key, id(face)] = name
         x, y = geo.face_origin(grid, slot, side)
         c.saveState()
         c.translate(x, y)
-        c.doForm(forms[nat.key, face])
+        c.doForm(name)
         c.restoreState()
+
 
 
 def _ticks(c: Canvas, grid: geo.Grid, side: str) -> None:
@@ -231,7 +255,7 @@ def block(c: Canvas, text: str, font: str, sizes: Sequence[float], x_centre: flo
     size = sizes[-1]
     for size in sizes:
         lead = size * 1.2
-        lines = fl.wrap(text, width, lambda t, _s, pt: stringWidth(t, font, pt), "body", size) or [text]
+        lines = list(first_pages.wrapped(text, font, size, width))
         room = min(most, max(1, int((baseline - floor) // lead) + 1))
         if len(lines) <= room:
             break
@@ -261,7 +285,7 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones
                            duplex=ctx.options.profile.duplex_hint)
     first_pages.fold_instructions(c, ctx, first_pages.Where(paper, grid, zone, fits, groups, pages))
     c.showPage()
-    forms: dict[tuple[str, Face], str] = {}
+    forms = Forms()
     for n, slots in enumerate(sheets, start=1):
         page = geo.fold_sheet_page(n) + 1
         key = f"counters-sheet{n}"

@@ -54,8 +54,7 @@ Fits = tuple[fl.CounterType, dict[Face, fl.FaceFit]]
 def fit_faces(groups: Groups, zone: fl.Zones, counter_mm: Fraction, directory: Path, words: Words) -> Fits:
     """The sheet's type sizes and every distinct face laid out at them; RenderError naming the
     data (or the counter size) if some face cannot fit even at the floor."""
-    faces = [face for _, counters in groups for counter in counters for face in (counter.front, counter.back)]
-    fitted = fl.fit_faces(faces, zone, measure, ink_of)
+    fitted = fl.fit_faces(distinct_faces(groups), zone, measure, ink_of)
     if fitted is not None:
         return fitted
     problems: list[str] = []
@@ -67,6 +66,14 @@ def fit_faces(groups: Groups, zone: fl.Zones, counter_mm: Fraction, directory: P
                     problems += _no_fit(face, zone, counter_mm, nat, kind_label(words, counter.kind), directory)
     raise RenderError(list(dict.fromkeys(problems)) or [f"--counter-size {float(counter_mm):.2f} mm: the counters "
                                                          f"cannot fit their words at {zone.floor:g} pt"])
+
+
+def distinct_faces(groups: Groups) -> tuple[Face, ...]:
+    """Every distinct face of `groups`, in print order.  Counters are told apart by identity
+    first: a nationality's crews and markers repeat one Counter object, and a counter's hash
+    walks every field of both its faces."""
+    counters = {id(counter): counter for _, group in groups for counter in group}.values()
+    return tuple(dict.fromkeys(face for counter in counters for face in (counter.front, counter.back)))
 
 
 def dataclass_floor(zone: fl.Zones) -> fl.CounterType:
