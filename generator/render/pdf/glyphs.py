@@ -81,6 +81,14 @@ def undrawable_edition(lang: str, words: Words | None = None) -> list[str]:
         undrawable_words(aid_words(lang), aid_catalogue_file(lang))
 
 
+def printable(text: str, cmap: Mapping[int, int], allowed: str = "") -> bool:
+    """Whether the kit's font draws every character of `text` (as unprintable() judges): a whole
+    catalogue or data set at once, since nearly every build's words all print; only one that
+    does not is walked string by string to name its file and key."""
+    return not any(ord(ch) not in cmap or unicodedata.category(ch) in _NOT_TEXT
+                   for ch in set(text).difference(allowed))
+
+
 def unprintable(text: str, cmap: Mapping[int, int] | None = None, allowed: str = "") -> str:
     """The characters of `text` the kit's font cannot draw, as "'\\u202e' (U+202E), ..." (the first
     five); empty when it can draw them all.  Controls and format characters (a bidi override, a
@@ -93,6 +101,8 @@ def unprintable(text: str, cmap: Mapping[int, int] | None = None, allowed: str =
     # whitespace too: a tab or U+2028 is no glyph
     lacking = sorted(ch for ch in set(text).difference(allowed)      # each character once
                      if ord(ch) not in cmap or unicodedata.category(ch) in _NOT_TEXT)
+    if not lacking:         # every string of a build is checked, and nearly all print
+        return ""
     shown = ", ".join(f"{_shown(ch)} (U+{ord(ch):04X})" for ch in lacking[:5])
     whole = unicodedata.normalize("NFC", text)
     if any(unicodedata.category(ch) in ("Mn", "Me") for ch in lacking) and whole != text and \
@@ -140,6 +150,8 @@ def undrawable_text(kit: KitData, glossary: Glossary | None = None) -> Iterator[
                 for i in rules.interpretations]
     for n in kit.nationalities:
         strings += [(f"nationalities/{n.key}.toml", key, text) for key, text in _nationality_strings(n)]
+    if printable("".join(str(text) for _, _, text in strings), cmap):
+        return
     for file, key, text in strings:
         shown = unprintable(str(text), cmap)
         if shown:
@@ -190,6 +202,8 @@ def undrawable_words(words: Words, file: Path | None = None) -> list[str]:
     file, the key and the characters."""
     cmap = letters()
     texts = [*words.messages.items(), *((key, form) for key, forms in words.plurals.items() for form in forms)]
+    if printable("".join(text for _, text in texts), cmap, allowed="\n\u00ad"):
+        return []
     out = []
     for key, text in sorted(texts):
         # A message's own line break; a soft hyphen is never drawn: a line breaks there and prints
