@@ -159,6 +159,25 @@ def test_the_command_runs_the_exit_handlers_and_keeps_its_status():
         assert status == 0 or done.stderr.startswith("bailout: ")
 
 
+def test_the_command_has_its_collector_pass_seldom_and_a_program_importing_the_kit_keeps_its_own():
+    code = """
+        import atexit, gc, json, sys
+        seen = {"python": gc.get_threshold()}
+        atexit.register(lambda: print(json.dumps({**seen, "command": gc.get_threshold()}), flush=True))
+        sys.argv = ["bailout", *sys.argv[1:]]
+        from generator.cli import run
+        from generator.make.workers import COLLECTOR_THRESHOLDS
+        seen.update(imported=gc.get_threshold(), kit=COLLECTOR_THRESHOLDS)
+        run()
+    """
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code), "--version"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["imported"] == seen["python"]       # importing the kit leaves the importer's collector alone
+    assert seen["command"] == seen["kit"] != seen["python"]
+
+
 def test_under_a_profiler_the_command_exits_so_the_profile_prints():
     done = subprocess.run([sys.executable, "-m", "cProfile", "-s", "cumtime", "-m", "generator", "--version"],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)

@@ -11,7 +11,6 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from generator.cli.commands import COMMANDS
 from generator.cli.parser import parse, parser
 
 __all__ = ["main", "parser", "run"]    # parser: the one tests and shell completion read
@@ -34,6 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.data = data_folder(args.data)
             if "templates" in args:     # X/templates beside --data X/data
                 args.templates = template_folder(given, args.templates)
+        from generator.cli.commands import COMMANDS
         status = COMMANDS[args.command or "help"](args) or 0
         sys.stdout.flush()      # a closed pipe shows here, not at exit
         return status
@@ -53,7 +53,11 @@ def run() -> NoReturn:
 
     Every file is written and closed when main() returns; what is left in memory (reportlab,
     pypdf and Jinja2 loaded, a build's objects) is frozen out of the garbage collector's reach
-    (gc.freeze) so the interpreter's exit frees it without first collecting over all of it."""
+    (gc.freeze) so the interpreter's exit frees it without first collecting over all of it.
+    The collector passes seldom from the start (make/workers.py collect_seldom): the commands and
+    what they import load after this line."""
+    from generator.make.workers import collect_seldom
+    collect_seldom()
     status = main()
     gc.freeze()
     try:
