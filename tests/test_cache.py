@@ -79,3 +79,43 @@ def test_an_edited_template_is_compiled_afresh_and_a_damaged_entry_is_compiled_a
         if path.is_file():
             path.write_bytes(path.read_bytes()[:20])
     assert render() == "second 4"
+
+
+def test_a_list_of_names_is_babels_kept_by_babel_and_read_again_when_damaged(tmp_path, monkeypatch):
+    from babel.lists import format_list
+
+    from generator.content import words
+    monkeypatch.setenv(cache.CACHE, str(tmp_path / "cache"))
+    names = ["Kommandant", "Fahrer", "Schütze"]
+    expected = format_list(names, style="or", locale="de")
+    words._listed.cache_clear()
+    assert words.Words("de", {}).either(names) == expected
+    (entry,) = (tmp_path / "cache" / "lists").iterdir()
+    words._listed.cache_clear()
+    import babel.lists
+    monkeypatch.setattr(babel.lists, "format_list", lambda *a, **k: pytest.fail("Babel asked again"))
+    assert words.Words("de", {}).either(names) == expected      # from the cache
+    monkeypatch.undo()
+    monkeypatch.setenv(cache.CACHE, str(tmp_path / "cache"))
+    assert words.Words("de", {}).either(names[:2]) == format_list(names[:2], style="or", locale="de")
+    assert len(list(entry.parent.iterdir())) == 2                 # another list, another entry
+    entry.write_bytes(b"\xff damaged")
+    words._listed.cache_clear()
+    assert words.Words("de", {}).either(names) == expected
+
+
+def test_a_warm_english_build_loads_no_babel(tmp_path):
+    # English numbers are the kit's own and its catalogue and lists are kept: Babel's CLDR data
+    # (a whole locale file for a list's pattern) is read by the first build only.
+    code = ("import sys, runpy; sys.argv = ['bailout', 'build', '--only', 'aid', '--paper', 'a4', '--quiet',\n"
+            "    '--out', sys.argv[1]]\n"
+            "try:\n    runpy.run_module('generator', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'babel'))")
+    env = {"BAILOUT_JOBS": "1", "PATH": "/usr/bin:/bin", cache.CACHE: str(tmp_path / "cache")}
+    seen = []
+    for run in ("cold", "warm"):
+        done = subprocess.run([sys.executable, "-c", code, str(tmp_path / run)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=300, env=env)
+        assert done.returncode == 0, done.stderr
+        seen.append(done.stdout.split("\n")[-2])
+    assert seen[0] != "[]" and seen[1] == "[]", seen
