@@ -414,13 +414,10 @@ def _listed(items: tuple[str, ...], locale: str) -> str:
     kit's cache (generator/cache.py) by this Babel: Babel reads its whole CLDR file of the locale
     for the list's pattern, 20 ms of a 0.5 s English build with its import, for two lists."""
     from generator import cache
-    key = cache.digest("or", locale, *items, _babel_file("lists.py"))
-    kept = cache.read("lists", key)
+    key = cache.digest("or", _babel_file("lists.py"), locale, *items)
+    kept = cache.read("lists", key)     # sealed: only what write() below kept, UTF-8
     if kept is not None:
-        try:
-            return kept.decode("utf-8")
-        except UnicodeError:        # a damaged entry: Babel again
-            pass
+        return kept.decode("utf-8")
     from babel.lists import format_list
     text = format_list(list(items), style="or", locale=locale)
     cache.write("lists", key, text.encode("utf-8"))

@@ -176,14 +176,10 @@ def workers(lanes: int, warm: Callable[[], None] | None = None) -> Iterator[Runn
 
 
 # The cyclic garbage collector's thresholds in a kit process: a pass over the youngest objects
-# after 200,000 new ones (Python's default: 700), as mypy sets for the same reason.  A default
-# build ends holding about 52,000 objects the collector tracks (the libraries loaded, the fonts,
-# flowables, faces and data) and leaves about 4,000 in cycles; at 700 the collector passed 162
-# times over its young objects, 14 over the older and once over everything loaded, finding next
-# to nothing: 27 to 47 ms of a 0.5 s build (timed with gc.callbacks, five builds).  Now it
-# passes 28 times and twice, all while the interpreter and the command line load (before
-# cli.run sets these): 1.5 ms, the same memory within 2 MiB.  A 1,000,000-row table, whose rows
-# stream to the file, still collects every 200,000 objects and peaks where it did.
+# after 200,000 new ones (Python's default: 700), as mypy sets for the same reason.  A build keeps
+# almost everything it makes to its end and leaves next to nothing in cycles, so at 700 the
+# collector's passes found little and cost a build 27 to 47 ms (docs/speed.md); the memory is the
+# same within 2 MiB, and a streamed 1,000,000-row table still collects every 200,000 objects.
 COLLECTOR_THRESHOLDS = (200_000, 30, 30)
 
 
@@ -201,9 +197,9 @@ def _start_worker(warm: Callable[[], None] | None) -> None:
     import atexit
     import gc
     import multiprocessing
-    collect_seldom()
     import signal
     import threading
+    collect_seldom()
     _IN_A_LANE.set(True)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     atexit.register(gc.freeze)
