@@ -3,8 +3,9 @@ generator/cli/argtypes.py), and the SOURCE_DATE_EPOCH check every dated output n
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
+
+from msgspec import Struct
 
 from generator.errors import UsageError
 from generator.profiles import registry
@@ -26,8 +27,7 @@ RANDOM_SEED = -1            # --seed random, before the CLI draws a fresh seed f
 PRINT_PROFILES: tuple[str, ...] = registry.names()
 
 
-@dataclass(frozen=True)
-class BuildOptions:
+class BuildOptions(Struct, frozen=True):
     """What a build was asked for, independent of argparse (tests build these directly)."""
     papers: tuple[str, ...] = PAPER_KEYS
     parts: tuple[str, ...] = PARTS

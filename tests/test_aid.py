@@ -12,12 +12,12 @@ import shutil
 import subprocess
 import tomllib
 from collections import Counter
-from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction as F
 
 import pypdf
 import pytest
+from msgspec.structs import replace
 
 from conftest import DATA, edit, page_texts, pdf_text, run_cli
 from generator import __version__

@@ -5,11 +5,11 @@ text (a crew of five, pistol 1 FP at RR 5, CCV -1, Wall -1 TEM) and the data fil
 the kit's words from the English catalogue.
 """
 
-import dataclasses
 import tomllib
 from fractions import Fraction
 
 import pytest
+from msgspec.structs import replace
 
 from conftest import DATA, ROOT
 from generator.content import faces as content
@@ -205,7 +205,7 @@ def test_a_pictogram_keeps_its_place_whatever_the_words():
     assert fits[short].pictogram == fits[long].pictogram is not None
     assert [p.y for p in fits[short].middle] == [p.y for p in fits[long].middle]
     crew = content.Face("pistol", (content.Line("CREW", "title"),), (), no_smoke=True, corner_note=content.Line("RR5"))
-    crew_long = dataclasses.replace(crew, lines=(content.Line("BESATZUNG", "title"), content.Line("nur Pistole")))
+    crew_long = replace(crew, lines=(content.Line("BESATZUNG", "title"), content.Line("nur Pistole")))
     _, fits = fl.fit_faces([crew, crew_long], zone, fake_measure, fake_ink)
     assert fits[crew].corner_pictogram == fits[crew_long].corner_pictogram
     assert fits[crew].sign == fits[crew_long].sign and fits[crew].note == fits[crew_long].note

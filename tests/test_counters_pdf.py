@@ -339,8 +339,7 @@ def test_a_pictogram_whose_outline_changed_is_drawn_anew(monkeypatch):
     """Pictogram paths are written once and drawn again from then on (face_pdf._outline_path):
     kept by the outline itself, so a part whose path changed in this process is drawn as it now
     is, and the same outline in the same box is the same operators."""
-    from dataclasses import replace
-
+    from msgspec.structs import replace
     from reportlab.pdfgen.canvas import Canvas
 
     from generator.layout import pictograms

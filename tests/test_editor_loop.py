@@ -5,9 +5,9 @@ import io
 import re
 import shutil
 import zipfile
-from dataclasses import fields
 
 import pytest
+from msgspec.structs import fields
 from pypdf import PdfReader
 
 from conftest import DATA, ROOT, edit, run_cli

@@ -15,9 +15,9 @@ import signal
 import socket
 import sys
 import time
-from dataclasses import replace
 
 import pytest
+from msgspec.structs import replace
 
 from conftest import DATA, ROOT, one_line, run_cli
 from generator.content import template_sandbox

@@ -10,7 +10,6 @@ compiled between runs in the kit's cache (generator/cache.py).
 import hashlib
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +17,7 @@ from types import MappingProxyType, TracebackType
 from typing import Any
 
 import jinja2
+from msgspec.structs import replace
 
 from generator import __version__
 from generator.content import template_sandbox

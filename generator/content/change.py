@@ -1,10 +1,9 @@
 """One printed item of a kit (a figure, a sentence, a label) and one change to it between two kits."""
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(Struct, frozen=True):
     key: str
     rule: str               # the rule number (or "note N") it prints under, from the data
     label: str
@@ -12,8 +11,7 @@ class Item:
     kind: str = "text"
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(Struct, frozen=True):
     key: str
     rule: str
     label: str

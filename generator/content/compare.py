@@ -11,8 +11,9 @@ marks and counts.
 
 import contextlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from generator.content.items import Groups, diff, print_items, rule_order, source_words, template_changes
 from generator.content.stamp import folder_hash
@@ -23,8 +24,7 @@ from generator.engine.odds import compute
 from generator.errors import DataError, RenderError
 
 
-@dataclass(frozen=True)
-class PrintInputs:
+class PrintInputs(Struct, frozen=True):
     """One side of a comparison: the data as its edition prints it, the templates (None: the
     data alone is compared), and the sets of crew markers its counters hold."""
     kit: KitData
@@ -32,8 +32,7 @@ class PrintInputs:
     sets: int = 2
 
 
-@dataclass(frozen=True)
-class Compared:
+class Compared(Struct, frozen=True):
     groups: Groups          # printed_changes(): [(rule, [Change, ...]), ...]
     old: Side
     new: Side

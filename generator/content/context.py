@@ -4,9 +4,10 @@ Reportlab-free: the content layer reads it, and every renderer below generator/r
 handed one.
 """
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from generator.content.change import Change
 from generator.content.stamp import Stamp, edition_stamp
@@ -16,8 +17,7 @@ from generator.engine.odds import Odds
 from generator.options import BuildOptions
 
 
-@dataclass(frozen=True)
-class Since:
+class Since(Struct, frozen=True):
     """What `build --since` knows: the base's label, the changes, and the base's aid."""
     spec: str               # OLD as given: a folder or git:REV
     label: str              # "git:HEAD (abc1234)" or "data 1a2b3c4d5e"
@@ -28,8 +28,7 @@ class Since:
     templates_hash: str     # the hash of the base's templates (content/stamp.py's folder_hash)
 
 
-@dataclass(frozen=True)
-class BuildContext:
+class BuildContext(Struct, frozen=True):
     """What every renderer needs: the data, its exact odds, the options asked for, the templates."""
     kit: KitData
     odds: Odds
@@ -38,7 +37,7 @@ class BuildContext:
     changes: Since | None = None    # built --since OLD
     words: Words = field(default_factory=load_words)   # the printed words of this edition
     # What one build works out once and every paper shares (the aid's text, the pre-rolled rows).
-    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     @property
     def stamp(self) -> Stamp:

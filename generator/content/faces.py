@@ -8,7 +8,7 @@ the factors as big numerals along the bottom.  Each piece of text keeps the data
 came from, so a renderer that cannot fit it can name them.
 """
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from generator.content.context import BuildContext
 from generator.content.words import Words, catalogue_file, fill
@@ -44,8 +44,7 @@ def kind_label(words: Words, kind: str) -> str:
     return words(f"counter.kind.{kind}")
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Struct, frozen=True):
     """One paragraph of a face's text.  style: 'title' (bold) or 'body'.  `single`: it prints on
     one line (a weapon's model), in its `short` form from data where the whole cannot fit."""
     text: str
@@ -55,8 +54,7 @@ class Line:
     single: bool = False
 
 
-@dataclass(frozen=True)
-class Numeral:
+class Numeral(Struct, frozen=True):
     """A factor printed big and bold along the foot of the face, at a fixed place, and the
     small word after it that says what it is ('1' 'FP', '−1' 'TEM'), if any."""
     text: str
@@ -68,8 +66,7 @@ class Numeral:
         return f"{self.text} {self.unit}" if self.unit else self.text
 
 
-@dataclass(frozen=True)
-class Face:
+class Face(Struct, frozen=True):
     corner: str | Line      # top right: a pictogram's role ('pistol', 'wreck') or a Line
     lines: tuple[Line, ...]     # in the middle
     numerals: tuple[Numeral, ...]
@@ -89,8 +86,7 @@ class Face:
         return [w.replace(NBSP, " ") for w in said]
 
 
-@dataclass(frozen=True)
-class Counter:
+class Counter(Struct, frozen=True):
     nationality: str        # Nationality.key
     kind: str               # one of KINDS
     front: Face

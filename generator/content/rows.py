@@ -18,9 +18,10 @@ Pure: no reportlab.  Same (data, rows, seed, mode) -> same rows.
 import math
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import overload
+
+from msgspec import Struct
 
 from generator.content.context import BuildContext
 from generator.content.words import Words
@@ -37,16 +38,14 @@ MAX_BLOCK = 100_000         # a balanced block longer than this would not fit a 
 Row = tuple[str, ...]       # one row's codes, in column order
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(Struct, frozen=True):
     name: str               # the column's key: 'fate1', ..., 'weapon1', ...
     outcomes: tuple[tuple[str, Fraction], ...]  # (code, chance) in a fixed order, chances > 0, summing to 1
     man: int                # the crew member's number (1, 2, ...)
     kind: str               # FATE or WEAPON
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(Struct, frozen=True):
     columns: tuple[Column, ...]     # in CSV order
     block: int              # lcm of every chance's denominator
     mode: str

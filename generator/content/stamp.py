@@ -2,14 +2,16 @@
 
 Data, templates, every catalogue (content/locale/*.po), a translated edition's glossary
 (data/glossary/<lang>.toml, read after the data), every field of BuildOptions (read from the
-dataclass, so options added later are covered without more work) and the kit version.
+record's fields, so options added later are covered without more work) and the kit version.
 Same inputs, same stamp; any of them changed, another stamp.  The footers print it, MANIFEST.txt
 lists it with what went into it, and the release's zip is named by it.
 """
 
 import hashlib
-from dataclasses import dataclass, fields
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import fields
 
 from generator import __version__
 from generator.content.words import LOCALE
@@ -23,8 +25,7 @@ SHORT = 10      # the stamp as footers print it
 UNSTAMPED = ("papers", "parts", "since")
 
 
-@dataclass(frozen=True)
-class Stamp:
+class Stamp(Struct, frozen=True):
     """The stamp and its inputs, [(name, sha256 or value)], as MANIFEST.txt lists them."""
     hash: str
     inputs: tuple[tuple[str, str], ...]

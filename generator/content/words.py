@@ -20,13 +20,14 @@ import json
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from string import Formatter
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from generator.engine.odds import percent as english_percent
 from generator.errors import DataError
@@ -39,8 +40,7 @@ SOURCE_LANGUAGE = "en"
 ENGLISH_PLURALS = "nplurals=2; plural=(n != 1);"
 
 
-@dataclass(frozen=True)
-class Words:
+class Words(Struct, frozen=True):
     """One language's catalogue: words(key, **fields) is the text printed for `key`;
     words.count(key, n, **fields) the same for a message with plural forms."""
     lang: str
@@ -254,8 +254,7 @@ def _read_words(lang: str) -> Words:
     return Words(lang, catalogue.messages, catalogue.plurals, catalogue.plural_forms)
 
 
-@dataclass(frozen=True)
-class Catalogue:
+class Catalogue(Struct, frozen=True):
     """A .po file's translated messages: the plain ones, those with plural forms, and its header's
     Plural-Forms (Babel's locale default where the header gives none)."""
     messages: dict[str, str]

@@ -1,4 +1,4 @@
-"""Load and validate data/ into frozen dataclasses; every problem is reported at once.
+"""Load and validate data/ into frozen records (msgspec Structs); every problem is reported at once.
 
 `load(data_dir)` returns a `KitData` or raises `DataError` listing each problem with its file
 and key path.  Nothing here knows a rule number: they are all read from rules.toml.

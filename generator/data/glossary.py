@@ -12,12 +12,13 @@ the wrong kind, is a problem naming file and key; a sentence left out prints in 
 `bailout check` names it.
 """
 
-import dataclasses
 import hashlib
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
 from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from generator.data.model import EditionGlossary, KitData, Nationality, Rules
 from generator.data.schema import Problems
@@ -37,8 +38,7 @@ TEXT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(Struct, frozen=True):
     """One game term in an edition: [terms."Hero card"] (or the short form "Hero card" = "...")."""
     english: str                # the key: the English term as the English edition prints it
     term: str                   # the edition's word for it, as a player says it
@@ -47,8 +47,7 @@ class Term:
     avoid: tuple[str, ...] = ()     # other words for the same thing, never printed
 
 
-@dataclass(frozen=True)
-class Glossary:
+class Glossary(Struct, frozen=True):
     """One edition's glossary, read and checked."""
     lang: str
     file: str                       # data/glossary/<lang>.toml, as problems name it
@@ -203,10 +202,10 @@ def translated(kit: KitData, glossary: Glossary) -> KitData:
 
 
 def _set(value: Any, path: tuple[str, ...], new: object) -> Any:
-    """A copy of the dataclass `value` with the field at `path` set to `new`."""
+    """A copy of the record `value` with the field at `path` set to `new`."""
     head, rest = path[0], path[1:]
     inner = _set(getattr(value, head), rest, new) if rest else new
-    return dataclasses.replace(value, **{head: inner})
+    return replace(value, **{head: inner})
 
 
 def _named(n: Nationality, entry: dict[str, str]) -> Nationality:

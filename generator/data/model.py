@@ -1,8 +1,9 @@
-"""The data model: frozen dataclasses for rule 871 and the nationalities.  No I/O here."""
+"""The data model: frozen records (msgspec Structs) for rule 871 and the nationalities.  No I/O here."""
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from generator.data.schema import in_range
 
@@ -37,8 +38,7 @@ EMBLEM_SHAPES: dict[str, tuple[str, ...]] = {
 BAR_DIRECTIONS: tuple[str, ...] = ("vertical", "horizontal")
 
 
-@dataclass(frozen=True)
-class ColumnTable:
+class ColumnTable(Struct, frozen=True):
     """Which result each value of one RPC column gives."""
     column: int
     results: tuple[tuple[int, str], ...]    # ((value, result), ...) for every value 1..column
@@ -50,16 +50,14 @@ class ColumnTable:
         return tuple(v for v, r in self.results if r == result)
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(Struct, frozen=True):
     rule: str
     label: str
     column: int
     succeed: tuple[int, ...]    # the values of `column` that let the crew bail out
 
 
-@dataclass(frozen=True)
-class Crew:
+class Crew(Struct, frozen=True):
     rule: str
     size: int
     commander_casualty_rule: str
@@ -75,16 +73,14 @@ class Crew:
     aid_crew_sizes: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Fate:
+class Fate(Struct, frozen=True):
     rule: str
     wounded_rule: str
     wounded_except: str
     table: ColumnTable
 
 
-@dataclass(frozen=True)
-class Hero:
+class Hero(Struct, frozen=True):
     fate_rule: str
     fate_result: str
     weapon_rule: str
@@ -92,8 +88,7 @@ class Hero:
     unpins: bool
 
 
-@dataclass(frozen=True)
-class Weapon:
+class Weapon(Struct, frozen=True):
     rule: str
     pistol_fp: int
     pistol_relative_range: int
@@ -105,8 +100,7 @@ class Weapon:
     type_words: str         # the rule's words for which rifle or SMG (it names no models)
 
 
-@dataclass(frozen=True)
-class After:
+class After(Struct, frozen=True):
     rule: str
     pinned: bool
     group: str
@@ -116,16 +110,14 @@ class After:
     infiltrators: str
 
 
-@dataclass(frozen=True)
-class CloseCombat:
+class CloseCombat(Struct, frozen=True):
     rule: str
     ccv_modifier: int
     pistol_only_vs_unarmed: int
     smoke: bool
 
 
-@dataclass(frozen=True)
-class Interpretation:
+class Interpretation(Struct, frozen=True):
     name: str
     note: int
     reading: str
@@ -144,8 +136,7 @@ class Interpretation:
         return self.reading in self.house_rules
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(Struct, frozen=True):
     number: str
     title: str
     game: str
@@ -175,8 +166,7 @@ class Rules:
         return range(self.first_year, self.last_year + 1)
 
 
-@dataclass(frozen=True)
-class WeaponSpan:
+class WeaponSpan(Struct, frozen=True):
     first: int
     last: int
     model: str
@@ -184,22 +174,19 @@ class WeaponSpan:
     short: str = ""         # the model's short form, for a counter too narrow for `model` on one line
 
 
-@dataclass(frozen=True)
-class RosterCard:
+class RosterCard(Struct, frozen=True):
     card_id: str
     role: str               # "SL", "ASL" or "" for none
     morale: int
 
 
-@dataclass(frozen=True)
-class Afv:
+class Afv(Struct, frozen=True):
     name: str
     morale: int
     open_topped: bool
 
 
-@dataclass(frozen=True)
-class EmblemShape:
+class EmblemShape(Struct, frozen=True):
     """One shape of a nationality's emblem, on a square whose centre is (0, 0) and whose edges are
     at -100 and +100 (x right, y up).  `size` is the radius (disc, ring, star) or half-side (square,
     cross, bars); `width` a ring's thickness or a cross's arm width, as a percentage of `size`."""
@@ -214,8 +201,7 @@ class EmblemShape:
     y: int = 0
 
 
-@dataclass(frozen=True)
-class Nationality:
+class Nationality(Struct, frozen=True):
     key: str
     name: str
     adjective: str
@@ -239,8 +225,7 @@ def _span_model(spans: Iterable[WeaponSpan], year: int) -> str | None:
     return next((s.model for s in spans if s.first <= year <= s.last), None)
 
 
-@dataclass(frozen=True)
-class EditionGlossary:
+class EditionGlossary(Struct, frozen=True):
     """What a translated edition's glossary (data/glossary/<lang>.toml) adds to the data it
     translates: the file's digest, which the edition stamp covers, and the English it prints as
     it is (rule quotes, a term's English kept beside the edition's own), which the web page marks
@@ -250,8 +235,7 @@ class EditionGlossary:
     english: tuple[str, ...]        # longest first, so a phrase is marked before a word inside it
 
 
-@dataclass(frozen=True)
-class KitData:
+class KitData(Struct, frozen=True):
     directory: Path
     rules: Rules
     nationalities: tuple[Nationality, ...]  # sorted by key

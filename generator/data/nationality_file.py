@@ -4,6 +4,8 @@ from collections import Counter
 from itertools import pairwise
 from typing import Any
 
+from msgspec.structs import fields
+
 from generator.colour import grey_contrast
 from generator.data.model import (
     BAR_DIRECTIONS,
@@ -72,6 +74,7 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
 _EMBLEM_INTS: dict[str, Validator[int]] = {"size": in_range(5, 100), "width": in_range(5, 100),
                                            "points": in_range(3, 12), "inner": in_range(10, 95),
                                            "x": in_range(-95, 95), "y": in_range(-95, 95)}
+_EMBLEM_DEFAULTS = {f.name: f.default for f in fields(EmblemShape)}     # what a shape left unsaid takes
 
 
 def _emblem(r: Reader) -> tuple[EmblemShape, ...]:
@@ -98,7 +101,7 @@ def _emblem_shape(s: Reader) -> EmblemShape | None:
     if extras:
         s.names()       # reported above; not again as unknown keys
     colours = _emblem_colours(s, takes)
-    numbers: dict[str, int] = {k: s.get(k, int, default=getattr(EmblemShape, k), check=check)  # the class's defaults
+    numbers: dict[str, int] = {k: s.get(k, int, default=_EMBLEM_DEFAULTS[k], check=check)
                                for k, check in _EMBLEM_INTS.items() if k in takes}
     direction = "vertical"
     if "direction" in takes:

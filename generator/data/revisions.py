@@ -15,10 +15,11 @@ import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any, Literal, NoReturn, overload
+
+from msgspec import Struct
 
 from generator.data.model import KitData
 from generator.data.sources import MARKERS, NAMES, template_folder
@@ -29,8 +30,7 @@ GIT = "git:"
 MAX_FILES = 1000        # data/ and templates/ together; the shipped ones hold about 20
 
 
-@dataclass(frozen=True)
-class Side:
+class Side(Struct, frozen=True):
     spec: str               # as given: a folder or git:REV
     folder: Path            # the data folder to load
     label: str              # how the output names it: the folder, or "git:REV (abc1234)"

@@ -5,15 +5,15 @@ most `max_leaders` SL/ASL among them.  The search counts every such combination.
 """
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
 from itertools import combinations
+
+from msgspec import Struct
 
 from generator.data.model import RosterCard, Rules
 from generator.engine import procedure as R
 
 
-@dataclass(frozen=True)
-class CrewSearch:
+class CrewSearch(Struct, frozen=True):
     size: int
     average: int            # the target average Morale
     total: int              # the Morale the cards must add up to

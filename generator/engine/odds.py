@@ -5,9 +5,10 @@ draws, so their joint chance is the product.  Crew distributions convolve the me
 """
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
+
+from msgspec import Struct
 
 from generator.data import FATES
 from generator.data.model import KitData, Rules
@@ -22,8 +23,7 @@ BySize = dict[int, dict[bool, Distribution]]    # {crew size: {Hero card played:
 _K = TypeVar("_K")
 
 
-@dataclass(frozen=True)
-class Odds:
+class Odds(Struct, frozen=True):
     bail_out_closed: Fraction
     bail_out_open: Fraction
     fate: dict[str, Fraction]       # {fate: chance} for one man (871.3)

@@ -1,8 +1,9 @@
 """The 871 procedure as pure functions over drawn cards.  Every number comes from `Rules`."""
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+
+from msgspec import Struct
 
 from generator.data.model import Nationality, Rules
 from generator.engine.deck import Card
@@ -81,8 +82,7 @@ def hero_arms_too(rules: Rules) -> bool:
     return rules.setting("hero_card") == "single"
 
 
-@dataclass(frozen=True)
-class Man:
+class Man(Struct, frozen=True):
     fate: str
     weapon: str | None      # None for the killed
     hero: bool = False      # a Hero card was played for him

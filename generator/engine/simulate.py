@@ -5,9 +5,10 @@ exact odds, so `z = (observed - exact) / se` says how surprising the difference 
 """
 
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
+
+from msgspec import Struct
 
 from generator.data.model import KitData
 from generator.engine import procedure as R
@@ -15,8 +16,7 @@ from generator.engine.deck import Card, for_kit
 from generator.engine.odds import compute
 
 
-@dataclass(frozen=True)
-class Figure:
+class Figure(Struct, frozen=True):
     name: str               # a stable key ('bail_out_closed', 'fate.unhurt'), as in `bailout odds --json`
     exact: Fraction
     observed: float

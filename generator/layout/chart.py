@@ -16,7 +16,8 @@ to `label_height` - 5 pt above it (the renderers' text plus padding).
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 DROP_CLEAR = 5.0        # a drop's label keeps this far from the box above and the elbow's line
 DROP_TAIL = 12.0        # from the elbow down to the next row: room for the arrowhead
@@ -25,8 +26,7 @@ LABEL_GAP = 4.0         # between a drop and the right end of its label
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True)
-class Rect:
+class Rect(Struct, frozen=True):
     x: float
     y: float                # bottom edge
     w: float
@@ -53,8 +53,7 @@ class Rect:
                 and self.y < other.top and other.y < self.top)
 
 
-@dataclass(frozen=True)
-class Arrow:
+class Arrow(Struct, frozen=True):
     points: tuple[Point, ...]       # a polyline; the last point is the tip
     label_at: Point | None = None   # label baseline anchor, if any
     bypass: int | None = None       # index into arrange()'s `bypasses`; None for the chain
@@ -71,8 +70,7 @@ class Arrow:
                 (bx + uy * half_width, by - ux * half_width))
 
 
-@dataclass(frozen=True)
-class Chart:
+class Chart(Struct, frozen=True):
     width: float
     height: float
     boxes: tuple[Rect, ...]     # in order

@@ -9,7 +9,8 @@ of the nick's length: four nicks a path, a side's length apart along it.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from generator.layout.sheets import Grid, Point, Slot
 from generator.profiles.print_profile import Nicks
@@ -48,8 +49,7 @@ def sheet_cuts(grid: Grid, slots: Sequence[Slot], nicks: Nicks | None) -> list[l
     return [cut_path(*grid.front(slot.col, slot.row), grid.size, nicks) for slot in slots]
 
 
-@dataclass(frozen=True)
-class Rect:
+class Rect(Struct, frozen=True):
     """A filled rectangle: (x, y) its lower-left corner, points."""
     x: float
     y: float

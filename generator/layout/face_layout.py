@@ -13,11 +13,12 @@ baseline as `ink(text, style, size)` (accents over capitals included), so everyt
 testable without a PDF.  Styles: 'title' and 'small' bold, 'body' the text weight.
 """
 
-import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from generator.content.faces import Face, Line, Numeral
 from generator.data.model import EmblemShape
@@ -53,8 +54,7 @@ def floor_pt(size: float) -> float:
     return FLOOR_PT if size >= REFERENCE - 1e-6 else SMALL_FLOOR_PT
 
 
-@dataclass(frozen=True)
-class CounterType:
+class CounterType(Struct, frozen=True):
     """The four sizes every face of one counter sheet prints in, points."""
     title: float
     body: float
@@ -62,8 +62,7 @@ class CounterType:
     numeral: float
 
 
-@dataclass(frozen=True)
-class Zones:
+class Zones(Struct, frozen=True):
     """Where things go on a face of a `size` counter, relative to its lower-left corner."""
     size: float
     inset: float
@@ -139,8 +138,7 @@ def foot_pictogram_box(zone: Zones, aspect: float) -> Box:
 
 # ---- words ---------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(Struct, frozen=True):
     """One line of text, centred on x at baseline y, relative to the counter's lower-left."""
     text: str
     style: str
@@ -200,11 +198,11 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
 def whole_words(face: Face) -> Face:
     """`face` with its soft hyphens taken out: every word whole."""
     def whole(line: Line) -> Line:
-        return dataclasses.replace(line, text=line.text.replace(SOFT_HYPHEN, ""),
+        return replace(line, text=line.text.replace(SOFT_HYPHEN, ""),
                                    short=line.short.replace(SOFT_HYPHEN, ""))
     corner = whole(face.corner) if isinstance(face.corner, Line) else face.corner
     note = whole(face.corner_note) if face.corner_note is not None else None
-    return dataclasses.replace(face, corner=corner, lines=tuple(whole(line) for line in face.lines), corner_note=note)
+    return replace(face, corner=corner, lines=tuple(whole(line) for line in face.lines), corner_note=note)
 
 
 def lay_out(rows: Sequence[tuple[str, str, float]], box: Box, ink: Ink) -> list[Placed] | None:
@@ -245,8 +243,7 @@ def _rows(lines: Iterable[Line], width: float, measure: Measure, kind: CounterTy
     return rows
 
 
-@dataclass(frozen=True)
-class FaceFit:
+class FaceFit(Struct, frozen=True):
     """Where one face's pieces go at its sheet's CounterType."""
     middle: tuple[Placed, ...]
     corner: tuple[Placed, ...]              # the corner's word, if it has one
@@ -327,7 +324,7 @@ def _fit_all(faces: Sequence[Face], zone: Zones, measure: Measure, ink: Ink) \
     while pt >= zone.floor:
         for ratio in TITLE_RATIOS:
             title = min(top.title, max(zone.floor, float(pt * ratio)))
-            kind = dataclasses.replace(top, title=title, body=float(pt))
+            kind = replace(top, title=title, body=float(pt))
             fits = {face: fit_face(face, zone, kind, measure, ink) for face in faces}
             if all(fits.values()):
                 return kind, {face: fit for face, fit in fits.items() if fit is not None}
@@ -338,11 +335,11 @@ def _fit_all(faces: Sequence[Face], zone: Zones, measure: Measure, ink: Ink) \
 def culprits(face: Face, zone: Zones, measure: Measure, ink: Ink = cap_ink) -> list[Line]:
     """The lines of `face` (its corner word included) that cannot fit even alone at the floor:
     the ones to blame in an error."""
-    low = dataclasses.replace(zone.type, title=zone.floor, body=zone.floor)
+    low = replace(zone.type, title=zone.floor, body=zone.floor)
     blamed = [line for line in face.lines
-              if fit_face(dataclasses.replace(face, lines=(line,), corner="", corner_note=None, no_smoke=False),
+              if fit_face(replace(face, lines=(line,), corner="", corner_note=None, no_smoke=False),
                           zone, low, measure, ink) is None]
-    if isinstance(face.corner, Line) and fit_face(dataclasses.replace(face, lines=()), zone, low, measure,
+    if isinstance(face.corner, Line) and fit_face(replace(face, lines=()), zone, low, measure,
                                                   ink) is None:
         blamed.append(face.corner)
     return blamed
@@ -363,8 +360,7 @@ def numeral_x(place: str, zone: Zones, width: float) -> float:
     return {"left": left, "centre": (left + right - width) / 2, "right": right - width}[place]
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(Struct, frozen=True):
     """One bold string of a numeral, its left end at x and baseline at y (counter-relative)."""
     text: str
     size: float
@@ -401,14 +397,13 @@ def foot_numerals(numerals: Sequence[Numeral], zone: Zones, kind: CounterType, m
         return laid
     big = sum(measure(n.text, "title", kind.numeral) for n in numerals if n.place in ("left", "right"))
     pt = max(zone.floor, kind.numeral * (1 - short / big)) if big else kind.numeral
-    smaller = dataclasses.replace(kind, numeral=pt)
+    smaller = replace(kind, numeral=pt)
     return [numeral_pieces(n, zone, smaller, measure) for n in numerals]
 
 
 # ---- emblems: the nationality file's shapes, on a square from -100 to 100 -----------------------
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(Struct, frozen=True):
     """One filled shape of an emblem, in page units: 'circle' (cx, cy, r), 'ring' (cx, cy, r, r_in)
     or 'polygon' ((x, y), ...), and its '#rrggbb' colour."""
     kind: str

@@ -1,12 +1,11 @@
 """Paper sizes, in PDF points (1/72 in)."""
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from generator.units import inch, mm
 
 
-@dataclass(frozen=True)
-class Paper:
+class Paper(Struct, frozen=True):
     key: str                # 'a4' or 'letter': file names and options
     label: str              # what the footer prints
     width: float

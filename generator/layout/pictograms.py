@@ -13,9 +13,10 @@ each an icon placed on the role's own 512-unit square (the wreck: the tank and a
 import math
 import re
 import tomllib
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from msgspec import Struct
 
 from generator.errors import DataError
 
@@ -27,15 +28,13 @@ VIEW = 512.0            # game-icons.net's view box: 0 0 512 512
 FILE = "pictograms.toml"
 
 
-@dataclass(frozen=True)
-class Subpath:
+class Subpath(Struct, frozen=True):
     start: Point
     segments: tuple[Segment, ...]
     closed: bool
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(Struct, frozen=True):
     """One icon of a pictogram: its path data, where it sits on the role's square (turned about
     the icon's centre, then scaled and moved, in 512ths) and how far it knocks out what is under it."""
     icon: str
@@ -48,8 +47,7 @@ class Part:
     knockout: float = 0.0       # the part's outline grown by this many units, in the ground colour, first
 
 
-@dataclass(frozen=True)
-class Pictogram:
+class Pictogram(Struct, frozen=True):
     role: str
     parts: tuple[Part, ...]
 

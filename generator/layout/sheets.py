@@ -11,10 +11,11 @@ Backs are mirrored for a long-edge flip: a portrait sheet turned over its long e
 mirrors x.
 """
 
-import dataclasses
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from fractions import Fraction
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from generator.content.faces import Groups
 from generator.layout import face_layout as fl
@@ -47,8 +48,7 @@ Measure = Callable[[str, str, float], float]
 Length = float | Fraction           # millimetres as options give them (exact) or as floats
 
 
-@dataclass(frozen=True)
-class Grid:
+class Grid(Struct, frozen=True):
     page_w: float
     page_h: float
     size: float             # counter side, points
@@ -172,8 +172,7 @@ def bleed_rect(x: float, y: float, size: float, bleed: float = mm(BLEED_MM)) -> 
     return x - bleed, y - bleed, size + 2 * bleed, size + 2 * bleed
 
 
-@dataclass(frozen=True)
-class Bar:
+class Bar(Struct, frozen=True):
     x: float
     y: float                # bottom of the bar
     length: float
@@ -198,8 +197,7 @@ def bars(grid: Grid) -> list[Bar]:
     return result
 
 
-@dataclass(frozen=True)
-class Slot:
+class Slot(Struct, frozen=True):
     group: int              # index of the group (nationality)
     item: int               # index within the group
     col: int
@@ -241,8 +239,7 @@ def spare_cells(total: int, grid: Grid) -> int:
     return -total % grid.capacity
 
 
-@dataclass(frozen=True)
-class Calibration:
+class Calibration(Struct, frozen=True):
     front: Point            # centre of the front cross
     back: Point             # where the back page draws its cross and scale
     scale: float            # half-length of the scale, points
@@ -291,12 +288,12 @@ def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Gr
     elif die is not None and die.board is not None:
         grid = make_board_grid(die.board, options.counter_mm, die)
     elif options.profile.home_cutter:       # the machine cuts: no ticks beside its marks
-        grid = dataclasses.replace(make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm,
+        grid = replace(make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm,
                                              side_mm=CUTTER_SIDE_MM), ticks=False)
     else:
         grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm, die)
         if die is not None:     # the shop's die cuts them: ticks would be ink on its sheet
-            grid = dataclasses.replace(grid, ticks=False)
+            grid = replace(grid, ticks=False)
     groups = counters(0)
     spare = spare_cells(sum(len(group) for _, group in groups), grid) if options.fill else 0
     if spare:       # no spare cells: the plain counters are already the ones to place

@@ -6,7 +6,8 @@ renderer measures its text and passes the widths and band heights in.
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from generator.errors import RenderError
 from generator.layout.paper import Paper
@@ -14,8 +15,7 @@ from generator.layout.paper import Paper
 MAX_BOOKMARKS = 100         # more outline entries than this are no help to a reader
 
 
-@dataclass(frozen=True)
-class ColumnBox:
+class ColumnBox(Struct, frozen=True):
     key: str
     x: float                # left edge
     width: float
@@ -29,8 +29,7 @@ class ColumnBox:
         return self.x + self.width / 2
 
 
-@dataclass(frozen=True)
-class TableGeometry:
+class TableGeometry(Struct, frozen=True):
     """A table over pages: the first page's rows start under its heading and legend
     (`first_top`), every later page's under a running head (`later_top`)."""
     paper: Paper

@@ -9,9 +9,11 @@ import functools
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from generator.content.context import BuildContext, Since
 from generator.content.rows import TARGET_ROWS
@@ -36,8 +38,7 @@ if TYPE_CHECKING:
 Progress = Callable[[str, bytes], None]
 
 
-@dataclass(frozen=True)
-class Built:
+class Built(Struct, frozen=True):
     """What a build wrote, and what its closing line names."""
     names: list[str]
     stamp: str              # the edition stamp as the footers print it (with the label)

@@ -14,8 +14,11 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from generator.content.context import BuildContext
 from generator.content.words import Words, load_words
@@ -31,8 +34,7 @@ STEP_MS, DEBOUNCE_MS = 15, 400
 CHECK_MS = 500      # how often, without events, the files are compared by size and time
 
 
-@dataclass(frozen=True)
-class Sources:
+class Sources(Struct, frozen=True):
     """What a preview reads: folders and files to watch, and how to make a context from them."""
     watched: tuple[Path, ...]
     make_context: Callable[[], BuildContext]     # loads the data and options afresh; KitError if bad

@@ -15,10 +15,12 @@ import os
 import time
 import zipfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from generator import __version__
 from generator.content.context import BuildContext, Since
@@ -83,8 +85,7 @@ def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None
     return edition_files(kit, options, files, _told(ctx), editions), ctx.stamp
 
 
-@dataclass(frozen=True)
-class Told:
+class Told(Struct, frozen=True):
     """What an edition's README, index and MANIFEST say of its build: its stamp, the edition's
     label, and the changes `--since` marked."""
     stamp: Stamp

@@ -7,7 +7,7 @@ line goes as a file of its own (cut-*.pdf, cut-*.svg), not as a spot colour in t
 output profile is built from Fogra's FOGRA39L data with a 300% ink limit (render/pdf/icc/).
 """
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from generator.profiles.print_profile import (
     X1A_FOGRA39,

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
+from msgspec import Struct
+
 from generator.units import MM_PER_INCH
 
 Mm = float | Fraction       # millimetres; a shop's numbers in inches stay exact (inches())
@@ -34,8 +36,7 @@ class ColourModel(Enum):
     CMYK = "CMYK"       # DeviceCMYK only, black and greys as pure K: a press's inks
 
 
-@dataclass(frozen=True)
-class PdfX:
+class PdfX(Struct, frozen=True):
     """The PDF/X flavour a shop's preflight checks: the info key, the header, the output intent."""
     version: str            # GTS_PDFXVersion
     header: str             # the file's first line, as the version asks
@@ -57,16 +58,14 @@ X1A_FOGRA39 = PdfX(version="PDF/X-1a:2003", header="%PDF-1.4", condition="FOGRA3
                    condition_info="Coated FOGRA39 (ISO 12647-2:2004)")
 
 
-@dataclass(frozen=True)
-class Nicks:
+class Nicks(Struct, frozen=True):
     """Ties left in a die line, so the counters stay in their board until punched out."""
     width_in: Fraction      # each nick's length along the cut
     apart_in: Fraction      # the least distance between two nicks of one path
     per_path: int           # nicks on each counter's cut path, at least
 
 
-@dataclass(frozen=True)
-class Punchboard:
+class Punchboard(Struct, frozen=True):
     """A board of fixed size the counters are laid out on, in place of the paper (a shop's
     punchout slug): its trim, and the frame it keeps round the counters."""
     width_in: Fraction
@@ -74,8 +73,7 @@ class Punchboard:
     frame_in: Fraction      # from the board's trim to the nearest counter's bleed
 
 
-@dataclass(frozen=True)
-class DieCut:
+class DieCut(Struct, frozen=True):
     """Counters a shop cuts with a die: every counter's own bleed and safe zone."""
     bleed_mm: Mm            # each counter's art past its cut (two of them between counters)
     safe_mm: Mm             # each counter's text and art inside its cut by at least this
@@ -84,8 +82,7 @@ class DieCut:
     board: Punchboard | None = None     # None: the paper's sheets
 
 
-@dataclass(frozen=True)
-class Prepress:
+class Prepress(Struct, frozen=True):
     """What a print shop asks of every page of every PDF: its boxes, marks and output intent."""
     bleed_mm: Mm                # the BleedBox past the TrimBox on every side
     slug_mm: float              # past the bleed: room for the crop marks

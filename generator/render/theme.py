@@ -17,14 +17,13 @@ The ink rules (canvas.py applies them):
 - black and white (--bw): the accent is black and the fills white, so nothing prints in colour.
 """
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 BLACK = "#000000"
 WHITE = "#ffffff"
 
 
-@dataclass(frozen=True)
-class Palette:
+class Palette(Struct, frozen=True):
     """The player aid's colours, the same in its PDF and its web page."""
     accent: str     # headings, rules, the flowchart's boxes, arrows and rule tabs
     head: str       # table heads and the flowchart's title bands
@@ -44,8 +43,7 @@ def palette(bw: bool) -> Palette:
 
 # -- type -------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class TypeScale:
+class TypeScale(Struct, frozen=True):
     """The four sizes every page sets its words in, points: a page's title, a section head, body
     text (the tables' cells too) and small words (a table's heads, legends, notes, the footer)."""
     title: float

@@ -12,13 +12,13 @@ import hashlib
 import html
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache, partial
 from importlib import resources
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
+from msgspec import Struct
 
 from generator import __version__
 from generator.content.words import Words
@@ -37,8 +37,7 @@ README, INDEX, EDITIONS = "README.txt.j2", "index.html.j2", "editions.html.j2"
 WIDTH, TIP_WIDTH = 92, 90       # the README's credits, and its printing tips (a hanging indent)
 
 
-@dataclass(frozen=True)
-class Listed:
+class Listed(Struct, frozen=True):
     """A file the release's pages describe: release.file.KIND says what it is and, for a PDF,
     release.print.KIND (or its print profile's words) how to print it."""
     kind: str

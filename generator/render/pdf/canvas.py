@@ -17,9 +17,9 @@ import functools
 import os
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from msgspec import Struct
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.fonts import addMapping
@@ -86,8 +86,7 @@ PAPER = HexColor(theme.WHITE)   # white text and knock-outs, the paper's own: RG
 
 # -- what every PDF says of itself --------------------------------------------------------------
 
-@dataclass(frozen=True)
-class DocumentInfo:
+class DocumentInfo(Struct, frozen=True):
     """The author, creator and keywords every PDF of the kit carries."""
     author: str
     creator: str

@@ -12,9 +12,9 @@ only: the kit's commands live in README.txt, which these pages point to.
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 
+from msgspec import Struct
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -51,8 +51,7 @@ KEY_GAP = mm(6)                 # between two faces of the key
 Tally = tuple[tuple[Nationality, dict[str, int]], ...]
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(Struct, frozen=True):
     """What a first page is drawn for: the paper, the sheets' grid and faces, the page count."""
     paper: Paper
     grid: geo.Grid

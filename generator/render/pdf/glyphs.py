@@ -6,13 +6,14 @@ checked first, and every word of the edition's catalogues (its plural forms and 
 sentences too), against the letters every face of both holds.
 """
 
-import dataclasses
 import functools
 import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
+from msgspec import Struct
+from msgspec.structs import fields
 from reportlab.pdfbase import pdfmetrics
 
 from generator.content.marks import CHANGED
@@ -173,12 +174,12 @@ def _source(file: str, key: str, glossary: Glossary | None) -> tuple[str, str]:
 
 
 def _data_strings(value: object, key: str) -> Iterator[tuple[str, str]]:
-    """(TOML key, text) of every string in a rules dataclass, its fields and tuples walked in order;
+    """(TOML key, text) of every string in a rules record, its fields and tuples walked in order;
     the interpretations' readings are left to the caller, which checks only the chosen one."""
     if isinstance(value, str):
         yield key, value
-    elif dataclasses.is_dataclass(value):
-        for field in dataclasses.fields(value):
+    elif isinstance(value, Struct):
+        for field in fields(value):
             if field.name not in ("readings", "results", "interpretations"):
                 name = field.name if key else _TOML_KEYS.get(field.name, field.name)
                 yield from _data_strings(getattr(value, field.name), f"{key}.{name}".lstrip("."))

@@ -14,7 +14,6 @@ change mark) loses the mark and gets a change bar beside it, drawn by `bars.draw
 import html
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, Protocol
 from xml.etree.ElementTree import Element
 
@@ -22,6 +21,7 @@ import markdown
 from markdown import util
 from markdown.extensions.md_in_html import MarkdownInHtmlExtension
 from markdown.extensions.tables import TableExtension
+from msgspec import Struct
 from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -64,8 +64,7 @@ Handler = Callable[[Element, "Converter"], Flowable]    # a div class's flowable
 GRID_COLOUR = grey(theme.GRID_LEVEL)     # the hairline under each table row
 
 
-@dataclass(frozen=True)
-class Styles:
+class Styles(Struct, frozen=True):
     """Paragraph styles for each element, and the colours tables use."""
     body: ParagraphStyle
     h1: ParagraphStyle

@@ -9,9 +9,9 @@ full page) is made once too.  The page's drawing is what prerolled_pdf.py's docs
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 
+from msgspec import Struct
 from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -148,8 +148,7 @@ class Pieces:
         return "\n".join(out)
 
 
-@dataclass(frozen=True)
-class Look:
+class Look(Struct, frozen=True):
     """What the page drawing reads of prerolled_pdf.py's choices: the build, the geometry, the
     cells' words, and the sizes, faces and colours of the table's look."""
     ctx: BuildContext
