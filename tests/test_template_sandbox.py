@@ -97,6 +97,12 @@ def test_a_control_character_in_template_text_is_one_line_naming_its_line(ch, te
     one_line(status, err, f"{templates / 'aid.md.j2'}:1:", f"U+{ord(ch):04X}")
 
 
+def test_the_first_control_character_is_named_by_its_own_line(templates, tmp_path):
+    _with(templates, "# Rules\n\nfine \u00e9t\u00e9 text\nthen \x07 a bell\nand \x1b later")
+    status, _, err = _build(templates, tmp_path)
+    one_line(status, err, f"{templates / 'aid.md.j2'}:4:", "U+0007")
+
+
 def test_a_template_that_is_a_fifo_or_links_out_is_refused_at_once(templates, tmp_path):
     fifo = templates / "part.md.j2"
     os.mkfifo(fifo)         # nobody writes to it: a blocking read would wait for ever
