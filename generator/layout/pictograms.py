@@ -201,24 +201,39 @@ def _bounds(parts: tuple[Part, ...]) -> Box:
     return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
 
 
-def _points(sub: Subpath) -> list[Point]:
-    """The subpath's end points and curve points sampled: its ink's extent, near enough for a box."""
+@cache
+def _points(sub: Subpath) -> tuple[Point, ...]:
+    """The subpath's end points and curve points sampled: its ink's extent, near enough for a box.
+    Kept: a part's check and its pictogram's bounds both read them."""
     points = [sub.start]
     last = sub.start
     for op, pts in sub.segments:
         if op == "C":
             c1, c2, end = pts
-            points += [_bezier(last, c1, c2, end, t / 8) for t in range(1, 9)]
+            points += [_weighted(last, c1, c2, end, weights) for weights in _SAMPLES]
         else:
             points.append(pts[0])
         last = pts[-1]
-    return points
+    return tuple(points)
+
+
+def _bernstein(t: float) -> tuple[float, float, float, float]:
+    u = 1 - t
+    return u ** 3, 3 * u * u * t, 3 * u * t * t, t ** 3
+
+
+_SAMPLES = tuple(_bernstein(t / 8) for t in range(1, 9))      # a cubic sampled at t = 1/8 .. 1
 
 
 def _bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: float) -> Point:
-    u = 1 - t
-    return (u ** 3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t ** 3 * p3[0],
-            u ** 3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t ** 3 * p3[1])
+    """The cubic's point at `t`."""
+    return _weighted(p0, p1, p2, p3, _bernstein(t))
+
+
+def _weighted(p0: Point, p1: Point, p2: Point, p3: Point, weights: tuple[float, float, float, float]) -> Point:
+    """The cubic's point at the t whose Bernstein weights (_bernstein) are `weights`."""
+    a, b, c, d = weights
+    return (a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0], a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1])
 
 
 # ---- SVG path data ---------------------------------------------------------------------------
