@@ -4,6 +4,7 @@ import io
 import itertools
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -61,6 +62,11 @@ def matrix(*axes):
 def pytest_configure(config):
     if PROFILE not in PROFILES:
         raise pytest.UsageError(f"BAILOUT_HYPOTHESIS_PROFILE={PROFILE!r}: expected one of {', '.join(PROFILES)}")
+    # A run started with Ctrl-C ignored (a background job of a script, nohup) would hand that on
+    # to every build and server it starts, and the tests of Ctrl-C would meet a build that cannot
+    # be stopped by it: the run takes Ctrl-C back as a terminal gives it, and its children with it.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_report_header(config):
