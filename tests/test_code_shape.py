@@ -44,8 +44,9 @@ def test_the_count_sees_a_long_function_and_passes_one_at_the_limit():
 
 def plain_frozen_dataclasses(source: str, name: str) -> list[str]:
     """'name:line Class' for every frozen dataclass in `source` that could be a frozen Struct:
-    one that neither checks itself in __post_init__ nor keeps a field out of its hash
-    (CONTRIBUTING.md: a record is a Struct; Python 3.11 compiles a dataclass's methods at import)."""
+    one that neither sets a field of its own in __post_init__ (a frozen Struct cannot) nor keeps a
+    field out of its hash (CONTRIBUTING.md: a record is a Struct; Python 3.11 compiles a
+    dataclass's methods at import)."""
     found = []
     for node in ast.walk(ast.parse(source, filename=name)):
         if not isinstance(node, ast.ClassDef):
@@ -53,9 +54,10 @@ def plain_frozen_dataclasses(source: str, name: str) -> list[str]:
         frozen = any(isinstance(d, ast.Call) and getattr(d.func, "id", "") == "dataclass"
                      and any(k.arg == "frozen" and getattr(k.value, "value", False) for k in d.keywords)
                      for d in node.decorator_list)
-        checks = any(isinstance(f, ast.FunctionDef) and f.name == "__post_init__" for f in node.body)
+        sets = any(isinstance(f, ast.FunctionDef) and f.name == "__post_init__"
+                   and "object.__setattr__" in ast.unparse(f) for f in node.body)
         unhashed = any(isinstance(k, ast.keyword) and k.arg == "hash" for k in ast.walk(node))
-        if frozen and not checks and not unhashed:
+        if frozen and not sets and not unhashed:
             found.append(f"{name}:{node.lineno} {node.name}")
     return found
 
@@ -68,8 +70,11 @@ def test_a_record_is_a_struct_unless_it_needs_a_dataclass():
 
 def test_the_record_check_tells_a_plain_record_from_one_that_needs_a_dataclass():
     plain = "@dataclass(frozen=True)\nclass Plain:\n    a: int\n"
-    checked = "@dataclass(frozen=True)\nclass Checked:\n    a: int\n    def __post_init__(self):\n        pass\n"
+    checked = ("@dataclass(frozen=True)\nclass Checked:\n    a: int\n    def __post_init__(self):\n"
+               "        assert self.a\n")
+    sets = ("@dataclass(frozen=True)\nclass Sets:\n    a: int\n    def __post_init__(self):\n"
+            "        object.__setattr__(self, 'a', 1)\n")
     unhashed = "@dataclass(frozen=True)\nclass Unhashed:\n    a: dict = field(default_factory=dict, hash=False)\n"
     mutable = "@dataclass\nclass State:\n    a: int\n"
-    assert plain_frozen_dataclasses(plain, "a.py") == ["a.py:2 Plain"]
-    assert plain_frozen_dataclasses(checked + unhashed + mutable, "b.py") == []
+    assert plain_frozen_dataclasses(plain + checked, "a.py") == ["a.py:2 Plain", "a.py:5 Checked"]
+    assert plain_frozen_dataclasses(sets + unhashed + mutable, "b.py") == []

@@ -4,9 +4,9 @@ and listed by --help; and no code outside the registry spells a profile's name."
 
 import ast
 import re
-from dataclasses import replace
 
 import pytest
+from msgspec.structs import replace
 from pypdf import PdfReader
 
 from conftest import ROOT, page_texts, run_cli

@@ -6,10 +6,11 @@ card keep their joint values; a new draw is a new, independent pick from the dec
 """
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from typing import TypeVar
+
+from msgspec import Struct
 
 from generator.data.model import KitData
 
@@ -17,8 +18,7 @@ Card = Mapping[int, int]    # one card of the deck: {RPC column: value}
 _R = TypeVar("_R")
 
 
-@dataclass(frozen=True)
-class Deck:
+class Deck(Struct, frozen=True):
     columns: tuple[int, ...]    # the RPC columns every card carries, ascending
     cards: tuple[Card, ...]
 

@@ -3,7 +3,7 @@ Cameo, Portrait; Cricut and Brother ScanNCut read the same kind of marks): Silho
 registration marks on every sheet of fronts, the cut ticks left off (the machine cuts), and
 the die line as cut files whose marks stand where the printed ones do."""
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from generator.profiles.duplex import DUPLEX
 from generator.profiles.print_profile import ReleaseWords

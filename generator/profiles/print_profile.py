@@ -110,8 +110,7 @@ class ReleaseWords:
     folder_tip: str | None = None
 
 
-@dataclass(frozen=True)
-class PrintProfile:
+class PrintProfile(Struct, frozen=True):
     """One way of printing the kit (--print NAME)."""
     name: str               # what --print, the project file and a release's folder call it
     help: str               # its line in --print's help and the project file's comment
