@@ -261,7 +261,7 @@ def test_svg_path_data_reads_every_command():
     [arc] = pictograms.parse("M10 0a10 10 0 0 1-10 10")
     end = arc.segments[-1][1][-1]
     assert abs(end[0]) < 1e-9 and abs(end[1] - 10) < 1e-9
-    mid = pictograms._bezier((10, 0), *arc.segments[0][1], 0.5)
+    mid = pictograms._weighted((10, 0), *arc.segments[0][1], pictograms._bernstein(0.5))
     assert abs((mid[0] ** 2 + mid[1] ** 2) ** 0.5 - 10) < 0.01       # on the circle
     with pytest.raises(pictograms.PathError):
         pictograms.parse("M0 0 L1")

@@ -411,7 +411,7 @@ def _chooser(plural_forms: str) -> Callable[[int], int]:
 def _listed(items: tuple[str, ...], locale: str) -> str:
     """Babel's format_list of `items` (style "or") in `locale`, or the same text kept in the
     kit's cache (generator/cache.py) by this Babel: Babel reads its whole CLDR file of the locale
-    for the list's pattern, 20 ms of a 0.5 s English build with its import, for two lists."""
+    for the list's pattern (what it costs: docs/speed.md)."""
     from generator import cache
     key = cache.digest("or", _babel_file("lists.py"), locale, *items)
     kept = cache.read("lists", key)     # sealed: only what write() below kept, UTF-8

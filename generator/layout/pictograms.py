@@ -225,11 +225,6 @@ def _bernstein(t: float) -> tuple[float, float, float, float]:
 _SAMPLES = tuple(_bernstein(t / 8) for t in range(1, 9))      # a cubic sampled at t = 1/8 .. 1
 
 
-def _bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: float) -> Point:
-    """The cubic's point at `t`."""
-    return _weighted(p0, p1, p2, p3, _bernstein(t))
-
-
 def _weighted(p0: Point, p1: Point, p2: Point, p3: Point, weights: tuple[float, float, float, float]) -> Point:
     """The cubic's point at the t whose Bernstein weights (_bernstein) are `weights`."""
     a, b, c, d = weights

@@ -178,8 +178,8 @@ def workers(lanes: int, warm: Callable[[], None] | None = None) -> Iterator[Runn
 # The cyclic garbage collector's thresholds in a kit process: a pass over the youngest objects
 # after 200,000 new ones (Python's default: 700), as mypy sets for the same reason.  A build keeps
 # almost everything it makes to its end and leaves next to nothing in cycles, so at 700 the
-# collector's passes found little and cost a build 27 to 47 ms (docs/speed.md); the memory is the
-# same within 2 MiB, and a streamed 1,000,000-row table still collects every 200,000 objects.
+# collector's many passes found next to nothing (what they cost: docs/speed.md); the memory is
+# the same within 2 MiB, and a streamed 1,000,000-row table still collects every 200,000 objects.
 COLLECTOR_THRESHOLDS = (200_000, 30, 30)
 
 
