@@ -1,9 +1,11 @@
 """A build's work side by side (generator/make/workers.py) and one by one: the same bytes, the
 same one-line problems, the same untouched folder when it fails or is stopped, no worker left.
 
-The side-by-side tests set BAILOUT_JOBS=2 (whatever the machine's cores) and run the path a user
-gets: in this process, a pytest-xdist worker with threads of its own, or in a real process where
-a signal is sent.  The session's kit_dir and two_editions are made one by one (BAILOUT_JOBS=1).
+The side-by-side tests set BAILOUT_JOBS=2 (whatever the machine's cores) and run both paths a
+user gets: in this process, a pytest-xdist worker with threads of its own, whose workers spawn
+(the plan told to expect them at no cost, so small builds spread); and as real `bailout`
+processes, one thread each, whose workers fork, as the command line's do.  The session's
+kit_dir and two_editions are made one by one (BAILOUT_JOBS=1).
 """
 
 import concurrent.futures
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, edit, run_cli
+from conftest import ROOT, bailout, edit, run_cli
 from generator.errors import DataError
 from generator.layout.paper import PAPERS
 from generator.make import workers
@@ -32,9 +34,11 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="fi
 
 @pytest.fixture
 def pools(monkeypatch):
-    """BAILOUT_JOBS=2, and the process pools a test's builds start, listed; afterwards no worker
-    of theirs is left."""
+    """BAILOUT_JOBS=2, a worker expected to cost nothing to start (so a small build spreads), and
+    the process pools a test's builds start, listed; afterwards no worker of theirs is left."""
     monkeypatch.setenv(workers.JOBS, "2")
+    for method in workers.START:
+        monkeypatch.setitem(workers.START, method, 0.0)
     started = []
 
     class Listed(concurrent.futures.ProcessPoolExecutor):
@@ -52,7 +56,7 @@ def names(plan):
 
 # -- the same bytes ----------------------------------------------------------------------------------
 
-SPREAD = ("--rows", "3000")     # a kit whose plan spreads (the default kit's does not pay: one lane)
+SPREAD = ("--rows", "3000")     # a kit whose plan spreads, the counters in a worker
 
 
 def test_a_kit_built_side_by_side_is_the_same_bytes_as_one_by_one(pools, monkeypatch, tmp_path):
@@ -69,6 +73,24 @@ def test_a_kit_built_side_by_side_is_the_same_bytes_as_one_by_one(pools, monkeyp
     assert made == sorted(p.name for p in one.iterdir()) and "kit-letter.pdf" in made
     for name in made:
         assert (side / name).read_bytes() == (one / name).read_bytes(), name
+
+
+@needs_proc
+def test_the_command_lines_default_kit_forks_a_worker_and_is_the_same_bytes_as_one_by_one(tmp_path, kit_dir):
+    # The path a user runs: a `bailout build` process of one thread, its plan two lanes, the
+    # counters and tables made in a forked worker.
+    status, _, err = bailout("build", "--quiet", "--out", tmp_path / "out", env={workers.JOBS: "2"})
+    assert status == 0, err
+    made = files(tmp_path / "out")
+    assert made == files(kit_dir) and "kit-letter.pdf" in made
+
+
+@pytest.mark.skipif(os.name != "posix" or sys.platform == "darwin", reason="forks only on POSIX but macOS")
+def test_a_worker_forks_only_while_this_process_runs_one_thread():
+    probe = ("import threading, time; from generator.make import workers; print(workers.start_method()); "
+             "threading.Thread(target=time.sleep, args=(1,), daemon=True).start(); print(workers.start_method())")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.stdout.split() == ["fork", "spawn"], done.stderr
 
 
 def test_bailout_jobs_1_starts_no_worker(pools, monkeypatch, tmp_path):
@@ -144,20 +166,22 @@ def files(out):
 
 
 def worker_of(pid, timeout=60):
-    """The pid of the build `pid`'s worker (multiprocessing's spawned child), once it renders."""
+    """The pid of the build `pid`'s worker, once it renders: its child that runs the command the
+    build runs (a forked worker does; a spawned one would run multiprocessing's spawn_main)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        build = Path(f"/proc/{pid}/cmdline").read_bytes()      # empty for a moment as the build starts
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
                 ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
                 command = (stat.parent / "cmdline").read_bytes()
             except (OSError, IndexError, ValueError):
                 continue
-            if ppid == pid and b"spawn_main" in command:
+            if ppid == pid and build and command == build:
                 time.sleep(1.0)         # its start done: it is rendering the other paper's table
                 return int(stat.parent.name)
         time.sleep(0.02)
-    pytest.fail("no worker started")
+    pytest.fail("no worker forked")
 
 
 def running(pid):
@@ -223,56 +247,83 @@ def test_a_build_killed_outright_takes_its_worker_with_it(earlier):
 # -- the plan ----------------------------------------------------------------------------------------
 
 def test_units_spread_costliest_first_each_where_it_ends_first_and_stay_whole():
-    # In START's units: units of 6 (2 + 4), 5, 3 and 1 over two lanes, the second 1 late.
-    # 6 -> first (6 < 1 + 6); 5 -> second (1 + 5 < 11); 3 -> first (9, as 1 + 5 + 3: the first
-    # of equals); 1 -> second (1 + 5 + 1 < 10).  The end: 9.
-    start = workers.START
+    # In units of a worker's start: units of 6 (2 + 4), 5, 3 and 1 over two lanes, the second 1
+    # late.  6 -> first (6 < 1 + 6); 5 -> second (1 + 5 < 11); 3 -> first (9, as 1 + 5 + 3: the
+    # first of equals); 1 -> second (1 + 5 + 1 < 10).  The end: 9.
+    start = 10.0
     cost = {"a": 2 * start, "b": 4 * start, "c": 5 * start, "d": 3 * start, "e": start}.get
 
     def lane(items):
         return sum(map(cost, items))
     units = [["e"], ["a", "b"], ["d"], ["c"]]
-    spread, end = workers._spread([units], lane, 2)
+    spread, end = workers._spread([units], lane, 2, start)
     assert spread == [[["a", "b", "d"], ["c", "e"]]] and end == 9 * start
-    assert workers._spread([[["a"]]], lane, 3) == ([[["a"]]], 2 * start)       # no empty lanes
+    assert workers._spread([[["a"]]], lane, 3, start) == ([[["a"]]], 2 * start)       # no empty lanes
 
 
 def test_lanes_side_by_side_only_where_they_are_expected_to_pay():
-    start = workers.START
+    start = 10.0
 
     def lane(items):
         return len(items) * 4 * start
     two = [[["a"], ["b"]]]
-    assert workers.plan(two, lane, 2) == [[["a"], ["b"]]]             # 8 against 4 + 1: it pays
-    assert workers.plan(two, lane, 1) == [[["a", "b"]]]
+    assert workers.plan(two, lane, 2, start=start) == [[["a"], ["b"]]]             # 8 against 4 + 1: it pays
+    assert workers.plan(two, lane, 1, start=start) == [[["a", "b"]]]
     # With 12 of the run's own besides, 20 against 17: under PAYS, one lane.
     assert workers.PAYS > 20 / 17
-    assert workers.plan(two, lane, 2, fixed=12 * start) == [[["a", "b"]]]
+    assert workers.plan(two, lane, 2, fixed=12 * start, start=start) == [[["a", "b"]]]
     # A worker that ran in one phase is no longer late in the next.
-    spread, end = workers._spread([[["a"], ["b"]], [["c"], ["d"]]], lane, 2)
+    spread, end = workers._spread([[["a"], ["b"]], [["c"], ["d"]]], lane, 2, start)
     assert spread == [[["a"], ["b"]], [["c"], ["d"]]] and end == 5 * start + 4 * start
+    # A worker as dear as the work itself: one lane.
+    assert workers.plan(two, lane, 2, start=8 * start) == [[["a", "b"]]]
 
 
-def test_the_default_kit_is_made_in_one_process_a_long_table_a_paper_a_process():
-    assert _plan(BuildOptions(), 2) == [[[(o, p) for o in selected(PARTS) if not o.merges for p in
-                                          ([*PAPERS.values()] if o.per_paper else [None])]],
-                                        [[(o, p) for o in selected(PARTS) if o.merges for p in PAPERS.values()]]]
-    parts, kits = names(_plan(BuildOptions(rows=200_000), 2))
-    assert [sum(name.startswith("prerolled-") and name.endswith(".pdf") for name in lane) for lane in parts] == [1, 1]
+@pytest.fixture
+def starting(monkeypatch):
+    """starting(method): the plan made as if this process started its workers so."""
+    def set_method(method):
+        monkeypatch.setattr(workers, "start_method", lambda: method)
+    return set_method
+
+
+def test_the_default_kit_is_two_lanes_where_workers_fork_and_one_where_they_spawn(starting):
+    everything = [[(o, p) for o in selected(PARTS) if not o.merges for p in
+                   ([*PAPERS.values()] if o.per_paper else [None])]]
+    starting("spawn")           # a new interpreter that imports the kit: most of what the second core gives
+    assert _plan(BuildOptions(), 2) == [everything, [[(o, p) for o in selected(PARTS) if o.merges
+                                                      for p in PAPERS.values()]]]
+    starting("fork")            # the aid here; the counters, tables and web aid in the worker
+    parts, kits = names(_plan(BuildOptions(), 2))
+    assert len(parts) == 2 and all(name.startswith("player-aid-") for name in parts[0] if name.endswith(".pdf"))
+    assert {"counters-a4.pdf", "counters-letter.pdf", "prerolled-a4.pdf", "player-aid.html"} <= set(parts[1])
     assert sorted(kits) == [["kit-a4.pdf"], ["kit-letter.pdf"]]     # a kit a process, once every part is made
 
 
-def test_a_part_keeps_its_files_in_one_lane_unless_its_own_work_outweighs_a_lanes_share():
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_a_long_table_a_paper_a_process(starting, method):
+    starting(method)
+    parts, kits = names(_plan(BuildOptions(rows=200_000), 2))
+    assert [sum(name.startswith("prerolled-") and name.endswith(".pdf") for name in lane) for lane in parts] == [1, 1]
+    assert sorted(kits) == [["kit-a4.pdf"], ["kit-letter.pdf"]]
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_an_output_keeps_its_papers_in_one_lane_unless_its_own_work_outweighs_a_lanes_share(starting, method):
+    starting(method)
     parts, _ = names(_plan(BuildOptions(rows=3000), 2))
     assert sorted(name for lane in parts for name in lane) == sorted(
         name for output in selected(PARTS) if not output.merges for name in output.file_names(PAPERS.values()))
-    for part in ("aid", "counters"):        # their setup (imports, the aid's text) is most of their work
-        files = [name for output in OUTPUTS if output.part == part for name in output.file_names(PAPERS.values())]
-        assert len({i for i, lane in enumerate(parts) for name in lane if name in files}) == 1, part
+    for output in OUTPUTS:      # its setup (imports, the aid's text) is paid once where its files are made
+        files = output.file_names(PAPERS.values())
+        assert len({i for i, lane in enumerate(parts) for name in lane if name in files}) <= 1, output.name
 
 
-def test_a_small_build_and_one_core_start_no_worker():
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_a_small_build_and_one_core_start_no_worker(starting, method):
+    starting(method)
     assert len(_plan(BuildOptions(parts=("prerolled",), papers=("a4",), rows=20_000), 2)[0]) == 1
+    assert len(_plan(BuildOptions(parts=("aid",), papers=("a4",)), 2)[0]) == 1
     assert [len(phase) for phase in _plan(BuildOptions(rows=200_000), 1)] == [1, 1]
 
 

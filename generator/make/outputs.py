@@ -98,11 +98,11 @@ class Output:
     title: str = ""         # the catalogue key of the part's bookmark in the merged kit
     merges: tuple[str, ...] = ()                        # parts this output is made from
     load_merger: Callable[[], Merger] | None = None     # for an output that merges parts
-    # What a build's plan balances its lanes by (make/pipeline.py), in milliseconds of one core
-    # (benchmarks/bench_parallel.py measures the plan's outcome): the file's own work, plus that
-    # per pre-rolled row, and its setup, paid once by a process that makes any file of its part
-    # (imports, the text or rows the part's files share; the part's is the most its files name).
-    cost: float = 100.0
+    # What a build's plan balances its lanes by (make/pipeline.py), in milliseconds of one core on
+    # the development machine (benchmarks/bench_parallel.py measures the plan's outcome): the
+    # file's own work, plus that per pre-rolled row, and its setup, paid once by a process that
+    # makes any file of this output (its renderer's imports, the text or rows its files share).
+    cost: float = 50.0
     cost_per_row: float = 0.0
     setup: float = 0.0
     # what a release's README.txt and index.html call it: release.file.KIND (and release.print.KIND
@@ -144,16 +144,16 @@ class Output:
 
 
 OUTPUTS: tuple[Output, ...] = (
-    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="kit.part.aid", cost=140, setup=270),
-    Output("aid", "player-aid.html", _aid_html, kind="html", cost=55, setup=150),
-    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="kit.part.prerolled", cost=10,
-           cost_per_row=0.15, setup=25, load_writer=_prerolled_writer),
-    Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv", cost=1, cost_per_row=0.002),
-    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="kit.part.counters", cost=80, setup=40),
-    Output("counters", "cut-{paper}.pdf", _cut_pdf, kind="cut", cost=15, made_for=_cut_files),
-    Output("counters", "cut-{paper}.svg", _cut_svg, kind="cut_svg", cost=5, made_for=_cut_files),
-    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf, cost=70,
-           cost_per_row=0.013, setup=100),
+    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="kit.part.aid", cost=42, setup=72),
+    Output("aid", "player-aid.html", _aid_html, kind="html", cost=12, setup=22),
+    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="kit.part.prerolled", cost=6.5,
+           cost_per_row=0.008, setup=4, load_writer=_prerolled_writer),
+    Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv", cost=1, cost_per_row=0.003),
+    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="kit.part.counters", cost=39, setup=9),
+    Output("counters", "cut-{paper}.pdf", _cut_pdf, kind="cut", cost=7, made_for=_cut_files),
+    Output("counters", "cut-{paper}.svg", _cut_svg, kind="cut_svg", cost=2, made_for=_cut_files),
+    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf, cost=4.5,
+           cost_per_row=0.0004, setup=2),
 )
 assert tuple(dict.fromkeys(o.part for o in OUTPUTS if not o.merges)) == PARTS
 

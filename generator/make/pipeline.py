@@ -105,14 +105,14 @@ def _rendered(folder: Path, kit: KitData, options: BuildOptions, templates: Path
               earlier: Iterable[str], *, ctx: BuildContext | None = None,
               notice: Callable[[BuildContext], None] | None = None,
               paperless: bool = True) -> tuple[list[str], dict[str, int | None]]:
-    """Make `folder` and render into it.  The workers start first, so that their imports overlap
-    the context's work here (the data checked, the odds)."""
+    """Make `folder` and render into it.  The workers start once the context is made: a forked
+    worker takes it along (make/workers.py), and data that fails its checks starts none."""
     folder.mkdir()
+    ctx = ctx if ctx is not None else context(kit, options, templates)
+    if notice is not None:
+        notice(ctx)
     lanes = _plan(options, width(), paperless)
     with workers(max(map(len, lanes), default=1), _warm(lanes)) as runner:
-        ctx = ctx if ctx is not None else context(kit, options, templates)
-        if notice is not None:
-            notice(ctx)
         return _render(ctx, folder, runner, lanes, progress, earlier)
 
 
@@ -198,7 +198,7 @@ def _report(folder: Path, made: Made, progress: Progress | None) -> None:
 # A build's own work besides its files, the same one by one or side by side (the interpreter's
 # start and imports, the data read and checked, the odds, MANIFEST.txt, the exit), in the units
 # of Output.cost.
-FIXED = 450.0
+FIXED = 140.0
 
 
 def _plan(options: BuildOptions, width: int, paperless: bool = True) -> Plan[Job]:
@@ -212,25 +212,23 @@ def _plan(options: BuildOptions, width: int, paperless: bool = True) -> Plan[Job
             for p in (papers if o.per_paper else [None] if paperless else [])]
 
     def cost(lane: Sequence[Job]) -> float:
-        """A lane's work: its files', and once each the setup of every part it makes files of."""
-        setups: dict[str, float] = {}
-        for output, _ in lane:
-            setups[output.part] = max(setups.get(output.part, 0.0), output.setup)
-        return sum(output.work(rows) for output, _ in lane) + sum(setups.values())
+        """A lane's work: its files', and once each the setup of every output it makes files of."""
+        outputs = dict.fromkeys(output for output, _ in lane)
+        return sum(output.work(rows) for output, _ in lane) + sum(output.setup for output in outputs)
     phases = [[job for job in jobs if not job[0].merges], [job for job in jobs if job[0].merges]]
     units = [_units(phase, cost, width) for phase in phases if phase]
     return [[sorted(lane, key=jobs.index) for lane in phase] for phase in plan(units, cost, width, FIXED)]
 
 
 def _units(jobs: list[Job], cost: Callable[[Sequence[Job]], float], width: int) -> list[list[Job]]:
-    """What must share a lane: a part's files, and with them their setup (imports, the text or
-    rows they print), unless their own work, setup aside, outweighs a lane's share (a long --rows
-    table for each paper): then each file is a unit of its own."""
+    """What must share a lane: an output's files (one a paper), and with them their setup
+    (imports, the text or rows they print), unless their own work, setup aside, outweighs a
+    lane's share (a long --rows table for each paper): then each file is a unit of its own."""
     share = cost(jobs) / width
     units: list[list[Job]] = []
-    for part in dict.fromkeys(job[0].part for job in jobs):
-        files = [job for job in jobs if job[0].part == part]
-        own = sum(cost([job]) - job[0].setup for job in files)      # each file's work alone
+    for output in dict.fromkeys(job[0] for job in jobs):
+        files = [job for job in jobs if job[0] is output]
+        own = sum(cost([job]) - output.setup for job in files)      # each file's work alone
         units += [files] if own <= share else [[job] for job in files]
     return units
 

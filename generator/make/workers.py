@@ -5,33 +5,36 @@ plan(phases, cost, lanes, fixed) lays a run's work out as phases, one after the 
 lanes side by side: a build's parts, then the kits merged from their files (a phase of its own,
 so no lane waits on another); a release's editions.  It spreads the work over the lanes only
 where the costs it is given say that ends PAYS times sooner than one lane a phase, and a
-worker's lane starts START late.  workers(lanes, warm) then gives the runner: `Parallel` runs
-each phase's first lane in this process and the others in the workers of a
-concurrent.futures.ProcessPoolExecutor; `Serial` runs every lane here, in order (one lane,
-BAILOUT_JOBS=1, or work that is itself a lane of a larger one).  Both give the same results, so
-the same bytes.  A problem in a worker (a KitError) is raised here, as if the work had run here;
-a worker lost (killed, out of memory) is the run's one-line problem too.  A worker ignores
-Ctrl-C (the terminal sends it to the whole process group: this process unwinds and stops it),
-ends with this process however it ends, and on any way out of the `with` block but success is
-stopped before the block is left, so nothing writes into a staging folder being rolled back.  No
-worker outlives the block.
+worker's lane starts late by what starting a worker costs here (start_cost).  workers(lanes,
+warm) then gives the runner: `Parallel` runs each phase's first lane in this process and the
+others in the workers of a concurrent.futures.ProcessPoolExecutor; `Serial` runs every lane
+here, in order (one lane, BAILOUT_JOBS=1, or work that is itself a lane of a larger one).  Both
+give the same results, so the same bytes.  A problem in a worker (a KitError) is raised here, as
+if the work had run here; a worker lost (killed, out of memory) is the run's one-line problem
+too.  A worker ignores Ctrl-C (the terminal sends it to the whole process group: this process
+unwinds and stops it), ends with this process however it ends, and on any way out of the `with`
+block but success is stopped before the block is left, so nothing writes into a staging folder
+being rolled back.  No worker outlives the block.
 
-Why spawn, on every platform (benchmarks/bench_parallel.py measures the outcome; the figures
-are in benchmarks/README.md): forking a process that has threads (a pytest-xdist worker,
-`bailout serve`'s server and watcher) is unsafe, and a fork path kept for processes without
-threads is one the tests never run.  A spawned worker is safe anywhere, the same on Linux,
-macOS and Windows, and it is what the tests run.  The forkserver with the renderers preloaded
-makes the first worker wait for that preloading, the very time a spawned worker spends beside
-this process's own start; without preloading it saves little over spawn, for a server process
-more and another path on Windows.  What spawn costs is START: a new interpreter that imports
-the kit and parses its fonts again.  For the default kit that takes most of what the second
-core gives, so its plan keeps it in one process; a long pre-rolled table for each paper, and a
-release's editions, gain well over PAYS and run side by side.  A script that runs the kit's
+How a worker starts (start_method; benchmarks/bench_parallel.py measures both, the figures are
+in benchmarks/README.md).  Forked, as Sphinx's parallel builds are, where that is safe: on a
+POSIX system other than macOS (whose system libraries do not survive a fork), and only while
+this process runs one thread, since a fork copies whatever lock another thread held.  The
+command line's process is such a process when it starts its workers (a build's context made,
+before the terminal's progress display starts its thread), and a forked worker takes the kit's
+modules, its fonts and the build's context with it: it starts in a few milliseconds.  Anywhere
+else (Windows, macOS, a pytest-xdist worker, `bailout serve` with its server and watcher) a
+worker is spawned: a new interpreter that imports the kit and parses its fonts again, which
+costs most of what a second core gives the default kit, so there its plan keeps one process; a
+long pre-rolled table for each paper and a release's editions gain well over PAYS either way.
+Both ways run in the tests: the command line's own processes fork (tests/test_concurrency.py
+starts real builds), the test workers' in-process builds spawn.  A script that runs the kit's
 commands must guard them with `if __name__ == "__main__":`, as with any spawned worker (it
 imports the script again).
 """
 
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -67,40 +70,61 @@ def width() -> int:
     return 1 if _IN_A_LANE.get() else jobs()
 
 
+def start_method() -> str:
+    """How this process starts a worker now: "fork" on a POSIX system other than macOS while it
+    runs one thread (Python's own count, and the system's where /proc tells it: a library's
+    thread counts too), else "spawn"."""
+    import threading
+    if os.name != "posix" or sys.platform == "darwin" or threading.active_count() > 1:
+        return "spawn"
+    try:
+        return "fork" if len(os.listdir("/proc/self/task")) == 1 else "spawn"
+    except OSError:         # no /proc: Python's count is all there is
+        return "fork"
+
+
+def start_cost() -> float:
+    """What a worker started now costs before its first piece of work (START)."""
+    return START[start_method()]
+
+
 Plan = list[list[list[A]]]      # phases, one after the other, each of lanes side by side
 
 # What a worker costs before its first piece of work, in the units of the costs planned with
-# (milliseconds of one core): a new interpreter, the kit's modules, the fonts parsed again, and
-# what two busy cores take from each other; set so that the plans' expectations agree with what
-# benchmarks/bench_parallel.py measures.
-START = 450.0
+# (milliseconds of one core), by how it starts: forked, this process's share of starting the
+# pool (its modules, the fork) and the worker's own imports of the renderers of its lane; spawned,
+# a new interpreter that imports the kit and parses its fonts, and what two busy cores take from
+# each other.  Set so that the plans' expectations agree with what benchmarks/bench_parallel.py
+# measures.
+START = {"fork": 15.0, "spawn": 250.0}
 # Lanes side by side only where they are expected to end this many times sooner than one lane:
 # a worker costs a core's time, so a gain within the measurements' noise is not worth it.
 PAYS = 1.25
 
 
 def plan(phases: Sequence[Sequence[Sequence[A]]], cost: Callable[[Sequence[A]], float], lanes: int,
-         fixed: float = 0.0) -> Plan[A]:
+         fixed: float = 0.0, start: float | None = None) -> Plan[A]:
     """`phases` (each a list of units, each a list of items that stay in one lane) as lanes:
     spread over `lanes` lanes where that is expected to end PAYS times sooner than each phase in
     one lane, else one lane a phase.  cost(items) is a lane's expected work; `fixed` is the run's
-    own, besides, the same either way."""
+    own, besides, the same either way; `start` what a worker costs before its work (start_cost()
+    unless given)."""
     alone = [[[item for unit in units for item in unit]] for units in phases]
     if lanes < 2:
         return alone
-    spread, end = _spread(phases, cost, lanes)
+    spread, end = _spread(phases, cost, lanes, start_cost() if start is None else start)
     one_end = sum(cost(phase[0]) for phase in alone)
     return spread if fixed + one_end >= PAYS * (fixed + end) else alone
 
 
 def _spread(phases: Sequence[Sequence[Sequence[A]]], cost: Callable[[Sequence[A]], float],
-            lanes: int) -> tuple[Plan[A], float]:
+            lanes: int, start: float) -> tuple[Plan[A], float]:
     """Each phase's units over `lanes` lanes, costliest first, each to the lane where it would
-    end first (the longest-processing-time rule); a worker's lane starts START late until a
+    end first (the longest-processing-time rule); a worker's lane starts `start` late until a
     phase has used it.  The first lane is this process's, and the first of equals.  The plan
     and its expected end."""
     result: Plan[A] = []
-    end, late = 0.0, START
+    end, late = 0.0, start
     for units in phases:
         starts = [0.0] + [late] * (lanes - 1)
         spread: list[list[A]] = [[] for _ in starts]
@@ -150,15 +174,15 @@ Runner = Serial | Parallel
 
 @contextmanager
 def workers(lanes: int, warm: Callable[[], None] | None = None) -> Iterator[Runner]:
-    """A runner for `lanes` lanes at a time: Parallel with lanes - 1 workers, each running
-    warm() as it starts, or Serial when lanes < 2."""
+    """A runner for `lanes` lanes at a time: Parallel with lanes - 1 workers, each started as
+    start_method() says and running warm() as it starts, or Serial when lanes < 2."""
     if lanes < 2:
         yield Serial()
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     before = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(lanes - 1, mp_context=multiprocessing.get_context("spawn"),
+    pool = ProcessPoolExecutor(lanes - 1, mp_context=multiprocessing.get_context(start_method()),
                                initializer=_start_worker, initargs=(warm,))
     try:
         for _ in range(lanes - 1):
@@ -192,7 +216,8 @@ def collect_seldom() -> None:
 
 def _start_worker(warm: Callable[[], None] | None) -> None:
     """In a new worker: the collector passes seldom (collect_seldom), its lanes run one by one,
-    Ctrl-C is the parent's to handle, it ends with the build's process, its exit skips the
+    Ctrl-C is the parent's to handle, SIGTERM ends it (a forked worker would have the build's
+    own handler, which unwinds a build), it ends with the build's process, its exit skips the
     collector's last pass (as the command's does: cli.run), then warm()."""
     import atexit
     import gc
@@ -202,6 +227,7 @@ def _start_worker(warm: Callable[[], None] | None) -> None:
     collect_seldom()
     _IN_A_LANE.set(True)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     atexit.register(gc.freeze)
     parent = multiprocessing.parent_process()
     if parent is not None:
