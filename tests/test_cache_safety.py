@@ -102,11 +102,15 @@ def test_a_planted_catalogue_entry_changes_no_word(cache_dir, catalogue):
     assert po_messages(catalogue, "de") == {"a.key": "Echt"}
 
 
-def test_the_cache_note_is_one_line_and_quiet_says_nothing(cache_dir, tmp_path, monkeypatch):
+def test_the_cache_note_is_one_line_and_quiet_says_nothing(cache_dir, tmp_path, monkeypatch, locale):
     from conftest import DATA
     from generator.content import aid_text, items, words
     cache_dir.mkdir()
     os.chmod(cache_dir, 0o777)
+    # A translator's edit: the catalogue is no longer the one read ahead (content/ahead.py), so
+    # reading it asks the cache.
+    with open(locale / "en.po", "a", encoding="utf-8") as po:
+        po.write("\n# a translator's note\n")
     # What this process read before (an earlier test's build) is not read again: each command
     # here reads its catalogues afresh, so each asks the cache.
     for module, memo in ((words, "_READ"), (aid_text, "_AID_READ")):

@@ -111,7 +111,8 @@ class _KitBytecodeCache(jinja2.BytecodeCache):
     build, loading it back a hundredth (benchmarks/bench_cache.py).  Jinja checks each entry
     against the template source's checksum, and the entries are kept by Jinja's version, so an
     edited template or another Jinja compiles afresh.  An entry that cannot be read or written
-    costs only the compile."""
+    costs only the compile.  Without an entry, the kit's own template takes the Python that was
+    compiled ahead from its very text (content/ahead.py): Python compiles it, Jinja need not."""
 
     # Jinja's version and the code that shapes what it compiles (the sandbox, this environment).
     KIND = f"jinja2-{jinja2.__version__}-" + hashlib.sha256(
@@ -130,6 +131,29 @@ class _KitBytecodeCache(jinja2.BytecodeCache):
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         from generator import cache
         cache.write(self.KIND, bucket.key, bucket.bytecode_to_string())
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
+                   source: str) -> jinja2.bccache.Bucket:
+        bucket = super().get_bucket(environment, name, filename, source)
+        if bucket.code is None and filename is not None:
+            from generator.content import ahead
+            code = ahead.template_code(name, source, self.KIND)
+            if code is not None:
+                # The template's own file name, as Jinja's compile gives it: a render error names its line.
+                bucket.code = compile(code, filename, "exec")
+                self.set_bucket(bucket)     # into the cache: the next build loads it
+        return bucket
+
+
+def environment_kind() -> str:
+    """What names the Jinja and the kit's code that compile the aid template (content/ahead.py)."""
+    return _KitBytecodeCache.KIND
+
+
+def compiled_source(source: str) -> str:
+    """Jinja's Python for the aid template of text `source`, as the kit's environment compiles it."""
+    from generator.data.sources import shipped
+    return str(_environment(str(shipped("templates"))).compile(source, TEMPLATE, raw=True))
 
 
 class Prose(str):
