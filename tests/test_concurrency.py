@@ -23,7 +23,7 @@ import pytest
 from conftest import ROOT, bailout, edit, run_cli
 from generator.errors import DataError
 from generator.layout.paper import PAPERS
-from generator.make import workers
+from generator.make import release, workers
 from generator.make.outputs import OUTPUTS, selected
 from generator.make.pipeline import _plan
 from generator.make.transaction import LOCK_NAME, STAGING
@@ -37,8 +37,9 @@ def pools(monkeypatch):
     """BAILOUT_JOBS=2, a worker expected to cost nothing to start (so a small build spreads), and
     the process pools a test's builds start, listed; afterwards no worker of theirs is left."""
     monkeypatch.setenv(workers.JOBS, "2")
-    for method in workers.START:
-        monkeypatch.setitem(workers.START, method, 0.0)
+    for starts in (workers.START, release.WORKER_START):
+        for method in starts:
+            monkeypatch.setitem(starts, method, 0.0)
     started = []
 
     class Listed(concurrent.futures.ProcessPoolExecutor):
@@ -338,3 +339,14 @@ def test_bailout_jobs_sets_the_width_and_a_lane_runs_its_own_work_one_by_one(mon
         assert workers.width() == 1
     finally:
         workers._IN_A_LANE.reset(token)
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_a_release_spreads_its_editions_and_one_edition_only_with_a_long_table(starting, method):
+    # One edition: its face images follow its PDFs, so two lanes would not end PAYS times sooner.
+    starting(method)
+    assert len(release._plan(("en",), None)) == 1
+    assert len(release._plan(("en", "de", "fr", "it", "es"), None)) == 2
+    assert len(release._plan(("en",), 200_000)) == 2          # a long table a paper
+    if method == "fork":
+        assert len(release._plan(("en", "de"), None)) == 2

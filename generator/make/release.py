@@ -28,12 +28,13 @@ from generator.content.stamp import Stamp
 from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
 from generator.layout.paper import PAPERS
+from generator.make import workers as lanes_of
 from generator.make.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
 from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf
 from generator.make.pipeline import context, edition_data, render_all
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST
-from generator.make.workers import plan, width, workers
+from generator.make.workers import one_by_one, plan, width, workers
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
 from generator.profiles import registry
 
@@ -42,14 +43,20 @@ if TYPE_CHECKING:
 
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
 # An edition's work on the paper its faces come from (its PDFs, web aid, CSV, face images and
-# thumbnails) and on another (its PDFs and thumbnails); what it costs once in each process that
-# makes any of it (its context, the aid's text); and the release's own besides (its start, the
-# pages and manifest of each edition, the zip); in milliseconds of one core: what the plan weighs
-# side by side against one by one.
-LEAD_PAPER = 750.0
-OTHER_PAPER = 350.0
-EDITION_SETUP = 150.0
-FIXED = 500.0
+# thumbnails) and on another (its PDFs and thumbnails), and on each of its pre-rolled rows; what it
+# costs once in each process that makes any of it (its context, the aid's text, and for the first
+# edition of a process the release's page templates); the release's own besides (its start, the
+# pages and manifest of each edition, the zip); what a worker costs before its first edition (a
+# forked one still imports the renderers and parses the fonts, as _warm does; a spawned one is a
+# new interpreter besides); in milliseconds of one core on the development machine, measured by
+# benchmarks/bench_parallel.py: what the plan weighs side by side against one by one.
+LEAD_PAPER = 290.0
+OTHER_PAPER = 160.0
+PER_ROW = sum(o.cost_per_row for o in OUTPUTS if o.per_paper)
+LEAD_PER_ROW = sum(o.cost_per_row for o in OUTPUTS if not o.per_paper)
+EDITION_SETUP = 80.0
+FIXED = 185.0
+WORKER_START = {"fork": 150.0, "spawn": 300.0}
 README = "README.txt"
 # What the release's pages describe beside the outputs (index.html is the page itself).
 OWN_FILES = ((README, "readme"), (MANIFEST, "manifest"))
@@ -63,8 +70,12 @@ def zip_name(stamp: Stamp) -> str:
 def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
                  quiet: bool = True, more_profiles: Sequence[str] = ()) -> tuple[str, bytes]:
     """(zip file name, zip bytes) for the whole kit, both papers, with the options' settings.
-    `more_profiles`: further print profiles, each one's PDFs in a folder of its name."""
-    files, stamp = release_files(kit, options, templates=templates, quiet=quiet, more_profiles=more_profiles)
+    `more_profiles`: further print profiles, each one's PDFs in a folder of its name.  Its work
+    runs side by side only where the release's plan expects that to pay (one edition's seldom
+    does: its face images follow its PDFs)."""
+    side_by_side = len(_plan((options.lang,), options.rows)) > 1
+    with contextlib.nullcontext() if side_by_side else one_by_one():
+        files, stamp = release_files(kit, options, templates=templates, quiet=quiet, more_profiles=more_profiles)
     name = zip_name(stamp)
     return name, zip_bytes(name[:-len(".zip")], files)
 
@@ -199,7 +210,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     if langs == (SOURCE_LANGUAGE,):
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
-    [lanes] = plan([_units(langs, width())], _lane_cost, width(), FIXED)
+    lanes = _plan(langs, options.rows)
     made_by = functools.partial(_papers, kit, options, templates, tuple(more_profiles), langs)
     with workers(len(lanes), functools.partial(_warm, kit, templates)) as runner:
         made = dict(pair for lane in runner.map(made_by, lanes) for pair in lane)
@@ -231,12 +242,20 @@ def _units(langs: tuple[str, ...], lanes: int) -> list[list[Unit]]:
         [[(lang, (paper,))] for lang in langs[whole:] for paper in PAPER_KEYS]
 
 
-def _lane_cost(lane: Sequence[Unit]) -> float:
-    """A lane's work: each paper's, the faces' paper carrying the images and the outputs made
-    once, and each edition's setup once."""
-    from generator.render.images import FACE_PAPER
-    return sum(LEAD_PAPER if paper == FACE_PAPER else OTHER_PAPER for _, papers in lane for paper in papers) + \
-        EDITION_SETUP * len({lang for lang, _ in lane})
+def _plan(langs: tuple[str, ...], rows: int | None) -> list[list[Unit]]:
+    """The editions of `langs` as lanes (make/workers.py plan), a table of `rows` pre-rolled rows each."""
+    from generator.content.rows import TARGET_ROWS
+    rows = rows or TARGET_ROWS
+
+    def cost(lane: Sequence[Unit]) -> float:
+        """A lane's work: each paper's, the faces' paper carrying the images and the outputs made
+        once, and each edition's setup once."""
+        from generator.render.images import FACE_PAPER
+        return sum(LEAD_PAPER + LEAD_PER_ROW * rows if paper == FACE_PAPER else OTHER_PAPER
+                   for _, papers in lane for paper in papers) + \
+            PER_ROW * rows * sum(len(papers) for _, papers in lane) + EDITION_SETUP * len({lang for lang, _ in lane})
+    [lanes] = plan([_units(langs, width())], cost, width(), FIXED, start=WORKER_START[lanes_of.start_method()])
+    return lanes
 
 
 def _papers(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],

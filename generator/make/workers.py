@@ -88,6 +88,17 @@ def start_cost() -> float:
     return START[start_method()]
 
 
+@contextmanager
+def one_by_one() -> Iterator[None]:
+    """Work started inside runs in this process, one lane at a time, as a lane's own work does:
+    for work whose plan found that side by side would not pay."""
+    token = _IN_A_LANE.set(True)
+    try:
+        yield
+    finally:
+        _IN_A_LANE.reset(token)
+
+
 Plan = list[list[list[A]]]      # phases, one after the other, each of lanes side by side
 
 # What a worker costs before its first piece of work, in the units of the costs planned with
@@ -181,8 +192,9 @@ def workers(lanes: int, warm: Callable[[], None] | None = None) -> Iterator[Runn
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    method = start_method()
     before = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(lanes - 1, mp_context=multiprocessing.get_context(start_method()),
+    pool = ProcessPoolExecutor(lanes - 1, mp_context=multiprocessing.get_context(method),
                                initializer=_start_worker, initargs=(warm,))
     try:
         for _ in range(lanes - 1):
