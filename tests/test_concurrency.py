@@ -9,6 +9,7 @@ kit_dir and two_editions are made one by one (BAILOUT_JOBS=1).
 """
 
 import concurrent.futures
+import functools
 import multiprocessing
 import os
 import pickle
@@ -350,3 +351,31 @@ def test_a_release_spreads_its_editions_and_one_edition_only_with_a_long_table(s
     assert len(release._plan(("en",), 200_000)) == 2          # a long table a paper
     if method == "fork":
         assert len(release._plan(("en", "de"), None)) == 2
+
+
+def test_work_run_ahead_is_asked_for_once_and_its_problem_raised_here(pools):
+    made = []
+    ahead = workers.Serial().ahead(lambda: made.append(1) or "text")
+    assert made == [] and ahead() == "text" and ahead() == "text" and made == [1]    # here, when asked, once
+    with workers.workers(2) as runner:
+        assert isinstance(runner, workers.Parallel)
+        ahead = runner.ahead(functools.partial(_refused, "data/rules.toml: crew.size: must be 1 to 9"))
+        with pytest.raises(DataError) as raised:
+            ahead()
+    assert raised.value.problems == ["data/rules.toml: crew.size: must be 1 to 9"]
+
+
+def _refused(problem):
+    raise DataError(problem)
+
+
+@needs_proc
+def test_a_template_that_fails_in_the_worker_making_the_aids_text_is_the_builds_one_line(templates, tmp_path):
+    # The command line's default kit: the web aid in the forked worker renders the aid's text for
+    # this process's PDFs (pipeline._text_ahead); its problem is the build's one line all the same.
+    source = templates / "aid.md.j2"
+    source.write_text(source.read_text(encoding="utf-8") + "\n{{ no_such_name }}\n", encoding="utf-8")
+    status, _, err = bailout("build", "--quiet", "--out", tmp_path / "out", "--templates", templates,
+                             env={workers.JOBS: "2"})
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert str(source) in err and "no_such_name" in err and not (tmp_path / "out").exists()

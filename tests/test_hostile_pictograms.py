@@ -80,8 +80,10 @@ def hostile_pictograms(monkeypatch):
     def use(text):
         monkeypatch.setattr(pictograms, "_text", lambda: text)
         pictograms.pictograms.cache_clear()
+        pictograms.part_authors.cache_clear()
     yield use
     pictograms.pictograms.cache_clear()
+    pictograms.part_authors.cache_clear()
 
 
 @pytest.mark.parametrize("case", ["an infinite number", "a flat line", "not TOML"])

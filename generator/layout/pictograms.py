@@ -85,19 +85,8 @@ def read_pictograms(text: str) -> dict[str, Pictogram]:
     """{role: Pictogram} from the text of pictograms.toml, every value checked: a DataError naming
     the file and the key of the first that the reader cannot take or that would draw no ink, or
     ink outside any page."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise DataError(f"{SOURCE}: not valid TOML: {error}") from None
-    table = data.get("pictogram")
-    if not isinstance(table, dict):
-        raise DataError(f"{SOURCE}: pictogram: must be a table of roles ({', '.join(ROLES)})")
     result = {}
-    for role in ROLES:
-        entry = table.get(role)
-        parts = entry.get("part") if isinstance(entry, dict) else None
-        if not isinstance(parts, list) or not 1 <= len(parts) <= MAX_PARTS:
-            raise DataError(f"{SOURCE}: pictogram.{role}: must hold 1 to {MAX_PARTS} [[pictogram.{role}.part]] tables")
+    for role, parts in _roles(text).items():
         result[role] = Pictogram(role, tuple(_part(f"pictogram.{role}.part[{i}]", p) for i, p in enumerate(parts)))
         _, _, w, h = result[role].bounds()
         if not (w > 0 and h > 0):
@@ -105,16 +94,50 @@ def read_pictograms(text: str) -> dict[str, Pictogram]:
     return result
 
 
-def _part(key: str, entry: object) -> Part:
-    """One [[pictogram.ROLE.part]], checked (`key` names it in a problem)."""
+@cache
+def part_authors() -> list[tuple[str, str]]:
+    """[(key, author)] of every part of pictograms.toml, read as read_pictograms reads them but
+    without their path data: what a colophon credits, for a check that draws no icon."""
+    return [(f"pictogram.{role}.part[{i}]", _words(f"pictogram.{role}.part[{i}]", part, ("author",))["author"])
+            for role, parts in _roles(_text()).items() for i, part in enumerate(parts)]
+
+
+def _roles(text: str) -> dict[str, list[object]]:
+    """{role: its [[pictogram.ROLE.part]] tables, unread} from the text of pictograms.toml."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise DataError(f"{SOURCE}: not valid TOML: {error}") from None
+    table = data.get("pictogram")
+    if not isinstance(table, dict):
+        raise DataError(f"{SOURCE}: pictogram: must be a table of roles ({', '.join(ROLES)})")
+    roles = {}
+    for role in ROLES:
+        entry = table.get(role)
+        parts = entry.get("part") if isinstance(entry, dict) else None
+        if not isinstance(parts, list) or not 1 <= len(parts) <= MAX_PARTS:
+            raise DataError(f"{SOURCE}: pictogram.{role}: must hold 1 to {MAX_PARTS} [[pictogram.{role}.part]] tables")
+        roles[role] = parts
+    return roles
+
+
+def _words(key: str, entry: object, names: tuple[str, ...]) -> dict[str, str]:
+    """The text fields `names` of one part's table, each checked printable on one line."""
     if not isinstance(entry, dict):
         raise DataError(f"{SOURCE}: {key}: must be a table of icon, author, source, path")
     words = {}
-    for name in ("icon", "author", "source", "path"):
+    for name in names:
         value = entry.get(name)
         if not isinstance(value, str) or not value.strip() or not value.isprintable():
             raise DataError(f"{SOURCE}: {key}.{name}: must be printable text on one line")
         words[name] = value
+    return words
+
+
+def _part(key: str, entry: object) -> Part:
+    """One [[pictogram.ROLE.part]], checked (`key` names it in a problem)."""
+    words = _words(key, entry, ("icon", "author", "source", "path"))
+    assert isinstance(entry, dict)      # _words refused anything else
     if len(words["path"]) > MAX_PATH:
         raise DataError(f"{SOURCE}: {key}.path: {len(words['path']):,} characters; a part's path data holds at "
                         f"most {MAX_PATH:,}")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from msgspec import Struct
 from msgspec.structs import replace
 
+from generator.content.aid import hand_over, markdown_text
 from generator.content.context import BuildContext, Since
 from generator.content.rows import TARGET_ROWS
 from generator.content.words import SOURCE_LANGUAGE, load_words, untranslated_keys
@@ -164,10 +165,13 @@ def _render(ctx: BuildContext, folder: Path, runner: Runner, lanes: Plan[Job],
     _ = ctx.stamp   # worked out once, here, and sent to the workers with the context
     sent = replace(ctx, memo=dict(ctx.memo))     # what this process works out later stays here
     made: Made = []
-    for phase in lanes:
+    for planned in lanes:
+        phase, ahead = _text_ahead(ctx, sent, folder, runner, planned)
         made += [m for lane in runner.map(functools.partial(_lane, sent, folder), phase,
                                           here=functools.partial(_lane, ctx, folder, progress=progress))
                  for m in lane]
+        if ahead is not None:
+            made += ahead()[0]
     pages = {name: count for name, count, _ in made}
     order = [o.file_name(p) for o in outputs for p in (papers if o.per_paper else [None])]
     _report(folder, sorted(made, key=lambda m: order.index(m[0])), progress)
@@ -183,6 +187,31 @@ def _render(ctx: BuildContext, folder: Path, runner: Runner, lanes: Plan[Job],
     if progress is not None:
         progress(MANIFEST, content)
     return [*names, MANIFEST], pages
+
+
+def _text_ahead(ctx: BuildContext, sent: BuildContext, folder: Path, runner: Runner, phase: list[list[Job]]) \
+        -> tuple[list[list[Job]], Callable[[], tuple[Made, str]] | None]:
+    """`phase` without the web aid where a worker makes it and this process the aid's PDF: the web
+    aid is then made ahead of that worker's lane, and the aid's Markdown it renders is handed to
+    this process, which imports the PDF library meanwhile rather than render the template too.
+    What the web aid made is the second value's, when called."""
+    def is_web_aid(job: Job) -> bool:
+        return job[0].part == "aid" and not job[0].per_paper
+
+    if len(phase) < 2 or not any(o.part == "aid" and o.per_paper for o, _ in phase[0]):
+        return phase, None
+    lane = next((i for i, jobs in enumerate(phase[1:], 1) if any(map(is_web_aid, jobs))), None)
+    if lane is None:
+        return phase, None
+    [web] = [job for job in phase[lane] if is_web_aid(job)]
+    made = runner.ahead(functools.partial(_web_aid, sent, folder, web))
+    hand_over(ctx, lambda: made()[1])
+    return [[job for job in jobs if job is not web] for jobs in phase], made
+
+
+def _web_aid(ctx: BuildContext, folder: Path, job: Job) -> tuple[Made, str]:
+    """The web aid made into `folder` (in a worker), and the aid's Markdown it rendered."""
+    return _lane(ctx, folder, [job]), markdown_text(ctx)
 
 
 def _report(folder: Path, made: Made, progress: Progress | None) -> None:

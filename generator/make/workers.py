@@ -33,6 +33,7 @@ commands must guard them with `if __name__ == "__main__":`, as with any spawned 
 imports the script again).
 """
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -155,12 +156,29 @@ class Serial:
     def map(self, fn: Callable[[A], T], lanes: Sequence[A], here: Callable[[A], T] | None = None) -> list[T]:
         return [(here or fn)(lane) for lane in lanes]
 
+    def ahead(self, fn: Callable[[], T]) -> Callable[[], T]:
+        """fn's result when first asked for (here, then)."""
+        return functools.cache(fn)
+
 
 class Parallel:
     """The first lane in this process, the others in the pool's workers, side by side."""
 
     def __init__(self, pool: "ProcessPoolExecutor") -> None:
         self._pool = pool
+
+    def ahead(self, fn: Callable[[], T]) -> Callable[[], T]:
+        """fn run in a worker now, before the lanes that follow; its result when asked for (waited
+        for then, and its problem raised here, as map's).  fn must be picklable."""
+        future = self._pool.submit(fn)
+
+        def result() -> T:
+            from concurrent.futures.process import BrokenProcessPool
+            try:
+                return future.result()
+            except BrokenProcessPool:
+                raise LostWorker(LOST) from None
+        return result
 
     def map(self, fn: Callable[[A], T], lanes: Sequence[A], here: Callable[[A], T] | None = None) -> list[T]:
         """fn must be picklable (a module's function, or a functools.partial of one); `here` runs
@@ -177,10 +195,11 @@ class Parallel:
                 _IN_A_LANE.reset(token)
             return [first, *(future.result() for future in futures)]
         except BrokenProcessPool:
-            raise LostWorker("a worker process ended before its work was done (killed, or out of memory?)") from None
+            raise LostWorker(LOST) from None
 
 
 Runner = Serial | Parallel
+LOST = "a worker process ended before its work was done (killed, or out of memory?)"
 
 
 @contextmanager
