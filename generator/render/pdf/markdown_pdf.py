@@ -209,10 +209,15 @@ class FitTable(Flowable):
     """
 
     def __init__(self, rows: list[list[tuple[str, ParagraphStyle]]], aligns: list[str | None], styles: Styles,
-                 header_rows: int = 1, marked: Iterable[int] = (), bars: Bars | None = None) -> None:
+                 header_rows: int = 1, marked: Iterable[int] = (), bars: Bars | None = None, *,
+                 cells: dict[tuple[object, ...], Paragraph] | None = None, key: tuple[object, ...] = ()) -> None:
         super().__init__()
         self.rows, self.aligns, self.styles, self.header_rows = rows, aligns, styles, header_rows
         self.marked, self.bars = set(marked), bars
+        # Its cells' paragraphs, kept by `key` (the table and its type size) and place: a table
+        # laid out again, at another width or on another paper, wraps the same paragraphs anew
+        # rather than parse their markup again.
+        self._cells, self._key = cells if cells is not None else {}, key
         self._table: Table | None = None
         self._built_for: float | None = None
         self._measured: tuple[float, float, float] | None = None    # (width asked, width, height) measured whole
@@ -233,9 +238,8 @@ class FitTable(Flowable):
                 longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)
                 minimum[i] = max(minimum[i], min(longest, width / ncol) + pad)
         widths = _share(width, natural, minimum)
-        cells = [[KeptParagraph(_cell_markup(text), _aligned(style, "center" if (r, i) in spans else
-                                                             self.aligns[i] if i < len(self.aligns) else None))
-                  for i, (text, style) in enumerate(row)] + [""] * (ncol - len(row)) for r, row in enumerate(self.rows)]
+        cells = [[self._cell(r, i, text, style, spans) for i, (text, style) in enumerate(row)] + [""] * (ncol - len(row))
+                 for r, row in enumerate(self.rows)]
         s = self.styles
         commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
                     ("FONT", (0, 0), (-1, -1), FONT, s.cell.fontSize),
@@ -251,6 +255,13 @@ class FitTable(Flowable):
                 commands.append(("BACKGROUND", (0, 0), (-1, self.header_rows - 1), s.head_fill))
         return Table(cells, colWidths=widths, repeatRows=self.header_rows, style=TableStyle(commands),
                      hAlign="LEFT")
+
+    def _cell(self, r: int, i: int, text: str, style: ParagraphStyle, spans: set[tuple[int, int]]) -> Paragraph:
+        key = (*self._key, r, i)
+        if key not in self._cells:
+            align = "center" if (r, i) in spans else self.aligns[i] if i < len(self.aligns) else None
+            self._cells[key] = KeptParagraph(_cell_markup(text), _aligned(style, align))
+        return self._cells[key]
 
     def _table_for(self, width: float) -> Table:
         if self._table is None or self._built_for != width:     # layout asks again and again at one width: build once
@@ -351,6 +362,7 @@ class Converter:
         # Instances, not names: a name is looked up among installed entry points (slow to import).
         self._md = markdown.Markdown(extensions=[TableExtension(), MarkdownInHtmlExtension()])
         self._headings = 0
+        self._cells: dict[tuple[object, ...], Paragraph] = {}     # every table's cells (FitTable)
         self.keep_lists = True      # short lists whole under their heading (restyled can say no)
 
     @property
@@ -481,7 +493,8 @@ class Converter:
                         aligns[i] = align
                 rows.append(cells)
                 header_rows += section.tag == "thead"
-        return FitTable(rows, aligns, self.styles, header_rows, marked, self.bars)
+        return FitTable(rows, aligns, self.styles, header_rows, marked, self.bars, cells=self._cells,
+                        key=(el, self.styles.body.fontSize, self.styles.cell.fontSize))
 
     # -- inline markup ----------------------------------------------------------------------
 
