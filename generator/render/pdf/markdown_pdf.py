@@ -238,8 +238,8 @@ class FitTable(Flowable):
                 longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)
                 minimum[i] = max(minimum[i], min(longest, width / ncol) + pad)
         widths = _share(width, natural, minimum)
-        cells = [[self._cell(r, i, text, style, spans) for i, (text, style) in enumerate(row)] + [""] * (ncol - len(row))
-                 for r, row in enumerate(self.rows)]
+        cells = [[self._cell(r, i, text, style, spans) for i, (text, style) in enumerate(row)]
+                 + [""] * (ncol - len(row)) for r, row in enumerate(self.rows)]
         s = self.styles
         commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
                     ("FONT", (0, 0), (-1, -1), FONT, s.cell.fontSize),
