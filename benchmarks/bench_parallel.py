@@ -11,15 +11,21 @@ before and after each row: a figure measured at a load of 2 or more on 2 cores s
 about an idle machine.
 
 A build or release runs side by side only where its plan (make/workers.py, from the costs in
-make/outputs.py) expects it to end workers.PAYS (1.25) times sooner; the rows show what each
-plan chose against one process, and the "forced" row what the default kit would gain side by
-side if its plan did not refuse it (workers.PAYS set to 1 in that process).  A plan that chose
-wrongly shows as a row under 1.25x that runs side by side, or a forced row at 1.25x or more.
+make/outputs.py and make/release.py) expects it to end workers.PAYS (1.25) times sooner; the
+rows show what each plan chose against one process.  Where the command line's process forks its
+worker (Linux), the default kit runs side by side; the "spawned" row is the same kit with its
+worker spawned as it is where forking is not safe (macOS, Windows, a process with threads), side
+by side whatever the plan expects, which is why a spawning plan keeps one process; the "one
+edition" rows are a release of one language, which its plan keeps in one process, and the same
+release side by side forced.  A plan that chose wrongly shows as a row under 1.25x that runs side
+by side, or a forced row at 1.25x or more.
 
 Rows (key):
-  build          bailout build (full kit, both papers): its plan keeps one process
-  forced         the same, side by side whatever the plan expects
+  build          bailout build (full kit, both papers): side by side where the worker forks
+  spawned        the same, its worker spawned, side by side forced
   rows           bailout build --rows ROWS: a long table a paper, side by side
+  edition        bailout release (English alone): its plan keeps one process
+  edition-forced the same, side by side forced
   release        bailout release --lang LANGS: the editions side by side
 """
 
@@ -36,9 +42,15 @@ from bench_editions import compiled  # noqa: E402
 from bench_ratios import BAILOUT, measure  # noqa: E402
 
 WANT = 1.25
-# `bailout` with the plan's threshold at 1: the default kit side by side, for the "forced" row.
-FORCED = [sys.executable, "-c", "import sys; from generator.make import workers; workers.PAYS = 1.0; "
-          "sys.argv[0] = 'bailout'; from generator.cli import run; run()"]
+# `bailout` with the plans' threshold at 1 (side by side whatever they expect), and workers that
+# start as this code says: the "spawned" and "edition-forced" rows.
+def _forced(setup: str) -> list[str]:
+    return [sys.executable, "-c", "import sys; from generator.make import release, workers; workers.PAYS = 1.0; "
+            f"{setup}sys.argv[0] = 'bailout'; from generator.cli import run; run()"]
+
+
+SPAWNED = _forced("workers.start_method = lambda: 'spawn'; workers.START['spawn'] = 0.0; ")
+FORCED = _forced("release.WORKER_START.update(fork=0.0, spawn=0.0); ")
 
 
 def load() -> str:
@@ -69,12 +81,15 @@ def main() -> None:
     p.add_argument("--pairs", type=int, default=7, help="pairs per row (default 7)")
     p.add_argument("--langs", default="en,de,fr", help="the languages of the release (default en,de,fr)")
     p.add_argument("--rows", default="10000", help="the long tables' rows (default 10000)")
-    p.add_argument("--only", choices=("build", "forced", "rows", "release"), help="one row only")
+    p.add_argument("--only", choices=("build", "spawned", "rows", "edition", "edition-forced", "release"),
+                   help="one row only")
     args = p.parse_args()
     compiled()
     rows = [("build", "bailout build (full kit, both papers)", BAILOUT, ["build"]),
-            ("forced", "  the same, side by side forced", FORCED, ["build"]),
+            ("spawned", "  the same, its worker spawned, forced", SPAWNED, ["build"]),
             ("rows", f"bailout build --rows {args.rows}", BAILOUT, ["build", "--rows", args.rows]),
+            ("edition", "bailout release (English alone)", BAILOUT, ["release"]),
+            ("edition-forced", "  the same, side by side forced", FORCED, ["release"]),
             ("release", f"bailout release --lang {args.langs}", BAILOUT, ["release", "--lang", args.langs])]
     print(f"{args.pairs} pairs a row (parallel, then BAILOUT_JOBS=1), fresh processes, {os.cpu_count()} cores, "
           f"usable {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}",
