@@ -17,9 +17,10 @@ import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import makeToUnicodeCMap
+from reportlab.pdfbase.ttfonts import TTFontFace, makeToUnicodeCMap
 
 from generator.render.pdf.subset_tags import subset_tag
 
@@ -48,6 +49,14 @@ def text_string(text: str) -> str:
     if text.isascii():
         return f"({text.translate(ESCAPES)})"
     return f"<FEFF{text.encode('utf-16-be').hex().upper()}>"
+
+
+@lru_cache(maxsize=64)
+def _font_program(face: TTFontFace, subset: tuple[int, ...]) -> tuple[int, bytes]:
+    """(its size, deflated) of the TrueType program of `face`'s `subset`: made once a process, as
+    the same subset of a face is the same bytes in every document (a table's two papers)."""
+    program = face.makeSubset(list(subset))
+    return len(program), zlib.compress(program, LEVEL)
 
 
 class _Face:
@@ -234,9 +243,9 @@ class PdfStream:
     def _font(self, face: _Face, subset: list[int]) -> int:
         f = face.face
         base = f"{subset_tag(f.name, subset)}+{f.name.decode('latin-1')}{f.subfontNameX.decode('latin-1')}"
-        program = f.makeSubset(subset)
+        size, packed = _font_program(f, tuple(subset))
         file = self._object()
-        self._stream(file, program, f"/Length1 {len(program)}")
+        self._packed(file, packed, f"/Length1 {size}")
         descriptor = self._object()
         flags = (f.flags & ~32) | 4       # symbolic, as reportlab marks its subsets
         self._dictionary(descriptor, f"/Type /FontDescriptor /FontName /{base} /Flags {flags} "
@@ -286,7 +295,10 @@ class PdfStream:
         self._write(f"<< {body} >>\nendobj\n".encode("latin-1"))
 
     def _stream(self, n: int, data: bytes, entries: str = "") -> None:
-        packed = zlib.compress(data, LEVEL)
+        self._packed(n, zlib.compress(data, LEVEL), entries)
+
+    def _packed(self, n: int, packed: bytes, entries: str = "") -> None:
+        """A stream whose data is `packed` (deflated already)."""
         self._begin(n)
         self._write(f"<< /Filter /FlateDecode /Length {len(packed)}{' ' + entries if entries else ''} >>\n"
                     f"stream\n".encode("latin-1"))
