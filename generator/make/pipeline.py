@@ -106,14 +106,16 @@ def _rendered(folder: Path, kit: KitData, options: BuildOptions, templates: Path
               earlier: Iterable[str], *, ctx: BuildContext | None = None,
               notice: Callable[[BuildContext], None] | None = None,
               paperless: bool = True) -> tuple[list[str], dict[str, int | None]]:
-    """Make `folder` and render into it.  The workers start once the context is made: a forked
-    worker takes it along (make/workers.py), and data that fails its checks starts none."""
+    """Make `folder` and render into it.  The workers start first, so that their start (a
+    forked worker's imports of what it renders, a spawned one's whole interpreter) overlaps the
+    context's work here (the data checked, the fonts parsed, the odds); the context reaches them
+    with their work."""
     folder.mkdir()
-    ctx = ctx if ctx is not None else context(kit, options, templates)
-    if notice is not None:
-        notice(ctx)
     lanes = _plan(options, width(), paperless)
     with workers(max(map(len, lanes), default=1), _warm(lanes)) as runner:
+        ctx = ctx if ctx is not None else context(kit, options, templates)
+        if notice is not None:
+            notice(ctx)
         return _render(ctx, folder, runner, lanes, progress, earlier)
 
 

@@ -20,9 +20,10 @@ How a worker starts (start_method; benchmarks/bench_parallel.py measures both, t
 in benchmarks/README.md).  Forked, as Sphinx's parallel builds are, where that is safe: on a
 POSIX system other than macOS (whose system libraries do not survive a fork), and only while
 this process runs one thread, since a fork copies whatever lock another thread held.  The
-command line's process is such a process when it starts its workers (a build's context made,
-before the terminal's progress display starts its thread), and a forked worker takes the kit's
-modules, its fonts and the build's context with it: it starts in a few milliseconds.  Anywhere
+command line's process is such a process when it starts its workers (before the terminal's
+progress display starts its thread), and a forked worker takes the kit's modules with it: it
+starts in a few milliseconds, imports what its lanes render while this process makes the
+build's context, and is sent the context with its work.  Anywhere
 else (Windows, macOS, a pytest-xdist worker, `bailout serve` with its server and watcher) a
 worker is spawned: a new interpreter that imports the kit and parses its fonts again, which
 costs most of what a second core gives the default kit, so there its plan keeps one process; a
