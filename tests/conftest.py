@@ -96,13 +96,13 @@ def locale(tmp_path, monkeypatch):
     """A private copy of the catalogues (generator/content/locale) that the kit reads instead of
     its own, for a test to edit."""
     import generator.content.words as words_mod
-    from generator.content import aid_text
+    from generator.content import aid_files
     copy = tmp_path / "locale"
     shutil.copytree(words_mod.LOCALE, copy)
     monkeypatch.setattr(words_mod, "LOCALE", copy)
-    monkeypatch.setattr(aid_text, "LOCALE", copy)
+    monkeypatch.setattr(aid_files, "LOCALE", copy)
     monkeypatch.setattr(words_mod, "_READ", {})
-    monkeypatch.setattr(aid_text, "_AID_READ", {})
+    monkeypatch.setattr(aid_files, "_AID_READ", {})
     yield copy
 
 

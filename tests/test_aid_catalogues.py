@@ -10,7 +10,7 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
-from generator.content.aid_text import TEMPLATE, aid_catalogue_file
+from generator.content.aid_files import TEMPLATE, aid_catalogue_file
 from generator.content.words import available_languages
 from generator.data.sources import shipped
 

@@ -104,7 +104,7 @@ def test_a_planted_catalogue_entry_changes_no_word(cache_dir, catalogue):
 
 def test_the_cache_note_is_one_line_and_quiet_says_nothing(cache_dir, tmp_path, monkeypatch, locale):
     from conftest import DATA
-    from generator.content import aid_text, items, words
+    from generator.content import aid_files, items, words
     cache_dir.mkdir()
     os.chmod(cache_dir, 0o777)
     # A translator's edit: the catalogue is no longer the one read ahead (content/ahead.py), so
@@ -113,11 +113,11 @@ def test_the_cache_note_is_one_line_and_quiet_says_nothing(cache_dir, tmp_path, 
         po.write("\n# a translator's note\n")
     # What this process read before (an earlier test's build) is not read again: each command
     # here reads its catalogues afresh, so each asks the cache.
-    for module, memo in ((words, "_READ"), (aid_text, "_AID_READ")):
+    for module, memo in ((words, "_READ"), (aid_files, "_AID_READ")):
         monkeypatch.setattr(module, memo, {})
     status, _, err = run_cli("build", "--only", "aid", "--paper", "a4", "--out", tmp_path / "out", "--quiet")
     assert status == 0 and err == ""
-    for module, memo in ((words, "_READ"), (aid_text, "_AID_READ")):
+    for module, memo in ((words, "_READ"), (aid_files, "_AID_READ")):
         monkeypatch.setattr(module, memo, {})
     items.source_words.cache_clear()        # the diff's words, kept by an earlier diff in this process
     status, _, err = run_cli("diff", DATA, DATA)

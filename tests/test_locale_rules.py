@@ -17,7 +17,8 @@ from decimal import Decimal
 import pytest
 
 from conftest import DATA, SLOW, aid_edition, edit, page_texts, run_cli
-from generator.content.aid_text import aid_words, render_text
+from generator.content.aid_files import aid_words
+from generator.content.aid_text import render_text
 from generator.content.context import BuildContext
 from generator.content.terms import holds, names, says, term_problems
 from generator.content.words import Words, available_languages, french_spacing, load_words

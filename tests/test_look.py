@@ -170,7 +170,7 @@ PLAYERS = ("counter.", "counters.", "calibration.", "fold.", "cover.", "colophon
 @pytest.mark.parametrize("lang", available_languages())
 def test_no_command_line_text_in_any_editions_players_words(lang):
     """Every edition's words for the aid, the tables and the counters, and its aid's sentences."""
-    from generator.content.aid_text import AID_DOMAIN
+    from generator.content.aid_files import AID_DOMAIN
     from generator.content.words import LOCALE
     words = load_words(lang)
     said = [(key, text) for key, text in words.messages.items() if key.startswith(PLAYERS)]

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from generator.content.aid_text import aid_catalogue_file, aid_words
+from generator.content.aid_files import aid_catalogue_file, aid_words
 from generator.content.words import catalogue_file, load_words
 from generator.data.glossary import Glossary, Term, english_text
 from generator.data.model import KitData

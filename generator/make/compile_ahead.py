@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 from generator.content.ahead import COMPILED, catalogue_file, template_file
-from generator.content.aid_text import AID_DOMAIN, TEMPLATE, compiled_source, environment_kind
+from generator.content.aid_files import AID_DOMAIN, TEMPLATE
+from generator.content.aid_text import compiled_source, environment_kind
 from generator.content.words import LOCALE, read_po_afresh
 from generator.data.sources import shipped
 

@@ -265,15 +265,20 @@ def _units(jobs: list[Job], cost: Callable[[Sequence[Job]], float], width: int) 
 
 
 def _warm(lanes: Plan[Job]) -> Callable[[], None] | None:
-    """What a worker imports as it starts: the renderers of the lanes it may run (all but each
-    phase's first)."""
+    """What a worker does as it starts, while this process makes the context: the renderers of
+    the lanes it may run (all but each phase's first) made ready (make/workers.py)."""
     elsewhere = tuple(dict.fromkeys(job[0] for phase in lanes for lane in phase[1:] for job in lane))
-    return functools.partial(_import_renderers, elsewhere) if elsewhere else None
+    return functools.partial(_ready, elsewhere) if elsewhere else None
 
 
-def _import_renderers(outputs: tuple[Output, ...]) -> None:
+def _ready(outputs: tuple[Output, ...]) -> None:
+    """`outputs`' renderers imported and the fonts they draw with parsed: what takes a worker
+    about as long as the context takes here (what they read besides waits for their work, which
+    would wait for it)."""
     for output in outputs:
         output.merger() if output.merges else output.renderer()
+    from generator.render.pdf.canvas import register_fonts
+    register_fonts()
 
 
 def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress | None = None) -> Made:

@@ -24,7 +24,7 @@ from markdown.treeprocessors import Treeprocessor
 
 from generator import __version__
 from generator.content.aid import markdown_text, template_file
-from generator.content.aid_text import flowchart_settings
+from generator.content.aid_files import flowchart_settings
 from generator.content.context import BuildContext, Since
 from generator.content.marks import CHANGED
 from generator.content.words import Words

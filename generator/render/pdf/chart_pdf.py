@@ -17,7 +17,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
 
-from generator.content.aid_text import flowchart_settings
+from generator.content.aid_files import flowchart_settings
 from generator.errors import RenderError
 from generator.layout import chart as geometry
 from generator.render.pdf.canvas import BOLD, CONDENSED_BOLD, INK, ITALIC, PAPER

@@ -75,7 +75,7 @@ def undrawable_credits() -> list[str]:
 def undrawable_edition(lang: str, words: Words | None = None) -> list[str]:
     """One problem line per message of the `lang` edition's catalogues (its words, `words` when
     given, and the aid's sentences) that a face of the kit cannot print."""
-    from generator.content.aid_text import aid_catalogue_file, aid_words
+    from generator.content.aid_files import aid_catalogue_file, aid_words
     from generator.content.words import load_words
     return undrawable_words(words if words is not None else load_words(lang)) + \
         undrawable_words(aid_words(lang), aid_catalogue_file(lang))
