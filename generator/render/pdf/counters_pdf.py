@@ -33,7 +33,7 @@ from generator.render.pdf.canvas import (
     finish,
     new_canvas,
 )
-from generator.render.pdf.face_pdf import HAIRLINE, Fits, distinct_faces, draw_face, fit_faces
+from generator.render.pdf.face_pdf import HAIRLINE, Fits, PictogramForms, distinct_faces, draw_face, fit_faces
 from generator.text import ELLIPSIS, truncate
 from generator.units import mm, points_to_mm
 
@@ -47,9 +47,15 @@ class Forms:
     while the canvas is drawn): one object prints in many cells, and a face's hash walks all
     its fields."""
 
-    def __init__(self) -> None:
+    def __init__(self, c: Canvas, ctx: BuildContext, zone: fl.Zones, fits: Fits, groups: Groups) -> None:
         self.by_face: dict[tuple[str, Face], str] = {}
         self.by_id: dict[tuple[str, int], str] = {}
+        # The pictograms the faces' forms place, each made once before the first face; not for
+        # a print shop, whose preflight reads each face's own strokes and colours.
+        self.pictograms: PictogramForms | None = None
+        if ctx.options.profile.prepress is None:
+            self.pictograms = PictogramForms()
+            self.pictograms.define(c, zone, fits, distinct_faces(groups))
 
 
 def render(ctx: BuildContext, paper: Paper | None) -> bytes:
@@ -67,13 +73,13 @@ def render(ctx: BuildContext, paper: Paper | None) -> bytes:
     c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), words("counters.subject", paper=paper.label,
                                                                 size=f"{float(opts.counter_mm):.2f}"),
                            duplex=opts.profile.duplex_hint)
+    forms = Forms(c, ctx, zone, fits, groups)
     where = first_pages.Where(paper, grid, zone, fits, groups, pages)
     held = [_groups(words, groups, slots) for slots in sheets]     # each sheet's: its cover line, both its sides
     if opts.profile.calibration:
         first_pages.calibration_pair(c, ctx, where)
     else:       # a print shop: a cover that says what each sheet holds, then the manifest
         first_pages.shop_cover(c, ctx, where, held)
-    forms = Forms()
     for n, slots in enumerate(sheets, start=1):
         contents = words("counters.heading.contents", groups=held[n - 1])
         for side in ("front", "back"):
@@ -134,7 +140,7 @@ def _render_boards(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zon
     c, buffer = new_canvas(ctx, board, first_pages.title(ctx), words("counters.subject", paper=paper.label,
                                                                 size=f"{float(opts.counter_mm):.2f}"),
                            duplex=opts.profile.duplex_hint)
-    forms = Forms()
+    forms = Forms(c, ctx, zone, fits, groups)
     for n, slots in enumerate(sheets, start=1):
         for side in ("front", "back"):
             key = f"counters-sheet{n}-{side}"
@@ -192,7 +198,7 @@ def faces(c: Canvas, ctx: BuildContext, zone: fl.Zones, grid: geo.Grid, groups: 
                 name = forms.by_face[nat.key, face] = f"face{len(forms.by_face)}"
                 room = 2 * zone.bleed       # the box clips: keep its edge clear of the bleed's
                 c.beginForm(name, -room, -room, zone.size + room, zone.size + room)
-                draw_face(c, zone, fits, face, nat, ctx.options.bw, ctx.words)
+                draw_face(c, zone, fits, face, nat, ctx.options.bw, ctx.words, forms.pictograms)
                 c.endForm()
             forms.by_id[nat.key, id(face)] = name
         x, y = geo.face_origin(grid, slot, side)
@@ -283,9 +289,9 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones
     c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), words("counters.subject.fold", paper=paper.label,
                                                                 size=f"{float(ctx.options.counter_mm):.2f}"),
                            duplex=ctx.options.profile.duplex_hint)
+    forms = Forms(c, ctx, zone, fits, groups)
     first_pages.fold_instructions(c, ctx, first_pages.Where(paper, grid, zone, fits, groups, pages))
     c.showPage()
-    forms = Forms()
     for n, slots in enumerate(sheets, start=1):
         page = geo.fold_sheet_page(n) + 1
         key = f"counters-sheet{n}"

@@ -119,8 +119,10 @@ def paint(nat: Nationality, bw: bool) -> Paint:
     return colour(nat.colour), colour(nat.text_colour), colour
 
 
-def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationality, bw: bool, words: Words) -> None:
-    """The face with its lower-left corner at the origin."""
+def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationality, bw: bool, words: Words,
+              forms: "PictogramForms | None" = None) -> None:
+    """The face with its lower-left corner at the origin; its pictograms placed from `forms`
+    where it holds them, else drawn."""
     kind, laid = fits[0], fits[1][face]
     ground, ink_colour, emblem_colour = paint(nat, bw)
     c.saveState()
@@ -129,14 +131,31 @@ def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationalit
     for shape in fl.emblem(nat.emblem, (ex, ey, e, e)):
         draw_shape(c, shape, emblem_colour(shape.colour))
     back = ink_colour if face.band else ground      # the ground under the pictograms: what a knockout paints
+    places = _pictogram_places(zone, laid, face)
     c.setFillColor(text)
-    _corner(c, kind, laid, face, text, back, words)
-    if face.pictogram and laid.pictogram is not None:
-        draw_pictogram(c, face.pictogram, laid.pictogram, text, back)
+    _corner(c, kind, laid, face, (text, back), words, places, forms)
+    if "middle" in places:
+        draw_pictogram(c, *places["middle"], text, back, forms)
     _text(c, laid.middle)
     c.setFillColor(ink_colour)
-    _foot(c, zone, kind, face, ink_colour, ground, words)
+    _foot(c, zone, kind, face, (ink_colour, ground), words, places, forms)
     c.restoreState()
+
+
+Place = tuple[str, fl.Box]      # a pictogram's role, and the box it fills on the face
+
+
+def _pictogram_places(zone: fl.Zones, laid: fl.FaceFit, face: Face) -> dict[str, Place]:
+    """Where the face's pictograms go: {'middle' | 'corner' | 'foot': (role, box)}."""
+    places = {}
+    if face.pictogram and laid.pictogram is not None:
+        places["middle"] = (face.pictogram, laid.pictogram)
+    if not isinstance(face.corner, Line) and face.corner and laid.corner_pictogram is not None:
+        places["corner"] = (face.corner, laid.corner_pictogram)
+    if face.foot_pictogram:
+        places["foot"] = (face.foot_pictogram,
+                          fl.foot_pictogram_box(zone, pictograms.pictograms()[face.foot_pictogram].aspect))
+    return places
 
 
 def _ground(c: Canvas, zone: fl.Zones, face: Face, ground: Any, ink_colour: Any, bw: bool) -> Any:
@@ -161,14 +180,16 @@ def _ground(c: Canvas, zone: fl.Zones, face: Face, ground: Any, ink_colour: Any,
     return ground
 
 
-def _corner(c: Canvas, kind: fl.CounterType, laid: fl.FaceFit, face: Face, text: Any, back: Any,
-            words: Words) -> None:
-    """The corner: its word, or its pictogram with its note and, for No Smoke, the sign beside it."""
+def _corner(c: Canvas, kind: fl.CounterType, laid: fl.FaceFit, face: Face, colours: tuple[Any, Any],
+            words: Words, places: dict[str, Place], forms: "PictogramForms | None") -> None:
+    """The corner: its word, or its pictogram with its note and, for No Smoke, the sign beside it;
+    `colours`: (its text's, the ground under it)."""
     if isinstance(face.corner, Line):
         _text(c, laid.corner)
         return
-    if laid.corner_pictogram is not None and face.corner:
-        draw_pictogram(c, face.corner, laid.corner_pictogram, text, back)
+    text, back = colours
+    if "corner" in places:
+        draw_pictogram(c, *places["corner"], text, back, forms)
     if laid.sign is not None:
         no_smoke(c, laid.sign, text, words("counter.no_smoke.letter"), kind.small)
     if laid.note is not None and face.corner_note is not None:
@@ -177,13 +198,13 @@ def _corner(c: Canvas, kind: fl.CounterType, laid: fl.FaceFit, face: Face, text:
         c.drawCentredString(laid.note[0], laid.note[1], face.corner_note.text)
 
 
-def _foot(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, ink_colour: Any, ground: Any,
-          words: Words) -> None:
+def _foot(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, colours: tuple[Any, Any],
+          words: Words, places: dict[str, Place], forms: "PictogramForms | None") -> None:
     """The foot: its pictogram, its numerals, and the No Smoke sign between them when the corner
-    holds a word."""
-    if face.foot_pictogram:
-        box = fl.foot_pictogram_box(zone, pictograms.pictograms()[face.foot_pictogram].aspect)
-        draw_pictogram(c, face.foot_pictogram, box, ink_colour, ground)
+    holds a word; `colours`: (the ink, the ground)."""
+    ink_colour, ground = colours
+    if "foot" in places:
+        draw_pictogram(c, *places["foot"], ink_colour, ground, forms)
     spans = []
     for pieces, span in fl.foot_numerals(face.numerals, zone, kind, measure):
         for piece in pieces:
@@ -201,23 +222,61 @@ def _text(c: Canvas, placed: Iterable[fl.Placed]) -> None:
         c.drawCentredString(item.x, item.y, item.text)
 
 
-def draw_pictogram(c: Canvas, role: str, box: fl.Box, fill: Any, ground: Any) -> None:
+def draw_pictogram(c: Canvas, role: str, box: fl.Box, fill: Any, ground: Any,
+                   forms: "PictogramForms | None" = None) -> None:
     """The pictogram for `role` in `box`, filled in `fill`; a part that knocks out what lies under
-    it is first stroked wide in `ground`."""
+    it is first stroked wide in `ground`.  Placed from `forms` where it holds the part there."""
     pic = pictograms.pictograms()[role]
-    scale = pictograms.placed(pic, box)[0]
-    for part in pic.parts:
-        path = _outline_path(pic, part, box)
+    for i, part in enumerate(pic.parts):
         if part.knockout:
             c.saveState()
             c.setFillColor(ground)
             c.setStrokeColor(ground)
-            c.setLineWidth(part.knockout * scale)
-            c.setLineJoin(1)
-            c.drawPath(path, fill=1, stroke=1, fillMode=FILL_NON_ZERO)
+            _part(c, pic, i, box, True, forms)
             c.restoreState()
         c.setFillColor(fill)
-        c.drawPath(path, fill=1, stroke=0, fillMode=FILL_NON_ZERO)
+        _part(c, pic, i, box, False, forms)
+
+
+def _part(c: Canvas, pic: pictograms.Pictogram, i: int, box: fl.Box, knockout: bool,
+          forms: "PictogramForms | None") -> None:
+    """Part `i` of `pic` in `box`, in the colours set: its knockout (filled and stroked wide), or its ink."""
+    name = forms.names.get((pic.role, box, i, knockout)) if forms is not None else None
+    if name is not None:
+        c.doForm(name)
+        return
+    part = pic.parts[i]
+    path = _outline_path(pic, part, box)
+    if knockout:
+        c.setLineWidth(part.knockout * pictograms.placed(pic, box)[0])
+        c.setLineJoin(1)
+    c.drawPath(path, fill=1, stroke=1 if knockout else 0, fillMode=FILL_NON_ZERO)
+
+
+class PictogramForms:
+    """Form XObjects of one canvas, each a pictogram's part at one place on a face, in whatever
+    colours are set where it is placed: a kind's pictogram fills the same box on every face of
+    that kind, so its outline is written once and placed by each face's own form, not written
+    into every one of them again."""
+
+    def __init__(self) -> None:
+        self.names: dict[tuple[str, fl.Box, int, bool], str] = {}
+
+    def define(self, c: Canvas, zone: fl.Zones, fits: Fits, faces: Iterable[Face]) -> None:
+        """The forms of every pictogram `faces` place; made outside any other form (a form holds
+        no definition of another)."""
+        room = 2 * zone.bleed
+        for face in faces:
+            for role, box in _pictogram_places(zone, fits[1][face], face).values():
+                pic = pictograms.pictograms()[role]
+                for i, part in enumerate(pic.parts):
+                    for knockout in (True, False) if part.knockout else (False,):
+                        key = (role, box, i, knockout)
+                        if key not in self.names:
+                            self.names[key] = name = f"pictogram{len(self.names)}"
+                            c.beginForm(name, -room, -room, zone.size + room, zone.size + room)
+                            _part(c, pic, i, box, knockout, None)
+                            c.endForm()
 
 
 @functools.lru_cache(maxsize=256)
