@@ -1,6 +1,6 @@
-"""Where the aid's text comes from, without the template engine: the template's file name, and
-its sentences' catalogues (locale/<lang>/aid.po) read.  A process that draws the aid's PDF from
-Markdown another lane rendered (make/pipeline.py) reads these and never imports Jinja.
+"""Where the aid's text comes from, without the template engine: the template's file name, its
+sentences' catalogues (locale/<lang>/aid.po) read, and the flowchart's settings as the
+template writes them.  What checks the catalogues and what draws the flowchart read them here.
 """
 
 from collections.abc import Mapping
