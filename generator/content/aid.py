@@ -5,7 +5,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from generator.content.aid_files import TEMPLATE
-from generator.content.aid_text import render_text
 from generator.content.context import BuildContext
 
 
@@ -29,6 +28,8 @@ def markdown_text(ctx: BuildContext) -> str:
             from generator.content.marks import marked_text  # only a --since build needs it
             memo[_KEY] = marked_text(ctx)
         else:
+            # Jinja only where the text is rendered: a process handed it (make/pipeline.py) need not load it
+            from generator.content.aid_text import render_text
             memo[_KEY] = render_text(ctx)
     text: str = memo[_KEY]
     return text

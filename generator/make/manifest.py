@@ -22,7 +22,9 @@ Opener = Callable[[str], BinaryIO]      # opens a file of the build, by name, fo
 LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
 SHOP_LIBRARY = "pypdf"      # rewrites a print shop's PDFs (render/pdf/shop_pdf.py); no other build uses it
 # Where a library says its own version, the same string pip installed: read from the module a
-# build has imported anyway, since importlib.metadata takes longer to import than a small build's work.
+# build has imported anyway, or from the line of its source that assigns it where this process
+# has not (a build whose worker rendered the aid's text loads no Jinja here), since
+# importlib.metadata takes longer to import than a small build's work.
 _OWN_VERSION = {"reportlab": ("reportlab", "Version"), "pypdf": ("pypdf", "__version__"),
                 "Jinja2": ("jinja2", "__version__"), "Markdown": ("markdown", "__version__")}
 # A release's images are rasterised by pypdfium2 and written as PNG by Pillow.
@@ -82,6 +84,23 @@ def stamp_lines(stamp: Stamp | None, options: BuildOptions) -> list[str]:
     return [f"edition {stamp.hash}", *(f"  {name} {value}" for name, value in stamp.inputs), *lines]
 
 
+def _assigned(module: str, attribute: str) -> str | None:
+    """The string literal the module `module` (a package) assigns to `attribute` at the start of a
+    line of its __init__, read without importing it; None where it assigns no literal."""
+    import importlib.util
+    import re
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None or not spec.origin.endswith("__init__.py"):
+        return None
+    try:
+        with open(spec.origin, encoding="utf-8") as source:
+            text = source.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = re.search(rf"^{re.escape(attribute)}\s*=\s*[\"']([^\"']+)[\"']\s*$", text, re.M)
+    return found.group(1) if found else None
+
+
 def _page_count(handle: BinaryIO) -> int:
     from generator.render.pdf.kit_pdf import page_count  # only for a PDF whose renderer did not count
     return page_count(handle)
@@ -104,6 +123,9 @@ def installed_version(name: str) -> str:
     module, attribute = _OWN_VERSION.get(name, ("", ""))
     own = getattr(sys.modules.get(module), attribute, None)
     if isinstance(own, str):
+        return own
+    own = _assigned(module, attribute) if module else None
+    if own is not None:
         return own
     from importlib.metadata import PackageNotFoundError, version
     try:
