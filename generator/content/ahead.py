@@ -29,7 +29,7 @@ def catalogue(lang: str, domain: str | None, content: bytes) -> dict[str, Any] |
     """The table ({"messages", "plurals", "plural_forms"}) read ahead from the catalogue bytes
     `content` of `lang` and `domain`, or None when none was made from exactly these bytes."""
     kept = _json(catalogue_file(lang, domain))
-    if kept is None or kept.get("sha256") != _sha256(content) or kept.get("lang") != lang or \
+    if kept is None or kept.get("sha256") != sha256(content) or kept.get("lang") != lang or \
             kept.get("domain") != domain:
         return None
     table = kept.get("table")
@@ -48,7 +48,7 @@ def template_code(name: str, source: str, kind: str) -> str | None:
         made = json.loads(head.removeprefix("# "))
     except (OSError, UnicodeDecodeError, ValueError):
         return None
-    if not isinstance(made, dict) or made.get("sha256") != _sha256(source.encode("utf-8")) or \
+    if not isinstance(made, dict) or made.get("sha256") != sha256(source.encode("utf-8")) or \
             made.get("kind") != kind or made.get("name") != name:
         return None
     return code
@@ -62,5 +62,6 @@ def _json(path: Path) -> dict[str, Any] | None:
     return kept if isinstance(kept, dict) else None
 
 
-def _sha256(content: bytes) -> str:
+def sha256(content: bytes) -> str:
+    """What names the bytes a file here was made from (compile_ahead writes it)."""
     return hashlib.sha256(content).hexdigest()

@@ -198,8 +198,7 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
 def whole_words(face: Face) -> Face:
     """`face` with its soft hyphens taken out: every word whole."""
     def whole(line: Line) -> Line:
-        return replace(line, text=line.text.replace(SOFT_HYPHEN, ""),
-                                   short=line.short.replace(SOFT_HYPHEN, ""))
+        return replace(line, text=line.text.replace(SOFT_HYPHEN, ""), short=line.short.replace(SOFT_HYPHEN, ""))
     corner = whole(face.corner) if isinstance(face.corner, Line) else face.corner
     note = whole(face.corner_note) if face.corner_note is not None else None
     return replace(face, corner=corner, lines=tuple(whole(line) for line in face.lines), corner_note=note)

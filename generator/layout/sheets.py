@@ -289,7 +289,7 @@ def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Gr
         grid = make_board_grid(die.board, options.counter_mm, die)
     elif options.profile.home_cutter:       # the machine cuts: no ticks beside its marks
         grid = replace(make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm,
-                                             side_mm=CUTTER_SIDE_MM), ticks=False)
+                                 side_mm=CUTTER_SIDE_MM), ticks=False)
     else:
         grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm, die)
         if die is not None:     # the shop's die cuts them: ticks would be ink on its sheet

@@ -5,12 +5,11 @@ templates/aid.md.j2, content/aid_text.py or content/template_sandbox.py, or afte
 tests/test_ahead.py says which file is out of date.
 """
 
-import hashlib
 import json
 import sys
 from pathlib import Path
 
-from generator.content.ahead import COMPILED, catalogue_file, template_file
+from generator.content.ahead import COMPILED, catalogue_file, sha256, template_file
 from generator.content.aid_files import AID_DOMAIN, TEMPLATE
 from generator.content.aid_text import compiled_source, environment_kind
 from generator.content.words import LOCALE, read_po_afresh
@@ -24,7 +23,7 @@ def made_catalogues() -> dict[Path, str]:
         [(path, path.parent.name, AID_DOMAIN) for path in sorted(LOCALE.glob(f"*/{AID_DOMAIN}.po"))]
     for path, lang, domain in sources:
         content = path.read_bytes()
-        kept = {"lang": lang, "domain": domain, "sha256": hashlib.sha256(content).hexdigest(),
+        kept = {"lang": lang, "domain": domain, "sha256": sha256(content),
                 "table": read_po_afresh(path, lang, domain)}
         files[catalogue_file(lang, domain)] = json.dumps(kept, ensure_ascii=False, sort_keys=True, indent=0) + "\n"
     return files
@@ -33,7 +32,7 @@ def made_catalogues() -> dict[Path, str]:
 def made_template() -> tuple[Path, str]:
     """(file, its text): Jinja's compile of the kit's own aid template, now."""
     source = (shipped("templates") / TEMPLATE).read_text(encoding="utf-8")
-    head = {"name": TEMPLATE, "sha256": hashlib.sha256(source.encode("utf-8")).hexdigest(),
+    head = {"name": TEMPLATE, "sha256": sha256(source.encode("utf-8")),
             "kind": environment_kind()}
     return template_file(TEMPLATE), "# " + json.dumps(head, sort_keys=True) + "\n" + compiled_source(source)
 

@@ -28,13 +28,12 @@ from generator.content.stamp import Stamp
 from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
 from generator.layout.paper import PAPERS
-from generator.make import workers as lanes_of
 from generator.make.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
 from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf
 from generator.make.pipeline import context, edition_data, render_all
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST
-from generator.make.workers import one_by_one, plan, width, workers
+from generator.make.workers import one_by_one, plan, start_cost, width, workers
 from generator.options import PAPER_KEYS, PARTS, BuildOptions, check_source_date_epoch
 from generator.profiles import registry
 
@@ -254,7 +253,7 @@ def _plan(langs: tuple[str, ...], rows: int | None) -> list[list[Unit]]:
         return sum(LEAD_PAPER + LEAD_PER_ROW * rows if paper == FACE_PAPER else OTHER_PAPER
                    for _, papers in lane for paper in papers) + \
             PER_ROW * rows * sum(len(papers) for _, papers in lane) + EDITION_SETUP * len({lang for lang, _ in lane})
-    [lanes] = plan([_units(langs, width())], cost, width(), FIXED, start=WORKER_START[lanes_of.start_method()])
+    [lanes] = plan([_units(langs, width())], cost, width(), FIXED, start=start_cost(WORKER_START))
     return lanes
 
 

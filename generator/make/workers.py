@@ -37,7 +37,7 @@ imports the script again).
 import functools
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, TypeVar
@@ -85,9 +85,10 @@ def start_method() -> str:
         return "fork"
 
 
-def start_cost() -> float:
-    """What a worker started now costs before its first piece of work (START)."""
-    return START[start_method()]
+def start_cost(costs: Mapping[str, float] | None = None) -> float:
+    """What a worker started now costs before its first piece of work: `costs` (START unless
+    given) for the way start_method() says it starts."""
+    return (START if costs is None else costs)[start_method()]
 
 
 @contextmanager
