@@ -26,13 +26,18 @@ sys.path.insert(0, str(ROOT))
 
 
 def build_once(kit, odds, rows, paper, mode):
+    from generator.content.context import make_context
+    from generator.content.rows import table_for
+    from generator.data.sources import shipped
     from generator.layout.paper import PAPERS
     from generator.options import BuildOptions
+    from generator.render import csv_rows
     from generator.render.pdf import prerolled_pdf as prerolled
-    from generator.render.pdf.canvas import BuildContext
-    ctx = BuildContext(kit, odds, BuildOptions(papers=(paper,), parts=("prerolled",), rows=rows, mode=mode))
-    pdf = prerolled.render(ctx, PAPERS[paper])
-    csv = prerolled.render_csv(ctx)
+    ctx = make_context(kit, odds, BuildOptions(papers=(paper,), parts=("prerolled",), rows=rows, mode=mode),
+                       shipped("templates"))
+    table = table_for(ctx)
+    pdf = prerolled.render(ctx, PAPERS[paper], table)
+    csv = csv_rows.render(ctx, table)
     return len(pdf), len(csv)
 
 

@@ -12,8 +12,6 @@ from generator.profiles import registry
 from generator.profiles.print_profile import PrintProfile
 from generator.units import MM_PER_INCH
 
-# The parts --only can name, in build order (generator/make/outputs.py declares their files).
-PARTS: tuple[str, ...] = ("aid", "prerolled", "counters")
 PAPER_KEYS: tuple[str, ...] = ("a4", "letter")     # layout.paper.PAPERS holds their sizes
 NAMED_SIZES = {"5/8in": Fraction(5, 8), "3/4in": Fraction(3, 4), "1in": Fraction(1)}
 DEFAULT_COUNTER_MM = NAMED_SIZES["3/4in"] * MM_PER_INCH
@@ -30,7 +28,7 @@ PRINT_PROFILES: tuple[str, ...] = registry.names()
 class BuildOptions(Struct, frozen=True):
     """What a build was asked for, independent of argparse (tests build these directly)."""
     papers: tuple[str, ...] = PAPER_KEYS
-    parts: tuple[str, ...] = PARTS
+    parts: tuple[str, ...] | None = None    # --only: parts of the output registry (make/outputs.py); None: all
     bw: bool = False
     rows: int | None = None
     seed: int = DEFAULT_SEED

@@ -140,29 +140,14 @@ def release_zip(tmp_path_factory):
         return name, content
 
 
-@contextlib.contextmanager
-def one_by_one():
-    """The build's work one by one in this process (BAILOUT_JOBS=1): no worker started."""
-    before = os.environ.get("BAILOUT_JOBS")
-    os.environ["BAILOUT_JOBS"] = "1"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["BAILOUT_JOBS"]
-        else:
-            os.environ["BAILOUT_JOBS"] = before
-
-
 @pytest.fixture(scope="session")
 def kit_dir(tmp_path_factory):
-    """`bailout build` of the shipped data, default options, once per run, its work one by one
-    (what tests/test_concurrency.py holds a side-by-side build to).  Read only."""
+    """`bailout build` of the shipped data, default options, once per run, in one process (what
+    tests/test_concurrency.py holds a build of several processes to).  Read only."""
     with _made_once(tmp_path_factory, "kit") as (out, made):
         if not made:
             from generator.cli import main
-            with one_by_one():
-                assert main(["build", "--out", str(out), "--quiet"]) == 0
+            assert main(["build", "--out", str(out), "--quiet"]) == 0
         return out
 
 
@@ -172,8 +157,7 @@ def two_editions(tmp_path_factory):
     per run (tests/test_editions.py reads it, tests/test_concurrency.py holds a side-by-side one to it)."""
     with _made_once(tmp_path_factory, "two-editions") as (out, made):
         if not made:
-            with one_by_one():
-                status, _, err = run_cli("release", "--lang", "en,de", "--rows", "8", "--out", out, "--quiet")
+            status, _, err = run_cli("release", "--lang", "en,de", "--rows", "8", "--out", out, "--quiet")
             assert status == 0, err
         [path] = out.glob("*.zip")
         return path
@@ -301,15 +285,14 @@ def page_texts(content):
 def preset_builds():
     """{preset: {file name: bytes}}: the counters (A4) of each named shop preset at the counter
     size a build of it prints by default, and DriveThruCards' pre-rolled tables (A4, 24 rows),
-    made once per run, one by one."""
+    made once per run."""
     from generator.data import load
     from generator.make.pipeline import render_all
     from generator.options import BuildOptions, default_counter_mm
     builds = {}
-    with one_by_one():
-        for preset in ("drivethru", "meinspiel", "tgc-punchout"):
-            parts = ("counters", "prerolled") if preset == "drivethru" else ("counters",)
-            builds[preset] = render_all(load(DATA), BuildOptions(parts=parts, papers=("a4",), rows=24,
-                                                                 print_profile=preset,
-                                                                 counter_mm=default_counter_mm((preset,))))
+    for preset in ("drivethru", "meinspiel", "tgc-punchout"):
+        parts = ("counters", "prerolled") if preset == "drivethru" else ("counters",)
+        builds[preset] = render_all(load(DATA), BuildOptions(parts=parts, papers=("a4",), rows=24,
+                                                             print_profile=preset,
+                                                             counter_mm=default_counter_mm((preset,))))
     return builds

@@ -23,7 +23,7 @@ from conftest import DATA, edit, page_texts, pdf_text, run_cli
 from generator import __version__
 from generator.content import aid_text as aid
 from generator.content.aid import markdown_text
-from generator.content.context import BuildContext
+from generator.content.context import make_context
 from generator.content.words import load_words
 from generator.data import load
 from generator.data.sources import shipped
@@ -256,7 +256,7 @@ def test_voluntary_path_follows_note_1(reading, data_copy):
     edit(data_copy / "rules.toml", 'note = 1\nreading = "none"', f'note = 1\nreading = "{reading}"')
     t = rules_toml(data_copy)
     kit = load(data_copy)
-    text = markdown_text(BuildContext(kit, compute(kit), BuildOptions(), shipped("templates")))
+    text = markdown_text(make_context(kit, compute(kit), BuildOptions(), shipped("templates")))
     rules, bypasses = _flowchart(text)
     fate, crew, weapon = rules.index(t["fate"]["rule"]), rules.index(t["crew"]["morale_rule"]), \
         rules.index(t["weapon"]["rule"])
@@ -413,7 +413,7 @@ def test_hostile_names_print_cleanly(data_copy, name):
 def test_template_error_names_file_and_line(tmp_path):
     (tmp_path / aid.TEMPLATE).write_text("# Aid\n\nfine {{ rules.number }}\n{{ no_such_thing }}\n")
     kit = load(DATA)
-    ctx = BuildContext(kit, compute(kit), BuildOptions(), shipped("templates"))
+    ctx = make_context(kit, compute(kit), BuildOptions(), shipped("templates"))
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:4\b"):
         markdown_text(replace(ctx, templates=tmp_path))
     (tmp_path / aid.TEMPLATE).write_text("# Aid\n{% for x in %}\n")
@@ -567,7 +567,7 @@ def test_early_refusal_of_a_size_never_refuses_one_that_fits():
     # _may_fit may only refuse a body size that the full layout would refuse too.
     from generator.render.pdf import aid_pdf
     kit = load(DATA)
-    ctx = BuildContext(kit, compute(kit), BuildOptions(), shipped("templates"))
+    ctx = make_context(kit, compute(kit), BuildOptions(), shipped("templates"))
     converter = aid_pdf._converter(ctx)
     root = converter.parse(markdown_text(ctx))
     outcomes = []

@@ -32,13 +32,14 @@ def build(data=DATA, **options):
 
 def html_of(data=DATA, words=None, **options):
     """The web aid alone (no PDFs): what `bailout build --only aid` writes as player-aid.html."""
-    from generator.content.context import BuildContext
+    from generator.content.context import make_context
     from generator.data.sources import shipped
     from generator.engine.odds import compute
-    from generator.render.html import aid_html
+    from generator.make.outputs import named
+    from generator.make.products import Products
     kit = load(data)
-    ctx = BuildContext(kit, compute(kit), BuildOptions(**options), shipped("templates"), words=words or WORDS)
-    return aid_html.render(ctx).decode()
+    ctx = make_context(kit, compute(kit), BuildOptions(**options), shipped("templates"), words=words or WORDS)
+    return Products(ctx).get(named("player-aid.html").product).decode()
 
 
 @pytest.fixture(scope="module")

@@ -187,14 +187,11 @@ def test_screenshots_taken(visits):
 def test_a_hostile_aid_runs_nothing_and_keeps_its_own_style(browser, templates, tmp_path):
     """Raw HTML with script in the template, opened as a player would: no script runs (the page's
     Content Security Policy and its escaping both hold), and the page's own style applies."""
-    from generator.data import load
-    from generator.make.pipeline import context
     from generator.options import BuildOptions
-    from generator.render.html.aid_html import render
-    from test_html_safety import HOSTILE
+    from test_html_safety import HOSTILE, _web_aid
     aid = templates / "aid.md.j2"
     aid.write_text("\n\n".join(HOSTILE) + "\n\n" + aid.read_text(encoding="utf-8"), encoding="utf-8")
-    page = render(context(load(ROOT / "data"), BuildOptions(), templates))
+    page = _web_aid(BuildOptions(), templates)
     (tmp_path / "player-aid.html").write_bytes(page)
     browser.set_window_size(1280, HEIGHT)
     browser.get((tmp_path / "player-aid.html").as_uri())

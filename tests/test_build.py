@@ -134,7 +134,7 @@ def test_failure_mid_build_leaves_earlier_outputs_untouched(tmp_path, monkeypatc
     before = hashes(out)
     from generator.render.pdf import counters_pdf as counters
 
-    def explode(ctx, paper):
+    def explode(*args):
         raise KeyboardInterrupt     # Ctrl-C while the last part renders
     monkeypatch.setattr(counters, "render", explode)
     assert main(["build", "--out", str(out), "--quiet", "--paper", "a4", "--seed", "5"]) == 130
@@ -168,8 +168,8 @@ def test_out_that_is_a_file_is_a_clean_error(tmp_path):
 
 def test_a_build_refuses_names_outside_out(tmp_path, monkeypatch, capsys):
     from generator.make import outputs
-    escape = outputs.Output("aid", "../escape-{paper}.pdf", outputs.OUTPUTS[0].load)
-    monkeypatch.setattr(outputs, "OUTPUTS", (escape,))
+    escape = outputs.Output("aid", "../escape-{paper}.pdf", outputs.OUTPUTS[0].make, outputs.OUTPUTS[0].needs)
+    monkeypatch.setattr(outputs, "OUTPUTS", [escape])
     assert main(["build", "--out", str(tmp_path / "out"), "--only", "aid", "--paper", "a4"]) == 2
     assert "refusing to write '../escape-a4.pdf'" in capsys.readouterr().err
     assert not list(tmp_path.rglob("escape*"))

@@ -163,7 +163,8 @@ def test_many_rows_say_how_many_pages_first(capsys):
 
     from pypdf import PdfReader
 
-    from generator.content.context import BuildContext
+    from generator.content.context import make_context
+    from generator.content.rows import table_for
     from generator.data import load
     from generator.data.sources import shipped
     from generator.engine.odds import compute
@@ -175,18 +176,19 @@ def test_many_rows_say_how_many_pages_first(capsys):
     from generator.make import pipeline as P
     a4 = PAPERS["a4"]
     for rows in (P.ROWS_NOTICE, P.ROWS_NOTICE + 1):
-        ctx = BuildContext(kit, compute(kit), BuildOptions(rows=rows, papers=("a4",)), shipped("templates"))
+        ctx = make_context(kit, compute(kit), BuildOptions(rows=rows, papers=("a4",)), shipped("templates"))
         rows_notice(ctx)
     said = capsys.readouterr().err
     # The pages the notice names are the pages the table prints: the 20,001-row table itself (some
     # 400 pages, seconds) where CI runs (BAILOUT_SLOW_TESTS=1); README's command checks the
     # forecast against a rendered table of 1,001 rows and reads the notice against the forecast.
     if SLOW:
-        pages = len(PdfReader(io.BytesIO(prerolled.render(ctx, a4))).pages)
+        pages = len(PdfReader(io.BytesIO(prerolled.render(ctx, a4, table_for(ctx)))).pages)
     else:
-        small = BuildContext(kit, compute(kit), BuildOptions(rows=1001, papers=("a4",)), shipped("templates"))
-        assert len(PdfReader(io.BytesIO(prerolled.render(small, a4))).pages) == prerolled.page_count(small, a4) > 2
-        pages = prerolled.page_count(ctx, a4)
+        small = make_context(kit, compute(kit), BuildOptions(rows=1001, papers=("a4",)), shipped("templates"))
+        assert len(PdfReader(io.BytesIO(prerolled.render(small, a4, table_for(small)))).pages) == \
+            prerolled.page_count(small, a4, table_for(small)) > 2
+        pages = prerolled.page_count(ctx, a4, table_for(ctx))
     assert said == (f"note: --rows {P.ROWS_NOTICE + 1:,} makes pre-rolled tables of {pages:,} pages on A4; "
                     f"this takes a while\n")
 

@@ -127,17 +127,18 @@ def test_more_nationalities_than_the_aid_holds_are_refused_before_reading(data_c
 
 
 def test_the_aid_really_prints_the_most_nationalities_allowed(data_copy):
-    from generator.content.context import BuildContext
+    from generator.content.context import make_context
     from generator.data.sources import shipped
     from generator.engine.odds import compute
     from generator.layout.paper import PAPERS
+    from generator.make.outputs import named
+    from generator.make.products import Products
     from generator.options import BuildOptions
-    from generator.render.pdf import aid_pdf as aid
     minimal_nationalities(data_copy, MAX_NATIONALITIES)
     kit = load(data_copy)
-    ctx = BuildContext(kit, compute(kit), BuildOptions(), shipped("templates"))
+    products = Products(make_context(kit, compute(kit), BuildOptions(), shipped("templates")))
     for paper in PAPERS.values():
-        pdf = aid.render(ctx, paper)
+        pdf = products.get(named("player-aid-{paper}.pdf").product, paper)
         assert f"N{MAX_NATIONALITIES - 1}" in pdf_text(pdf), paper.label
 
 

@@ -62,9 +62,10 @@ def _policies(page: _Page) -> list[str | None]:
 def _web_aid(options, templates=None):
     """player-aid.html as a build of `options` makes it (the templates', else the kit's own)."""
     from generator.data import load
+    from generator.make.outputs import named
     from generator.make.pipeline import context
-    from generator.render.html.aid_html import render
-    return render(context(load(ROOT / "data"), options, templates))
+    from generator.make.products import Products
+    return Products(context(load(ROOT / "data"), options, templates)).get(named("player-aid.html").product)
 
 
 def test_raw_html_in_the_template_is_shown_as_text(templates, tmp_path):

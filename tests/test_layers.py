@@ -9,8 +9,6 @@ import functools
 from collections import defaultdict
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 CODE = ROOT / "generator"
 # Lowest first.  A module may import its own layer and those below; "base" is the top-level
@@ -140,15 +138,6 @@ def test_no_two_modules_share_a_file_name():
 def test_every_package_is_a_layer():
     packages = {layer(m) for m in MODULES}
     assert packages <= set(LAYERS), packages - set(LAYERS)
-
-
-@pytest.mark.parametrize("name", ["generator.make.outputs"])
-def test_every_output_loads_a_renderer(name):
-    from generator.make.outputs import OUTPUTS
-    for output in OUTPUTS:
-        made = output.merger() if output.merges else output.renderer()
-        assert callable(made), output.name
-        assert made.__module__.startswith("generator.render."), (output.name, made.__module__)
 
 
 def test_the_layer_test_sees_a_wrong_import(tmp_path):

@@ -19,7 +19,7 @@ import pytest
 from conftest import DATA, SLOW, aid_edition, edit, page_texts, run_cli
 from generator.content.aid_files import aid_words
 from generator.content.aid_text import render_text
-from generator.content.context import BuildContext
+from generator.content.context import make_context
 from generator.content.terms import holds, names, says, term_problems
 from generator.content.words import Words, available_languages, french_spacing, load_words
 from generator.data import load
@@ -37,7 +37,7 @@ SEVEN = ("en", *EDITIONS)
 
 def context(lang, data=DATA):
     kit = edition_data(load(data), lang)
-    return BuildContext(kit, compute(kit), BuildOptions(lang=lang), shipped("templates"), words=load_words(lang))
+    return make_context(kit, compute(kit), BuildOptions(lang=lang), shipped("templates"), words=load_words(lang))
 
 
 # ---- numbers ---------------------------------------------------------------------------------

@@ -22,7 +22,8 @@ from babel.lists import format_list
 from pypdf import PdfReader
 
 from conftest import DATA, ROOT, edit, page_texts, run_cli
-from generator.content.context import BuildContext
+from generator.content.context import make_context
+from generator.content.rows import table_for
 from generator.content.words import load_words
 from generator.data import load
 from generator.data.sources import shipped
@@ -88,11 +89,20 @@ def rules_toml(data=DATA):
 
 def context(data=DATA, **options):
     kit = load(data)
-    return BuildContext(kit, compute(kit), BuildOptions(parts=("prerolled",), **options), shipped("templates"))
+    return make_context(kit, compute(kit), BuildOptions(parts=("prerolled",), **options), shipped("templates"))
+
+
+def render_pdf(ctx, paper, **options):
+    """The pre-rolled PDF of ctx's rows on `paper`."""
+    return render_mod.render(ctx, paper, table_for(ctx), **options)
+
+
+def render_csv(ctx):
+    return csv_output.render(ctx, table_for(ctx))
 
 
 def csv_rows(ctx):
-    text = csv_output.render(ctx).decode()
+    text = render_csv(ctx).decode()
     reader = list(csv.reader(io.StringIO(text)))
     return reader[0], reader[1:]
 
@@ -264,7 +274,7 @@ def pdf_rows(pdf, size=5):
 def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
     ctx = context(rows=130, mode=mode, seed=5)
     _, csv_body = csv_rows(ctx)
-    rows, pages = pdf_rows(render_mod.render(ctx, PAPERS[paper]))
+    rows, pages = pdf_rows(render_pdf(ctx, PAPERS[paper]))
     assert rows == dashed(csv_body)
     assert DASH in {cell for row in rows for cell in row}
     assert len(pages) >= 2
@@ -293,8 +303,8 @@ def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
 
 def test_plain_text_path_prints_the_same_rows():
     ctx = context(rows=80)
-    fast = render_mod.render(ctx, PAPERS["a4"])
-    plain = render_mod.render(ctx, PAPERS["a4"], fast_text=False)
+    fast = render_pdf(ctx, PAPERS["a4"])
+    plain = render_pdf(ctx, PAPERS["a4"], fast_text=False)
     assert fast != plain        # the cells written another way ...
     assert pdf_rows(fast) == pdf_rows(plain)        # ... print the same
 
@@ -304,11 +314,11 @@ def test_plain_text_path_prints_the_same_rows():
 def test_same_seed_same_bytes_other_seed_other_rows():
     a, b = context(seed=11), context(seed=11)
     for paper in ("a4", "letter"):
-        assert render_mod.render(a, PAPERS[paper]) == render_mod.render(b, PAPERS[paper])
-    assert csv_output.render(a) == csv_output.render(b)
+        assert render_pdf(a, PAPERS[paper]) == render_pdf(b, PAPERS[paper])
+    assert render_csv(a) == render_csv(b)
     other = context(seed=12)
     assert csv_rows(other)[1] != csv_rows(a)[1]
-    assert render_mod.render(other, PAPERS["a4"]) != render_mod.render(a, PAPERS["a4"])
+    assert render_pdf(other, PAPERS["a4"]) != render_pdf(a, PAPERS["a4"])
 
 
 def _seed_printed(pdf, seed):
@@ -320,7 +330,7 @@ def _seed_printed(pdf, seed):
 
 
 def test_a_shown_seed_is_printed_and_the_legend_says_what_that_gives_away():
-    pdf = render_mod.render(context(rows=20, seed=424242), PAPERS["a4"])
+    pdf = render_pdf(context(rows=20, seed=424242), PAPERS["a4"])
     assert _seed_printed(pdf, 424242)
     assert WORDS("prerolled.legend.hide.seed") in " ".join(page_texts(pdf)[0].split())
 
@@ -328,13 +338,13 @@ def test_a_shown_seed_is_printed_and_the_legend_says_what_that_gives_away():
 def test_a_private_seed_is_printed_nowhere():
     # A printed seed lets anyone print the same rows and read ahead.
     seed = 5_551_234_567
-    one = render_mod.render(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
+    one = render_pdf(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
     assert not _seed_printed(one, seed)
     flat = " ".join(page_texts(one)[0].split())
     assert WORDS("prerolled.heading.stamp", seed=WORDS("prerolled.seed.private"), mode="independent", block="",
                  data=load(DATA).short_hash, first=1, last=20, rows=20) in flat
     assert WORDS("prerolled.legend.hide.seed") not in flat
-    assert one == render_mod.render(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
+    assert one == render_pdf(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
 
 
 def test_seed_random_draws_a_fresh_private_table_each_time(tmp_path):
@@ -397,7 +407,7 @@ def test_a_bigger_crew_gets_more_columns_printed_as_codes(data_copy):
     ctx = context(data_copy, rows=40)
     header, rows = csv_rows(ctx)
     assert header == csv_header(9)
-    text = page_texts(render_mod.render(ctx, PAPERS["a4"]))[0]
+    text = page_texts(render_pdf(ctx, PAPERS["a4"]))[0]
     printed = [line.split() for line in text.splitlines() if re.fullmatch(rf"\d+( [A-Z{DASH}]){{18}}", line.strip())]
     assert printed == dashed(rows, 9)[:len(printed)] and len(printed) >= 30
     assert WORDS("prerolled.legend.codes.text") in " ".join(text.split())
@@ -439,7 +449,7 @@ def _heads(page):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_rows_are_legible_and_inside_their_columns_fates_left_of_weapons(paper):
     ctx = context(rows=60)
-    pdf = render_mod.render(ctx, PAPERS[paper])
+    pdf = render_pdf(ctx, PAPERS[paper])
     page = pages_of(pdf)[0]
     chars = page.chars
     assert all(ch["x0"] >= 0 and ch["x1"] <= page.width for ch in chars)
@@ -471,7 +481,7 @@ def test_rows_are_legible_and_inside_their_columns_fates_left_of_weapons(paper):
 
 
 def test_fonts_embedded_and_bookmarks_per_page_group():
-    pdf = render_mod.render(context(rows=400), PAPERS["letter"])
+    pdf = render_pdf(context(rows=400), PAPERS["letter"])
     reader = PdfReader(io.BytesIO(pdf))
     for page in reader.pages:
         for ref in page["/Resources"]["/Font"].values():
@@ -487,8 +497,8 @@ def test_fonts_embedded_and_bookmarks_per_page_group():
 
 
 def test_bw_uses_no_colour():
-    colour = render_mod.render(context(rows=60), PAPERS["a4"])
-    bw = render_mod.render(context(rows=60, bw=True), PAPERS["a4"])
+    colour = render_pdf(context(rows=60), PAPERS["a4"])
+    bw = render_pdf(context(rows=60, bw=True), PAPERS["a4"])
 
     def ops(pdf):
         return b"".join(p.get_contents().get_data() for p in PdfReader(io.BytesIO(pdf)).pages)
@@ -502,7 +512,7 @@ def test_hostile_data_text_stays_on_the_page(data_copy):
     edit(rules, 'rule = "871.1.b"', 'rule = "' + "X" * 10_000 + '"')
     edit(rules, FATE_3, FATE_3.replace('"871.3"', '"' + "Y" * 10_000 + '"'))
     ctx = context(data_copy, rows=50)
-    pdf = render_mod.render(ctx, PAPERS["a4"])
+    pdf = render_pdf(ctx, PAPERS["a4"])
     page = pages_of(pdf)[0]
     assert page.chars and all(ch["x0"] >= 0 and ch["x1"] <= page.width + 0.01 for ch in page.chars)
     rows, pages = pdf_rows(pdf)
@@ -565,7 +575,7 @@ def test_legend_follows_the_voluntary_reading_in_force(data_copy):
 
 
 def _first_page(ctx, paper):
-    return " ".join(page_texts(render_mod.render(ctx, PAPERS[paper]))[0].split())
+    return " ".join(page_texts(render_pdf(ctx, PAPERS[paper]))[0].split())
 
 
 def _hero_fields(t):

@@ -88,7 +88,7 @@ def test_a_build_that_fails_on_a_terminal_leaves_it_as_it_was(tmp_path, monkeypa
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
 
-    def broken(ctx: object, paper: object) -> bytes:
+    def broken(*args: object) -> bytes:
         raise KeyboardInterrupt()       # as Ctrl-C in the middle of a file
     monkeypatch.setattr(counters_pdf, "render", broken)
     status, _, _ = _run_on(terminal, "build", "--only", "counters", "--out", tmp_path / "out")

@@ -164,13 +164,13 @@ def test_the_changes_box_names_each_changed_rule(since_build, new_data):
 
 def test_box_lists_exactly_the_changed_rules(new_data):
     from generator.content.aid import markdown_text
-    from generator.content.context import BuildContext
+    from generator.content.context import make_context
     from generator.data.sources import shipped
     from generator.engine.odds import compute
     from generator.make.pipeline import since_base
     kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
     changes = since_base(kit, options, shipped("templates"))
-    text = markdown_text(BuildContext(kit, compute(kit), options, shipped("templates"), changes=changes))
+    text = markdown_text(make_context(kit, compute(kit), options, shipped("templates"), changes=changes))
     box = text.split('<div class="changes"', 1)[1].split("</div>", 1)[0]
     rules = [line.split("**")[1].replace("\\", "") for line in box.splitlines() if line.startswith("**")]
     import tomllib
@@ -254,7 +254,7 @@ def test_since_a_git_revision(tmp_path, monkeypatch):
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     from generator.content.aid import markdown_text
-    from generator.content.context import BuildContext
+    from generator.content.context import make_context
     from generator.data.sources import shipped
     from generator.engine.odds import compute
     from generator.make.manifest import manifest
@@ -269,7 +269,7 @@ def test_since_a_git_revision(tmp_path, monkeypatch):
     monkeypatch.chdir(repo)
     kit, options = load(repo / "data"), BuildOptions(parts=("aid",), papers=("a4",), since="git:HEAD")
     since = since_base(kit, options, shipped("templates"))
-    text = markdown_text(BuildContext(kit, compute(kit), options, shipped("templates"), changes=since))
+    text = markdown_text(make_context(kit, compute(kit), options, shipped("templates"), changes=since))
     assert f"### Changes since git:HEAD ({commit[:7]})" in text.replace("\\", "")
     assert f"since git:HEAD: commit {commit}" in manifest(kit, {}, options, (), since=since).decode()
 

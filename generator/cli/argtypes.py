@@ -5,7 +5,7 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 
-from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, PARTS, RANDOM_SEED
+from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, RANDOM_SEED
 from generator.profiles import registry
 from generator.suggest import refusal
 from generator.units import MM_PER_INCH
@@ -100,14 +100,27 @@ def choice(accepted: tuple[str, ...], *, what: str) -> Callable[[str], str]:
 
 
 def parts_list(text: str) -> tuple[str, ...]:
-    """--only's comma list -> the parts it names, in build order."""
+    """--only's comma list -> the parts it names (the output registry's), in build order."""
+    from generator.make.outputs import parts as registered
+    known = registered()
     parts = [p.strip() for p in text.split(",") if p.strip()]
-    bad = [p for p in parts if p not in PARTS]
+    bad = [p for p in parts if p not in known]
     if bad or not parts:
-        hint = (f"{_shown(bad[0])} is not a part; {refusal(bad[0], PARTS)}" if bad
-                else f"{_shown(text)} names no part; accepted: {', '.join(PARTS)}")
+        hint = (f"{_shown(bad[0])} is not a part; {refusal(bad[0], known)}" if bad
+                else f"{_shown(text)} names no part; accepted: {', '.join(known)}")
         raise argparse.ArgumentTypeError(f"{hint} (a comma list of them, like aid,counters)")
-    return tuple(p for p in PARTS if p in parts)
+    return tuple(p for p in known if p in parts)
+
+
+def jobs(text: str) -> int:
+    """--jobs: a whole number of processes of at least 1, or `auto` for as many as the cores."""
+    if text.strip().lower() == "auto":
+        from generator.make.workers import usable_cores
+        return usable_cores()
+    value = _integer(text, "a whole number of at least 1, or auto")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, or auto; got {value}")
+    return value
 
 
 def count(low: int, high: int) -> Callable[[str], int]:

@@ -144,7 +144,7 @@ def cmd_build(args: argparse.Namespace) -> None:
     _check_out(args.out, args)
     options = _options(args)
     kit = _load(args)
-    built = build_into(Path(args.out), kit, options, templates=args.templates, quiet=args.quiet)
+    built = build_into(Path(args.out), kit, options, templates=args.templates, quiet=args.quiet, jobs=args.jobs)
     if not args.quiet:
         _closing(len(built.names), Path(args.out), args.data, built.templates, built.stamp)
 
@@ -162,7 +162,7 @@ def cmd_release(args: argparse.Namespace) -> None:
     options = _options(args)
     kit = _load(args)
     name, content = make_editions_release(kit, options, tuple(args.lang), templates=args.templates,
-                                          quiet=args.quiet, more_profiles=release_profiles(args)[1:])
+                                          quiet=args.quiet, more_profiles=release_profiles(args)[1:], jobs=args.jobs)
     out = Path(args.out)
     write_one(out, name, content)       # the zip alone: no lock or staging left beside it
     say(out / name)

@@ -16,6 +16,7 @@ from generator.cli.argtypes import (
     choice,
     count,
     counter_size_mm,
+    jobs,
     label_text,
     language,
     language_list,
@@ -26,11 +27,11 @@ from generator.cli.argtypes import (
     whole,
 )
 from generator.errors import UsageError, one_line
+from generator.make.outputs import parts
 from generator.options import (
     DEFAULT_SEED,
     MAX_SEED,
     PAPER_KEYS,
-    PARTS,
     RANDOM_SEED,
     BuildOptions,
     default_counter_mm,
@@ -125,11 +126,13 @@ def parser() -> _Parser:
     _data_opt(b)
     add_build_options(b)
     add_edition_options(b)
+    _jobs_opt(b, "each paper's files in a process of their own, which pays for long pre-rolled tables")
 
     z = add("release", help="write the whole kit as one zip to share (PDFs, HTML aid, CSV, face images)")
     _data_opt(z)
     add_build_options(z, release=True)
     add_edition_options(z, release=True)
+    _jobs_opt(z, "a release of several languages makes each edition in a process of its own")
 
     c = add("check", help="validate the data folder and report every problem")
     _data_opt(c)
@@ -143,6 +146,11 @@ def parser() -> _Parser:
     _add_editing_commands(add)
     _add_help_commands(p, add)
     return p
+
+
+def _jobs_opt(q: argparse.ArgumentParser, what: str) -> None:
+    q.add_argument("-j", "--jobs", type=jobs, default=1, metavar="N",
+                   help=f"processes to run at once, or auto for one a core (default 1): {what}")
 
 
 def _data_opt(q: argparse.ArgumentParser) -> None:
@@ -227,8 +235,8 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
         p.add_argument("--paper", type=choice((*PAPER_KEYS, "both"), what="a paper"), choices=(*PAPER_KEYS, "both"),
                        default="both", help=f"{or_list([*PAPER_KEYS, 'both (default)'])}, any case")
         p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
-        p.add_argument("--only", type=parts_list, default=PARTS, metavar="PARTS",
-                       help=f"comma list of {','.join(PARTS)} (default: all)")
+        p.add_argument("--only", type=parts_list, default=None, metavar="PARTS",
+                       help=f"comma list of {','.join(parts())} (default: all)")
         p.add_argument("--since", metavar="OLD", default=None,
                        help="mark what changed since OLD (a data folder, or git:REV) on the player aid: "
                             "a list of the changes and a bar beside each")
@@ -324,7 +332,7 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
     # stamp (rebuild until the footer matches), so hiding it would promise what it cannot keep
     seed, shown = drawn_seed(args.seed), args.seed != RANDOM_SEED
     size = args.counter_size if args.counter_size is not None else default_counter_mm(release_profiles(args))
-    return BuildOptions(papers, getattr(args, "only", PARTS), bool(args.bw), args.rows, seed, args.mode,
+    return BuildOptions(papers, getattr(args, "only", None), bool(args.bw), args.rows, seed, args.mode,
                         size, offset, args.sets, not args.no_fill, getattr(args, "since", None),
                         print_profile=profiles[0].name, marks=not args.no_marks,
                         label=getattr(args, "label", None),

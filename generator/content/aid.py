@@ -1,7 +1,7 @@
-"""The aid's Markdown of one build: the template rendered once, with change marks when built
-`--since` OLD.  Both renderers of the aid (PDF and HTML) read it here."""
+"""The aid's Markdown of one build: the template rendered, with change marks when built
+`--since` OLD.  Both renderers of the aid (PDF and HTML) print it; a build makes it once
+(generator/make/products.py)."""
 
-from collections.abc import Callable
 from pathlib import Path
 
 from generator.content.aid_files import TEMPLATE
@@ -20,25 +20,8 @@ def markdown_text(ctx: BuildContext) -> str:
     Built `--since` OLD (ctx.changes set), it carries the "Changes since" box and a change mark
     on every changed line (content/marks.py).
     """
-    memo = ctx.memo
-    if callable(memo.get(_KEY)):        # another lane renders it (hand_over): asked for now
-        memo[_KEY] = memo[_KEY]()
-    if _KEY not in memo:        # made once a build: the PDF for each paper and the HTML share it
-        if ctx.changes is not None:
-            from generator.content.marks import marked_text  # only a --since build needs it
-            memo[_KEY] = marked_text(ctx)
-        else:
-            # Jinja only where the text is rendered: a process handed it (make/pipeline.py) need not load it
-            from generator.content.aid_text import render_text
-            memo[_KEY] = render_text(ctx)
-    text: str = memo[_KEY]
-    return text
-
-
-_KEY = "aid markdown"
-
-
-def hand_over(ctx: BuildContext, text: Callable[[], str]) -> None:
-    """The build's aid Markdown is what `text()` returns (another lane renders it), asked for when
-    this process first needs it."""
-    ctx.memo[_KEY] = text
+    if ctx.changes is not None:
+        from generator.content.marks import marked_text  # only a --since build needs it
+        return marked_text(ctx)
+    from generator.content.aid_text import render_text
+    return render_text(ctx)

@@ -56,9 +56,9 @@ def printed_changes(old: PrintInputs, new: PrintInputs, words: Words | None = No
 def aid_text(kit: KitData, templates: Path, words: Words, data_hash: str = "") -> str:
     """The aid's Markdown of these templates over `kit` in `words`, the stamp given as `data_hash`."""
     from generator.content.aid_text import render_text
-    from generator.content.context import BuildContext
+    from generator.content.context import make_context
     from generator.options import BuildOptions
-    ctx = BuildContext(kit, compute(kit), BuildOptions(), templates, words=words)
+    ctx = make_context(kit, compute(kit), BuildOptions(), templates, words=words)
     return render_text(ctx, {"data_hash": data_hash})
 
 

@@ -5,9 +5,8 @@ handed one.
 """
 
 from pathlib import Path
-from typing import Any
 
-from msgspec import Struct, field
+from msgspec import Struct
 
 from generator.content.change import Change
 from generator.content.stamp import Stamp, edition_stamp
@@ -29,25 +28,16 @@ class Since(Struct, frozen=True):
 
 
 class BuildContext(Struct, frozen=True):
-    """What every renderer needs: the data, its exact odds, the options asked for, the templates."""
+    """What every renderer needs: the data, its exact odds, the options asked for, the templates,
+    the edition's words and its stamp.  make_context makes one; what a build derives from it
+    (the aid's text, the rows, the counters) are the build's products (generator/make/products.py)."""
     kit: KitData
     odds: Odds
     options: BuildOptions
     templates: Path         # the folder holding aid.md.j2
+    words: Words            # the printed words of this edition
+    stamp: Stamp            # the edition stamp (content/stamp.py)
     changes: Since | None = None    # built --since OLD
-    words: Words = field(default_factory=load_words)   # the printed words of this edition
-    # What one build works out once and every paper shares (the aid's text, the pre-rolled rows).
-    memo: dict[Any, Any] = field(default_factory=dict)
-
-    @property
-    def stamp(self) -> Stamp:
-        """The edition stamp (content/stamp.py), worked out once per build."""
-        if "stamp" not in self.memo:
-            since = self.changes
-            marked = (since.data_hash, since.templates_hash) if since is not None and since.groups else None
-            self.memo["stamp"] = edition_stamp(self.kit, self.options, self.templates, marked)
-        stamp: Stamp = self.memo["stamp"]
-        return stamp
 
     def stamp_words(self) -> str:
         """The stamp as the footers print it, with the --label beside it when one is given."""
@@ -55,3 +45,12 @@ class BuildContext(Struct, frozen=True):
             return self.words("page.footer.labelled", stamp=self.stamp.short, label=self.options.label)
         return self.stamp.short
 
+
+
+def make_context(kit: KitData, odds: Odds, options: BuildOptions, templates: Path, *,
+                 changes: Since | None = None, words: Words | None = None) -> BuildContext:
+    """The context of a build of `kit` with `options`, its stamp worked out (the edition's words
+    are its language's catalogue unless given)."""
+    marked = (changes.data_hash, changes.templates_hash) if changes is not None and changes.groups else None
+    return BuildContext(kit, odds, options, templates, words if words is not None else load_words(options.lang),
+                        edition_stamp(kit, options, templates, marked), changes)

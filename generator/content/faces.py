@@ -216,13 +216,8 @@ def all_counters(kit: KitData, sets: int, words: Words, spare: int = 0) -> Group
 
 
 def build_counters(ctx: BuildContext, spare: int = 0) -> Groups:
-    """all_counters for the build's edition and sets, made once a build for each `spare`: both
-    papers' counters and cut files place the same counters."""
-    key = ("counters", spare)
-    if key not in ctx.memo:
-        ctx.memo[key] = all_counters(ctx.kit, ctx.options.sets, ctx.words, spare)
-    groups: Groups = ctx.memo[key]
-    return groups
+    """all_counters for the build's edition and sets."""
+    return all_counters(ctx.kit, ctx.options.sets, ctx.words, spare)
 
 
 def tally(groups: Groups) -> tuple[tuple[Nationality, dict[str, int]], ...]:

@@ -274,8 +274,10 @@ def face_zones(grid: Grid) -> fl.Zones:
     return fl.zones(grid.size, safe, inner, grid.bleed)
 
 
-def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Groups]) \
-        -> tuple[Grid, Groups, list[list[Slot]]]:
+SheetPlan = tuple[Grid, Groups, list[list[Slot]]]     # the grid, the counters, each sheet's slots
+
+
+def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Groups]) -> SheetPlan:
     """(grid, groups, sheets) for one paper: on which sheet and cell each counter prints.
     `counters(spare)` is the content's list of counters, with `spare` cells more to fill (0
     unless options.fill); the renderer and the release's face images both place counters by this.

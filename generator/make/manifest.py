@@ -12,6 +12,7 @@ from generator import __version__
 from generator.content.context import Since
 from generator.content.stamp import Stamp
 from generator.data.model import KitData
+from generator.make.outputs import parts
 from generator.options import BuildOptions
 from generator.profiles import registry
 
@@ -49,7 +50,7 @@ def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: 
         pages = {name: getattr(content, "pages", None) for name, content in outputs.items()}
     pages = pages or {}
     lines = [f"871 Bail-Out print kit {__version__}", f"data {kit.hash}",
-             f"parts {', '.join(options.parts)}; papers {', '.join(options.papers)}",
+             f"parts {', '.join(options.parts or parts())}; papers {', '.join(options.papers)}",
              f"language {options.lang}",
              *(f"{name} {version}" for name, version in library_versions(libraries or build_libraries(options)))]
     if options.profile.in_manifest:

@@ -1,121 +1,61 @@
 """The declared list of everything `bailout build` can write: one entry per kind of file.
 
-Adding an output is one entry here and one renderer under generator/render/.  Each entry names
-its renderer through a small loader function that imports it only when it is used, so
-`bailout --help` never loads reportlab, and mypy checks every renderer against the protocols
-below.  A renderer is called as render(ctx, paper) and returns the file's bytes; `paper` is a
-layout.paper.Paper for a file made once per paper ("{paper}" in its name), else None.  An entry
-that `merges` other parts is called as merge(ctx, paper, sources), with sources the
-[(the catalogue key of its bookmark, PDF file)] of those parts for the same paper, and is made only when every
-part it merges is built.
+An output is a product that becomes a file: its entry names the file, the part `--only` knows it
+by, the products it is made from (make/products.py) and the function that makes its bytes from
+them.  Adding an output is one entry here and one renderer (under generator/render/) that its
+function calls; a build of the output's part makes it and whatever it needs, each once.
+
+An output made per paper has "{paper}" in its name.  Three ways to make the file:
+- `make(made)` returns its bytes (a PDF's bytes know their page count: render/pdf/canvas.Pdf);
+- `stream(made, sink)` writes it into `sink` as it is made and returns its page count (a long
+  table is never held whole), where the profile converts no PDF for a print shop;
+- `merges`: the PDFs of those parts for the same paper, joined by `merge(made, sources)` from
+  their files as the build wrote them (the kit).
 """
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO
 
-from generator.content.context import BuildContext
 from generator.layout.paper import Paper
-from generator.options import PARTS
+from generator.make.products import AID_DOCUMENT, AID_TEXT, COUNTER_SHEETS, COUNTERS_PDF, ROWS, Made, Product
 from generator.profiles import registry
 from generator.profiles.print_profile import PrintProfile
 
-
-class Renderer(Protocol):
-    def __call__(self, ctx: BuildContext, paper: Paper | None) -> bytes: ...
-
-
-class Writer(Protocol):
-    """A renderer that writes its file as it goes into `sink` (a long table is never held whole),
-    returning the PDF's page count."""
-    def __call__(self, ctx: BuildContext, paper: Paper | None, sink: Callable[[bytes], object]) -> int: ...
-
-
-class Merger(Protocol):
-    def __call__(self, ctx: BuildContext, paper: Paper | None,
-                 sources: Sequence[tuple[str, BinaryIO]]) -> bytes: ...
-
-
-def _aid_pdf() -> Renderer:
-    from generator.render.pdf.aid_pdf import render
-    return render
-
-
-def _aid_html() -> Renderer:
-    from generator.render.html.aid_html import render
-    return render
-
-
-def _prerolled_pdf() -> Renderer:
-    from generator.render.pdf.prerolled_pdf import render
-    return render
-
-
-def _prerolled_writer() -> Writer:
-    from generator.render.pdf.prerolled_pdf import write
-    return write
-
-
-def _prerolled_csv() -> Renderer:
-    from generator.render.csv_rows import render
-    return render
-
-
-def _counters_pdf() -> Renderer:
-    from generator.render.pdf.counters_pdf import render
-    return render
-
-
-def _cut_pdf() -> Renderer:
-    from generator.render.cut_files import render_pdf
-    return render_pdf
-
-
-def _cut_svg() -> Renderer:
-    from generator.render.cut_files import render_svg
-    return render_svg
-
-
-def _cut_files(profile: PrintProfile) -> bool:
-    """Whether a profile's shop, or its home cutting machine, takes the die line as files of its own."""
-    return profile.cut_files
+Sink = Callable[[bytes], object]
+Sources = Sequence[tuple[str, BinaryIO]]       # (the catalogue key of a part's bookmark, its PDF file)
 
 
 def _always(profile: PrintProfile) -> bool:
     return True
 
 
-def _kit_pdf() -> Merger:
-    from generator.render.pdf.kit_pdf import render
-    return render
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Output:
     part: str               # what --only names this file by
     name: str               # file name; "{paper}" in it makes one file per paper
-    load: Callable[[], Renderer] | None = None          # the renderer, imported when first asked for
+    make: Callable[[Made], bytes] | None = None         # the file's bytes, from the products it needs
+    needs: tuple[Product[Any], ...] = ()
     title: str = ""         # the catalogue key of the part's bookmark in the merged kit
+    # where the file can be written as it is made: what a build writes it with (but for a print shop)
+    stream: Callable[[Made, Sink], int] | None = None
     merges: tuple[str, ...] = ()                        # parts this output is made from
-    load_merger: Callable[[], Merger] | None = None     # for an output that merges parts
-    # What a build's plan balances its lanes by (make/pipeline.py), in milliseconds of one core on
-    # the development machine (benchmarks/bench_parallel.py measures the plan's outcome): the
-    # file's own work, plus that per pre-rolled row, and its setup, paid once by a process that
-    # makes any file of this output (its renderer's imports, the text or rows its files share).
-    cost: float = 50.0
-    cost_per_row: float = 0.0
-    setup: float = 0.0
+    merge: Callable[[Made, Sources], bytes] | None = None
     # what a release's README.txt and index.html call it: release.file.KIND (and release.print.KIND
     # for a PDF); its part's name unless given
     kind: str = field(default="", kw_only=True)
     # the print profiles that make it (a build under another makes the part without it)
     made_for: Callable[[PrintProfile], bool] = field(default=_always, kw_only=True)
-    # where the file can be written as it is made (Writer), what a build writes it with
-    load_writer: Callable[[], Writer] | None = field(default=None, kw_only=True)
+    # the file's bytes as a product of the build, so they are made once whoever asks (set here)
+    product: Product[bytes] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
+        # frozen: set once, here
         if not self.kind:
-            object.__setattr__(self, "kind", self.part)     # frozen: set once, here
+            object.__setattr__(self, "kind", self.part)
+        assert (self.make is None) != (self.merge is None), f"{self.name}: either make or merge"
+        if self.make is not None:
+            object.__setattr__(self, "product", Product(self.name, self.make, self.needs, self.per_paper))
 
     @property
     def per_paper(self) -> bool:
@@ -127,49 +67,93 @@ class Output:
     def file_names(self, papers: Iterable[Paper]) -> list[str]:
         return [self.file_name(p) for p in papers] if self.per_paper else [self.name]
 
-    def work(self, rows: int) -> float:
-        """Its cost for a table of `rows` pre-rolled rows."""
-        return self.cost + self.cost_per_row * rows
 
-    def renderer(self) -> Renderer:
-        assert self.load is not None, f"{self.name} merges parts: call merger()"
-        return self.load()
+# -- each output's file, from its products ---------------------------------------------------------
 
-    def writer(self) -> Writer | None:
-        return self.load_writer() if self.load_writer is not None else None
-
-    def merger(self) -> Merger:
-        assert self.load_merger is not None, f"{self.name} merges no parts"
-        return self.load_merger()
+def _aid_pdf(made: Made) -> bytes:
+    from generator.render.pdf.aid_pdf import render
+    return render(made.ctx, made.on, made(AID_DOCUMENT))
 
 
-OUTPUTS: tuple[Output, ...] = (
-    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, title="kit.part.aid", cost=42, setup=72),
-    Output("aid", "player-aid.html", _aid_html, kind="html", cost=12, setup=22),
-    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, title="kit.part.prerolled", cost=6.5,
-           cost_per_row=0.008, setup=4, load_writer=_prerolled_writer),
-    Output("prerolled", "prerolled.csv", _prerolled_csv, kind="csv", cost=1, cost_per_row=0.003),
-    Output("counters", "counters-{paper}.pdf", _counters_pdf, title="kit.part.counters", cost=39, setup=9),
-    Output("counters", "cut-{paper}.pdf", _cut_pdf, kind="cut", cost=7, made_for=_cut_files),
-    Output("counters", "cut-{paper}.svg", _cut_svg, kind="cut_svg", cost=2, made_for=_cut_files),
-    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), load_merger=_kit_pdf, cost=4.5,
-           cost_per_row=0.0004, setup=2),
-)
-assert tuple(dict.fromkeys(o.part for o in OUTPUTS if not o.merges)) == PARTS
+def _aid_html(made: Made) -> bytes:
+    from generator.render.html.aid_html import render
+    return render(made.ctx, made(AID_TEXT))
 
 
-def selected(parts: Iterable[str], profile: PrintProfile | None = None) -> list[Output]:
-    """The outputs a build of `parts` under `profile` (None: the default) makes, in order: each
-    asked-for part, then what merges them."""
-    parts = set(parts)
+def _prerolled_pdf(made: Made) -> bytes:
+    from generator.render.pdf.prerolled_pdf import render
+    return render(made.ctx, made.on, made(ROWS))
+
+
+def _prerolled_stream(made: Made, sink: Sink) -> int:
+    from generator.render.pdf.prerolled_pdf import write
+    return write(made.ctx, made.on, made(ROWS), sink)
+
+
+def _prerolled_csv(made: Made) -> bytes:
+    from generator.render.csv_rows import render
+    return render(made.ctx, made(ROWS))
+
+
+def _counters_pdf(made: Made) -> bytes:
+    return made(COUNTERS_PDF)
+
+
+def _cut_pdf(made: Made) -> bytes:
+    from generator.render.cut_files import render_pdf
+    return render_pdf(made.ctx, made.on, made(COUNTER_SHEETS))
+
+
+def _cut_svg(made: Made) -> bytes:
+    from generator.render.cut_files import render_svg
+    return render_svg(made.ctx, made(COUNTER_SHEETS))
+
+
+def _cut_files(profile: PrintProfile) -> bool:
+    """Whether a profile's shop, or its home cutting machine, takes the die line as files of its own."""
+    return profile.cut_files
+
+
+def _kit_pdf(made: Made, sources: Sources) -> bytes:
+    from generator.render.pdf.kit_pdf import render
+    return render(made.ctx, made.on, sources)
+
+
+OUTPUTS: list[Output] = [
+    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, (AID_DOCUMENT,), title="kit.part.aid"),
+    Output("aid", "player-aid.html", _aid_html, (AID_TEXT,), kind="html"),
+    Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, (ROWS,), title="kit.part.prerolled",
+           stream=_prerolled_stream),
+    Output("prerolled", "prerolled.csv", _prerolled_csv, (ROWS,), kind="csv"),
+    Output("counters", "counters-{paper}.pdf", _counters_pdf, (COUNTERS_PDF,), title="kit.part.counters"),
+    Output("counters", "cut-{paper}.pdf", _cut_pdf, (COUNTER_SHEETS,), kind="cut", made_for=_cut_files),
+    Output("counters", "cut-{paper}.svg", _cut_svg, (COUNTER_SHEETS,), kind="cut_svg", made_for=_cut_files),
+    Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), merge=_kit_pdf),
+]
+
+
+def parts() -> tuple[str, ...]:
+    """The parts --only can name, in build order: each output's that is made, not merged."""
+    return tuple(dict.fromkeys(o.part for o in OUTPUTS if not o.merges))
+
+
+def selected(asked: Iterable[str] | None, profile: PrintProfile | None = None) -> list[Output]:
+    """The outputs a build of the parts `asked` (None: every part) under `profile` (None: the
+    default) makes, in order: each asked-for part's, then what merges them."""
+    chosen = set(parts() if asked is None else asked)
     profile = profile if profile is not None else registry.profile(registry.DEFAULT)
     return [o for o in OUTPUTS
-            if (o.part in parts if not o.merges else set(o.merges) <= parts) and o.made_for(profile)]
+            if (o.part in chosen if not o.merges else set(o.merges) <= chosen) and o.made_for(profile)]
+
+
+def named(name: str) -> Output:
+    """The output whose file name (with "{paper}" for a paper's key) is `name`."""
+    return next(o for o in OUTPUTS if o.name == name)
 
 
 def part_pdf(part: str) -> Output:
     """The per-paper PDF of a part: what a merged output takes from it."""
-    return next(o for o in OUTPUTS if o.part == part and o.per_paper)
+    return next(o for o in OUTPUTS if o.part == part and o.per_paper and o.name.endswith(".pdf"))
 
 
 def all_file_names(papers: Iterable[Paper], profile: PrintProfile | None = None) -> list[str]:

@@ -8,16 +8,13 @@ import contextlib
 import functools
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from msgspec import Struct
-from msgspec.structs import replace
 
-from generator.content.aid import hand_over, markdown_text
-from generator.content.context import BuildContext, Since
-from generator.content.rows import TARGET_ROWS
+from generator.content.context import BuildContext, Since, make_context
 from generator.content.words import SOURCE_LANGUAGE, load_words, untranslated_keys
 from generator.data.glossary import read_glossary, translated
 from generator.data.model import KitData
@@ -25,11 +22,12 @@ from generator.data.sources import template_folder
 from generator.engine.odds import compute
 from generator.errors import DataError, RenderError, one_line
 from generator.layout.paper import PAPERS, Paper
+from generator.make import workers
 from generator.make.manifest import manifest
-from generator.make.outputs import Output, Writer, all_file_names, part_pdf, selected
+from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf, selected
+from generator.make.products import ROWS, Products
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST, is_file, transaction, write_file, write_stream
-from generator.make.workers import Plan, Runner, plan, width, workers
 from generator.options import BuildOptions, check_source_date_epoch
 from generator.profiles.print_profile import Prepress
 
@@ -47,21 +45,19 @@ class Built(Struct, frozen=True):
 
 
 def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Path | None = None,
-               quiet: bool = False) -> Built:
-    """`bailout build`: every output into `out`, all or nothing."""
+               quiet: bool = False, jobs: int = 1) -> Built:
+    """`bailout build`: every output into `out`, all or nothing; `jobs` processes at most."""
     earlier: list[str] = []
     progress = None if quiet else FileProgress()
     made_in: list[BuildContext] = []
 
-    def started(ctx: BuildContext) -> None:
+    def make(folder: Path) -> list[str]:
+        earlier.extend(name for name in all_file_names(PAPERS.values()) if is_file(out / name))
+        ctx = context(kit, options, templates)
         made_in.append(ctx)
         if not quiet:
             rows_notice(ctx)
-
-    def make(folder: Path) -> list[str]:
-        earlier.extend(name for name in all_file_names(PAPERS.values()) if is_file(out / name))
-        return render_files(folder, kit, options, templates=templates, progress=progress,
-                            earlier=earlier, notice=started)
+        return render_files(folder, ctx, progress=progress, earlier=earlier, jobs=jobs)
     try:
         made = transaction(out, make)
     finally:
@@ -76,16 +72,20 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
 
 def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
                progress: Progress | None = None, earlier: Iterable[str] = (),
-               ctx: BuildContext | None = None, paperless: bool = True) -> dict[str, bytes]:
+               ctx: BuildContext | None = None, products: Products | None = None,
+               paperless: bool = True) -> dict[str, bytes]:
     """{file name: bytes} for every output the options ask for (for checks, releases and tests).
 
-    Rendered into a temporary folder (the build's processes share files, not memory), then read.
-    `ctx` is the build's context when the caller made it already (a release reads its stamp);
-    without `paperless`, only the outputs made per paper (a release's second paper, whose web
-    aid and CSV the first paper's files hold already)."""
+    Rendered into a temporary folder (a merged kit reads its parts' files), then read.  `ctx` is
+    the build's context when the caller made it already, `products` the build's products when
+    the caller makes more of them after (a release's face images); without `paperless`, only the
+    outputs made per paper (a release's second paper, whose web aid and CSV the first holds)."""
+    if products is not None:
+        ctx = products.ctx
+    ctx = ctx if ctx is not None else context(kit, options, templates)
     with tempfile.TemporaryDirectory(prefix="bailout-render-") as temp:
         folder = Path(temp) / "out"
-        names, pages = _rendered(folder, kit, options, templates, progress, earlier, ctx=ctx, paperless=paperless)
+        names, pages = _written(folder, ctx, progress, earlier, products, paperless, 1)
         from generator.render.pdf.canvas import Pdf  # bytes that know their page count
         outputs: dict[str, bytes] = {}
         for name in names:
@@ -95,28 +95,54 @@ def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = 
     return outputs
 
 
-def render_files(folder: Path, kit: KitData, options: BuildOptions, *, templates: Path | None = None,
-                 progress: Progress | None = None, earlier: Iterable[str] = (),
-                 notice: Callable[[BuildContext], None] | None = None) -> list[str]:
-    """Render every output into `folder` (made here), one file at a time; return the names."""
-    return _rendered(folder, kit, options, templates, progress, earlier, notice=notice)[0]
+def render_files(folder: Path, ctx: BuildContext, *, progress: Progress | None = None, earlier: Iterable[str] = (),
+                 jobs: int = 1) -> list[str]:
+    """Make `folder` and write into it every output ctx's options ask for, then MANIFEST.txt;
+    return the names.  With `jobs` over 1, each paper's files are made in a process of their
+    own (make/workers.py); the files made once for every paper, and the merged kits, here.
+
+    MANIFEST.txt names any of the `earlier` files (already in the output folder) that this
+    build leaves as they were."""
+    return _written(folder, ctx, progress, earlier, None, True, jobs)[0]
 
 
-def _rendered(folder: Path, kit: KitData, options: BuildOptions, templates: Path | None, progress: Progress | None,
-              earlier: Iterable[str], *, ctx: BuildContext | None = None,
-              notice: Callable[[BuildContext], None] | None = None,
-              paperless: bool = True) -> tuple[list[str], dict[str, int | None]]:
-    """Make `folder` and render into it.  The workers start first, so that their start (a
-    forked worker's imports of what it renders, a spawned one's whole interpreter) overlaps the
-    context's work here (the data checked, the fonts parsed, the odds); the context reaches them
-    with their work."""
+def _written(folder: Path, ctx: BuildContext, progress: Progress | None, earlier: Iterable[str],
+             products: Products | None, paperless: bool, jobs: int) -> tuple[list[str], dict[str, int | None]]:
+    """render_files, with the page counts the renderers reported; `products` the build's (made
+    here unless given); without `paperless`, only the outputs made per paper."""
     folder.mkdir()
-    lanes = _plan(options, width(), paperless)
-    with workers(max(map(len, lanes), default=1), _warm(lanes)) as runner:
-        ctx = ctx if ctx is not None else context(kit, options, templates)
-        if notice is not None:
-            notice(ctx)
-        return _render(ctx, folder, runner, lanes, progress, earlier)
+    options = ctx.options
+    papers = [PAPERS[p] for p in options.papers]
+    outputs = selected(options.parts, options.profile)
+    files: list[Job] = [(o, p) for p in papers for o in outputs if o.per_paper and not o.merges]
+    if paperless:
+        files = [(o, None) for o in outputs if not o.per_paper] + files
+    products = products if products is not None else Products(ctx)
+    split = workers.lanes(papers, jobs)
+    if len(split) > 1:      # a lane a paper: the first here, with the files of no paper
+        mine = [job for job in files if job[1] is None or job[1] in split[0]]
+        theirs = [[job for job in files if job[1] in lane] for lane in split[1:]]
+        made = _made_aside(products, folder, mine, theirs, progress)
+    else:
+        made = write_files(products, folder, files, progress)
+    merged: list[Job] = [(o, p) for o in outputs if o.merges for p in papers]
+    made += write_files(products, folder, merged, progress)
+    order = [o.file_name(p) for o in outputs for p in (papers if o.per_paper else [None])]
+    made.sort(key=lambda m: order.index(m[0]))
+    _report(folder, made, progress)
+    names = [name for name, _, _ in made]
+    pages = {name: count for name, count, _ in made}
+    # manifest() reads each file through `with opener(name)`, which closes it.
+    opener: Callable[[str], BinaryIO] = lambda name: open(folder / name, "rb")    # noqa: E731, SIM115
+    begin = getattr(progress, "begin", None)     # a FileProgress shows each file as it is made
+    if begin is not None:
+        begin(MANIFEST)
+    content = manifest(ctx.kit, names, options, [n for n in earlier if n not in names], opener, ctx.changes, pages,
+                       stamp=ctx.stamp)
+    write_file(folder, MANIFEST, content)
+    if progress is not None:
+        progress(MANIFEST, content)
+    return [*names, MANIFEST], pages
 
 
 def context(kit: KitData, options: BuildOptions, templates: Path | None = None) -> BuildContext:
@@ -135,10 +161,8 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
         if problems := cmyk_problems(kit, options.print_profile) + ink_problems(kit, prepress, options.print_profile):
             raise RenderError(problems)
     templates = templates if templates is not None else template_folder(kit.directory)    # X/templates beside X/data
-    ctx = BuildContext(kit, compute(kit), options, templates, words=words)
-    if options.since is not None:
-        ctx = BuildContext(kit, ctx.odds, options, templates, changes=since_base(kit, options, templates), words=words)
-    return ctx
+    changes = since_base(kit, options, templates) if options.since is not None else None
+    return make_context(kit, compute(kit), options, templates, changes=changes, words=words)
 
 
 Job = tuple[Output, Paper | None]
@@ -151,69 +175,21 @@ def shop(content: bytes, prepress: Prepress, marks: bool) -> bytes:
     return to_shop(content, prepress, marks)
 
 
-def _render(ctx: BuildContext, folder: Path, runner: Runner, lanes: Plan[Job],
-            progress: Progress | None = None, earlier: Iterable[str] = ()) -> tuple[list[str], dict[str, int | None]]:
-    """Every output into `folder`, then MANIFEST.txt; returns the names and the page counts the
-    renderers reported.
-
-    `lanes` is _plan's: the parts, then what merges them, each phase's lanes run side by side by
-    `runner` (make/workers.py).  A merged PDF reads its parts from `folder`, so it is made once
-    every part is.  MANIFEST.txt names any of the `earlier` files (already in the output folder)
-    that this build leaves as they were.
-    """
-    kit, options = ctx.kit, ctx.options
-    papers = [PAPERS[p] for p in options.papers]
-    outputs = selected(options.parts, options.profile)
-    _ = ctx.stamp   # worked out once, here, and sent to the workers with the context
-    sent = replace(ctx, memo=dict(ctx.memo))     # what this process works out later stays here
-    made: Made = []
-    for planned in lanes:
-        phase, ahead = _text_ahead(ctx, sent, folder, runner, planned)
-        made += [m for lane in runner.map(functools.partial(_lane, sent, folder), phase,
-                                          here=functools.partial(_lane, ctx, folder, progress=progress))
-                 for m in lane]
-        if ahead is not None:
-            made += ahead()[0]
-    pages = {name: count for name, count, _ in made}
-    order = [o.file_name(p) for o in outputs for p in (papers if o.per_paper else [None])]
-    _report(folder, sorted(made, key=lambda m: order.index(m[0])), progress)
-    names = [name for name in order if name in pages]
-    # manifest() reads each file through `with opener(name)`, which closes it.
-    opener: Callable[[str], BinaryIO] = lambda name: open(folder / name, "rb")    # noqa: E731, SIM115
-    begin = getattr(progress, "begin", None)     # a FileProgress shows each file as it is made
-    if begin is not None:
-        begin(MANIFEST)
-    content = manifest(kit, names, options, [n for n in earlier if n not in names], opener, ctx.changes, pages,
-                       stamp=ctx.stamp)
-    write_file(folder, MANIFEST, content)
-    if progress is not None:
-        progress(MANIFEST, content)
-    return [*names, MANIFEST], pages
+def _made_aside(products: Products, folder: Path, mine: list[Job], theirs: list[list[Job]],
+                progress: Progress | None) -> Made:
+    """`mine` made here while each list of `theirs` is made by a worker, into the same folder."""
+    # each job by its output's name and its paper's key: a worker has the registries' own
+    named = [[(o.name, p.key if p else None) for o, p in lane] for lane in theirs]
+    lanes = workers.side_by_side(functools.partial(write_files, products, folder, mine, progress),
+                                 functools.partial(_worker_files, products.ctx, folder), named)
+    return [made for lane in lanes for made in lane]
 
 
-def _text_ahead(ctx: BuildContext, sent: BuildContext, folder: Path, runner: Runner, phase: list[list[Job]]) \
-        -> tuple[list[list[Job]], Callable[[], tuple[Made, str]] | None]:
-    """`phase` without the web aid where a worker makes it and this process the aid's PDF: the web
-    aid is then made ahead of that worker's lane, and the aid's Markdown it renders is handed to
-    this process, which imports the PDF library meanwhile rather than render the template too.
-    What the web aid made is the second value's, when called."""
-    def is_web_aid(job: Job) -> bool:
-        return job[0].part == "aid" and not job[0].per_paper
-
-    if len(phase) < 2 or not any(o.part == "aid" and o.per_paper for o, _ in phase[0]):
-        return phase, None
-    lane = next((i for i, jobs in enumerate(phase[1:], 1) if any(map(is_web_aid, jobs))), None)
-    if lane is None:
-        return phase, None
-    [web] = [job for job in phase[lane] if is_web_aid(job)]
-    made = runner.ahead(functools.partial(_web_aid, sent, folder, web))
-    hand_over(ctx, lambda: made()[1])
-    return [[job for job in jobs if job is not web] for jobs in phase], made
-
-
-def _web_aid(ctx: BuildContext, folder: Path, job: Job) -> tuple[Made, str]:
-    """The web aid made into `folder` (in a worker), and the aid's Markdown it rendered."""
-    return _lane(ctx, folder, [job]), markdown_text(ctx)
+def _worker_files(ctx: BuildContext, folder: Path, jobs: list[tuple[str, str | None]]) -> Made:
+    """A worker's lane of a build, (output name, paper key) each: its files written into `folder`
+    from products of its own."""
+    outputs = {o.name: o for o in OUTPUTS}
+    return write_files(Products(ctx), folder, [(outputs[name], PAPERS[p] if p else None) for name, p in jobs])
 
 
 def _report(folder: Path, made: Made, progress: Progress | None) -> None:
@@ -226,99 +202,50 @@ def _report(folder: Path, made: Made, progress: Progress | None) -> None:
             progress(name, (folder / name).read_bytes())
 
 
-# A build's own work besides its files, the same one by one or side by side (the interpreter's
-# start and imports, the data read and checked, the odds, MANIFEST.txt, the exit), in the units
-# of Output.cost.
-FIXED = 140.0
-
-
-def _plan(options: BuildOptions, width: int, paperless: bool = True) -> Plan[Job]:
-    """The build's files as phases of lanes, the first lane of each run by this process: the
-    parts, then the outputs that merge them (they read the parts' files).  Spread over `width`
-    lanes where the registry's costs say that pays (workers.plan), else one lane a phase.
-    Without `paperless`, the outputs made once for every paper are left out."""
-    papers = [PAPERS[p] for p in options.papers]
-    rows = options.rows or TARGET_ROWS
-    jobs = [(o, p) for o in selected(options.parts, options.profile)
-            for p in (papers if o.per_paper else [None] if paperless else [])]
-
-    def cost(lane: Sequence[Job]) -> float:
-        """A lane's work: its files', and once each the setup of every output it makes files of."""
-        outputs = dict.fromkeys(output for output, _ in lane)
-        return sum(output.work(rows) for output, _ in lane) + sum(output.setup for output in outputs)
-    phases = [[job for job in jobs if not job[0].merges], [job for job in jobs if job[0].merges]]
-    units = [_units(phase, cost, width) for phase in phases if phase]
-    return [[sorted(lane, key=jobs.index) for lane in phase] for phase in plan(units, cost, width, FIXED)]
-
-
-def _units(jobs: list[Job], cost: Callable[[Sequence[Job]], float], width: int) -> list[list[Job]]:
-    """What must share a lane: an output's files (one a paper), and with them their setup
-    (imports, the text or rows they print), unless their own work, setup aside, outweighs a
-    lane's share (a long --rows table for each paper): then each file is a unit of its own."""
-    share = cost(jobs) / width
-    units: list[list[Job]] = []
-    for output in dict.fromkeys(job[0] for job in jobs):
-        files = [job for job in jobs if job[0] is output]
-        own = sum(cost([job]) - output.setup for job in files)      # each file's work alone
-        units += [files] if own <= share else [[job] for job in files]
-    return units
-
-
-def _warm(lanes: Plan[Job]) -> Callable[[], None] | None:
-    """What a worker does as it starts, while this process makes the context: the renderers of
-    the lanes it may run (all but each phase's first) made ready (make/workers.py)."""
-    elsewhere = tuple(dict.fromkeys(job[0] for phase in lanes for lane in phase[1:] for job in lane))
-    return functools.partial(_ready, elsewhere) if elsewhere else None
-
-
-def _ready(outputs: tuple[Output, ...]) -> None:
-    """`outputs`' renderers imported and the fonts they draw with parsed: what takes a worker
-    about as long as the context takes here (what they read besides waits for their work, which
-    would wait for it)."""
-    for output in outputs:
-        output.merger() if output.merges else output.renderer()
-    from generator.render.pdf.canvas import register_fonts
-    register_fonts()
-
-
-def _lane(ctx: BuildContext, folder: Path, lane: list[Job], progress: Progress | None = None) -> Made:
-    """Render one lane's files into `folder`; what each was, and whether it was reported yet."""
+def write_files(products: Products, folder: Path, jobs: list[Job], progress: Progress | None = None) -> Made:
+    """Write each job's file into `folder`, from the build's `products`; what each was, and
+    whether it was reported yet."""
     made: Made = []
     begin = getattr(progress, "begin", None)      # a FileProgress: each file as it is made
-    for output, paper in lane:
+    prepress = products.ctx.options.profile.prepress
+    for output, paper in jobs:
         name = output.file_name(paper)
         if begin is not None:
-            begin(name, _pages_ahead(ctx, output.part, name, paper))
-        prepress = ctx.options.profile.prepress
-        writer = output.writer() if prepress is None else None
-        if writer is not None:      # written as it is made: never held whole
-            pages = _stream(ctx, folder, name, writer, paper)
-            made.append((name, pages, progress is not None))
+            begin(name, _pages_ahead(products, output, paper))
+        if output.stream is not None and prepress is None:      # written as it is made: never held whole
+            pages: int | None = _streamed(products, folder, output, paper)
             if progress is not None:
-                progress(name, _read_pdf(folder / name, pages))
-            continue
-        if output.merges:
-            with contextlib.ExitStack() as stack:
-                sources = [(o.title, stack.enter_context(open(folder / o.file_name(paper), "rb")))
-                           for o in map(part_pdf, output.merges)]
-                content = output.merger()(ctx, paper, sources)
+                progress(name, _read_pdf(folder / name, pages or 0))
         else:
-            content = output.renderer()(ctx, paper)
-        if prepress is not None and name.endswith(".pdf"):
-            content = shop(content, prepress, ctx.options.marks)
-        write_file(folder, name, content)
-        made.append((name, getattr(content, "pages", None), progress is not None))    # PDFs count their pages
-        if progress is not None:
-            progress(name, content)
-        del content             # written: a long table is not held while the next file is made
+            content = _content(products, folder, output, paper)
+            if prepress is not None and name.endswith(".pdf"):
+                content = shop(content, prepress, products.ctx.options.marks)
+            write_file(folder, name, content)
+            pages = getattr(content, "pages", None)     # PDFs count their pages
+            if progress is not None:
+                progress(name, content)
+            del content         # written: a long table is not held while the next file is made
+        made.append((name, pages, progress is not None))
     return made
 
 
-def _stream(ctx: BuildContext, folder: Path, name: str, writer: Writer, paper: Paper | None) -> int:
-    """The file `name` written into `folder` by `writer` as it is made; its page count."""
-    def write(handle: BinaryIO) -> int:
-        return writer(ctx, paper, handle.write)
-    return write_stream(folder, name, write)
+def _streamed(products: Products, folder: Path, output: Output, paper: Paper | None) -> int:
+    """`output`'s file on `paper` written into `folder` as it is made; its page count."""
+    assert output.stream is not None
+    stream, made = output.stream, products.made(output.needs, paper)
+    return write_stream(folder, output.file_name(paper), lambda handle: stream(made, handle.write))
+
+
+def _content(products: Products, folder: Path, output: Output, paper: Paper | None) -> bytes:
+    """The bytes of `output`'s file on `paper`: made from its products (and not kept: nothing else
+    asks for an output's own bytes), or merged from its parts' files in `folder`."""
+    if output.product is not None:
+        return products.take(output.product, paper)
+    assert output.merge is not None
+    with contextlib.ExitStack() as stack:
+        sources = [(o.title, stack.enter_context(open(folder / o.file_name(paper), "rb")))
+                   for o in map(part_pdf, output.merges)]
+        return output.merge(products.made(output.needs, paper), sources)
 
 
 def _read_pdf(path: Path, pages: int) -> bytes:
@@ -327,12 +254,13 @@ def _read_pdf(path: Path, pages: int) -> bytes:
     return Pdf(path.read_bytes(), pages)
 
 
-def _pages_ahead(ctx: BuildContext, part: str, name: str, paper: Paper | None) -> int | None:
+def _pages_ahead(products: Products, output: Output, paper: Paper | None) -> int | None:
     """The pages a long pre-rolled table will have (its progress bar's end); None for the rest."""
-    if part != "prerolled" or not name.endswith(".pdf") or paper is None or (ctx.options.rows or 0) <= ROWS_NOTICE:
+    ctx = products.ctx
+    if output.stream is None or paper is None or (ctx.options.rows or 0) <= ROWS_NOTICE:
         return None
     from generator.render.pdf.prerolled_pdf import page_count
-    return page_count(ctx, paper)
+    return page_count(ctx, paper, products.get(ROWS))
 
 
 ROWS_NOTICE = 20_000        # --rows above this says how many pages it will make before it starts
@@ -340,11 +268,13 @@ ROWS_NOTICE = 20_000        # --rows above this says how many pages it will make
 
 def rows_notice(ctx: BuildContext) -> None:
     """--rows past ROWS_NOTICE: say how many pages it will make before it starts."""
-    if (ctx.options.rows or 0) <= ROWS_NOTICE or "prerolled" not in ctx.options.parts:
+    if (ctx.options.rows or 0) <= ROWS_NOTICE or not any(o.stream for o in selected(ctx.options.parts)):
         return
     papers = [PAPERS[p] for p in ctx.options.papers]
+    from generator.content.rows import table_for
     from generator.render.pdf.prerolled_pdf import page_count
-    pages = ", ".join(f"{page_count(ctx, paper):,} pages on {paper.label}" for paper in papers)
+    table = table_for(ctx)
+    pages = ", ".join(f"{page_count(ctx, paper, table):,} pages on {paper.label}" for paper in papers)
     print(f"note: --rows {ctx.options.rows:,} makes pre-rolled tables of {pages}; this takes a while",
           file=sys.stderr)
 

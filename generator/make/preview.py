@@ -25,6 +25,7 @@ from generator.content.words import Words, load_words
 from generator.errors import KitError
 from generator.layout.paper import PAPERS
 from generator.make.outputs import Output
+from generator.make.products import Products
 from generator.options import BuildOptions
 
 HTML_AID = "player-aid.html"
@@ -53,6 +54,7 @@ class Preview:
     sources: Sources
     out: Path | None = None
     ctx: BuildContext | None = None
+    products: Products | None = None        # the current context's: what its files are made from
     problems: list[str] = field(default_factory=list)
     problems_generation: int = 0
     generation: int = 0         # bumped at each reload: the index's change list may differ
@@ -80,7 +82,7 @@ class Preview:
             except KitError as error:
                 self._set_problems(list(error.problems))
                 return
-            self.ctx = ctx
+            self.ctx, self.products = ctx, Products(ctx)
             if self.first is None:
                 self.first, self.first_templates = ctx, _copied(ctx.templates)
             with self.changed:
@@ -98,7 +100,7 @@ class Preview:
             return True         # served at once, even while another file is being made
         with self.render_lock:
             entry = self.files[name]
-            if entry.stale and self.ctx is not None:
+            if entry.stale and self.products is not None:
                 try:
                     content = self._render(name)
                     self._store(name, entry, content)
@@ -142,18 +144,20 @@ class Preview:
         write_all(self.out, {name: content, MANIFEST: listing}, held=True)
 
     def _render(self, name: str) -> bytes:
-        assert self.ctx is not None
-        ctx = self.ctx
-        for output in _outputs(ctx.options):
-            for key in (ctx.options.papers if output.per_paper else [""]):
+        products = self.products
+        assert products is not None
+        options = products.ctx.options
+        for output in _outputs(options):
+            for key in (options.papers if output.per_paper else [""]):
                 paper = PAPERS[key] if output.per_paper else None
                 if output.file_name(paper) != name:
                     continue
-                if not output.merges:
-                    return output.renderer()(ctx, paper)
+                if output.product is not None:
+                    return products.get(output.product, paper)
+                assert output.merge is not None
                 parts = [(o.title, _reader(self.get(o.file_name(paper)) or b""))
                          for o in (_part(part) for part in output.merges)]
-                return output.merger()(ctx, paper, parts)
+                return output.merge(products.made(output.needs, paper), parts)
         raise KeyError(name)
 
     def _set_problems(self, problems: list[str]) -> None:

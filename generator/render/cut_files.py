@@ -15,7 +15,6 @@ it lies over an image of that page exactly.
 from reportlab.lib.colors import CMYKColorSep
 
 from generator.content.context import BuildContext
-from generator.content.faces import build_counters
 from generator.layout import cuts, sheets
 from generator.layout.paper import Paper
 from generator.render.pdf.canvas import INK, finish, new_canvas
@@ -25,22 +24,15 @@ CUT_LINE = 0.25         # points: a plotter reads the path, not its width
 SVG_STROKE = "#ff0000"  # what cutting software shows as a cut line
 
 
-def _plan(ctx: BuildContext, paper: Paper) -> tuple[sheets.Grid, list[list[sheets.Slot]]]:
-    grid, _, placed = sheets.sheet_plan(paper, ctx.options,
-                                        lambda spare: build_counters(ctx, spare))
-    return grid, placed
-
-
 def _nicks(ctx: BuildContext) -> cuts.Nicks | None:
     prepress = ctx.options.profile.prepress
     return prepress.die_cut.nicks if prepress is not None and prepress.die_cut is not None else None
 
 
-def render_pdf(ctx: BuildContext, paper: Paper | None) -> bytes:
+def render_pdf(ctx: BuildContext, paper: Paper, plan: sheets.SheetPlan) -> bytes:
     """cut-PAPER.pdf: a page a counter sheet, its die line alone (and the registration marks)."""
     from generator.render.pdf.shop_pdf import CUT_CONTOUR, cut_contour_inks
-    assert paper is not None
-    grid, placed = _plan(ctx, paper)
+    grid, _, placed = plan
     page = Paper(paper.key, paper.label, grid.page_w, grid.page_h)
     words = ctx.words
     c, buffer = new_canvas(ctx, page, words("cut.title", number=ctx.kit.rules.number, title=ctx.kit.rules.title),
@@ -67,10 +59,9 @@ def render_pdf(ctx: BuildContext, paper: Paper | None) -> bytes:
     return finish(c, buffer)
 
 
-def render_svg(ctx: BuildContext, paper: Paper | None) -> bytes:
+def render_svg(ctx: BuildContext, plan: sheets.SheetPlan) -> bytes:
     """cut-PAPER.svg: the die line of every sheet, in mm over the shop PDF's whole page."""
-    assert paper is not None
-    grid, placed = _plan(ctx, paper)
+    grid, _, placed = plan
     prepress = ctx.options.profile.prepress
     if prepress is not None:
         from generator.render.pdf.shop_pdf import margin

@@ -6,12 +6,9 @@ from collections.abc import Mapping
 import pypdfium2 as pdfium
 from PIL import Image
 
-from generator.content.faces import Counter, Groups, all_counters
-from generator.content.words import Words
+from generator.content.faces import Counter, Groups
 from generator.data.file_names import entry_name
-from generator.data.model import KitData
 from generator.layout import sheets as geo
-from generator.layout.paper import PAPERS
 from generator.options import BuildOptions
 from generator.units import MM_PER_INCH
 
@@ -23,22 +20,20 @@ FACE_PAPER = "a4"           # counters keep their size on either paper: faces co
 FILE_KINDS = {"crew": "crew", "rifle": "rifle", "smg": "smg", "marker": "bailed-out-afv"}
 
 
-def face_images(kit: KitData, options: BuildOptions, counters_pdf: bytes, words: Words) -> dict[str, bytes]:
-    """{'faces/NAT-KIND[-YEARS]-front.png': png, ...}: every distinct counter face at cut size.
+def face_images(options: BuildOptions, plan: geo.SheetPlan, counters_pdf: bytes) -> dict[str, bytes]:
+    """{'faces/NAT-KIND[-YEARS]-front.png': png, ...}: every distinct counter face at cut size,
+    in the design's own colours (RGB, as a screen shows them).
 
-    Each face is cropped from the counters PDF at its cut rectangle, placed by the same layout
-    code the renderer draws with (grid, pagination, page order, mirrored backs), from the
-    counters made with the same `words` as the PDF's.
+    Each face is cropped at its cut rectangle from `counters_pdf`, the counters as drawn on the
+    paper FACE_PAPER (before any print shop's conversion), placed by the `plan` it was drawn by
+    (grid, pagination, page order, mirrored backs).
     """
-    paper = PAPERS[FACE_PAPER]
-    grid, groups, sheets = geo.sheet_plan(paper, options,
-                                          lambda spare: all_counters(kit, options.sets, words, spare))
+    grid, groups, sheets = plan
     px = round(float(options.counter_mm) / float(MM_PER_INCH) * DPI)
     scale = px / grid.size
     names = face_names(groups)
     doc = pdfium.PdfDocument(counters_pdf)
     images = {}
-    m = _trim_margin(options)
     try:
         for n, slots in enumerate(sheets, start=1):
             for side in ("front", "back"):
@@ -53,9 +48,9 @@ def face_images(kit: KitData, options: BuildOptions, counters_pdf: bytes, words:
                     # a pixel more below and right than the face: pdfium rounds the edges, and the
                     # face is then cut exactly from its top left corner, not resampled
                     extra = 1 / scale
-                    bitmap = page.render(scale=scale, crop=(x + m, max(0.0, y + m - extra),
-                                                            max(0.0, grid.page_w + m - x - grid.size - extra),
-                                                            grid.page_h + m - y - grid.size))
+                    bitmap = page.render(scale=scale, crop=(x, max(0.0, y - extra),
+                                                            max(0.0, grid.page_w - x - grid.size - extra),
+                                                            grid.page_h - y - grid.size))
                     image = bitmap.to_pil()
                     if image.width >= px and image.height >= px:
                         image = image.crop((0, 0, px, px))
@@ -88,15 +83,6 @@ def board_images(counters_pdf: bytes) -> dict[str, bytes]:
     finally:
         doc.close()
     return images
-
-
-def _trim_margin(options: BuildOptions) -> float:
-    """How far the page (a print shop's trim box) sits inside the media box, in points."""
-    prepress = options.profile.prepress
-    if prepress is None:
-        return 0.0
-    from generator.render.pdf.shop_pdf import margin
-    return margin(prepress, options.marks)
 
 
 def face_names(groups: Groups) -> dict[Counter, str]:

@@ -23,14 +23,13 @@ from markdown.extensions.tables import TableExtension
 from markdown.treeprocessors import Treeprocessor
 
 from generator import __version__
-from generator.content.aid import markdown_text, template_file
+from generator.content.aid import template_file
 from generator.content.aid_files import flowchart_settings
 from generator.content.context import BuildContext, Since
 from generator.content.marks import CHANGED
 from generator.content.words import Words
 from generator.errors import RenderError
 from generator.layout import chart as geometry
-from generator.layout.paper import Paper
 from generator.render import theme
 from generator.render.html import icons_html
 from generator.render.html.safe_html import policy_meta, sanitize, text_only
@@ -42,8 +41,8 @@ BOLD_EM = 0.62          # a generous bold sans character width, in em: titles wr
 STYLE, CHANGES_STYLE = "aid.css", "aid_changes.css"     # package files; $names filled by _style()
 
 
-def render(ctx: BuildContext, paper: Paper | None = None) -> bytes:
-    text = markdown_text(ctx)       # the paper-free web edition
+def render(ctx: BuildContext, text: str) -> bytes:
+    """The web aid: the aid's Markdown `text` (content/aid.py) as one page, paper-free."""
     # Instances, not names: a name is looked up among the installed entry points (importlib.metadata)
     md = markdown.Markdown(extensions=[TableExtension(), MarkdownInHtmlExtension()], output_format="html")
     text_only(md)       # raw HTML from the template or a catalogue shows as text, as in the PDF

@@ -9,7 +9,7 @@ past that is a RenderError, never a third page.  Colours: the theme's palette (r
 
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 from xml.etree.ElementTree import Element
 
 from reportlab.lib.styles import ParagraphStyle
@@ -27,7 +27,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.doctemplate import LayoutError
 
-from generator.content.aid import markdown_text, template_file
+from generator.content.aid import template_file
 from generator.content.context import BuildContext
 from generator.content.marks import CHANGED
 from generator.errors import RenderError
@@ -55,15 +55,25 @@ MARGIN, COLUMN_GAP, FOOTER = 28.0, 16.0, 32.0    # FOOTER: the frames' bottom ed
 MIN_COLUMN = 24.0                # shorter columns under a full-width part are left out
 
 
-def render(ctx: BuildContext, paper: Paper | None) -> Pdf:
-    assert paper is not None, "the aid's PDF is made per paper"
+class AidDocument(NamedTuple):
+    """The aid's Markdown parsed for the PDF, the same for every paper: each paper's PDF restyles
+    and lays out this one tree."""
+    converter: Converter
+    root: Element
+
+
+def parse(ctx: BuildContext, text: str) -> AidDocument:
+    """The aid's Markdown `text` (content/aid.py) checked for the font's letters and parsed."""
     register_fonts(italics=True)
     check_printable(ctx.kit)
-    if "aid" not in ctx.memo:       # the text is the same for every paper: make and parse it once
-        converter, text = _converter(ctx), markdown_text(ctx)
-        check_template_text(text, ctx.templates)      # the template's own words, the font's letters
-        ctx.memo["aid"] = converter, converter.parse(text)
-    converter, root = ctx.memo["aid"]
+    check_template_text(text, ctx.templates)      # the template's own words, the font's letters
+    converter = _converter(ctx)
+    return AidDocument(converter, converter.parse(text))
+
+
+def render(ctx: BuildContext, paper: Paper, document: AidDocument) -> Pdf:
+    """The aid on `paper`: the largest body size at which `document` fits MAX_PAGES pages."""
+    converter, root = document
     # each size with the short lists kept whole, then, before a smaller size, without
     for size, keep in ((size, keep) for size in BODY_SIZES for keep in (True, False)):
         try:

@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.content.context import BuildContext
-from generator.content.faces import KINDS, Face, Groups, build_counters
+from generator.content.faces import KINDS, Face, Groups
 from generator.content.words import Words
 from generator.errors import RenderError
 from generator.layout import cuts
@@ -58,11 +58,11 @@ class Forms:
             self.pictograms.define(c, zone, fits, distinct_faces(groups))
 
 
-def render(ctx: BuildContext, paper: Paper | None) -> bytes:
-    assert paper is not None        # a per-paper output ("{paper}" in its name)
+def render(ctx: BuildContext, paper: Paper, plan: geo.SheetPlan) -> bytes:
+    """The counter sheets of `paper`, as `plan` (layout/sheets.py sheet_plan) places them."""
     opts, words = ctx.options, ctx.words
     first_pages.register()      # text is measured before the canvas exists
-    grid, groups, sheets = geo.sheet_plan(paper, opts, lambda spare: build_counters(ctx, spare))
+    grid, groups, sheets = plan
     zone = geo.face_zones(grid)
     fits = _fitted(ctx, groups, zone, grid)
     if opts.profile.fold_sheets:
@@ -110,14 +110,8 @@ def _heading_suffix(ctx: BuildContext, side: str) -> str:
 
 def _fitted(ctx: BuildContext, groups: Groups, zone: fl.Zones, grid: geo.Grid) -> Fits:
     """_fit_faces; where a shop's safe zone is what leaves the faces no room, one line that says so."""
-    # The same faces in the same zones on either paper (the counters keep their size): fitted
-    # once a build.
-    key = ("face fits", zone, distinct_faces(groups))
     try:
-        if key not in ctx.memo:
-            ctx.memo[key] = fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit.directory, ctx.words)
-        fits: Fits = ctx.memo[key]
-        return fits
+        return fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit.directory, ctx.words)
     except RenderError:
         prepress = ctx.options.profile.prepress
         die = prepress.die_cut if prepress is not None else None

@@ -249,29 +249,26 @@ def _geometry(ctx: BuildContext, paper: Paper, table: Table) -> tuple[TableGeome
         return laid_out({code: code for code in friendly}, True)
 
 
-def page_count(ctx: BuildContext, paper: Paper) -> int:
-    """How many pages the table for ctx.options makes on `paper` (laid out, not drawn)."""
+def page_count(ctx: BuildContext, paper: Paper, table: Table) -> int:
+    """How many pages `table` makes on `paper` (laid out, not drawn)."""
     register_fonts()
-    table = prerolled.table_for(ctx)
     return _geometry(ctx, paper, table)[0].pages(len(table.rows))
 
 
-def render(ctx: BuildContext, paper: Paper | None, *, fast_text: bool = True) -> Pdf:
+def render(ctx: BuildContext, paper: Paper, table: Table, *, fast_text: bool = True) -> Pdf:
     """The tables on `paper`, as bytes; see write()."""
     written = bytearray()
-    pages = write(ctx, paper, written.extend, fast_text=fast_text)
+    pages = write(ctx, paper, table, written.extend, fast_text=fast_text)
     return Pdf(written, pages)
 
 
-def write(ctx: BuildContext, paper: Paper | None, sink: Callable[[bytes], object], *,
+def write(ctx: BuildContext, paper: Paper, table: Table, sink: Callable[[bytes], object], *,
           fast_text: bool = True) -> int:
-    """The tables on `paper` written into `sink` page by page (pdf_stream.py), so memory holds
-    one page's operators at a time; the page count.  The cells come from pieces prepared once
-    (prerolled_pages.Pieces) unless `fast_text` is False: then each cell is measured and placed
-    on its own, the plain and slower way that the pieces must print the same as."""
-    assert paper is not None        # a per-paper output ("{paper}" in its name)
+    """The rows of `table` on `paper` written into `sink` page by page (pdf_stream.py), so memory
+    holds one page's operators at a time; the page count.  The cells come from pieces prepared
+    once (prerolled_pages.Pieces) unless `fast_text` is False: then each cell is measured and
+    placed on its own, the plain and slower way that the pieces must print the same as."""
     register_fonts()        # measuring text needs the faces registered
-    table = prerolled.table_for(ctx)
     geo, legend, labels = _geometry(ctx, paper, table)
     rows = len(table.rows)
     pages = geo.pages(rows)
