@@ -126,13 +126,13 @@ def parser() -> _Parser:
     _data_opt(b)
     add_build_options(b)
     add_edition_options(b)
-    _jobs_opt(b, "each paper's files in a process of their own, which pays for long pre-rolled tables")
+    _jobs_opt(b, "1", "each paper's files in a process of their own, which pays for long pre-rolled tables")
 
     z = add("release", help="write the whole kit as one zip to share (PDFs, HTML aid, CSV, face images)")
     _data_opt(z)
     add_build_options(z, release=True)
     add_edition_options(z, release=True)
-    _jobs_opt(z, "a release of several languages makes each edition in a process of its own")
+    _jobs_opt(z, "auto", "the editions of a release of several languages, whole, over that many processes")
 
     c = add("check", help="validate the data folder and report every problem")
     _data_opt(c)
@@ -148,9 +148,9 @@ def parser() -> _Parser:
     return p
 
 
-def _jobs_opt(q: argparse.ArgumentParser, what: str) -> None:
-    q.add_argument("-j", "--jobs", type=jobs, default=1, metavar="N",
-                   help=f"processes to run at once, or auto for one a core (default 1): {what}")
+def _jobs_opt(q: argparse.ArgumentParser, default: str, what: str) -> None:
+    q.add_argument("-j", "--jobs", type=jobs, default=default, metavar="N",
+                   help=f"processes to run at once, or auto for one a core (default {default}): {what}")
 
 
 def _data_opt(q: argparse.ArgumentParser) -> None:

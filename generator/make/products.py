@@ -13,7 +13,7 @@ it named (asking for one it did not name is a mistake in the declaration, and sa
 """
 
 from collections.abc import Callable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from msgspec import Struct
 
@@ -21,6 +21,9 @@ from generator.content.context import BuildContext
 from generator.content.rows import Table
 from generator.layout.paper import PAPERS, Paper
 from generator.layout.sheets import SheetPlan
+
+if TYPE_CHECKING:       # the PDF library is imported only where the aid's PDF is made
+    from generator.render.pdf.aid_pdf import AidDocument
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -114,7 +117,7 @@ def _aid_text(made: Made) -> str:
     return markdown_text(made.ctx)
 
 
-def _aid_document(made: Made) -> Any:
+def _aid_document(made: Made) -> "AidDocument":
     from generator.render.pdf.aid_pdf import parse
     return parse(made.ctx, made(AID_TEXT))
 
@@ -143,7 +146,7 @@ def _face_images(made: Made) -> dict[str, bytes]:
 
 AID_TEXT: Product[str] = Product("the aid's text", _aid_text)
 # the aid's text parsed for its PDF (render/pdf/aid_pdf.py AidDocument): laid out on each paper
-AID_DOCUMENT: Product[Any] = Product("the aid's document", _aid_document, needs=(AID_TEXT,))
+AID_DOCUMENT: "Product[AidDocument]" = Product("the aid's document", _aid_document, needs=(AID_TEXT,))
 ROWS: Product[Table] = Product("the pre-rolled rows", _rows)
 COUNTER_SHEETS: Product[SheetPlan] = Product("the counter sheets", _counter_sheets, per_paper=True)
 COUNTERS_PDF: Product[bytes] = Product("the counters' PDF", _counters_pdf, needs=(COUNTER_SHEETS,), per_paper=True)
