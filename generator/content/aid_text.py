@@ -51,15 +51,10 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
     path = folder / TEMPLATE
     try:
         template = compiled_template(folder)        # bounded by the template's size
-        values = {**template_vars(ctx), **(extra or {})}
-        with time_limit(template_sandbox.TIME_LIMIT):
-            text = _bounded(template.generate(**values), path)
+        text = _rendered(template, {**template_vars(ctx), **(extra or {})}, path)
         # The locale's typography (French spacing) over the whole text: the template's own
         # punctuation ("1: unhurt") as well as the catalogue's and the data's.
         return ctx.words.typeset(text)
-    except TemplateTimeout:
-        raise RenderError(f"{path}: the template did not finish within {template_sandbox.TIME_LIMIT:g} s (a loop "
-                          f"that does not end, or a template that includes itself?)") from None
     except KitError:
         raise
     except jinja2.TemplateSyntaxError as error:
@@ -72,6 +67,30 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
         line = _template_line(error.__traceback__, str(path))
         where = f"{path}:{line}" if line else str(path)
         raise RenderError(f"{where}: {type(error).__name__}: {error}") from None
+
+
+def _rendered(template: jinja2.Template, values: dict[str, Any], path: Path) -> str:
+    """`template` rendered with `values` within the sandbox's time limit; past it, one line naming
+    the template's line where the render stopped."""
+    try:
+        with time_limit(template_sandbox.TIME_LIMIT):
+            return _bounded(template.generate(**values), path)
+    except TemplateTimeout as stop:
+        line = _stopped_line(stop.__traceback__, template)
+        where = f"{path}:{line}" if line else str(path)
+        raise RenderError(f"{where}: the template did not finish within {template_sandbox.TIME_LIMIT:g} s (a loop "
+                          f"that does not end, or a template that includes itself?)") from None
+
+
+def _stopped_line(tb: TracebackType | None, template: jinja2.Template) -> int | None:
+    """The line of `template` its render was at when it stopped: Jinja maps the lines of an error's
+    traceback to the template's, not those of a BaseException's, so the line of its code is mapped here."""
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == template.filename:
+            line = template.get_corresponding_lineno(tb.tb_lineno)
+        tb = tb.tb_next
+    return line
 
 
 def _bounded(chunks: Iterator[str], path: Path) -> str:
