@@ -39,6 +39,18 @@ def test_a_template_cannot_change_what_the_next_render_prints(line, templates, t
     assert dict(load_words().messages) == before and not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("line", [
+    '{{ "{0.__class__}".format(1) }}',
+    '{{ ("{0.__class__}"|attr("format"))(1) }}',         # Jinja before 3.1.6 let |attr reach str.format
+    '{% set f = "{0.__class__.__mro__}"|attr("format") %}{{ f(1) }}',
+    '{% for f in ["{0.__class__}"]|map("attr", "format") %}{{ f(1) }}{% endfor %}',
+])
+def test_a_format_string_reaches_no_attribute_however_the_format_is_found(line, templates, tmp_path):
+    _with(templates, line)
+    status, _, err = _build(templates, tmp_path)
+    one_line(status, err, str(templates / "aid.md.j2"), "unsafe")
+
+
 @pytest.fixture
 def quick(monkeypatch):
     """A time limit a test can wait for."""
