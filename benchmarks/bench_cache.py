@@ -24,7 +24,7 @@ DRIVER = """\
 import sys, time
 from generator.content import aid_text
 if sys.argv[1] == "compile":
-    aid_text._KitBytecodeCache.load_bytecode = lambda self, bucket: None
+    aid_text._BytecodeCache.load_bytecode = lambda self, bucket: None
 if sys.argv[2] == "template":
     from pathlib import Path
     started = time.perf_counter()
