@@ -137,14 +137,41 @@ def _mul(a, b):
 
 
 def _bounds(obj, m):
+    """The path's ink box in page points: its end points, and each curve where it turns along x
+    or y (not its control points, which stand off the ink)."""
     x, y = ctypes.c_float(), ctypes.c_float()
-    xs, ys = [], []
+    points, curve = [], []
     for i in range(raw.FPDFPath_CountSegments(obj)):
         seg = raw.FPDFPath_GetPathSegment(obj, i)
         raw.FPDFPathSegment_GetPoint(seg, x, y)
-        xs.append(m[0] * x.value + m[2] * y.value + m[4])
-        ys.append(m[1] * x.value + m[3] * y.value + m[5])
-    return (round(min(xs), 3), round(min(ys), 3), round(max(xs), 3), round(max(ys), 3)) if xs else None
+        point = (m[0] * x.value + m[2] * y.value + m[4], m[1] * x.value + m[3] * y.value + m[5])
+        if raw.FPDFPathSegment_GetType(seg) == raw.FPDF_SEGMENT_BEZIERTO:
+            curve.append(point)
+            if len(curve) == 3:
+                points += _turns(points[-1], *curve)
+                curve = []
+            continue
+        points.append(point)
+    if not points:
+        return None
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return round(min(xs), 3), round(min(ys), 3), round(max(xs), 3), round(max(ys), 3)
+
+
+def _turns(p0, p1, p2, p3):
+    """A cubic's end point and its points where it turns along x or y."""
+    found = [p3]
+    for axis in (0, 1):
+        a = -p0[axis] + 3 * p1[axis] - 3 * p2[axis] + p3[axis]
+        b = 2 * (p0[axis] - 2 * p1[axis] + p2[axis])
+        c = p1[axis] - p0[axis]
+        roots = ([-c / b] if abs(b) > 1e-12 else []) if abs(a) < 1e-12 else \
+            [(-b + k * (b * b - 4 * a * c) ** 0.5) / (2 * a) for k in (1, -1)] if b * b >= 4 * a * c else []
+        for t in (t for t in roots if 0 < t < 1):
+            u = 1 - t
+            w = (u ** 3, 3 * u * u * t, 3 * u * t * t, t ** 3)
+            found.append(tuple(w[0] * p0[k] + w[1] * p1[k] + w[2] * p2[k] + w[3] * p3[k] for k in (0, 1)))
+    return found
 
 
 def sizes(pdf_bytes, counter_pt):
@@ -152,3 +179,124 @@ def sizes(pdf_bytes, counter_pt):
     every page: the fronts and the reversed backs alike."""
     return [(size, ch) for _, cuts, chars in read(pdf_bytes, counter_pt) for ch, size, box in chars
             if any(_centre_in(box, c) for c in cuts)]
+
+
+# ---- a counter's art and words against its safe area -------------------------------------------
+
+def _colour(getter, obj):
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    return (r.value, g.value, b.value) if getter(obj, r, g, b, a) else None
+
+
+def _drawn(obj):
+    """(filled, stroked) of a path object."""
+    mode, stroke = ctypes.c_int(), ctypes.c_int()
+    raw.FPDFPath_GetDrawMode(obj, mode, stroke)
+    return mode.value != 0, bool(stroke.value)
+
+
+def _art(raw_page):
+    """[(bounds, fill colour, stroke colour, stroke half-width or 0)] of every path the page draws,
+    forms' contents included, in page points.  A form placed many times (a face) is read once:
+    each path's box in its own space, then mapped by where the form is placed."""
+    found = []
+    own = {}        # a path object's (box in its own space, fill, stroke, half-width)
+
+    def read(obj):
+        box = _bounds(obj, (1, 0, 0, 1, 0, 0))
+        if box is None:
+            return None
+        filled, stroked = _drawn(obj)
+        width = ctypes.c_float()
+        half = width.value / 2 if stroked and raw.FPDFPageObj_GetStrokeWidth(obj, width) else 0.0
+        return (box, _colour(raw.FPDFPageObj_GetFillColor, obj) if filled else None,
+                _colour(raw.FPDFPageObj_GetStrokeColor, obj) if stroked else None, half)
+
+    def walk(parent, count, get, matrix):
+        for i in range(count(parent)):
+            obj = get(parent, i)
+            m = raw.FS_MATRIX()
+            raw.FPDFPageObj_GetMatrix(obj, m)
+            inner = _mul((m.a, m.b, m.c, m.d, m.e, m.f), matrix)
+            kind = raw.FPDFPageObj_GetType(obj)
+            if kind == raw.FPDF_PAGEOBJ_FORM:
+                walk(obj, raw.FPDFFormObj_CountObjects, raw.FPDFFormObj_GetObject, inner)
+            elif kind == raw.FPDF_PAGEOBJ_PATH:
+                key = ctypes.cast(obj, ctypes.c_void_p).value
+                if key not in own:
+                    own[key] = read(obj)
+                if own[key] is None:
+                    continue
+                (x0, y0, x1, y1), fill, stroke, half = own[key]
+                corners = [(inner[0] * x + inner[2] * y + inner[4], inner[1] * x + inner[3] * y + inner[5])
+                           for x in (x0, x1) for y in (y0, y1)]
+                xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+                scale = abs(inner[0] * inner[3] - inner[1] * inner[2]) ** 0.5
+                found.append(((round(min(xs), 3), round(min(ys), 3), round(max(xs), 3), round(max(ys), 3)), fill,
+                              stroke, half * scale))
+    walk(raw_page, raw.FPDFPage_CountObjects, raw.FPDFPage_GetObject, (1, 0, 0, 1, 0, 0))
+    return found
+
+
+def _locator(cuts):
+    """A function from a box to the cut square its centre lies in (None if none): the squares
+    found by their columns and rows, not one by one."""
+    import bisect
+    xs = sorted({c[0] for c in cuts})
+    by_place = {(c[0], c[1]): c for c in cuts}
+    ys = sorted({c[1] for c in cuts})
+
+    def find(box):
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        i, j = bisect.bisect_right(xs, cx) - 1, bisect.bisect_right(ys, cy) - 1
+        if i < 0 or j < 0:
+            return None
+        cut = by_place.get((xs[i], ys[j]))
+        return cut if cut is not None and _centre_in(box, cut) else None
+    return find
+
+
+def outside_safe_area(pdf_bytes, side, safe, name=""):
+    """One line per glyph or shape of art on a counter whose ink leaves the counter's safe area
+    (its cut square less `safe` points on every side).  Art is every path but the counter's ground,
+    its bleed and a band across it (each as wide as the counter or wider); a stroke in the ground's
+    own colour (a pictogram's knockout) lays no ink of its own, so only its outline counts."""
+    found = []
+    doc = pdfium.PdfDocument(pdf_bytes)
+    try:
+        for n in range(len(doc)):
+            page = doc[n]
+            cuts = squares(page, side)
+            if cuts:
+                found += [f"{name} p{n + 1} {problem}" for problem in _page_outside(page, cuts, side, safe)]
+    finally:
+        doc.close()
+    return found
+
+
+def _page_outside(page, cuts, side, safe):
+    """outside_safe_area's problems on one page whose counters' cut squares are `cuts`."""
+    grounds, art = {}, []
+    for box, fill, stroke, half in _art(page.raw):
+        if box[2] - box[0] < side - 0.01:
+            art.append((box, stroke, half))
+        elif fill is not None and abs(box[2] - box[0] - side) < 0.01 and abs(box[3] - box[1] - side) < 0.01:
+            grounds[box] = fill
+    find = _locator(cuts)
+
+    def area_of(cut):
+        return cut[0] + safe, cut[1] + safe, cut[2] - safe, cut[3] - safe
+    found = []
+    for box, stroke, half in art:
+        cut = find(box)
+        grow = half if cut is not None and stroke is not None and stroke != grounds.get(cut) else 0.0
+        inked = (box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow)
+        if cut is not None and not _inside(inked, area_of(cut)):
+            found.append(f"art at {tuple(round(v, 2) for v in inked)}: outside the safe area "
+                         f"{tuple(round(v, 2) for v in area_of(cut))} of its counter")
+    for ch, size, box in glyphs(page):
+        cut = find(box)
+        if cut is not None and not _inside(box, area_of(cut)):
+            found.append(f"{ch!r} {size:.2f} pt at {tuple(round(v, 2) for v in box)}: outside the safe area "
+                         f"{tuple(round(v, 2) for v in area_of(cut))} of its counter")
+    return found

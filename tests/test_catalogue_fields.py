@@ -13,9 +13,9 @@ from generator.content.words import Words, catalogue_file, load_words, missing_t
 from generator.data import load
 from generator.errors import DataError
 
-HOSTILE = ["Regel {", "Regel {other}", "Regel {rule.__class__.__mro__}", "Regel {rule:>100000000}",
-           "Regel {rule!r}", "Regel {0}", "Regel {rule[0]}", "Regel }"]
-KEY = "counter.crew.back.rule"
+HOSTILE = ["RR{", "RR{other}", "RR{range.__class__.__mro__}", "RR{range:>100000000}",
+           "RR{range!r}", "RR{0}", "RR{range[0]}", "RR}"]
+KEY = "counter.crew.pistol.range"
 
 
 @pytest.fixture(scope="module")
@@ -34,9 +34,9 @@ def test_a_hostile_counter_word_is_one_problem_naming_the_catalogue_and_key(text
 
 
 def test_counter_words_keep_their_ties_and_phrases(kit):
-    words = Words("en", {**load_words().messages, KEY: "Rule~{rule} here"})
+    words = Words("en", {**load_words().messages, KEY: "RR~{range} here"})
     face = faces.crew_counter(kit, kit.nationalities[0], words).back
-    assert f"Rule\u00a0{kit.rules.fate.wounded_rule.replace(' ', chr(0xa0))} here" in [line.text for line in face.lines]
+    assert face.note.text == f"RR\u00a0{kit.rules.weapon.pistol_relative_range} here"
 
 
 def _replace_msgstr(path, msgid, text):
@@ -46,7 +46,7 @@ def _replace_msgstr(path, msgid, text):
     path.write_text(source[:start] + f'msgid "{msgid}"\nmsgstr "{text}"' + source[end:], encoding="utf-8")
 
 
-@pytest.mark.parametrize("text", ["Regel {", "Regel {rule:>100000000}"])
+@pytest.mark.parametrize("text", ["RR{", "RR{range:>100000000}"])
 def test_a_build_with_a_hostile_counter_word_is_one_line(text, locale, tmp_path):
     _replace_msgstr(locale / "de.po", KEY, text)
     status, _, err = run_cli("build", "--lang", "de", "--only", "counters", "--paper", "a4", "--out", tmp_path / "o")

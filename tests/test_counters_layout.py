@@ -1,6 +1,6 @@
 """Counter geometry and content, without rendering a PDF.
 
-Expected figures come from the print brief (100 mm, 4 in, 3/4 in counters, 6 pt and 5 pt floors), the rule
+Expected figures come from the print brief (100 mm, 4 in, 3/4 in counters, 7 pt and 6 pt floors), the rule
 text (a crew of five, pistol 1 FP at RR 5, CCV -1, Wall -1 TEM) and the data files read directly;
 the kit's words from the English catalogue.
 """
@@ -9,7 +9,6 @@ import tomllib
 from fractions import Fraction
 
 import pytest
-from msgspec.structs import replace
 
 from conftest import DATA, ROOT
 from generator.content import faces as content
@@ -168,75 +167,114 @@ def _inside(placed, box):
         assert y - 1e-6 <= item.y + bottom and item.y + top <= y + h + 1e-6, item
 
 
+FAKE = fl.Metrics(fake_measure, fake_ink)
+
+
+def _inside(placed, box):
+    x, y, w, h = box
+    for item in placed:
+        half = fake_measure(item.text, item.style, item.size) / 2
+        top, bottom = fake_ink(item.text, item.style, item.size)
+        assert x - 1e-6 <= item.x - half and item.x + half <= x + w + 1e-6, item
+        assert y - 1e-6 <= item.y + bottom and item.y + top <= y + h + 1e-6, item
+
+
+def crew_face(label="WOUNDED", band=True):
+    return content.Face("pistol", content.Line(label, "title"), (content.Numeral("1", "left", unit="FP"),
+                        content.Numeral("\u22121", "right", unit="CCV")), content.Line("RR5", "title"),
+                        no_smoke=True, band=band)
+
+
+def weapon_face(label, model, kind="rifle", short=""):
+    return content.Face(kind, content.Line(label, "title"), (content.Numeral("\u201939", "centre"),),
+                        content.Line(model, short=short, single=True), across=True)
+
+
 def test_faces_fit_their_boxes_at_one_size_a_role_never_under_the_floor():
-    # the print brief: no counter text under 6 pt at 3/4 in and larger, under 5 pt at 5/8 in
-    wounded = content.Face("pistol", (content.Line("WOUNDED", "title"), content.Line("Rule\u00a033"),
-                                      content.Line("except\u00a033.11")), (), band=True, no_smoke=True,
-                           corner_note=content.Line("RR5", "title"))
-    rifle = content.Face(content.Line("GEWEHR", "title"), (content.Line("Kar98k", single=True),), (),
-                         pictogram="rifle")
-    smg = content.Face(content.Line("MP", "title"), (content.Line("MP 40", single=True),), (), pictogram="smg")
-    for size_mm, floor in ((SIZES_MM[0], 5), (SIZES_MM[1], 6), (SIZES_MM[2], 6)):
+    # the print brief: no counter text under 7 pt at 3/4 in and larger, under 6 pt at 5/8 in
+    wounded = crew_face()
+    rifle, smg = weapon_face("GE\u00adWEHR", "Kar98k"), weapon_face("MP", "MP 40", "smg")
+    for size_mm, floor in ((SIZES_MM[0], 6), (SIZES_MM[1], 7), (SIZES_MM[2], 7)):
         zone = zone_of(size_mm)
-        kind, fits = fl.fit_faces([wounded, rifle, smg], zone, fake_measure, fake_ink)
-        assert min(kind.title, kind.body, kind.small) >= floor and kind.title >= kind.body
+        kind, fits = fl.fit_faces([wounded, rifle, smg], zone, FAKE)
+        assert min(kind.title, kind.body, kind.small) >= floor
         for fit in fits.values():
-            _inside(fit.middle, zone.middle)
-            _inside(fit.corner, zone.corner)
-            # one size a role on every face: every title at the title's size, every other line the body's
-            assert {p.size for p in (*fit.middle, *fit.corner) if p.style == "title"} <= {kind.title}
-        # a no-break space keeps "Rule 33" together
-        assert "Rule 33" in [i.text.replace("\u00a0", " ") for i in fits[wounded].middle]
-        # "MP" prints as big as "GEWEHR": the corner's word is the title's size whatever its length
-        assert fits[rifle].corner[0].size == fits[smg].corner[0].size
-        # the zones stack: emblem over the middle over the numerals, all inside the inset
+            _inside(fit.label, fit.places.label)
+            _inside(fit.note, fit.places.note)
+            # one size a role on every face: every label at the title's size
+            assert {p.size for p in fit.label} == {kind.title}
+        # "MP" prints as big as "GEWEHR" (broken at its soft hyphen where it must): the title size whatever its length
+        assert fits[rifle].label[0].size == fits[smg].label[0].size
+        # the places stack: the emblem and the symbol over the label's line, over the numerals, all inside
+        places = fits[wounded].places
         _ex, ey, e, _ = zone.emblem
-        _x, y, _w, h = zone.middle
-        assert ey >= y + h - 1e-6 and ey + e <= zone.size - zone.inset + 1e-6
-        assert y >= zone.inset + fl.CAP * zone.type.numeral
+        assert places.symbol[1] >= places.label[1] + places.label[3] and ey + e <= zone.top + 1e-6
+        assert places.label[1] >= zone.inset + fl.CAP * kind.numeral
+        bottom, top = zone.band(kind)
+        assert bottom > zone.foot_top(kind) and top < places.note[1] and top < places.sign[1] - places.sign[2] / 2
 
 
 def test_a_pictogram_keeps_its_place_whatever_the_words():
     zone = zone_of(SIZES_MM[1])
-    short = content.Face(content.Line("SMG", "title"), (content.Line("MP 40", single=True),), (), pictogram="smg")
-    long = content.Face(content.Line("SMG", "title"), (content.Line("Thompson M1928A1", short="M1928A1", single=True),),
-                        (), pictogram="smg")
-    _, fits = fl.fit_faces([short, long], zone, fake_measure, fake_ink)
-    assert fits[short].pictogram == fits[long].pictogram is not None
-    assert [p.y for p in fits[short].middle] == [p.y for p in fits[long].middle]
-    crew = content.Face("pistol", (content.Line("CREW", "title"),), (), no_smoke=True, corner_note=content.Line("RR5"))
-    crew_long = replace(crew, lines=(content.Line("BESATZUNG", "title"), content.Line("nur Pistole")))
-    _, fits = fl.fit_faces([crew, crew_long], zone, fake_measure, fake_ink)
-    assert fits[crew].corner_pictogram == fits[crew_long].corner_pictogram
-    assert fits[crew].sign == fits[crew_long].sign and fits[crew].note == fits[crew_long].note
+    short = weapon_face("SMG", "MP 40", "smg")
+    long = weapon_face("SMG", "Thompson M1928A1", "smg", short="M1928A1")
+    _, fits = fl.fit_faces([short, long], zone, FAKE)
+    assert fits[short].places == fits[long].places
+    assert [p.y for p in fits[short].note] == [p.y for p in fits[long].note]
+    crew, crew_long = crew_face("CREW", False), crew_face("BESATZUNG", False)
+    _, fits = fl.fit_faces([crew, crew_long], zone, FAKE)
+    assert fits[crew].places == fits[crew_long].places
+
+
+def test_no_piece_of_a_face_overlaps_another_or_leaves_the_inset():
+    """Measured with the kit's own type (its ink, not its advance), at each named size and 40 mm."""
+    from generator.render.pdf.canvas import register_fonts
+    from generator.render.pdf.face_pdf import METRICS
+    register_fonts()
+    aspect = {role: pic.aspect for role, pic in pictograms.pictograms().items()}
+    for size_mm in (*SIZES_MM[:3], Fraction(40)):
+        zone = zone_of(size_mm)
+        faces = [crew_face(), crew_face("AFV CREW", False), weapon_face("RIFLE", "M1 Garand"),
+                 weapon_face("SMG", "MP 40", "smg"),
+                 content.Face("wreck", content.Line("BAILED OUT", "title"),
+                              (content.Numeral("\u22121", "left", unit="TEM"),))]
+        kind, fits = fl.fit_faces(faces, zone, METRICS)
+        for face in faces:
+            boxes = fl.ink_boxes(face, fits[face], zone, kind, METRICS, aspect.__getitem__)
+            for what, (x, y, w, h) in boxes:
+                assert x >= zone.inset - 1e-6 and x + w <= zone.size - zone.inset + 1e-6, (size_mm, what)
+                assert y >= zone.inset - 1e-6 and y + h <= zone.top + 1e-6, (size_mm, what)
+            for i, (one, a) in enumerate(boxes):
+                for other, b in boxes[i + 1:]:
+                    assert not fl.overlaps(a, b), (size_mm, face.label.text, one, other)
 
 
 def test_a_model_name_prints_on_one_line_shrunk_to_the_floor_then_in_its_short_form():
     zone = zone_of(SIZES_MM[1])
-    width = zone.middle[2]
+    width = zone.width
     fits_at_floor = "x" * int(width / (zone.floor * 0.6))      # fits only below the body size
     line = content.Line(fits_at_floor, single=True)
-    assert fl.single_line(line, width, fake_measure, zone.type.body, zone.floor)[1] < zone.type.body
+    assert fl.single_line(line, width, fake_measure, zone.type.body + 1, zone.floor)[1] < zone.type.body + 1
     too_long = content.Line("x" * 200, short="No. 4 Mk I", single=True)
-    assert fl.single_line(too_long, width, fake_measure, zone.type.body, zone.floor) == ("No. 4 Mk I", 6.5)
+    assert fl.single_line(too_long, width, fake_measure, zone.type.body, zone.floor) == ("No. 4 Mk I", 7.0)
     assert fl.single_line(content.Line("x" * 200, single=True), width, fake_measure, zone.type.body, zone.floor) is None
 
 
-def test_numerals_are_10_pt_at_three_quarter_inch_scaled_and_never_under_the_floor():
-    # the print brief: factors >= 10 pt on a 3/4 in counter, scaled with the size
+def test_numerals_are_11_pt_at_three_quarter_inch_scaled_and_never_under_the_floor():
+    # the print brief: factors big on a 3/4 in counter, scaled with the size
     at = {mm: zone_of(mm).type.numeral for mm in SIZES_MM}
-    assert at[SIZES_MM[1]] >= 10
-    assert at[SIZES_MM[0]] >= 5 and at[SIZES_MM[0]] < at[SIZES_MM[1]] < at[SIZES_MM[2]]
+    assert at[SIZES_MM[1]] >= 11
+    assert at[SIZES_MM[0]] >= 6 and at[SIZES_MM[0]] < at[SIZES_MM[1]] < at[SIZES_MM[2]]
 
 
 def test_text_that_cannot_fit_at_the_floor_is_reported_not_shrunk_further():
     zone = zone_of(Fraction(14))
-    long = content.Line("x" * 10_000, "body", (("nationalities/german.toml", "name"),))
-    face = content.Face(content.Line("CREW", "title"), (content.Line("Crew", "title"), long), ())
-    assert fl.fit_faces([face], zone, fake_measure, fake_ink) is None
-    assert fl.culprits(face, zone, fake_measure, fake_ink) == [long]
-    many = content.Face(content.Line("A", "title"), (content.Line("word " * 400),), ())
-    assert fl.fit_faces([many], zone, fake_measure, fake_ink) is None
+    long = content.Line("x" * 10_000, "body", (("nationalities/german.toml", "rifle[0].model"),), single=True)
+    face = content.Face("rifle", content.Line("R", "title"), (), long, across=True)
+    assert fl.fit_faces([face], zone, FAKE) is None
+    assert fl.culprits(face, zone, FAKE) == [long]
+    wide = content.Face("pistol", content.Line("W" * 400, "title"), ())
+    assert fl.fit_faces([wide], zone, FAKE) is None and fl.culprits(wide, zone, FAKE) == [wide.label]
 
 
 def test_pictograms_are_path_data_inside_their_box_from_the_data_file():
@@ -289,9 +327,8 @@ def test_counters_and_manifest_follow_the_data_files():
 
 
 def text_of(face):
-    words = [face.corner.text] if isinstance(face.corner, content.Line) else []
-    words += [face.corner_note.text] if face.corner_note else []
-    words += [line.text for line in face.lines]
+    words = [face.label.text]
+    words += [face.note.text] if face.note else []
     words += [f"{n.text} {n.unit}" if n.unit else n.text for n in face.numerals]
     return " ".join(words).replace("\u00a0", " ")
 
@@ -301,7 +338,7 @@ def face_words(key, **fields):
     return WORDS(key, **fields).replace("~", " ")
 
 
-def test_faces_say_what_the_rule_says():
+def test_faces_say_what_the_rule_says_and_the_key_says_the_rest():
     kit = load(DATA)
     rules = _toml(DATA / "rules.toml")
     german = next(n for n in kit.nationalities if n.key == "german")
@@ -314,40 +351,53 @@ def test_faces_say_what_the_rule_says():
     reach = face_words("counter.crew.pistol.range", range=w["pistol_relative_range"])
     # The CCV modifier is labelled on both faces, so it never reads as the marker's TEM.
     ccv = face_words("counter.crew.ccv.unit")
-    assert ccv and ccv != face_words("counter.marker.back.unit")
+    assert ccv and ccv != face_words("counter.marker.unit")
     for face in (crew.front, crew.back):
         assert [(n.text, n.unit) for n in face.numerals] == [(str(w["pistol_fp"]), fp), ("\u22121", ccv)]
         assert [n.place for n in face.numerals] == ["left", "right"] and face.no_smoke
-        assert face.corner == "pistol" and face.corner_note.text == reach
+        assert face.symbol == "pistol" and face.note.text == reach and not face.across
         assert "\u2013" not in text_of(face)
     assert not crew.front.band and crew.back.band
-    fate = rules["fate"]
-    assert text_of(crew.back) == " ".join([
-        reach, face_words("counter.crew.back.title"), face_words("counter.crew.back.rule", rule=fate["wounded_rule"]),
-        face_words("counter.crew.back.except", rule=fate["wounded_except"]), f"{w['pistol_fp']} {fp}",
-        f"\u22121 {ccv}"])
+    # a face carries a symbol, a label and its factors: no sentence (the rule is the counter key's)
+    assert text_of(crew.back) == " ".join([face_words("counter.crew.back.title"), reach, f"{w['pistol_fp']} {fp}",
+                                           f"\u22121 {ccv}"])
     weapons = [c for c in counters if c.kind in ("rifle", "smg")]
     rifle, smg = face_words("counter.rifle.title"), face_words("counter.smg.title")
     assert [text_of(c.front) for c in weapons] == [
         f"{rifle} Kar98k \u201939\u2013\u201945", f"{smg} MP 38 \u201939", f"{smg} MP 40 \u201940\u2013\u201945"]
-    assert [c.front.pictogram for c in weapons] == ["rifle", "smg", "smg"]
+    assert [c.front.symbol for c in weapons] == ["rifle", "smg", "smg"] and all(c.front.across for c in weapons)
     marker = next(c for c in counters if c.kind == "marker")
-    tem = f"\u2212{-rules['after']['wreck_tem']}"
-    assert text_of(marker.front) == " ".join([
-        face_words("counter.marker.front.title"),
-        face_words("counter.marker.front.tem", terrain=rules["after"]["wreck_terrain"]), tem])
-    # 871: the AFV gives the crew its TEM and "once the Crew Members move to another range chit the
-    # AFV is removed from play".  The crew's pinning is the men's, not the AFV's (a Hero card in
-    # 871.4 "Unpins the individual"): no side of the marker speaks of it.
-    assert text_of(marker.back) == " ".join([
-        face_words("counter.marker.back.title"), face_words("counter.marker.back.when"), tem,
-        face_words("counter.marker.back.unit")])
-    assert marker.back.band and not marker.front.band
+    tem = f"\u2212{-rules['after']['wreck_tem']} {face_words('counter.marker.unit')}"
+    # 871: the AFV, destroyed or left by choice, gives the crew its TEM: the wreck side and the AFV side
+    assert text_of(marker.front) == text_of(marker.back) == f"{face_words('counter.marker.title')} {tem}"
+    assert (marker.front.symbol, marker.back.symbol) == ("wreck", "afv")
+    assert not marker.front.band and not marker.back.band
     for face in (marker.front, marker.back):
         said = text_of(face).lower()
         assert "pinned" not in said and "until" not in said and "wreck" not in said
-    model = weapons[2].front.lines[0]
+    model = weapons[2].front.note
     assert model.source == (("nationalities/german.toml", "smg[1].model"),)
+
+
+def test_weapons_of_one_family_print_alike_on_the_counters():
+    """One naming rule (docs/editing.md): a counter prints a model's short form, its designation
+    without the family name the aid prints before it; every model of a family has one, so no
+    Thompson prints as 'M1928A1' beside another printed as 'Thompson M1A1'."""
+    families: dict[str, set[bool]] = {}
+    for path in sorted((DATA / "nationalities").glob("*.toml")):
+        nat = _toml(path)
+        for span in nat.get("rifle", []) + nat.get("smg", []):
+            if "short" in span:
+                family = span["model"].removesuffix(span["short"]).strip()
+                assert family and span["model"] == f"{family} {span['short']}", (path.name, span)
+                families.setdefault(family, set()).add(True)
+    for path in sorted((DATA / "nationalities").glob("*.toml")):
+        nat = _toml(path)
+        for span in nat.get("rifle", []) + nat.get("smg", []):
+            first = span["model"].split()[0]
+            if first in families and "short" not in span:
+                families[first].add(False)
+    assert families and all(marks == {True} for marks in families.values()), families
 
 
 def test_a_numerals_unit_follows_it_on_the_same_baseline():
@@ -355,14 +405,15 @@ def test_a_numerals_unit_follows_it_on_the_same_baseline():
     kind = zone.type
     pieces, (left, right) = fl.numeral_pieces(content.Numeral("1", "left", unit="FP"), zone, kind, fake_measure)
     big, unit = pieces
-    assert big.size >= 10 and unit.size >= 6 and unit.size < big.size
-    assert big.y == unit.y == zone.inset and left == big.x == zone.inset
+    assert big.size >= 11 and unit.size >= 7 and unit.size < big.size
+    assert big.y == unit.y == zone.foot(kind) >= zone.inset and left == big.x == zone.inset
     assert unit.x >= big.x + fake_measure("1", "title", big.size)
     assert abs(right - (unit.x + fake_measure("FP", "small", unit.size))) < 1e-9
-    # the corner's note sits under its pictogram, inside the corner
-    (_px, py, _pw, ph), (nx, ny), _ = fl.corner_boxes(zone, True, True)
-    cx, cy, cw, ch = zone.corner
-    assert py >= ny + fl.CAP * kind.small and py + ph <= cy + ch + 1e-9 and cx < nx < cx + cw
+    # the symbol's note sits under it, in the column beside the emblem
+    places = fl.places(crew_face(), zone, kind)
+    px, py, _pw, _ph = places.symbol
+    nx, ny, _nw, nh = places.note
+    assert py >= ny + nh and nx == px and nx >= zone.emblem[0] + zone.emblem[2]
 
 
 def test_spare_cells_take_crews_and_markers_by_nationality_order():

@@ -38,7 +38,7 @@ def _top_word(key):
 # The top word of each front title -> the top word of the same counter's back.
 BACK_TITLE = {_top_word(f"counter.{front}"): _top_word(f"counter.{back}") for front, back in (
     ("crew.front.title", "crew.back.title"), ("rifle.title", "rifle.title"), ("smg.title", "smg.title"),
-    ("marker.front.title", "marker.back.title"))}
+    ("marker.title", "marker.title"))}
 
 
 def expected_counts(sets):
@@ -89,7 +89,7 @@ def _pistol_note():
 
 def first_words(page, rects):
     """{id(rect): the top word printed inside it (past the pistol's note and the no-Smoke letter
-    beside the pistol, on both crew faces)}, reading the page's words once."""
+    under the emblem, on both crew faces)}, reading the page's words once."""
     skip = {_pistol_note(), WORDS("counter.no_smoke.letter")}
     words = sorted((w for w in page.words if w["text"] not in skip), key=lambda w: (w["top"], w["x0"]))
     found = {}
@@ -258,23 +258,32 @@ def test_no_fill_prints_the_sets_alone_and_the_manifest_says_so():
 
 def test_manifest_says_what_prints_and_what_the_faces_mean(default_build):
     # The table counts the sets and the extra sets that fill the last sheet; weapon markers come
-    # one per model and span; 871.4 "1 FP at Relative Range 5", 871 "-1 TEM" as a Wall and "once
-    # the Crew Members move to another range chit the AFV is removed from play".
+    # one per model and span.  What a face means is the counter key's, said once here: 871.4 "1 FP
+    # at Relative Range 5", 871.3 "rule 33 (with the exception of rule 33.11)", 871 "-1 TEM" as a
+    # Wall and "once the Crew Members move to another range chit the AFV is removed from play".
     flat = " ".join(pages_of(default_build["counters-a4.pdf"])[0].text.split())
     with open(DATA / "rules.toml", "rb") as handle:
         rules = tomllib.load(handle)
-    w, after = rules["weapon"], rules["after"]
+    w, after, cc, fate = rules["weapon"], rules["after"], rules["close_combat"], rules["fate"]
     sets = WORDS.count("calibration.manifest.set_count", 2)
     assert WORDS.count("calibration.manifest.sets", rules["crew"]["size"], sets=sets) in flat
     assert WORDS("calibration.manifest.fill") in flat and WORDS("calibration.manifest.weapons") in flat
-    # the faces' words as the counters print them, the figures from the data
-    reach = WORDS("counter.crew.pistol.range", range=w["pistol_relative_range"])
-    assert WORDS("calibration.manifest.crew", fp=w["pistol_fp"], unit=WORDS("counter.crew.pistol.unit"), reach=reach,
-                 ccv=f"\u2212{-rules['close_combat']['ccv_modifier']}", letter=WORDS("counter.no_smoke.letter"),
-                 ccv_unit=WORDS("counter.crew.ccv.unit")) in flat
-    assert WORDS("calibration.manifest.marker", voluntary="; ".join(rules["triggers"]["voluntary"]),
-                 tem=f"\u2212{-after['wreck_tem']}", terrain=after["wreck_terrain"]) in flat
-    assert "main Ordnance has malfunctioned permanently" in rules["triggers"]["voluntary"]
+    assert WORDS("counter.key.heading") in flat
+    minus = f"\u2212{-cc['ccv_modifier']}"
+    said = [
+        WORDS("counter.key.crew", front=WORDS("counter.crew.front.title"), back=WORDS("counter.crew.back.title"),
+              fate=fate["rule"], rule=fate["wounded_rule"], but=fate["wounded_except"]),
+        WORDS("counter.key.pistol", reach=WORDS("counter.crew.pistol.range", range=w["pistol_relative_range"]),
+              fp=w["pistol_fp"], range=w["pistol_relative_range"], rule=w["pistol_rule"],
+              plus=f"+{cc['pistol_only_vs_unarmed']}", ccv=minus, cc_rule=cc["rule"]),
+        WORDS("counter.key.ccv.no_smoke", ccv=minus, unit=WORDS("counter.crew.ccv.unit"), rule=cc["rule"],
+              letter=WORDS("counter.no_smoke.letter"), weapon_rule=w["rule"]),
+        WORDS("counter.key.marker", label=WORDS("counter.marker.title"), tem=f"\u2212{-after['wreck_tem']}",
+              unit=WORDS("counter.marker.unit"), terrain=after["wreck_terrain"], rule=after["rule"]),
+    ]
+    for sentence in said:
+        assert sentence in flat, sentence
+    assert fate["wounded_rule"] == "33" and fate["wounded_except"] == "33.11" and after["wreck_terrain"] == "Wall"
     assert "\u2013" + str(w["pistol_relative_range"]) not in flat and "Ordnance out" not in flat
     assert "pinned" not in flat.lower() and "one per set" not in flat
 
@@ -329,10 +338,10 @@ def test_long_model_name_is_named_in_the_error(data_copy):
 
 
 def test_a_counter_too_small_for_its_text_says_so():
-    # 12 mm is allowed by --counter-size, but the wounded crewman's back needs more at 5 pt
+    # 12 mm is allowed by --counter-size, but the crew's label needs more at 6 pt
     with pytest.raises(RenderError) as error:
         build(counter_mm=Fraction(12))
-    assert "--counter-size 12.00 mm" in str(error.value) and "5 pt" in str(error.value)
+    assert "--counter-size 12.00 mm" in str(error.value) and "6 pt" in str(error.value)
 
 
 def test_a_pictogram_whose_outline_changed_is_drawn_anew(monkeypatch):

@@ -137,17 +137,14 @@ def hungarian_added(data):
         '[[emblem]]\nshape = "disc"\ncolour = "#000000"\n')
     w, cc, fate, after = RULES["weapon"], RULES["close_combat"], RULES["fate"], RULES["after"]
     minus = lambda n: f"{n:+d}".replace("-", "\u2212")      # noqa: E731
-    # 871.4 "1 FP at Relative Range 5": the relative range under the pistol pictogram, the FP at the foot
+    # 871.4 "1 FP at Relative Range 5": the relative range under the pistol pictogram, the FP at the foot;
+    # a face carries its symbol, its label and its factors, the rule in words is the counter key's
     reach = f"pistol RR{w['pistol_relative_range']}"
     factors = f"{w['pistol_fp']} FP / {minus(cc['ccv_modifier'])} CCV / no Smoke"
-    # 871.5 "the same CCV values as an unarmed man +1": the front's words for a pistol-only man (the catalogue's)
-    pistol_only = load_words()("counter.crew.pistol_only").replace("~", " ").format(
-        plus=minus(cc["pistol_only_vs_unarmed"]))
-    crew = (f"{reach} / AFV CREW / {pistol_only} / {factors} | back: {reach} / WOUNDED / Rule {fate['wounded_rule']} / "
-            f"except {fate['wounded_except']} / {factors}")
-    tem = minus(after["wreck_tem"])
-    marker = (f"BAILED-OUT AFV / TEM as {after['wreck_terrain']} / {tem}"
-              f" | back: REMOVE / when crew moves to new range chit / {tem} TEM")
+    crew = f"AFV CREW / {reach} / {factors} | back: WOUNDED / {reach} / {factors}"
+    assert fate["wounded_rule"] and after["wreck_terrain"]      # said by the key, not the faces
+    tem = f"{minus(after['wreck_tem'])} TEM"
+    marker = f"BAILED OUT / wreck / {tem} | back: BAILED OUT / AFV / {tem}"
     first, last = RULES["period"]["first_year"], RULES["period"]["last_year"]
     years = f"{first}\u2013{str(last)[2:]}"      # same century: "1939-45"
     short = f"\u2019{first % 100:02d}\u2013\u2019{last % 100:02d}"     # on a counter: "'39-'45"

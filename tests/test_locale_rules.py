@@ -346,21 +346,22 @@ def test_a_soft_hyphen_breaks_a_word_only_where_it_fits_no_size_whole():
 
     def measure(text, style, size):
         return len(text) * size * 0.6
+    metrics = fl.Metrics(measure)
     assert fl.wrap("SUB\u00adFUSIL", 20, measure, "title", 5) == ["SUB-", "FUSIL"]
     assert fl.wrap("SUB\u00adFUSIL", 40, measure, "title", 5) == ["SUBFUSIL"]
-    zone = fl.zones(54.0, 3.24)          # a 3/4 in counter: its words 6.5 pt down to the 6 pt floor
-    width = zone.middle[2]
+    zone = fl.zones(54.0, 3.24)          # a 3/4 in counter: its label 8 pt down to the 7 pt floor
+    width = zone.size - zone.inset - zone.beside      # a weapon's label stands beside the emblem
 
     def face(word):
-        return Face("pistol", (Line(word, "title"),), ())
+        return Face("rifle", Line(word, "title"), (), across=True)
     # a word that fits whole at the floor but not at the largest size stays whole, the type smaller
-    fits_at_floor = "W" * int(width / (6 * 0.6))
-    kind, laid = fl.fit_faces([face(fits_at_floor[:4] + "\u00ad" + fits_at_floor[4:])], zone, measure)
-    assert [p.text for fit in laid.values() for p in fit.middle] == [fits_at_floor] and kind.title < zone.type.title
+    fits_at_floor = "W" * int(width / (7 * 0.6))
+    kind, laid = fl.fit_faces([face(fits_at_floor[:4] + "\u00ad" + fits_at_floor[4:])], zone, metrics)
+    assert [p.text for fit in laid.values() for p in fit.label] == [fits_at_floor] and kind.title < zone.type.title
     # a word too wide whole at the floor breaks at its soft hyphen
-    too_wide = "W" * (int(width / (6 * 0.6)) + 2)
-    kind, laid = fl.fit_faces([face(too_wide[:5] + "\u00ad" + too_wide[5:])], zone, measure)
-    assert [p.text for fit in laid.values() for p in fit.middle] == [too_wide[:5] + "-", too_wide[5:]]
+    too_wide = "W" * (int(width / (7 * 0.6)) + 2)
+    kind, laid = fl.fit_faces([face(too_wide[:5] + "\u00ad" + too_wide[5:])], zone, metrics)
+    assert [p.text for fit in laid.values() for p in fit.label] == [too_wide[:5] + "-", too_wide[5:]]
 
 
 # ---- a release of all seven ------------------------------------------------------------------

@@ -144,15 +144,25 @@ def sheet_geometry(preset, counter_in):
 @pytest.mark.parametrize("preset", ["meinspiel", "tgc-punchout"])
 def test_die_cut_geometry_on_every_sheet_and_size(preset, counter_in):
     """Every sheet: two counters' bleeds never meet inside either's cut, every bleed inside the
-    page less the shop's safe zone, and the face's text and art boxes inside the counter's safe zone."""
+    page less the shop's safe zone, and the face's text and art boxes inside the counter's safe zone
+    (their ink: tests/test_safe_zones.py)."""
     from generator.layout import sheets
     page_bleed, bleed, safe, *_, (w, h) = SHOPS[preset]
-    grid, _, placed = sheet_geometry(preset, counter_in)
+    grid, groups, placed = sheet_geometry(preset, counter_in)
     assert grid.gutter >= 2 * bleed - TOL and abs(grid.bleed - bleed) < TOL
     zone = sheets.face_zones(grid)
-    for bx, by, bw, bh in (zone.emblem, zone.corner, zone.middle):
-        assert bx >= safe - TOL and by >= safe - TOL and bx + bw <= grid.size - safe + TOL
-        assert by + bh <= grid.size - safe + TOL
+    from generator.layout import face_layout as fl
+    from generator.render.pdf.canvas import register_fonts
+    from generator.render.pdf.face_pdf import METRICS
+    register_fonts()
+    faces = {face for _, counters in groups for c in counters for face in (c.front, c.back)}
+    fitted = fl.fit_faces(faces, zone, METRICS)
+    assert fitted is not None or counter_in < 1      # a smaller counter is refused (the test below)
+    for face in faces if fitted is not None else ():
+        where = fl.places(face, zone, fitted[0])
+        for bx, by, bw, bh in (zone.emblem, where.label, where.symbol, *([where.note] if where.note else [])):
+            assert bx >= safe - TOL and by >= safe - TOL and bx + bw <= grid.size - safe + TOL
+            assert by + bh <= grid.size - safe + TOL
     for slots in placed:
         for slot in slots:
             x, y = grid.front(slot.col, slot.row)

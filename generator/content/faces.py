@@ -1,11 +1,13 @@
 """Which counters the kit prints, per nationality, and what each face carries.
 
-Pure: every figure comes from the kit data (FP, relative range, CCV, TEM, terrain, rule numbers,
-weapon models and years), every word from the catalogue (content/words.py, keys "counter.*");
-nothing here measures or draws.  A face is laid out the way wargame counters are: the
-nationality emblem top left, a pictogram or the kind top right, a few words in the middle and
-the factors as big numerals along the bottom.  Each piece of text keeps the data file and key it
-came from, so a renderer that cannot fit it can name them.
+Pure: every figure comes from the kit data (FP, relative range, CCV, TEM, weapon models and
+years), every word from the catalogue (content/words.py, keys "counter.*"); nothing here
+measures or draws.  A face is laid out as published wargame counters are: the nationality
+emblem top left, one big symbol (a pictogram), at most one short label, and the factors as big
+numerals along the foot.  What a face means in words (pistol only: an unarmed man's CCV +1;
+wounded: rule 33 but 33.11; the marker goes when the crew moves) is said once, in the counter
+key of the aid and of the counters' manifest, not on every face.  Each piece of text keeps the
+data file and key it came from, so a renderer that cannot fit it can name them.
 """
 
 from msgspec import Struct
@@ -13,7 +15,6 @@ from msgspec import Struct
 from generator.content.context import BuildContext
 from generator.content.words import Words, catalogue_file, fill
 from generator.data.model import KitData, Nationality, WeaponSpan
-from generator.engine import procedure as R
 from generator.text import signed
 
 KINDS = ("crew", "rifle", "smg", "marker")
@@ -45,8 +46,8 @@ def kind_label(words: Words, kind: str) -> str:
 
 
 class Line(Struct, frozen=True):
-    """One paragraph of a face's text.  style: 'title' (bold) or 'body'.  `single`: it prints on
-    one line (a weapon's model), in its `short` form from data where the whole cannot fit."""
+    """A piece of a face's text.  style: 'title' (bold) or 'body'.  `single`: it prints on one
+    line (a weapon's model), in its `short` form where the whole cannot fit."""
     text: str
     style: str = "body"
     source: Source = ()
@@ -67,21 +68,24 @@ class Numeral(Struct, frozen=True):
 
 
 class Face(Struct, frozen=True):
-    corner: str | Line      # top right: a pictogram's role ('pistol', 'wreck') or a Line
-    lines: tuple[Line, ...]     # in the middle
+    """One side of a counter: its big symbol, its label and factors, and where the symbol stands."""
+    symbol: str             # the pictogram's role: 'pistol', 'rifle', 'smg', 'wreck', 'afv'
+    label: Line             # one short label, bold ('AFV CREW', 'RIFLE')
     numerals: tuple[Numeral, ...]
-    pictogram: str = ""     # a weapon pictogram across the middle, above the lines
-    band: bool = False      # reversed colours (ink ground, colour text) over all but the foot
-    no_smoke: bool = False  # the crossed-out S: beside the corner pictogram (between the numerals if none)
-    corner_note: Line | None = None    # small words under the corner's pictogram ('RR5' under the pistol)
-    foot_pictogram: str = ""    # a pictogram's role at the foot's right ('afv'), as tall as the numerals
+    note: Line | None = None    # small words with the symbol: 'RR5' under the pistol, a weapon's model under it
+    across: bool = False    # the symbol across the face under the emblem (a long gun), the label beside the emblem
+    no_smoke: bool = False  # the crossed-out S (871.4: never Smoke), under the emblem
+    band: bool = False      # the label reversed on a band of ink across the face: the counter's other state
 
     def reading(self, words: Words) -> list[str]:
         """What the face says, as plain text pieces in reading order (signs named in words)."""
-        said = [self.corner.text] if isinstance(self.corner, Line) else []
-        if self.corner_note:
-            said.append(f"{words(f'counter.reading.{self.corner}')} {self.corner_note.text}")
-        said += [line.text for line in self.lines] + [n.reading() for n in self.numerals]
+        said = [self.label.text]
+        symbol = words(f"counter.reading.{self.symbol}") if not self.across else ""
+        if self.note is not None:
+            said.append(f"{symbol} {self.note.text}" if symbol else self.note.text)
+        elif symbol:
+            said.append(symbol)
+        said += [n.reading() for n in self.numerals]
         said += [words("counter.reading.no_smoke")] if self.no_smoke else []
         return [w.replace(NBSP, " ") for w in said]
 
@@ -103,44 +107,36 @@ def short_years(span: WeaponSpan) -> str:
     return first if span.first == span.last else f"{first}{EN_DASH}{last}"
 
 
-def pistol_only_line(kit: KitData, words: Words) -> Line:
-    """871.5's second sentence on the crew's front: "A Crew Member equipped with no infantry weapon
-    (other than a pistol ...) has the same CCV values as an unarmed man +1".  Under interpretation 3
-    the crew's modifier at the foot applies after it ("pistol only: unarmed +1" above "-1 CCV"), or
-    is already part of it ("pistol only: =unarmed +1").  Only the front: the wounded back's three
-    lines (its title, rule 33, except 33.11) fill its middle on a 3/4 in counter already."""
-    rules = kit.rules
-    cc = rules.close_combat
-    after = R.pistol_only_ccv(rules) == cc.pistol_only_vs_unarmed + cc.ccv_modifier
-    key = "counter.crew.pistol_only" if after else "counter.crew.pistol_only.in_all"
-    # No source: the words are the catalogue's, so a counter too small for them is the size's fault.
-    return Line(tied(words, key, plus=signed(cc.pistol_only_vs_unarmed)))
-
-
 def crew_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
-    """Front healthy, back wounded; both keep the pistol, the CCV modifier and no Smoke.
-    The pistol (871.4: "1 FP at Relative Range 5") prints as a big '1' with a small 'FP' at the
-    foot and 'RR5' under the pistol pictogram: '1-5' would read as 'one to five'."""
+    """Front healthy, back wounded (871.3): the same face but for its label, which the wounded
+    side carries reversed on a band.  Both keep the pistol (871.4: "1 FP at Relative Range 5"),
+    printed as a big '1' with a small 'FP' at the foot and 'RR5' under the pistol ('1-5' would
+    read as 'one to five'), the crew's CCV modifier (871.5), labelled so a bare "-1" never reads
+    as the marker's TEM, and the no-Smoke sign."""
     rules = kit.rules
-    w, cc, fate = rules.weapon, rules.close_combat, rules.fate
+    w, cc = rules.weapon, rules.close_combat
     pistol = Numeral(f"{w.pistol_fp}", "left", ((RULES_FILE, "weapon.pistol_fp"),),
                      unit=tied(words, "counter.crew.pistol.unit"))
     reach = Line(tied(words, "counter.crew.pistol.range", range=w.pistol_relative_range), "title",
                  ((RULES_FILE, "weapon.pistol_relative_range"),))
-    # Labelled: a bare "-1" beside the bailed-out AFV marker's TEM would read as one more TEM.
     ccv = Numeral(signed(cc.ccv_modifier), "right", ((RULES_FILE, "close_combat.ccv_modifier"),),
                   unit=tied(words, "counter.crew.ccv.unit"))
     no_smoke = not (w.smoke or cc.smoke)        # 871.4: crew members never have Smoke
-    healthy = Face("pistol", (Line(tied(words, "counter.crew.front.title"), "title"), pistol_only_line(kit, words)),
-                   (pistol, ccv), no_smoke=no_smoke, corner_note=reach)
-    ref = [Line(tied(words, "counter.crew.back.rule", rule=fate.wounded_rule), "body",
-                ((RULES_FILE, "fate.wounded_rule"),))]
-    if fate.wounded_except:
-        ref.append(Line(tied(words, "counter.crew.back.except", rule=fate.wounded_except), "body",
-                        ((RULES_FILE, "fate.wounded_except"),)))
-    wounded = Face("pistol", (Line(tied(words, "counter.crew.back.title"), "title"), *ref), (pistol, ccv),
-                   band=True, no_smoke=no_smoke, corner_note=reach)
+    healthy = Face("pistol", Line(tied(words, "counter.crew.front.title"), "title"), (pistol, ccv), reach,
+                   no_smoke=no_smoke)
+    wounded = Face("pistol", Line(tied(words, "counter.crew.back.title"), "title"), (pistol, ccv), reach,
+                   no_smoke=no_smoke, band=True)
     return Counter(nat.key, "crew", healthy, wounded)
+
+
+def model_line(nat: Nationality, kind: str, i: int, span: WeaponSpan) -> Line:
+    """A weapon's model as its counter prints it: by the short form where the data gives one
+    (one naming rule, docs/editing.md: the designation without the family name the aid prints
+    before it), else whole; on one line."""
+    nat_file = nationality_file(nat)
+    if span.short:
+        return Line(span.short, "body", ((nat_file, f"{kind}[{i}].short"),), single=True)
+    return Line(span.model, "body", ((nat_file, f"{kind}[{i}].model"),), single=True)
 
 
 def weapon_counters(nat: Nationality, words: Words) -> list[Counter]:
@@ -148,34 +144,25 @@ def weapon_counters(nat: Nationality, words: Words) -> list[Counter]:
     result = []
     for kind, spans in (("rifle", nat.rifles), ("smg", nat.smgs)):
         for i, span in enumerate(spans):
-            source = ((nat_file, f"{kind}[{i}].model"),) + (((nat_file, f"{kind}[{i}].short"),) if span.short else ())
-            face = Face(Line(tied(words, f"counter.{kind}.title"), "title"),
-                        (Line(span.model, "body", source, short=span.short, single=True),),
+            face = Face(kind, Line(tied(words, f"counter.{kind}.title"), "title"),
                         (Numeral(short_years(span), "centre", ((nat_file, f"{kind}[{i}].years"),)),),
-                        pictogram=kind)
+                        model_line(nat, kind, i, span), across=True)
             # Both faces alike: the marker reads whichever way up it lands on the card.
             result.append(Counter(nat.key, kind, face, face))
     return result
 
 
 def marker_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
-    """The bailed-out AFV marker: fits a destroyed AFV and one left Immobilized, Bogged Down or
-    with its main Ordnance malfunctioned permanently alike.  871: the AFV "remains in play and
-    provides the members of the crew a -1 TEM" as a Wall; "once the Crew Members move to another
-    range chit the AFV is removed from play".  The front names the marker; the back (reversed, the
-    AFV pictogram at its foot) says when it goes; the front shows the wreck.  Neither speaks of the crew's pinning: that
-    is the men's state, not the AFV's, and a Hero card may end it for one of them (871.4)."""
+    """The bailed-out AFV marker: the wreck side for an AFV destroyed, the AFV side for one its
+    crew left by choice (Immobilized, Bogged Down, its main Ordnance malfunctioned for good).
+    Either way (871) the AFV "remains in play and provides the members of the crew a -1 TEM" as
+    a Wall until they move to another range chit: the counter key says so.  Neither side speaks
+    of the crew's pinning: that is the men's state, not the AFV's."""
     after = kit.rules.after
-    source = ((RULES_FILE, "after.wreck_tem"), (RULES_FILE, "after.wreck_terrain"))
-    front = Face("wreck", (Line(tied(words, "counter.marker.front.title"), "title"),
-                         Line(tied(words, "counter.marker.front.tem", terrain=after.wreck_terrain), "body",
-                              source[1:])),
-                 (Numeral(signed(after.wreck_tem), "left", source[:1]),))
-    back = Face(Line(tied(words, "counter.marker.back.title"), "title"),
-                (Line(tied(words, "counter.marker.back.when")),),
-                (Numeral(signed(after.wreck_tem), "left", source[:1], unit=tied(words, "counter.marker.back.unit")),),
-                band=True, foot_pictogram="afv")
-    return Counter(nat.key, "marker", front, back)
+    tem = Numeral(signed(after.wreck_tem), "left", ((RULES_FILE, "after.wreck_tem"),),
+                  unit=tied(words, "counter.marker.unit"))
+    label = Line(tied(words, "counter.marker.title"), "title")
+    return Counter(nat.key, "marker", Face("wreck", label, (tem,)), Face("afv", label, (tem,)))
 
 
 def counters_for(kit: KitData, nat: Nationality, sets: int, words: Words, extra_crew: int = 0,

@@ -1,21 +1,29 @@
 """Where everything goes on a counter face, in PDF points from the face's lower-left corner.
 
-A face is laid out as wargame counters are, every piece in a fixed place whatever the words: the
-nationality emblem top left, the corner beside it (a pictogram with its small note and the no-Smoke
-sign, or a word), a weapon's pictogram across the top of the middle, the words under it, and the
-factors as big numerals along the foot.  The type has four roles (CounterType): title, body,
-small and numeral, each one size on every face of a counter sheet: the largest that lets every
-face's words fit, never below the floor (6 pt on a counter of 3/4 in or more, 5 pt below).  A
-weapon's model prints on one line: shrunk towards the floor, then in its short form from data.
+A face is laid out as published wargame counters are, every piece in a fixed place whatever the
+words: the nationality emblem top left, the face's big symbol (a pictogram) beside it, or, for a
+long gun, across the face under it, one short label and the factors as big numerals along the
+foot.  Beside the emblem (crew, marker) the symbol fills the column right of it, with its small
+note under it ('RR5'), the no-Smoke sign under the emblem, and the label on a line of its own
+over the foot; a reversed face carries that line on a band of ink.  Across (a weapon), the label
+stands beside the emblem, the pictogram across the middle and the model under it.
 
-No reportlab: text width comes in as `measure(text, style, size)`, its ink above and below the
-baseline as `ink(text, style, size)` (accents over capitals included), so everything here is
-testable without a PDF.  Styles: 'title' and 'small' bold, 'body' the text weight.
+The type has four roles (CounterType): title (the label), body (a weapon's model), small (a
+note, a numeral's unit) and numeral, each one size on every face of a counter sheet: the
+largest that lets every face's words fit, never below the floor (7 pt on a counter of 3/4 in or
+more, 6 pt below).  Everything keeps its own gap from everything else, and its ink inside the
+face's inset: the text is measured by its ink (a 'V' or an accent that overhangs its advance
+included), the pictograms and emblem by their outlines.
+
+No reportlab: text comes in measured (Metrics: its advance width, its ink above and below the
+baseline, its ink along it), so everything here is testable without a PDF.  Styles: 'title' and
+'small' bold, 'body' the text weight.
 """
 
 import math
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from typing import NamedTuple
 
 from msgspec import Struct
 from msgspec.structs import replace
@@ -27,26 +35,45 @@ Point = tuple[float, float]
 Box = tuple[float, float, float, float]     # (x, y, w, h), y up
 Measure = Callable[[str, str, float], float]
 Ink = Callable[[str, str, float], tuple[float, float]]     # (top, bottom) of the ink about the baseline
+Span = Callable[[str, str, float], tuple[float, float]]    # (left, right) of the ink about the text's start
 
 CAP = 0.698                 # IBM Plex's cap and figure height, as a share of the font size
 REFERENCE = 54.0            # a 3/4 in counter's side, points: the sizes below are set for it
-TITLE_AT_54 = 7.5
-BODY_AT_54 = 6.5
-SMALL_AT_54 = 6.0           # a numeral's unit ('FP'), the corner's note ('RR5'), the no-Smoke letter
+TITLE_AT_54 = 8.0           # the label
+BODY_AT_54 = 7.0            # a weapon's model
+SMALL_AT_54 = 7.0           # a numeral's unit ('FP'), the symbol's note ('RR5'), the no-Smoke letter
 NUMERAL_AT_54 = 11.0        # the factors
-FLOOR_PT = 6.0              # no counter text under this on a counter of REFERENCE or more ...
-SMALL_FLOOR_PT = 5.0        # ... nor under this on a smaller one
+FLOOR_PT = 7.0              # no counter text under this on a counter of REFERENCE or more ...
+SMALL_FLOOR_PT = 6.0        # ... nor under this on a smaller one
 STEP = Fraction(1, 4)       # sizes are tried in quarter points
-TITLE_RATIOS = (Fraction(15, 13), Fraction(1))  # a title prints this much larger than the body, if it can
 LINE_PITCH = 1.08           # baseline to baseline, as a multiple of the size
 EMBLEM = Fraction(28, 100)  # the emblem's square, top left
-GAP = Fraction(25, 1000)    # between the zones of a face
-PICTOGRAM = Fraction(22, 100)   # a weapon's pictogram: the top of the middle, at most this share of the side tall
+GAP = Fraction(25, 1000)    # between two pieces of a face, at least
+LABEL_BOX = 1.2             # the label's line: this many times its size tall (an accent over a capital fits)
+SIGN = 1.1                  # the no-Smoke sign's diameter: the numerals' figure height, this much more
+OVERSHOOT = 0.02            # round letters and figures reach this share of their size below the baseline
 
 
 def cap_ink(text: str, style: str, size: float) -> tuple[float, float]:
     """The ink of `text` as if every glyph were a capital: the default where no font is at hand."""
     return CAP * size, 0.0
+
+
+class Metrics(NamedTuple):
+    """How the renderer's type measures: the advance width, the ink about the baseline, and the
+    ink along the line about the text's start (a glyph's overhang past its advance shows there)."""
+    width: Measure
+    ink: Ink = cap_ink
+    span: Span | None = None
+
+    def needs(self, text: str, style: str, size: float) -> float:
+        """The width `text` takes centred in a box with its ink inside: its advance, or more
+        where its ink overhangs the advance at either end."""
+        w = self.width(text, style, size)
+        if self.span is None or not text:
+            return w
+        left, right = self.span(text, style, size)
+        return max(w, 2 * (w / 2 - left), 2 * (right - w / 2))
 
 
 def floor_pt(size: float) -> float:
@@ -68,18 +95,49 @@ class Zones(Struct, frozen=True):
     inset: float
     gap: float
     emblem: Box             # the nationality emblem's square, top left
-    corner: Box             # top right, beside the emblem: a pictogram or a word
-    middle: Box             # words (and a weapon's pictogram) between the emblem and the foot
-    band_bottom: float      # a reversed band covers the face from here up (and bleeds)
     type: CounterType       # the largest sizes: the sheet's own may be smaller (fit_faces)
     floor: float
     scale: float = REFERENCE    # the side the sizes are set for: `size`, or less inside a shop's safe zone
     bleed: float = 0.0          # the ground past the cut lines
 
     @property
-    def sign(self) -> float:
-        """The no-Smoke sign's diameter: the numerals' figure height, a little more."""
-        return CAP * self.type.numeral * 1.1
+    def top(self) -> float:
+        """The highest any ink may reach."""
+        return self.size - self.inset
+
+    @property
+    def width(self) -> float:
+        """The face's width inside its inset."""
+        return self.size - 2 * self.inset
+
+    @property
+    def beside(self) -> float:
+        """The x where what stands beside the emblem begins."""
+        return self.emblem[0] + self.emblem[2] + 2 * self.gap
+
+    def foot(self, kind: CounterType) -> float:
+        """The foot's baseline: a round letter's overshoot under it stays inside the inset too."""
+        return self.inset + OVERSHOOT * kind.numeral
+
+    def foot_top(self, kind: CounterType) -> float:
+        """The top of the foot's numerals."""
+        return self.foot(kind) + CAP * kind.numeral
+
+    def label_box(self, kind: CounterType) -> Box:
+        """The label's line over the foot (a face whose symbol stands beside the emblem)."""
+        bottom = self.foot_top(kind) + 1.5 * self.gap
+        return self.inset, bottom, self.width, kind.title * LABEL_BOX
+
+    def band(self, kind: CounterType) -> tuple[float, float]:
+        """(bottom, top) of a reversed face's band: the label's line and half the gap round it,
+        so the band keeps clear of the foot and of what stands over it."""
+        _, y, _, h = self.label_box(kind)
+        return y - 0.75 * self.gap, y + h + 0.75 * self.gap
+
+    def over_label(self, kind: CounterType) -> float:
+        """Where what stands over the label's line begins."""
+        _, y, _, h = self.label_box(kind)
+        return y + h + 1.5 * self.gap
 
 
 def zones(size: float, inset: float, scale: float | None = None, bleed: float = 0.0) -> Zones:
@@ -92,48 +150,56 @@ def zones(size: float, inset: float, scale: float | None = None, bleed: float = 
     kind = CounterType(max(floor, k * TITLE_AT_54), max(floor, k * BODY_AT_54), max(floor, k * SMALL_AT_54),
                        max(floor, k * NUMERAL_AT_54))
     e, g = face * float(EMBLEM), max(1.0, face * float(GAP))
-    top = size - inset
-    band_bottom = inset + CAP * kind.numeral + g
-    middle_y = band_bottom + g
-    return Zones(size, inset, g, (inset, top - e, e, e), (inset + e + g, top - e, size - 2 * inset - e - g, e),
-                 (inset, middle_y, size - 2 * inset, top - e - g - middle_y), band_bottom, kind, floor, face, bleed)
+    return Zones(size, inset, g, (inset, size - inset - e, e, e), kind, floor, face, bleed)
 
 
-# ---- where the pictograms go ---------------------------------------------------------------------
+# ---- where the pieces go ---------------------------------------------------------------------
 
-def corner_boxes(zone: Zones, noted: bool, signed: bool) -> tuple[Box, Point | None, tuple[float, float, float] | None]:
-    """(pictogram box, note baseline (x centre, y), no-Smoke sign (cx, cy, diameter)) in the corner:
-    the pictogram over its note of small words ('RR5' under the pistol) when `noted`, the sign at
-    the corner's right when `signed`.  The same boxes whatever the words."""
-    cx, cy, cw, ch = zone.corner
-    below = CAP * zone.type.small + max(0.75, zone.type.small * 0.25) if noted else 0.0
-    box = (cx, cy + below, cw, ch - below)
+class Places(Struct, frozen=True):
+    """The fixed places of a face's pieces at one CounterType, whatever its words."""
+    label: Box              # the label's box (its line over the foot, or beside the emblem)
+    symbol: Box             # the pictogram's box: its ink as large as the box allows, centred
+    note: Box | None        # the small words with the symbol
+    sign: tuple[float, float, float] | None     # the no-Smoke sign (cx, cy, diameter)
+
+
+def places(face: Face, zone: Zones, kind: CounterType) -> Places:
+    """Where `face`'s pieces go: beside the emblem, or across the face (face.across)."""
+    if face.across:
+        return _across(face, zone, kind)
+    y0, top = zone.over_label(kind), zone.top
+    x0 = zone.beside
+    w = zone.size - zone.inset - x0
+    note = None
+    bottom = y0
+    if face.note is not None:
+        note = (x0, y0, w, kind.small * LABEL_BOX)
+        bottom = y0 + note[3] + zone.gap
     sign = None
-    if signed:
-        d = min(zone.sign, box[3])
-        sign = (cx + cw - d / 2, box[1] + box[3] / 2, d)
-        box = (cx, box[1], max(0.0, cw - d - zone.gap), box[3])
-    note = (box[0] + box[2] / 2, cy) if noted else None
-    return box, note, sign
+    if face.no_smoke:
+        ex, ey, e, _ = zone.emblem
+        room = ey - zone.gap - y0
+        d = max(0.0, min(CAP * kind.numeral * SIGN, room, e))
+        sign = (ex + e / 2, y0 + room / 2, d)
+    return Places(zone.label_box(kind), (x0, bottom, w, max(0.0, top - bottom)), note, sign)
 
 
-def middle_boxes(zone: Zones, pictogram: bool) -> tuple[Box | None, Box]:
-    """(pictogram box, words box) of the middle: a weapon's pictogram across its top, a fixed
-    share of the side tall, and its words under it; without one, the words take it all."""
-    x, y, w, h = zone.middle
-    if not pictogram:
-        return None, zone.middle
-    line = zone.type.body * 1.25        # one line of words under it, a descender and an accent included
-    ph = max(0.0, min(zone.scale * float(PICTOGRAM), h - zone.gap - line))
-    return (x, y + h - ph, w, ph), (x, y, w, h - ph - zone.gap)
+def _across(face: Face, zone: Zones, kind: CounterType) -> Places:
+    """A long gun's places: the label beside the emblem, the pictogram across the middle, the
+    model under it, the years at the foot."""
+    _ex, ey, _e, eh = zone.emblem
+    label = (zone.beside, ey, zone.size - zone.inset - zone.beside, eh)
+    note = (zone.inset, zone.foot_top(kind) + zone.gap, zone.width, kind.body * LABEL_BOX)
+    bottom = note[1] + note[3] + zone.gap
+    return Places(label, (zone.inset, bottom, zone.width, max(0.0, ey - zone.gap - bottom)), note, None)
 
 
-def foot_pictogram_box(zone: Zones, aspect: float) -> Box:
-    """(x, y, w, h): a pictogram `aspect` times as wide as tall at the foot's right, as tall as
-    the numerals' figures."""
-    h = CAP * zone.type.numeral
-    w = h * aspect
-    return zone.size - zone.inset - w, zone.inset, w, h
+def symbol_ink(box: Box, aspect: float) -> Box:
+    """The ink of a pictogram `aspect` times as wide as tall, as large as `box` allows, centred."""
+    bx, by, bw, bh = box
+    w = min(bw, bh * aspect)
+    h = w / aspect if aspect else 0.0
+    return bx + (bw - w) / 2, by + (bh - h) / 2, w, h
 
 
 # ---- words ---------------------------------------------------------------------------------------
@@ -195,15 +261,6 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
     return lines
 
 
-def whole_words(face: Face) -> Face:
-    """`face` with its soft hyphens taken out: every word whole."""
-    def whole(line: Line) -> Line:
-        return replace(line, text=line.text.replace(SOFT_HYPHEN, ""), short=line.short.replace(SOFT_HYPHEN, ""))
-    corner = whole(face.corner) if isinstance(face.corner, Line) else face.corner
-    note = whole(face.corner_note) if face.corner_note is not None else None
-    return replace(face, corner=corner, lines=tuple(whole(line) for line in face.lines), corner_note=note)
-
-
 def lay_out(rows: Sequence[tuple[str, str, float]], box: Box, ink: Ink) -> list[Placed] | None:
     """Lines (text, style, size) stacked and centred in `box` by their ink (an accent over the
     first capital, a descender under the last line), or None if they overflow it."""
@@ -224,34 +281,6 @@ def lay_out(rows: Sequence[tuple[str, str, float]], box: Box, ink: Ink) -> list[
     return placed
 
 
-def _rows(lines: Iterable[Line], width: float, measure: Measure, kind: CounterType,
-          singles: dict[Line, tuple[str, float]]) -> list[tuple[str, str, float]] | None:
-    """Each line wrapped to `width` at its role's size, a single line as `singles` sets it; None
-    if a word is too wide."""
-    rows: list[tuple[str, str, float]] = []
-    for line in lines:
-        if line.single:
-            text, fs = singles[line]
-            rows.append((text, line.style, fs))
-            continue
-        fs = kind.title if line.style == "title" else kind.body
-        wrapped = wrap(line.text, width, measure, line.style, fs)
-        if wrapped is None:
-            return None
-        rows += [(text, line.style, fs) for text in wrapped]
-    return rows
-
-
-class FaceFit(Struct, frozen=True):
-    """Where one face's pieces go at its sheet's CounterType."""
-    middle: tuple[Placed, ...]
-    corner: tuple[Placed, ...]              # the corner's word, if it has one
-    pictogram: Box | None                   # the weapon's, across the middle
-    corner_pictogram: Box | None
-    note: Point | None                      # the corner note's baseline (x centre, y)
-    sign: tuple[float, float, float] | None     # the no-Smoke sign (cx, cy, diameter) in the corner
-
-
 def single_line(line: Line, width: float, measure: Measure, size: float, floor: float) -> tuple[str, float] | None:
     """(text, size) of a one-line text: the whole at the largest size from `size` down to
     `floor` at which it fits `width`, else its short form likewise; None if neither fits."""
@@ -260,98 +289,111 @@ def single_line(line: Line, width: float, measure: Measure, size: float, floor: 
             continue
         pt = Fraction(size).limit_denominator(4)
         pt -= pt % STEP
-        while pt >= floor:
+        while pt >= floor - 1e-9:
             if measure(text, line.style, float(pt)) <= width:
                 return text, float(pt)
             pt -= STEP
     return None
 
 
-def fit_face(face: Face, zone: Zones, kind: CounterType, measure: Measure, ink: Ink) -> FaceFit | None:
-    """The face laid out at `kind`'s sizes, or None if its words cannot fit there."""
-    picture, words = middle_boxes(zone, bool(face.pictogram))
-    singles = {}
-    for line in face.lines:
-        if line.single:
-            fitted = single_line(line, words[2], measure, kind.body if line.style != "title" else kind.title,
-                                 zone.floor)
-            if fitted is None:
-                return None
-            singles[line] = fitted
-    rows = _rows(face.lines, words[2], measure, kind, singles)
-    middle = lay_out(rows, words, ink) if rows is not None else None
-    if middle is None:
-        return None
-    corner: list[Placed] = []
-    corner_box, note, sign = None, None, None
-    if isinstance(face.corner, Line):
-        width = zone.corner[2]
-        word = face.corner.text.replace(SOFT_HYPHEN, "")        # one word, never broken
-        laid = lay_out([(word, face.corner.style, kind.title)], zone.corner, ink) \
-            if measure(word, face.corner.style, kind.title) <= width else None
-        if laid is None:
+class FaceFit(Struct, frozen=True):
+    """Where one face's pieces go at its sheet's CounterType."""
+    label: tuple[Placed, ...]
+    note: tuple[Placed, ...]
+    places: Places
+
+
+def _label(face: Face, box: Box, kind: CounterType, metrics: Metrics) -> list[Placed] | None:
+    """The label in its box: on one line beside the emblem's foot; beside the emblem (a long
+    gun's), wrapped at its spaces and soft hyphens if it must."""
+    text = face.label.text
+    if not face.across:
+        text = text.replace(SOFT_HYPHEN, "")
+        if metrics.needs(text, face.label.style, kind.title) > box[2]:
             return None
-        corner = laid
-    else:
-        corner_box, note, sign = corner_boxes(zone, face.corner_note is not None, face.no_smoke)
-    return FaceFit(tuple(middle), tuple(corner), picture, corner_box, note, sign)
+        return lay_out([(text, face.label.style, kind.title)], box, metrics.ink)
+    lines = wrap(text, box[2], metrics.needs, face.label.style, kind.title)
+    if lines is None:
+        return None
+    return lay_out([(line, face.label.style, kind.title) for line in lines], box, metrics.ink)
 
 
-def fit_faces(faces: Iterable[Face], zone: Zones, measure: Measure, ink: Ink = cap_ink) \
+def _note(face: Face, box: Box | None, zone: Zones, kind: CounterType, metrics: Metrics) -> list[Placed] | None:
+    """The symbol's note on one line: the small words under the pistol; a weapon's model at the
+    body's size, shrunk towards the floor where it must be."""
+    if face.note is None or box is None:
+        return []
+    size = kind.body if face.across else kind.small
+    fitted = single_line(face.note, box[2], metrics.needs, size, zone.floor)
+    if fitted is None:
+        return None
+    return lay_out([(fitted[0], face.note.style, fitted[1])], box, metrics.ink)
+
+
+def fit_face(face: Face, zone: Zones, kind: CounterType, metrics: Metrics) -> FaceFit | None:
+    """The face laid out at `kind`'s sizes, or None if its words cannot fit there."""
+    where = places(face, zone, kind)
+    label = _label(face, where.label, kind, metrics)
+    note = _note(face, where.note, zone, kind, metrics)
+    if label is None or note is None:
+        return None
+    return FaceFit(tuple(label), tuple(note), where)
+
+
+def whole_words(face: Face) -> Face:
+    """`face` with its soft hyphens taken out: every word whole."""
+    def whole(line: Line) -> Line:
+        return replace(line, text=line.text.replace(SOFT_HYPHEN, ""), short=line.short.replace(SOFT_HYPHEN, ""))
+    return replace(face, label=whole(face.label), note=whole(face.note) if face.note is not None else None)
+
+
+def fit_faces(faces: Iterable[Face], zone: Zones, metrics: Metrics) \
         -> tuple[CounterType, dict[Face, FaceFit]] | None:
-    """(the sheet's CounterType, {face: FaceFit}): the largest body size from the zone's down to
-    its floor, in quarter points, at which every face fits, titles a size larger if they can be;
-    None if some face cannot fit even at the floor.  A word breaks at its soft hyphens only on a
-    face that fits no size with every word whole."""
+    """(the sheet's CounterType, {face: FaceFit}): the largest label size from the zone's down to
+    its floor, in quarter points, at which every face fits; None if some face cannot fit even at
+    the floor.  A word breaks at its soft hyphens only on a face that fits no size with every
+    word whole."""
     distinct = list(dict.fromkeys(faces))
     laid = {face: whole_words(face) for face in distinct}
     for face in distinct:
-        if laid[face] != face and _fit_all([laid[face]], zone, measure, ink) is None:
+        if laid[face] != face and _fit_all([laid[face]], zone, metrics) is None:
             laid[face] = face
-    found = _fit_all(list(dict.fromkeys(laid.values())), zone, measure, ink)
+    found = _fit_all(list(dict.fromkeys(laid.values())), zone, metrics)
     if found is None:
         return None
     kind, fits = found
     return kind, {face: fits[laid[face]] for face in distinct}
 
 
-def _fit_all(faces: Sequence[Face], zone: Zones, measure: Measure, ink: Ink) \
-        -> tuple[CounterType, dict[Face, FaceFit]] | None:
+def _fit_all(faces: Sequence[Face], zone: Zones, metrics: Metrics) -> tuple[CounterType, dict[Face, FaceFit]] | None:
     top = zone.type
-    pt = Fraction(top.body).limit_denominator(4)
+    pt = Fraction(top.title).limit_denominator(4)
     pt -= pt % STEP
-    while pt >= zone.floor:
-        for ratio in TITLE_RATIOS:
-            title = min(top.title, max(zone.floor, float(pt * ratio)))
-            kind = replace(top, title=title, body=float(pt))
-            fits = {face: fit_face(face, zone, kind, measure, ink) for face in faces}
-            if all(fits.values()):
-                return kind, {face: fit for face, fit in fits.items() if fit is not None}
+    while pt >= zone.floor - 1e-9:
+        kind = replace(top, title=float(pt))
+        fits = {face: fit_face(face, zone, kind, metrics) for face in faces}
+        if all(fits.values()):
+            return kind, {face: fit for face, fit in fits.items() if fit is not None}
         pt -= STEP
     return None
 
 
-def culprits(face: Face, zone: Zones, measure: Measure, ink: Ink = cap_ink) -> list[Line]:
-    """The lines of `face` (its corner word included) that cannot fit even alone at the floor:
-    the ones to blame in an error."""
-    low = replace(zone.type, title=zone.floor, body=zone.floor)
-    blamed = [line for line in face.lines
-              if fit_face(replace(face, lines=(line,), corner="", corner_note=None, no_smoke=False),
-                          zone, low, measure, ink) is None]
-    if isinstance(face.corner, Line) and fit_face(replace(face, lines=()), zone, low, measure,
-                                                  ink) is None:
-        blamed.append(face.corner)
+def floor_type(zone: Zones) -> CounterType:
+    """The zone's type with its label and model at the floor: the least a face may have."""
+    return replace(zone.type, title=zone.floor, body=zone.floor)
+
+
+def culprits(face: Face, zone: Zones, metrics: Metrics) -> list[Line]:
+    """The pieces of `face`'s text that cannot fit even at the floor: the ones to blame in an error."""
+    low = floor_type(zone)
+    where = places(face, zone, low)
+    blamed = [] if _label(face, where.label, low, metrics) is not None else [face.label]
+    if face.note is not None and _note(face, where.note, zone, low, metrics) is None:
+        blamed.append(face.note)
     return blamed
 
 
 # ---- the foot ------------------------------------------------------------------------------------
-
-def icon_between(zone: Zones, kind: CounterType, left_end: float, right_start: float) -> tuple[float, float, float]:
-    """(cx, cy, diameter) of the no-Smoke sign in the gap between the foot's two numerals."""
-    d = CAP * kind.numeral * 1.1
-    room = right_start - left_end - 2 * zone.gap
-    return (left_end + right_start) / 2, zone.inset + CAP * kind.numeral / 2, max(0.0, min(d, room))
-
 
 def numeral_x(place: str, zone: Zones, width: float) -> float:
     """Left edge of a numeral `width` wide at `place` ('left', 'centre', 'right') on the foot."""
@@ -365,6 +407,7 @@ class Piece(Struct, frozen=True):
     size: float
     x: float
     y: float
+    style: str = "title"
 
 
 def numeral_pieces(numeral: Numeral, zone: Zones, kind: CounterType, measure: Measure) \
@@ -376,9 +419,9 @@ def numeral_pieces(numeral: Numeral, zone: Zones, kind: CounterType, measure: Me
     unit_w = measure(numeral.unit, "small", kind.small) if numeral.unit else 0.0
     width = big_w + (gap + unit_w if numeral.unit else 0.0)
     left = numeral_x(numeral.place, zone, width)
-    pieces = [Piece(numeral.text, kind.numeral, left, zone.inset)]
+    pieces = [Piece(numeral.text, kind.numeral, left, zone.foot(kind))]
     if numeral.unit:
-        pieces.append(Piece(numeral.unit, kind.small, left + big_w + gap, zone.inset))
+        pieces.append(Piece(numeral.unit, kind.small, left + big_w + gap, zone.foot(kind), "small"))
     return pieces, (left, left + width)
 
 
@@ -398,6 +441,43 @@ def foot_numerals(numerals: Sequence[Numeral], zone: Zones, kind: CounterType, m
     pt = max(zone.floor, kind.numeral * (1 - short / big)) if big else kind.numeral
     smaller = replace(kind, numeral=pt)
     return [numeral_pieces(n, zone, smaller, measure) for n in numerals]
+
+
+# ---- every piece's ink, for the checks -------------------------------------------------------------
+
+def ink_boxes(face: Face, fit: FaceFit, zone: Zones, kind: CounterType, metrics: Metrics,
+              aspect: Callable[[str], float]) -> list[tuple[str, Box]]:
+    """[(what, (x, y, w, h))] of the ink of each piece of the face as laid out: the emblem, the
+    symbol (`aspect`: a pictogram's width over its height), the sign, each line of words and
+    each numeral and unit.  What a test holds inside the inset and apart from each other."""
+    where = fit.places
+    boxes = [("emblem", zone.emblem), ("symbol", symbol_ink(where.symbol, aspect(face.symbol)))]
+    if where.sign is not None:
+        cx, cy, d = where.sign
+        boxes.append(("sign", (cx - d / 2, cy - d / 2, d, d)))
+    for what, lines in (("label", fit.label), ("note", fit.note)):
+        for line in lines:
+            boxes.append((f"{what} {line.text!r}", _text_ink(line.text, line.style, line.size, line.x, line.y,
+                                                            metrics, True)))
+    for pieces, _ in foot_numerals(face.numerals, zone, kind, metrics.width):
+        for piece in pieces:
+            boxes.append((f"numeral {piece.text!r}", _text_ink(piece.text, piece.style, piece.size, piece.x,
+                                                              piece.y, metrics, False)))
+    return boxes
+
+
+def _text_ink(text: str, style: str, size: float, x: float, y: float, metrics: Metrics, centred: bool) -> Box:
+    """The ink box of `text` set at (x, y): centred on x, or starting there."""
+    w = metrics.width(text, style, size)
+    start = x - w / 2 if centred else x
+    left, right = metrics.span(text, style, size) if metrics.span is not None else (0.0, w)
+    top, bottom = metrics.ink(text, style, size)
+    return start + left, y + bottom, right - left, top - bottom
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    """Whether two boxes share any area."""
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 # ---- emblems: the nationality file's shapes, on a square from -100 to 100 -----------------------

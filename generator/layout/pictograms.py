@@ -226,26 +226,39 @@ def _bounds(parts: tuple[Part, ...]) -> Box:
 
 @cache
 def _points(sub: Subpath) -> tuple[Point, ...]:
-    """The subpath's end points and curve points sampled: its ink's extent, near enough for a box.
-    Kept: a part's check and its pictogram's bounds both read them."""
+    """The subpath's end points and each curve's points furthest out along x and y: the corners
+    of its ink's box, exactly (a counter's safe zone is measured on this ink).  Kept: a part's
+    check and its pictogram's bounds both read them."""
     points = [sub.start]
     last = sub.start
     for op, pts in sub.segments:
         if op == "C":
             c1, c2, end = pts
-            points += [_weighted(last, c1, c2, end, weights) for weights in _SAMPLES]
-        else:
-            points.append(pts[0])
+            points += [_weighted(last, c1, c2, end, _bernstein(t)) for t in _extremes(last, c1, c2, end)]
+        points.append(pts[-1])
         last = pts[-1]
     return tuple(points)
+
+
+def _extremes(p0: Point, p1: Point, p2: Point, p3: Point) -> list[float]:
+    """The t in (0, 1) where the cubic turns along x or along y: its derivative's roots."""
+    found = []
+    for axis in (0, 1):
+        a = -p0[axis] + 3 * p1[axis] - 3 * p2[axis] + p3[axis]
+        b = 2 * (p0[axis] - 2 * p1[axis] + p2[axis])
+        c = p1[axis] - p0[axis]
+        if abs(a) < 1e-12:
+            roots = [-c / b] if abs(b) > 1e-12 else []
+        else:
+            disc = b * b - 4 * a * c
+            roots = [] if disc < 0 else [(-b + sign * math.sqrt(disc)) / (2 * a) for sign in (1, -1)]
+        found += [t for t in roots if 0 < t < 1]
+    return found
 
 
 def _bernstein(t: float) -> tuple[float, float, float, float]:
     u = 1 - t
     return u ** 3, 3 * u * u * t, 3 * u * t * t, t ** 3
-
-
-_SAMPLES = tuple(_bernstein(t / 8) for t in range(1, 9))      # a cubic sampled at t = 1/8 .. 1
 
 
 def _weighted(p0: Point, p1: Point, p2: Point, p3: Point, weights: tuple[float, float, float, float]) -> Point:

@@ -10,10 +10,8 @@ is the pictogram's ink, so a pictogram fills the box CSS gives it.
 import xml.etree.ElementTree as etree
 
 from generator.content.context import BuildContext
+from generator.content.counter_key import counter_key
 from generator.layout import pictograms
-from generator.text import signed
-
-ROLES = ("pistol", "rifle", "smg", "wreck", "afv")      # the key's order: the crew's weapons, then the marker
 
 
 def svg(role: str, label: str | None = None, css_class: str = "icon") -> etree.Element:
@@ -36,26 +34,20 @@ def svg(role: str, label: str | None = None, css_class: str = "icon") -> etree.E
 
 
 def key(ctx: BuildContext) -> etree.Element:
-    """The web aid's section on the counters' pictograms: each drawn, and said in words."""
-    words, r = ctx.words, ctx.kit.rules
-    w, after = r.weapon, r.after
-    captions = {
-        "pistol": words("aid.html.icon.pistol", fp=w.pistol_fp, range=w.pistol_relative_range),
-        "rifle": words("counter.kind.rifle"),
-        "smg": words("counter.kind.smg"),
-        "wreck": words("aid.html.icon.wreck", kind=words("counter.kind.marker"), tem=signed(after.wreck_tem),
-                       terrain=after.wreck_terrain),
-        "afv": words("aid.html.icon.afv"),
-    }
+    """The web aid's counter key: what each face means (content/counter_key.py), said once, each
+    line beside the pictograms it speaks of."""
+    words = ctx.words
     section = etree.Element("section", {"class": "icons", "aria-labelledby": "counters-key"})
     heading = etree.SubElement(section, "h2", {"id": "counters-key"})
     heading.text = words("aid.html.icons")
     listing = etree.SubElement(section, "ul", {"class": "icon-key"})
-    for role in ROLES:
+    for entry in counter_key(ctx):
         item = etree.SubElement(listing, "li")
-        item.append(svg(role))
+        shown = etree.SubElement(item, "span", {"class": "icons-shown"})
+        for role in entry.symbols:
+            shown.append(svg(role))
         caption = etree.SubElement(item, "span")
-        caption.text = captions[role]
+        caption.text = entry.text
     names = pictograms.authors()
     authors = names[0] if len(names) == 1 else words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
     credit = etree.SubElement(section, "p", {"class": "credit"})

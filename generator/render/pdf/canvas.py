@@ -14,6 +14,7 @@ which has the build's context.
 """
 
 import functools
+import math
 import os
 import struct
 from collections.abc import Callable
@@ -124,32 +125,48 @@ def register_fonts(*, italics: bool = False) -> None:
 
 
 @functools.cache
-def _glyph_heights(font: str) -> tuple[tuple[int, int], ...]:
-    """(top, bottom) of every glyph of a registered TrueType face, in its units: read from the
-    header of each glyph's outline (the glyf table), (0, 0) for a glyph with none (a space)."""
+def _glyph_boxes(font: str) -> tuple[tuple[int, int, int, int] | None, ...]:
+    """(x_min, y_min, x_max, y_max) of every glyph of a registered TrueType face, in its units:
+    read from the header of each glyph's outline (the glyf table), None for a glyph with none
+    (a space)."""
     face = pdfmetrics.getFont(font).face
     glyf, _ = face.get_table_pos("glyf")
-    heights = []
+    boxes: list[tuple[int, int, int, int] | None] = []
     for start, end in zip(face.glyphPos, face.glyphPos[1:], strict=False):
         if end <= start:
-            heights.append((0, 0))
+            boxes.append(None)
             continue
-        _contours, _x0, y_min, _x1, y_max = struct.unpack(">hhhhh", face.get_chunk(glyf + start, 10))
-        heights.append((y_max, y_min))
-    return tuple(heights)
+        _contours, x_min, y_min, x_max, y_max = struct.unpack(">hhhhh", face.get_chunk(glyf + start, 10))
+        boxes.append((x_min, y_min, x_max, y_max))
+    return tuple(boxes)
 
 
 def ink(text: str, font: str, size: float) -> tuple[float, float]:
     """(top, bottom) of the ink `text` lays in `font` at `size`, points about its baseline
     (bottom negative under it): an accent over a capital, a descender, as the glyphs draw them."""
     face = pdfmetrics.getFont(font).face
-    heights = _glyph_heights(font)
-    glyphs = [face.charToGlyph.get(ord(ch), 0) for ch in text]
-    if not glyphs:
+    boxes = [box for box in (_glyph_boxes(font)[face.charToGlyph.get(ord(ch), 0)] for ch in text)
+             if box is not None]
+    if not boxes:
         return 0.0, 0.0
-    top = max(heights[g][0] for g in glyphs)
-    bottom = min(heights[g][1] for g in glyphs)
+    top = max(box[3] for box in boxes)
+    bottom = min(box[1] for box in boxes)
     return top * size / face.unitsPerEm, bottom * size / face.unitsPerEm
+
+
+def ink_span(text: str, font: str, size: float) -> tuple[float, float]:
+    """(left, right) of the ink `text` lays in `font` at `size`, points from where it starts:
+    a glyph's outline past its advance (a 'V', an 'f') shows here, as the advance width hides it."""
+    face = pdfmetrics.getFont(font).face
+    boxes = _glyph_boxes(font)
+    unit = size / face.unitsPerEm
+    x, left, right = 0.0, math.inf, -math.inf
+    for ch in text:
+        box = boxes[face.charToGlyph.get(ord(ch), 0)]
+        if box is not None:
+            left, right = min(left, x + box[0] * unit), max(right, x + box[2] * unit)
+        x += stringWidth(ch, font, size)
+    return (left, right) if left <= right else (0.0, 0.0)
 
 
 def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None,

@@ -19,6 +19,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.content.context import BuildContext
+from generator.content.counter_key import counter_key, heading
 from generator.content.faces import KINDS, Face, Groups, kind_label, tally
 from generator.content.words import Words
 from generator.data.model import Nationality
@@ -38,7 +39,6 @@ from generator.render.pdf.canvas import (
     register_fonts,
 )
 from generator.render.pdf.face_pdf import HAIRLINE, Fits, draw_face, draw_shape, paint
-from generator.text import signed
 from generator.units import mm
 
 PAGE = theme.PAGE_TYPE
@@ -270,38 +270,34 @@ def shop_cover(c: Canvas, ctx: BuildContext, where: Where, contents: Sequence[st
 
 def _manifest_and_key(c: Canvas, ctx: BuildContext, where: Where, left: float, top: float, width: float,
                       colophon_too: bool = True) -> None:
-    """The manifest from `top` down, then one of each face as a key where room is left, and the
-    colophon over the bars."""
+    """The manifest from `top` down, then the counter key (one of each face enlarged, and what
+    each means in words) where room is left, and the colophon over the bars."""
     floor = _floor(where.grid) + (PAGE.small * 3 if colophon_too else 0)
     faces = _key_faces(ctx.words, where.groups)
     # as large as lets every face stand in one row, within KEY_SCALE; never the counters' own size
     scale = min(KEY_SCALE[1], max(KEY_SCALE[0], (width + KEY_GAP) / len(faces) / where.zone.size
                                   - KEY_GAP / where.zone.size))
-    key_height = where.zone.size * scale + PAGE.small * 4
+    said = [entry.text for entry in counter_key(ctx)]
+    said_height = sum(len(wrapped(text, FONT, PAGE.small, width)) for text in said) * PAGE.small * LEAD \
+        + len(said) * PAGE.small * LEAD / 3
+    key_height = where.zone.size * scale + PAGE.small * 4 + said_height
     y = _manifest(c, ctx, left, top, width, tally(where.groups), floor + key_height)
-    rows = max(1, int((y - floor) // key_height))
     if y - key_height >= floor:
-        _faces_key(c, ctx, where, (left, y - mm(2), width), faces, scale, rows)
+        below = _faces_key(c, ctx, where, (left, y - mm(2), width), faces, scale)
+        paragraphs(c, left, below, width, said, size=PAGE.small)
     if colophon_too:
         colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 1.5, width)
 
 
 def _manifest_text(ctx: BuildContext) -> list[str]:
-    """The manifest's paragraphs: what a set is, what fills the last sheet, what the faces mean."""
+    """The manifest's paragraphs: what a set is, what fills the last sheet, the weapon markers."""
     words, r = ctx.words, ctx.kit.rules
     sets = ctx.options.sets
-    w, after = r.weapon, r.after
     what = [words.count("calibration.manifest.sets", r.crew.size,
                         sets=words.count("calibration.manifest.set_count", sets))]
     what += [words("calibration.manifest.fill")] if ctx.options.fill else []
     what += [words("calibration.manifest.weapons")]
-    faces = [words("calibration.manifest.crew", fp=w.pistol_fp, unit=words("counter.crew.pistol.unit"),
-                   reach=words("counter.crew.pistol.range", range=w.pistol_relative_range),
-                   ccv=signed(r.close_combat.ccv_modifier), letter=words("counter.no_smoke.letter"),
-                   ccv_unit=words("counter.crew.ccv.unit")),
-             words("calibration.manifest.marker", voluntary="; ".join(r.voluntary), tem=signed(after.wreck_tem),
-                   terrain=after.wreck_terrain)]
-    return [" ".join(what), " ".join(faces), words("calibration.manifest.emblems")]
+    return [" ".join(what), words("calibration.manifest.emblems")]
 
 
 def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: float, rows: Tally,
@@ -375,9 +371,10 @@ def _key_faces(words: Words, groups: Groups) -> list[tuple[Face, str]]:
 
 
 def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, float, float],
-               faces: Sequence[tuple[Face, str]], scale: float, rows: int) -> None:
-    """The faces of _key_faces enlarged by `scale`, each named under it, from `place` (left, top,
-    width) down in at most `rows` rows: how to read a counter, shown rather than told."""
+               faces: Sequence[tuple[Face, str]], scale: float) -> float:
+    """The counter key's heading and the faces of _key_faces enlarged by `scale`, each named under
+    it, from `place` (left, top, width) down in one row: how to read a counter, shown before it is
+    told.  Returns the baseline the key's words start on."""
     left, top, width = place
     words = ctx.words
     nat = where.groups[0][0]
@@ -385,11 +382,11 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
     pitch = size + KEY_GAP
     per_row = max(1, int((width + KEY_GAP) // pitch))
     c.setFillColor(INK)
-    c.setFont(BOLD, PAGE.small)
-    c.drawString(left, top, words("calibration.key.heading"))
-    for i, (face, caption) in enumerate(faces[:per_row * rows]):
-        x = left + (i % per_row) * pitch
-        y = top - PAGE.small - mm(3) - size - (i // per_row) * (size + PAGE.small * 4)
+    c.setFont(BOLD, PAGE.head)
+    c.drawString(left, top, heading(ctx))
+    y = top - PAGE.head * 0.6 - mm(3) - size
+    for i, (face, caption) in enumerate(faces[:per_row]):
+        x = left + i * pitch
         c.saveState()
         c.translate(x, y)
         c.scale(scale, scale)
@@ -398,6 +395,7 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
         c.setFillColor(INK)
         c.setFont(CONDENSED, PAGE.small)
         c.drawCentredString(x + size / 2, y - mm(2) - PAGE.small, ellipsise(caption, CONDENSED, PAGE.small, pitch - 2))
+    return y - mm(2) - PAGE.small * 3
 
 
 def colophon(c: Canvas, ctx: BuildContext, left: float, y: float, width: float) -> None:

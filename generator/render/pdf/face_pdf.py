@@ -24,10 +24,9 @@ from generator.errors import RenderError
 from generator.layout import face_layout as fl
 from generator.layout import pictograms
 from generator.layout import sheets as geo
-from generator.render.pdf.canvas import CONDENSED_BOLD, CONDENSED_MEDIUM, INK, colour, grey, ink
+from generator.render.pdf.canvas import CONDENSED_BOLD, CONDENSED_MEDIUM, INK, PAPER, colour, grey, ink, ink_span
 from generator.render.theme import WHITE
 from generator.text import truncate
-from generator.units import mm
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
@@ -40,29 +39,38 @@ def font_of(style: str) -> str:
     return STYLE_FONTS.get(style, CONDENSED_MEDIUM)
 
 
+# Kept: fitting a sheet tries each face's few words at a few sizes, and every sheet and paper
+# of a build measures the same words again; a name always means the same font file.
+@functools.lru_cache(maxsize=4096)
 def measure(text: str, style: str, size: float) -> float:
     return stringWidth(text, font_of(style), size)
 
 
+@functools.lru_cache(maxsize=4096)
 def ink_of(text: str, style: str, size: float) -> tuple[float, float]:
     return ink(text, font_of(style), size)
 
 
+@functools.lru_cache(maxsize=4096)
+def span_of(text: str, style: str, size: float) -> tuple[float, float]:
+    return ink_span(text, font_of(style), size)
+
+
+METRICS = fl.Metrics(measure, ink_of, span_of)      # the counters' type, as the layout measures it
 Fits = tuple[fl.CounterType, dict[Face, fl.FaceFit]]
 
 
 def fit_faces(groups: Groups, zone: fl.Zones, counter_mm: Fraction, directory: Path, words: Words) -> Fits:
     """The sheet's type sizes and every distinct face laid out at them; RenderError naming the
     data (or the counter size) if some face cannot fit even at the floor."""
-    fitted = fl.fit_faces(distinct_faces(groups), zone, measure, ink_of)
+    fitted = fl.fit_faces(distinct_faces(groups), zone, METRICS)
     if fitted is not None:
         return fitted
     problems: list[str] = []
     for nat, counters in groups:
         for counter in dict.fromkeys(counters):
             for face in dict.fromkeys((counter.front, counter.back)):
-                kind = dataclass_floor(zone)
-                if fl.fit_face(face, zone, kind, measure, ink_of) is None:
+                if fl.fit_face(face, zone, fl.floor_type(zone), METRICS) is None:
                     problems += _no_fit(face, zone, counter_mm, nat, kind_label(words, counter.kind), directory)
     raise RenderError(list(dict.fromkeys(problems)) or [f"--counter-size {float(counter_mm):.2f} mm: the counters "
                                                          f"cannot fit their words at {zone.floor:g} pt"])
@@ -76,19 +84,13 @@ def distinct_faces(groups: Groups) -> tuple[Face, ...]:
     return tuple(dict.fromkeys(face for counter in counters for face in (counter.front, counter.back)))
 
 
-def dataclass_floor(zone: fl.Zones) -> fl.CounterType:
-    """The zone's type with its title and body at the floor: the least a face may have."""
-    t = zone.type
-    return fl.CounterType(zone.floor, zone.floor, t.small, t.numeral)
-
-
 def _no_fit(face: Face, zone: fl.Zones, counter_mm: Fraction, nat: Nationality, kind: str,
             directory: Path) -> list[str]:
     """One message per data value too long for the counter; if every value fits alone, the
     counter itself is too small for the face.  `kind`: what the catalogue calls the counter."""
     size = f"{float(counter_mm):.2f} mm"
     floor = f"{zone.floor:g} pt"
-    blamed = [line for line in fl.culprits(face, zone, measure, ink_of) if line.source]
+    blamed = [line for line in fl.culprits(face, zone, METRICS) if line.source]
     if not blamed:
         shown = " / ".join(truncate(line.text, 30) for line in _lines(face))
         return [f"--counter-size {size}: the {truncate(nat.name, SHOWN_CHARS)} {kind.lower()} "
@@ -106,7 +108,7 @@ def _no_fit(face: Face, zone: fl.Zones, counter_mm: Fraction, nat: Nationality, 
 
 
 def _lines(face: Face) -> list[Line]:
-    return [*([face.corner] if isinstance(face.corner, Line) else []), *face.lines]
+    return [face.label, *([face.note] if face.note is not None else [])]
 
 
 # ---- drawing -----------------------------------------------------------------------------------
@@ -119,48 +121,42 @@ def paint(nat: Nationality, bw: bool) -> Paint:
     return colour(nat.colour), colour(nat.text_colour), colour
 
 
+def reversed_ink(nat: Nationality, bw: bool) -> Any:
+    """The colour of the words reversed out of a band of the ink: the paper where the ink is
+    dark, so the letters are the band's one ink alone (no second plate to register against it);
+    the ground's colour where the ink is light."""
+    if bw or luma(nat.text_colour) < 0.5:
+        return PAPER
+    return colour(nat.colour)
+
+
 def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationality, bw: bool, words: Words,
               forms: "PictogramForms | None" = None) -> None:
-    """The face with its lower-left corner at the origin; its pictograms placed from `forms`
-    where it holds them, else drawn."""
+    """The face with its lower-left corner at the origin; its pictogram placed from `forms`
+    where it holds it, else drawn."""
     kind, laid = fits[0], fits[1][face]
     ground, ink_colour, emblem_colour = paint(nat, bw)
     c.saveState()
-    text = _ground(c, zone, face, ground, ink_colour, bw)
+    _ground(c, zone, kind, face, ground, ink_colour, bw)
     ex, ey, e, _ = zone.emblem
     for shape in fl.emblem(nat.emblem, (ex, ey, e, e)):
         draw_shape(c, shape, emblem_colour(shape.colour))
-    back = ink_colour if face.band else ground      # the ground under the pictograms: what a knockout paints
-    places = _pictogram_places(zone, laid, face)
-    c.setFillColor(text)
-    _corner(c, kind, laid, face, (text, back), words, places, forms)
-    if "middle" in places:
-        draw_pictogram(c, *places["middle"], text, back, forms)
-    _text(c, laid.middle)
+    draw_pictogram(c, face.symbol, laid.places.symbol, ink_colour, ground, forms)
+    if laid.places.sign is not None:
+        no_smoke(c, laid.places.sign, ink_colour, words("counter.no_smoke.letter"), kind.small)
     c.setFillColor(ink_colour)
-    _foot(c, zone, kind, face, (ink_colour, ground), words, places, forms)
+    _text(c, laid.note)
+    c.setFillColor(reversed_ink(nat, bw) if face.band else ink_colour)
+    _text(c, laid.label)
+    c.setFillColor(ink_colour)
+    _foot(c, zone, kind, face)
     c.restoreState()
 
 
-Place = tuple[str, fl.Box]      # a pictogram's role, and the box it fills on the face
-
-
-def _pictogram_places(zone: fl.Zones, laid: fl.FaceFit, face: Face) -> dict[str, Place]:
-    """Where the face's pictograms go: {'middle' | 'corner' | 'foot': (role, box)}."""
-    places = {}
-    if face.pictogram and laid.pictogram is not None:
-        places["middle"] = (face.pictogram, laid.pictogram)
-    if not isinstance(face.corner, Line) and face.corner and laid.corner_pictogram is not None:
-        places["corner"] = (face.corner, laid.corner_pictogram)
-    if face.foot_pictogram:
-        places["foot"] = (face.foot_pictogram,
-                          fl.foot_pictogram_box(zone, pictograms.pictograms()[face.foot_pictogram].aspect))
-    return places
-
-
-def _ground(c: Canvas, zone: fl.Zones, face: Face, ground: Any, ink_colour: Any, bw: bool) -> Any:
+def _ground(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, ground: Any, ink_colour: Any,
+            bw: bool) -> None:
     """The counter's ground, bleeding past its cut lines (and its outline with --bw), and the
-    reversed band of a face that has one; returns the colour its text is drawn in."""
+    band of a reversed face: the ink across the face, bleeding past both sides, behind its label."""
     s, b = zone.size, zone.bleed
     c.setFillColor(ground)
     c.rect(*geo.bleed_rect(0, 0, s, b), fill=1, stroke=0)
@@ -168,52 +164,18 @@ def _ground(c: Canvas, zone: fl.Zones, face: Face, ground: Any, ink_colour: Any,
         c.setStrokeColor(INK)
         c.setLineWidth(HAIRLINE)
     c.rect(0, 0, s, s, fill=1, stroke=1 if bw else 0)
-    if not face.band:
-        return ink_colour
-    # reversed: ink ground over all but the foot, bleeding past three cut lines
-    c.setFillColor(ink_colour)
-    c.rect(-b, zone.band_bottom, s + 2 * b, s - zone.band_bottom + b, fill=1, stroke=0)
-    ex, ey, e, _ = zone.emblem
-    pad = max(0.0, min(zone.inset / 3, zone.inset - mm(1)))    # the patch too keeps 1 mm off the cut
-    c.setFillColor(ground)
-    c.rect(ex - pad, ey - pad, e + 2 * pad, e + 2 * pad, fill=1, stroke=0)
-    return ground
+    if face.band:
+        bottom, top = zone.band(kind)
+        c.setFillColor(ink_colour)
+        c.rect(-b, bottom, s + 2 * b, top - bottom, fill=1, stroke=0)
 
 
-def _corner(c: Canvas, kind: fl.CounterType, laid: fl.FaceFit, face: Face, colours: tuple[Any, Any],
-            words: Words, places: dict[str, Place], forms: "PictogramForms | None") -> None:
-    """The corner: its word, or its pictogram with its note and, for No Smoke, the sign beside it;
-    `colours`: (its text's, the ground under it)."""
-    if isinstance(face.corner, Line):
-        _text(c, laid.corner)
-        return
-    text, back = colours
-    if "corner" in places:
-        draw_pictogram(c, *places["corner"], text, back, forms)
-    if laid.sign is not None:
-        no_smoke(c, laid.sign, text, words("counter.no_smoke.letter"), kind.small)
-    if laid.note is not None and face.corner_note is not None:
-        c.setFillColor(text)
-        c.setFont(font_of("small"), kind.small)
-        c.drawCentredString(laid.note[0], laid.note[1], face.corner_note.text)
-
-
-def _foot(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, colours: tuple[Any, Any],
-          words: Words, places: dict[str, Place], forms: "PictogramForms | None") -> None:
-    """The foot: its pictogram, its numerals, and the No Smoke sign between them when the corner
-    holds a word; `colours`: (the ink, the ground)."""
-    ink_colour, ground = colours
-    if "foot" in places:
-        draw_pictogram(c, *places["foot"], ink_colour, ground, forms)
-    spans = []
-    for pieces, span in fl.foot_numerals(face.numerals, zone, kind, measure):
+def _foot(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face) -> None:
+    """The foot's numerals, each with its unit, in the colour set."""
+    for pieces, _ in fl.foot_numerals(face.numerals, zone, kind, measure):
         for piece in pieces:
-            c.setFont(font_of("title" if piece.size == pieces[0].size else "small"), piece.size)
+            c.setFont(font_of(piece.style), piece.size)
             c.drawString(piece.x, piece.y, piece.text.replace("\u00a0", " "))
-        spans.append(span)
-    if face.no_smoke and isinstance(face.corner, Line):     # no pictogram in the corner: between the numerals
-        sign = fl.icon_between(zone, kind, min(e for _, e in spans), max(b for b, _ in spans))
-        no_smoke(c, sign, ink_colour, words("counter.no_smoke.letter"), kind.small)
 
 
 def _text(c: Canvas, placed: Iterable[fl.Placed]) -> None:
@@ -267,7 +229,7 @@ class PictogramForms:
         no definition of another)."""
         room = 2 * zone.bleed
         for face in faces:
-            for role, box in _pictogram_places(zone, fits[1][face], face).values():
+            for role, box in ((face.symbol, fits[1][face].places.symbol),):
                 pic = pictograms.pictograms()[role]
                 for i, part in enumerate(pic.parts):
                     for knockout in (True, False) if part.knockout else (False,):
