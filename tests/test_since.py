@@ -108,11 +108,11 @@ def box_bar_beside(page, line):
 MARGIN_MARKED = [(0, "kill card 4:"),                       # odds row, closed top: 1/3 -> 1/4
                  (0, "The crew's average Morale is"),        # "the AFV's Morale -1"
                  (1, "German"),                              # weapons row: the SMG spans
-                 (1, "WP"),                                  # one man wounded, pistol only: 1/4 -> 1/3
+                 (1, "WP wounded pistol only"),              # one man wounded, pistol only: 1/4 -> 1/3
                  (1, "Only unhurt men draw")]                # note 4's sentence
-MARGIN_UNMARKED = [(0, "kill card 2:"), (0, "A man is unhurt"), (1, "British"), (1, "UP"),
+MARGIN_UNMARKED = [(0, "kill card 2:"), (0, "A man is unhurt"), (1, "British"), (1, "UP unhurt pistol only"),
                    (1, "The crew is 5 men")]
-BOX_MARKED = [(0, "column 4 reads 1:"), (0, "Average Morale: the")]
+BOX_MARKED = [(0, "Non-open-topped AFV:"), (0, "Average Morale: the")]
 BOX_UNMARKED = [(0, "Open-topped AFV:"), (0, "1: unhurt")]
 
 

@@ -114,7 +114,7 @@ def _environment(folder: str) -> KitSandbox:
                      # none in the aid template (the same code either way) and costs an eighth of
                      # a cold build's compile.
                      optimized=False)
-    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either)
+    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either, whole=_whole)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)     # type: ignore[attr-defined]
@@ -271,6 +271,12 @@ def _ngettext(context: jinja2.runtime.Context, singular: str, plural: str, n: in
 def _percent(context: jinja2.runtime.Context, p: Fraction | int) -> str:
     """The `pct` filter: a chance in the convention of the edition rendered (its words' lang)."""
     return Words(context.get("lang", SOURCE_LANGUAGE), {}).percent(p)
+
+
+def _whole(value: object) -> str:
+    """The `whole` filter: a name that keeps to one line (a weapon's model in a narrow table cell
+    breaks before it, never inside it)."""
+    return str(value).replace(" ", "\u00a0")
 
 
 @jinja2.pass_context

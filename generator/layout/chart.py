@@ -1,6 +1,8 @@
 """Geometry of the procedure flowchart: boxes in rows, arrows between them.  No reportlab.
 
-Boxes run left to right in rows; a row's boxes share its width equally and its tallest box's
+Boxes run left to right in rows on one grid of columns, `per_row` of them, shared by every row: a
+box takes one column, and a row with fewer boxes gives its spare columns to the boxes it shortens
+most (spans()), so every box edge lines up with the row above.  A row takes its tallest box's
 height.  Each box is joined to the next: along the row by a straight arrow, from the end of a
 row to the start of the next by an elbow through the gap between the rows.  Optional bypass
 arrows skip boxes (a voluntary bail-out skips the check, and under note 1 the casualty draws):
@@ -15,7 +17,7 @@ to `label_height` - 5 pt above it (the renderers' text plus padding).
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from msgspec import Struct
 
@@ -84,27 +86,46 @@ def rows_of(count: int, per_row: int) -> list[list[int]]:
     return [list(range(i, min(i + per_row, count))) for i in range(0, count, per_row)]
 
 
-def box_widths(width: float, count: int, per_row: int, gap_x: float) -> list[float]:
-    """The width of each box: a row shares `width` equally among its boxes."""
-    widths: list[float] = []
+def box_widths(width: float, count: int, per_row: int, gap_x: float, spans: Sequence[int] | None = None) -> list[float]:
+    """The width of each box: `per_row` columns share `width`, and a box spans `spans[i]` of them
+    (one each by default) with the gaps between them."""
+    column = (width - gap_x * (per_row - 1)) / per_row
+    if column <= 0:
+        raise ValueError(f"{width:.0f} pt is too narrow for {per_row} boxes")
+    taken = spans if spans is not None else [1] * count
     for row in rows_of(count, per_row):
-        w = (width - gap_x * (len(row) - 1)) / len(row)
-        if w <= 0:
-            raise ValueError(f"{width:.0f} pt is too narrow for {len(row)} boxes")
-        widths += [w] * len(row)
-    return widths
+        if sum(taken[i] for i in row) > per_row:
+            raise ValueError(f"a row of the flowchart spans more than its {per_row} columns")
+    return [column * n + gap_x * (n - 1) for n in taken]
+
+
+def spans(count: int, per_row: int, height_at: Callable[[int, int], float]) -> list[int]:
+    """How many columns each box takes: one, and a row with fewer boxes than columns gives its spare
+    columns one at a time to the box that leaves the row the lowest (`height_at(box, columns)`: the
+    box's height at that span); a tie goes to the earlier box."""
+    taken = [1] * count
+
+    def row_height(row: list[int], grown: int) -> float:
+        return max(height_at(j, taken[j] + (j == grown)) for j in row)
+    for row in rows_of(count, per_row):
+        for _ in range(per_row - len(row)):
+            heights = {grown: row_height(row, grown) for grown in row}
+            taken[min(row, key=heights.__getitem__)] += 1
+    return taken
 
 
 def arrange(width: float, heights: Sequence[float], per_row: int, *, gap_x: float = 16.0, gap_y: float = 24.0,
-            bypasses: Sequence[tuple[int, int]] = (), bypass_rise: float = 10.0, label_height: float = 0.0) -> Chart:
-    """Place the boxes (their content `heights`) and route the arrows; return a Chart.
+            bypasses: Sequence[tuple[int, int]] = (), bypass_rise: float = 10.0, label_height: float = 0.0,
+            spans: Sequence[int] | None = None) -> Chart:
+    """Place the boxes (their content `heights`, at the widths their `spans` give) and route the
+    arrows; return a Chart.
 
     `bypasses` is a sequence of (from, to) box indices: two boxes of the first row with a box
     between them, or a box of one row that is not its last and the first box of the next row.
     `label_height` is the room a bypass label needs above its line.
     """
     rows = rows_of(len(heights), per_row)
-    widths = box_widths(width, len(heights), per_row, gap_x)
+    widths = box_widths(width, len(heights), per_row, gap_x, spans)
     row_of = {i: r for r, row in enumerate(rows) for i in row}
     rises, drops = _bypass_kinds(bypasses, rows, row_of)
     top_room = bypass_rise + label_height if rises else 0.0

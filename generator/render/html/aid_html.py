@@ -377,17 +377,21 @@ def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], label
     """The procedure as an SVG: boxes with titles and rule tabs, arrows, the bypass and its label."""
     lead = TITLE_PX * 1.2
     gap_x = 34
+    titles = [words("aid.html.chart.step", n=n, title=box.title) for n, box in enumerate(boxes, 1)]
+
+    def wrapped(i: int, span: int) -> list[str]:
+        width = geometry.box_widths(CHART_W, 1, per_row, gap_x, [span])[0]
+        return _wrap(titles[i], width - 2 * PAD, TITLE_PX)
     try:
-        widths = geometry.box_widths(CHART_W, len(boxes), per_row, gap_x)
+        spans = geometry.spans(len(boxes), per_row, lambda i, span: len(wrapped(i, span)))
     except ValueError as error:
         raise RenderError(f"{source}: the flowchart cannot be drawn: {error}") from None
-    lines = [_wrap(words("aid.html.chart.step", n=n, title=box.title), w - 2 * PAD, TITLE_PX)
-             for n, (box, w) in enumerate(zip(boxes, widths, strict=True), 1)]
+    lines = [wrapped(i, span) for i, span in enumerate(spans)]
     most = max(len(t) for t in lines)
     heights = [PAD + TAB_DROP + most * lead + PAD] * len(boxes)
     try:
         chart = geometry.arrange(CHART_W, heights, per_row, gap_x=gap_x, gap_y=40, bypasses=bypasses,
-                                 bypass_rise=16, label_height=LABEL_PX + 6 if any(labels) else 0)
+                                 bypass_rise=16, label_height=LABEL_PX + 6 if any(labels) else 0, spans=spans)
     except ValueError as error:
         raise RenderError(f"{source}: the flowchart cannot be drawn: {error}") from None
     height = chart.height + TAB_PX + 2   # the viewBox starts TAB_PX higher: tabs straddle the top edge

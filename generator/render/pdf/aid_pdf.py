@@ -29,11 +29,13 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from generator.content.aid import template_file
 from generator.content.context import BuildContext
+from generator.content.counter_key import heading
 from generator.content.marks import CHANGED
 from generator.errors import RenderError
 from generator.layout.paper import Paper
 from generator.render import theme
 from generator.render.pdf import chart_pdf as flowchart
+from generator.render.pdf import key_pdf
 from generator.render.pdf.canvas import (
     BOLD,
     FONT,
@@ -41,13 +43,14 @@ from generator.render.pdf.canvas import (
     colour,
     document_info,
     draw_footer,
+    escape,
     fill,
     register_fonts,
     set_document_info,
     set_metadata,
 )
 from generator.render.pdf.glyphs import check_printable, check_template_text
-from generator.render.pdf.markdown_pdf import Converter, FitTable, Styles, make_styles
+from generator.render.pdf.markdown_pdf import Converter, FitTable, RuledHeading, Styles, make_styles
 
 MAX_PAGES = 2
 BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
@@ -76,13 +79,21 @@ def render(ctx: BuildContext, paper: Paper, document: AidDocument) -> Pdf:
     converter, root = document
     # each size with the short lists kept whole, then, before a smaller size, without
     for size, keep in ((size, keep) for size in BODY_SIZES for keep in (True, False)):
+        styles = _styles(ctx, size)
         try:
-            return _build(ctx, paper, converter.restyled(root, _styles(ctx, size), keep))
+            return _build(ctx, paper, converter.restyled(root, styles, keep) + _counter_key(ctx, styles))
         except _TooLong:
             continue
     raise RenderError(f"{template_file(ctx)}: the player aid does not fit {MAX_PAGES} pages of {paper.label} "
                       f"even at {BODY_SIZES[-1]} pt; shorten the template's text or the long sentences in "
                       f"{ctx.kit.directory / 'rules.toml'} (or a long name in {ctx.kit.directory / 'nationalities'})")
+
+
+def _counter_key(ctx: BuildContext, styles: Styles) -> list[Flowable]:
+    """The counter key, closing page 2's columns: what each face means, said once (key_pdf.py)."""
+    title = heading(ctx)
+    return key_pdf.flowables(ctx, RuledHeading(escape(title), styles.h2, "aid-key", title, 0,
+                                               colour=styles.rule_colour), styles.cell)
 
 
 class _TooLong(Exception):

@@ -20,7 +20,7 @@ from reportlab.platypus import Flowable, Paragraph
 from generator.content.aid_files import flowchart_settings
 from generator.errors import RenderError
 from generator.layout import chart as geometry
-from generator.render.pdf.canvas import BOLD, CONDENSED_BOLD, INK, ITALIC, PAPER
+from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, INK, ITALIC, PAPER
 from generator.render.pdf.markdown_pdf import Converter, Styles
 from generator.render.theme import MARK_LEVEL
 
@@ -80,33 +80,39 @@ class Flowchart(Flowable):
         if self._laid_out is not None and self._laid_out[0] == availWidth:
             self.width, self.height = self._laid_out
             return self._laid_out
+        measured: dict[tuple[int, int], tuple[float, Paragraph, float]] = {}
+
+        def height_at(i: int, span: int) -> float:
+            if (i, span) not in measured:
+                measured[i, span] = self._measure(self.boxes[i], widths_of(span) - 2 * PAD, availHeight)
+            return measured[i, span][0]
+
+        def widths_of(span: int) -> float:
+            return geometry.box_widths(availWidth, 1, self.per_row, GAP_X, [span])[0]
         try:
-            widths = geometry.box_widths(availWidth, len(self.boxes), self.per_row, GAP_X)
+            spans = geometry.spans(len(self.boxes), self.per_row, height_at)
+            chart = geometry.arrange(availWidth, [height_at(i, n) for i, n in enumerate(spans)], self.per_row,
+                                     gap_x=GAP_X, bypasses=self.bypasses, label_height=self.label_size + 5,
+                                     spans=spans)
         except ValueError as error:
             raise RenderError(f"the flowchart cannot be drawn: {error}") from None
-        heights: list[float] = []
-        self._titles: list[tuple[Paragraph, float]] = []
-        for box, w in zip(self.boxes, widths, strict=True):
-            inner = w - 2 * PAD
-            title = Paragraph(box.title, self.title_style)
-            # The title runs the full width, below the rule tab that straddles the top edge.
-            _, th = title.wrapOn(self.canv, inner, availHeight)
-            h = PAD + TAB_DROP + th + HEAD_GAP + PAD
-            for f in box.body:
-                _, fh = f.wrapOn(self.canv, inner, availHeight)
-                h += fh + f.getSpaceAfter()
-            if box.body:
-                h -= box.body[-1].getSpaceAfter()
-            self._titles.append((title, th))
-            heights.append(h)
-        try:
-            chart = geometry.arrange(availWidth, heights, self.per_row, gap_x=GAP_X, bypasses=self.bypasses,
-                                     label_height=self.label_size + 5)
-        except ValueError as error:
-            raise RenderError(f"the flowchart cannot be drawn: {error}") from None
+        self._titles = [measured[i, n][1:] for i, n in enumerate(spans)]
         self.chart, self._laid_out = chart, (availWidth, chart.height)
         self.width, self.height = self._laid_out
         return self._laid_out
+
+    def _measure(self, box: Box, inner: float, avail: float) -> tuple[float, Paragraph, float]:
+        """(the box's height, its title, the title's height) with its text `inner` points wide."""
+        title = Paragraph(box.title, self.title_style)
+        # The title runs the full width, below the rule tab that straddles the top edge.
+        _, th = title.wrapOn(self.canv, inner, avail)
+        h = PAD + TAB_DROP + th + HEAD_GAP + PAD
+        for f in box.body:
+            _, fh = f.wrapOn(self.canv, inner, avail)
+            h += fh + f.getSpaceAfter()
+        if box.body:
+            h -= box.body[-1].getSpaceAfter()
+        return h, title, th
 
     def draw(self) -> None:
         c, chart = self.canv, self.chart
@@ -204,7 +210,10 @@ def from_element(el: Element, converter: Converter, *, accent: Any, fill: Any, h
     if listing is None:
         raise RenderError(f"{source}: the flowchart div holds no list of boxes")
     styles = converter.styles
-    box_style = ParagraphStyle("box", styles.body, spaceAfter=styles.body.fontSize * 0.25)
+    # A box's text in the condensed face, as the tables': a column a quarter of the page wide holds a
+    # line of it, where the body face would break every other phrase.
+    box_style = ParagraphStyle("box", styles.body, fontName=CONDENSED, leading=round(styles.body.fontSize * 1.15, 2),
+                               spaceAfter=styles.body.fontSize * 0.25)
     boxes = []
     page_bars = converter.bars
     for li in listing.findall("li"):
