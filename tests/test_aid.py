@@ -347,8 +347,11 @@ def test_title_block(pdfs):
         first = flat(page_texts(pdfs[f"player-aid-{paper}.pdf"])[0])
         for needed in (t["variant"]["title"], t["variant"]["credit"], PAPERS[paper].label):
             assert needed in first, (paper, needed)
-        # the footer's edition stamp says which kit; the data's own hash is an editor's figure
-        assert re.search(r"edition [0-9a-f]{10}", first) and kit.short_hash not in first, paper
+        # no program marks on page 1: the edition stamp and the kit's version are the colophon's,
+        # on the last page; the data's own hash is an editor's figure
+        last = flat(page_texts(pdfs[f"player-aid-{paper}.pdf"])[-1])
+        assert not re.search(r"[0-9a-f]{8}", first) and "0.1.0" not in first and kit.short_hash not in first, paper
+        assert re.search(r"edition [0-9a-f]{10}\b", last) and kit.short_hash not in last, paper
 
 
 def test_flowchart_boxes_carry_rule_numbers(pdfs):

@@ -218,7 +218,8 @@ def test_the_pages_own_words_are_the_catalogues():
     assert '<html lang="xx">' in keyed
     page = Page(keyed)
     footer = page.plain()[page.plain().rindex("[page.footer]"):]
-    assert footer == "[page.footer]"        # the footer is the catalogue's, and nothing else
+    # the footer and the colophon's line are the catalogue's, and nothing else
+    assert footer == "[page.footer] [colophon.edition]"
     unstyled = re.sub(r"<style>.*?</style>", "", keyed, flags=re.S)
     for key, message in WORDS.messages.items():
         if key.startswith("aid.html."):

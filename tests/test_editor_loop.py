@@ -4,13 +4,16 @@ release --since, and `bailout diff` over editions (template sentences, rule numb
 import io
 import re
 import shutil
+import tomllib
 import zipfile
+from html import escape
 
 import pytest
 from msgspec.structs import fields
 from pypdf import PdfReader
 
 from conftest import DATA, ROOT, edit, run_cli
+from generator import __version__
 from generator.content.compare import compare
 from generator.content.stamp import UNSTAMPED, edition_stamp
 from generator.content.words import load_words
@@ -46,8 +49,8 @@ def test_a_template_edit_changes_the_stamp_the_manifest_the_zip_name_and_the_dif
     stamps = [edition_stamp(kit, BuildOptions(), t) for t in (TEMPLATES, project / "templates")]
     assert zip_name(stamps[0]) != zip_name(stamps[1])
     short = _edition(after["MANIFEST.txt"])[:10]
-    footer = load_words()("page.footer", version="", stamp=short, paper="").split(" · ")[1]
-    assert footer in after["player-aid.html"].decode()
+    colophon = load_words()("colophon.edition", version=__version__, stamp=short)
+    assert colophon in after["player-aid.html"].decode()
     result = compare(str(DATA), str(project / "data"))
     changes = [c for _, cs in result.groups for c in cs]
     assert [(c.old, c.new) for c in changes] == [(OLD, NEW)]
@@ -83,16 +86,26 @@ def test_data_beside_templates_is_read(project, tmp_path):
     assert OLD in (tmp_path / "out2" / "player-aid.html").read_text()
 
 
-def test_label_prints_in_the_footers_and_the_manifest(tmp_path):
+def test_label_prints_in_the_footers_the_colophon_and_the_manifest(tmp_path):
+    """The label names the edition for players: in every footer, beside the variant's name; the
+    stamp it goes with is the colophon's and MANIFEST.txt's, never a footer's."""
     code, _, err = run_cli("build", "--only", "aid", "--paper", "a4", "--label", "2026 errata 2",
                            "--out", tmp_path, "--quiet")
     assert code == 0, err
     manifest = (tmp_path / "MANIFEST.txt").read_text()
     assert "label 2026 errata 2" in manifest
-    labelled = load_words()("page.footer.labelled", stamp=_edition(manifest.encode())[:10], label="2026 errata 2")
-    pdf = PdfReader(tmp_path / "player-aid-a4.pdf")
-    assert all(labelled in page.extract_text() for page in pdf.pages)
-    assert labelled in (tmp_path / "player-aid.html").read_text()
+    words = load_words()
+    rules = tomllib.loads((DATA / "rules.toml").read_text())["variant"]
+    footer = words("page.footer.named", number=rules["number"], title=rules["title"], label="2026 errata 2",
+                   paper="A4")
+    stamp = words("page.footer.labelled", stamp=_edition(manifest.encode())[:10], label="2026 errata 2")
+    colophon = words("colophon.edition", version=__version__, stamp=stamp)
+    pages = [" ".join(page.extract_text().split()) for page in PdfReader(tmp_path / "player-aid-a4.pdf").pages]
+    assert all(footer in page and stamp not in page.replace(colophon, "") for page in pages)
+    assert colophon in pages[-1]
+    page = (tmp_path / "player-aid.html").read_text()
+    assert escape(colophon) in page and escape(words("page.footer.named", number=rules["number"], title=rules["title"],
+                                                     label="2026 errata 2", paper=words("aid.html.edition"))) in page
 
 
 def test_project_file_sets_paper_and_counter_size_and_the_command_line_wins(tmp_path, monkeypatch):

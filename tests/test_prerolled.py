@@ -18,7 +18,6 @@ from collections import Counter
 from fractions import Fraction as F
 
 import pytest
-from babel.lists import format_list
 from pypdf import PdfReader
 
 from conftest import DATA, ROOT, edit, page_texts, run_cli
@@ -57,10 +56,6 @@ def pattern(key, **groups):
 def printed(key, flat):
     """Every run of words of message `key` between its {fields} is in the page text `flat`."""
     return all(piece.strip() in flat for piece in re.split(r"\{\w+\}", WORDS(key)))
-
-
-def note(n):
-    return WORDS("prerolled.legend.note", note=n)
 
 
 def rule_chances(fate_column=3, size=5):
@@ -223,11 +218,30 @@ def test_independent_cells_fit_the_rule_chances():
     assert abs(armed - 0.25) < 4 * math.sqrt(0.25 * 0.75 / len(killed))
 
 
-def test_the_default_table_is_independent_and_two_hundred_rows():
-    # The default gives nothing away (no blocks to count down)
+def test_the_default_table_is_independent_and_fills_its_pages_on_both_papers(kit_files):
+    """The default gives nothing away (no blocks to count down), and its rows fill whole pages:
+    the last page at least 80% full on A4 and on Letter, page 1's instructions five lines at most."""
     assert BuildOptions().mode == "independent"
-    header, rows = csv_rows(context())
-    assert header == csv_header() and len(rows) == 200
+    header, rows = csv.reader(io.StringIO(kit_files["prerolled.csv"].decode())).__next__(), \
+        list(csv.reader(io.StringIO(kit_files["prerolled.csv"].decode())))[1:]
+    assert header == csv_header() and 150 <= len(rows) <= 300       # about 200: the layout's whole pages
+    for paper in ("a4", "letter"):
+        pdf = kit_files[f"prerolled-{paper}.pdf"]
+        printed_rows, pages = pdf_rows(pdf)
+        assert [int(r[0]) for r in printed_rows] == list(range(1, len(rows) + 1))
+        per_page = [sum(1 for line in text.splitlines() if ROW.fullmatch(line.strip())) for text in pages]
+        assert len(per_page) >= 3 and per_page[-1] >= 0.8 * max(per_page[1:]), (paper, per_page)
+        assert legend_lines(pdf) <= 5, paper
+
+
+def legend_lines(pdf):
+    """The lines of page 1 between the title and the column heads: the instructions."""
+    page = pages_of(pdf)[0]
+    title = WORDS("prerolled.heading.title", rule=rules_toml()["variant"]["number"]).split()[-1]
+    fates = WORDS("prerolled.head.fates", rule=rules_toml()["fate"]["rule"]).split()[0]
+    title_line = min(w["bottom"] for w in page.words if w["text"] == title)      # the rows beside it share it
+    heads_top = min(w["top"] for w in page.words if w["text"] == fates)
+    return len({round(w["bottom"]) for w in page.words if title_line + 2 < w["bottom"] < heads_top})
 
 
 # --- PDF = CSV --------------------------------------------------------------------------------
@@ -271,7 +285,7 @@ def pdf_rows(pdf, size=5):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("mode", ["balanced", "independent"])
-def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
+def test_pdf_rows_equal_csv_rows_and_every_page_says_its_rows(paper, mode):
     ctx = context(rows=130, mode=mode, seed=5)
     _, csv_body = csv_rows(ctx)
     rows, pages = pdf_rows(render_pdf(ctx, PAPERS[paper]))
@@ -281,23 +295,23 @@ def test_pdf_rows_equal_csv_rows_and_every_page_is_stamped(paper, mode):
     t = rules_toml()
     voluntary = t["interpretation"]["voluntary_casualties"]
     assert voluntary["reading"] == "none"       # the shipped reading: no casualties drawn
-    said = WORDS("prerolled.legend.voluntary.text", sentence=voluntary["readings"]["none"].rstrip("."),
-                 note=note(voluntary["note"]), read=WORDS("prerolled.legend.voluntary.none"))
-    hero = f"prerolled.legend.hero.{t['interpretation']['hero_card']['reading']}"
-    stamp = re.compile(pattern("prerolled.heading.stamp", block="(?P<block>.*?)"))
-    block = WORDS("prerolled.heading.block", block=12) if mode == "balanced" else ""
+    said = " ".join(WORDS("prerolled.legend.voluntary.none", note=voluntary["note"]).split())    # a tie as a space
+    heading = re.compile(pattern("prerolled.heading.rows"))
     for n, text in enumerate(pages, 1):
         flat = " ".join(text.split())
         # the page number once, in the footer
         assert flat.count(WORDS("page.footer.page", part=WORDS("page.footer.part.prerolled"), page=n,
                                 pages=len(pages)).strip(" ·")) == 1, n
-        found = stamp.search(flat)
-        assert found and (found["seed"], found["mode"]) == ("5", mode)
-        assert ctx.kit.short_hash not in flat.replace(ctx.stamp_words(), "")     # the footer's stamp says which kit
-        assert found["block"] == block          # a block only where there are blocks
+        found = heading.search(flat)
+        assert found and found["rows"] == "130" and (n > 1 or found["first"] == "1"), n
+        # no program marks: no seed, no mode, no stamp or version on a player's page
+        assert "Seed" not in flat and mode not in flat and "edition" not in flat and "kit 0" not in flat, n
+        assert ctx.kit.short_hash not in flat and ctx.stamp.short not in flat
         # the legend once, on the first page; the later pages hold rows only
-        for key in ("prerolled.legend.use.text", "prerolled.legend.men.text", hero, "prerolled.legend.rows.text"):
+        for key in ("prerolled.legend.use.text", "prerolled.legend.read.text", "prerolled.legend.hero.text",
+                    "prerolled.legend.hide.text"):
             assert printed(key, flat) == (n == 1), (n, key)
+        assert printed("prerolled.legend.rows.balanced", flat) == (n == 1 and mode == "balanced"), n
         assert (said in flat) == (n == 1), n
 
 
@@ -329,10 +343,12 @@ def _seed_printed(pdf, seed):
     return re.search(rf"\b{seed}\b", meta + " " + text) is not None
 
 
-def test_a_shown_seed_is_printed_and_the_legend_says_what_that_gives_away():
+def test_a_shown_seed_is_in_the_documents_metadata_not_on_its_pages():
+    """The seed is no player's business on the table: a program's word.  The PDF's subject keeps
+    a shown one (anyone can print the same rows with it: README says so)."""
     pdf = render_pdf(context(rows=20, seed=424242), PAPERS["a4"])
     assert _seed_printed(pdf, 424242)
-    assert WORDS("prerolled.legend.hide.seed") in " ".join(page_texts(pdf)[0].split())
+    assert not re.search(r"\b424242\b", " ".join(page_texts(pdf)))
 
 
 def test_a_private_seed_is_printed_nowhere():
@@ -341,9 +357,7 @@ def test_a_private_seed_is_printed_nowhere():
     one = render_pdf(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
     assert not _seed_printed(one, seed)
     flat = " ".join(page_texts(one)[0].split())
-    assert WORDS("prerolled.heading.stamp", seed=WORDS("prerolled.seed.private"), mode="independent", block="",
-                 data=load(DATA).short_hash, first=1, last=20, rows=20) in flat
-    assert WORDS("prerolled.legend.hide.seed") not in flat
+    assert WORDS("prerolled.heading.rows", first=1, last=20, rows=20) in flat
     assert one == render_pdf(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
 
 
@@ -353,11 +367,8 @@ def test_seed_random_draws_a_fresh_private_table_each_time(tmp_path):
         status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--quiet", "--rows", "30",
                                  "--seed", "random", "--out", tmp_path / str(n))
         assert status == 0, err
-        pdf = (tmp_path / str(n) / "prerolled-a4.pdf").read_bytes()
-        flat = " ".join(page_texts(pdf)[0].split())
-        assert WORDS("prerolled.seed.private") in flat and WORDS("prerolled.legend.hide.seed") not in flat
         tables.append((tmp_path / str(n) / "prerolled.csv").read_text())
-        stamps.append(re.search(r"edition (\w+)", flat)[1])
+        stamps.append(re.search(r"^edition (\w+)", (tmp_path / str(n) / "MANIFEST.txt").read_text(), re.M)[1])
     assert tables[0] != tables[1]       # 30 rows of 10 cells alike by chance: under 1 in 10^100
     assert stamps[0] != stamps[1]       # the stamp changes with the seed it does not show
 
@@ -376,11 +387,8 @@ def test_the_table_holds_no_check_the_kill_card_decides(data_copy):
     assert header == csv_header() and (header, rows) == csv_rows(context(seed=3))
     t = rules_toml(data_copy)
     closed, open_ = t["bail_out"]["closed"], t["bail_out"]["open"]
-    check = WORDS("prerolled.legend.check.text", when=WORDS("prerolled.legend.check.exact"),
-                  note=note(t["interpretation"]["over_kill"]["note"]), closed=closed["rule"],
-                  closed_label=closed["label"], closed_column=4, open=open_["rule"], open_label=open_["label"],
-                  open_column=open_["column"])
-    assert check in _first_page(context(data_copy, rows=20), "a4")
+    use = WORDS("prerolled.legend.use.text", closed=closed["rule"], open=open_["rule"])
+    assert use in _first_page(context(data_copy, rows=20), "a4")
 
 
 def test_fate_on_column_4_changes_its_counts(data_copy, tmp_path):
@@ -398,7 +406,7 @@ def test_fate_on_column_4_changes_its_counts(data_copy, tmp_path):
         assert column_counts(chunk, header) == want
     pdf = (tmp_path / "out" / "prerolled-a4.pdf").read_bytes()
     flat = " ".join(page_texts(pdf)[0].split())
-    assert WORDS("prerolled.heading.block", block=12) in flat
+    assert WORDS("prerolled.legend.rows.balanced", block=12, next=13, double=24) in flat
     assert pdf_rows(pdf)[0] == dashed(rows)
 
 
@@ -518,8 +526,8 @@ def test_hostile_data_text_stays_on_the_page(data_copy):
     rows, pages = pdf_rows(pdf)
     assert rows == dashed(csv_rows(ctx)[1])
     flat = " ".join(pages[0].split())
-    for key in ("prerolled.legend.hero.separate", "prerolled.legend.voluntary.none", "prerolled.legend.rows.text"):
-        assert printed(key, flat), key      # the runaway label did not push the other items out
+    for key in ("prerolled.legend.hero.text", "prerolled.legend.voluntary.none", "prerolled.legend.hide.text"):
+        assert printed(key, flat), key      # the runaway rule number did not push the other items out
 
 
 # --- geometry, without reportlab ----------------------------------------------------------------
@@ -566,80 +574,40 @@ def test_legend_follows_the_voluntary_reading_in_force(data_copy):
     rules = data_copy / "rules.toml"
     edit(rules, 'note = 1\nreading = "none"', 'note = 1\nreading = "draw"')
     ctx = context(data_copy, rows=20)
-    sentence = next(i for i in ctx.kit.rules.interpretations if i.name == "voluntary_casualties").sentence
-    assert "still draws for wounds" in sentence         # the data's own wording of the 'draw' reading
     flat = _first_page(ctx, "letter")
-    read = WORDS("prerolled.legend.voluntary.other")
-    assert WORDS("prerolled.legend.voluntary.text", sentence=sentence.rstrip("."), note=note(1), read=read) in flat
-    assert WORDS("prerolled.legend.voluntary.none") not in flat
+    assert " ".join(WORDS("prerolled.legend.voluntary.other", note=1).split()) in flat
+    assert " ".join(WORDS("prerolled.legend.voluntary.none", note=1).split()) not in flat
 
 
 def _first_page(ctx, paper):
     return " ".join(page_texts(render_pdf(ctx, PAPERS[paper]))[0].split())
 
 
-def _hero_fields(t):
-    hero = t["hero"]
-    choice = format_list([WORDS("prerolled.cell.rifle"), WORDS("prerolled.cell.smg")], style="or", locale="en")
-    return {"result": hero["fate_result"], "fate_rule": hero["fate_rule"], "weapon_rule": hero["weapon_rule"],
-            "choice": choice, "unpins": WORDS("prerolled.legend.hero.unpins"),
-            "note": note(t["interpretation"]["hero_card"]["note"])}
-
-
-def test_legend_words_the_check_and_hero_cards_as_the_rule_does():
-    # 871.1.a/b read the RPC of the kill card, and only for a kill by the exact number (note 8);
-    # 871.4: a Hero card may be played "for any individual within the Crew" and "also automatically
-    # Unpins" him; with note 2 "separate" it is a card apart from the 871.3 one.  The table is the
-    # kit's aid, not the rule: it says it replaces the men's draws, by agreement.
-    ctx = context(rows=20)
+def test_legend_words_the_check_hero_cards_and_the_crew_order_as_the_rule_does(data_copy):
+    """871.1.a/b read the RPC of the kill card, already face up: the table replaces only the draws
+    after it, by agreement.  871.3: the Hero man "doesn't have to draw a RPC", 871.4 likewise: the
+    card is played before the cells it replaces are uncovered, whichever reading of note 2.  871.2:
+    the crew is determined before the status of its men, so the men's columns follow its order.
+    Each sentence a whole phrase: rule and note numbers its only fields."""
     t = rules_toml()
-    closed, open_, hero = t["bail_out"]["closed"], t["bail_out"]["open"], t["hero"]
-    readings = {name: s["reading"] for name, s in t["interpretation"].items()}
+    closed, open_ = t["bail_out"]["closed"], t["bail_out"]["open"]
     notes = {name: s["note"] for name, s in t["interpretation"].items()}
-    assert readings["over_kill"] == "no_bail_out" and readings["hero_card"] == "separate"
-    assert hero["weapon_choice"] == ["rifle", "smg"] and hero["unpins"]
-    use = WORDS("prerolled.legend.use.text", fate=t["fate"]["rule"], weapon=t["weapon"]["rule"])
-    check = WORDS("prerolled.legend.check.text", when=WORDS("prerolled.legend.check.exact"),
-                  note=note(notes["over_kill"]), closed=closed["rule"], closed_label=closed["label"],
-                  closed_column=closed["column"], open=open_["rule"], open_label=open_["label"],
-                  open_column=open_["column"])
-    hero_card = WORDS("prerolled.legend.hero.separate", **_hero_fields(t))
-    # a cell's SMG where the nationality had none reads as note 6's reading says
-    no_smg = t["interpretation"]["no_smg"]
-    smg = WORDS("prerolled.legend.smg.text", sentence=no_smg["readings"][no_smg["reading"]].rstrip("."),
-                note=note(no_smg["note"]))
+    said = [WORDS("prerolled.legend.use.text", closed=closed["rule"], open=open_["rule"]),
+            WORDS("prerolled.legend.read.text", fate=t["fate"]["rule"], weapon=t["weapon"]["rule"]),
+            WORDS("prerolled.legend.hero.text", note=notes["hero_card"]),
+            WORDS("prerolled.legend.voluntary.none", note=notes["voluntary_casualties"]),
+            WORDS("prerolled.legend.hide.text")]
+    said = [" ".join(sentence.split()) for sentence in said]       # a tie prints as a space
+    assert "before the cells it replaces are uncovered" in said[2] and "crew's order" in said[1]
+    assert "agreed before the game" in said[0]
+    ctx = context(rows=20)
     for paper in ("a4", "letter"):
         flat = _first_page(ctx, paper)
-        assert use in flat and check in flat and hero_card in flat and smg in flat
-        assert f"({note(notes['voluntary_casualties'])})" in flat
+        assert all(sentence in flat for sentence in said), paper
         assert "Closed" not in flat and "second Hero card" not in flat
         assert not re.search(r"\(note \d", flat)        # every note cited is the player aid's
-
-
-def test_legend_has_hero_cards_and_the_crew_order_fixed_before_their_cells_are_read(data_copy):
-    # 871.3: the Hero man "doesn't have to draw a RPC": the card replaces his draw, so it
-    # is played before his fate is uncovered (never put on a man seen to be Killed); 871.4 likewise,
-    # before his weapon, and after the fates (871.4's draws follow 871.3's).  871.2: "The personality
-    # cards must be determined before the player calculates the status of those individuals": the
-    # crew, in Man 1-5 order, before the row is uncovered.
-    t = rules_toml()
-    crew = t["crew"]
-    assert "before his fate is uncovered" in WORDS("prerolled.legend.hero.separate")
-    assert "before his fate is uncovered" in WORDS("prerolled.legend.hero.single")
-    assert "once the fates are read and before his weapon is uncovered" in WORDS("prerolled.legend.hero.separate")
-    assert "order before you uncover the row" in WORDS("prerolled.legend.men.text")
-    first, last = WORDS("prerolled.head.man", n=1), WORDS("prerolled.head.man", n=crew["size"])
-    men = WORDS("prerolled.legend.men.text", first=first, last=last, fate=t["fate"]["rule"], weapon=t["weapon"]["rule"],
-                casualty=crew["commander_casualty_rule"], crew=crew["morale_rule"],
-                none=WORDS("prerolled.legend.men.none", fates=WORDS("prerolled.cell.killed")))
-    hide = WORDS("prerolled.legend.hide.text", first=first)
-    ctx = context(rows=20)
-    for paper in ("a4", "letter"):
-        flat = _first_page(ctx, paper)
-        assert men in flat and hide in flat and WORDS("prerolled.legend.hero.separate", **_hero_fields(t)) in flat
     edit(data_copy / "rules.toml", 'note = 2\nreading = "separate"', 'note = 2\nreading = "single"')
-    flat = _first_page(context(data_copy, rows=20), "a4")
-    assert WORDS("prerolled.legend.hero.single", **_hero_fields(t)) in flat and men in flat
+    assert said[2] in _first_page(context(data_copy, rows=20), "a4")       # the same card, either reading
 
 
 def test_balanced_legend_says_what_a_block_gives_away():
@@ -647,8 +615,7 @@ def test_balanced_legend_says_what_a_block_gives_away():
     block = 12      # lcm of 3 (871.3's thirds) and 12 (871.4: 1/4 armed, then 1/3 rifle)
     said = WORDS("prerolled.legend.rows.balanced", block=block, next=block + 1, double=2 * block)
     assert said in _first_page(context(rows=2 * block, mode="balanced"), "a4")
-    independent = _first_page(context(rows=20), "a4")
-    assert said not in independent and WORDS("prerolled.legend.rows.independent") in independent
+    assert said not in _first_page(context(rows=20), "a4")
 
 
 def test_legend_owns_up_to_a_part_block(tmp_path):
@@ -674,13 +641,22 @@ def test_the_hero_figure_is_the_one_the_legend_plays():
     assert compute(load(DATA)).expected_survivors[size][True] == before
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "fr", "it", "es"])
-def test_every_legend_sentence_prints_whole_in_every_edition(lang, tmp_path):
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "it", "es", "pl", "ru"])
+def test_every_legend_sentence_prints_whole_in_five_lines_in_every_edition(lang, tmp_path):
     # The legend carries the fairness rules; a sentence cut short ("...") would drop one
     for n, args in enumerate((["--mode", "balanced"], ["--seed", "random"])):
-        status, _, err = run_cli("build", "--only", "prerolled", "--quiet", "--rows", "30", "--lang", lang,
+        status, _, err = run_cli("build", "--only", "prerolled", "--quiet", "--lang", lang,
                                  "--out", tmp_path / str(n), *args)
         assert status == 0, err
         for paper in ("a4", "letter"):
-            text = page_texts(tmp_path / str(n) / f"prerolled-{paper}.pdf")[0]
+            pdf = (tmp_path / str(n) / f"prerolled-{paper}.pdf").read_bytes()
+            text = page_texts(pdf)[0]
             assert "..." not in text and "…" not in text, (lang, paper, args)
+            # five lines; balanced mode says what a block gives away on a sixth or seventh
+            assert len(render_mod.legend_lines(context_of(lang, args), table_for(context_of(lang, args)),
+                                               PAPERS[paper].width - 2 * render_mod.MARGIN)[1]) \
+                <= (5 if "random" in args else 7), (lang, paper, args)
+
+
+def context_of(lang, args):
+    return context(lang=lang, mode="balanced" if "balanced" in args else "independent")

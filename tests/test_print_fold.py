@@ -81,9 +81,11 @@ def measured(pages):
 
 
 def placed(pdf):
-    """Faces placed on each page: each is a form drawn once per counter side (Do)."""
+    """Faces placed on each page: each is a form drawn once per counter side (Do); the page's
+    footer, a form of its own, is not one."""
     reader = PdfReader(io.BytesIO(pdf))
-    return [sum(1 for _, op in ContentStream(page["/Contents"].get_object(), reader).operations if op == b"Do")
+    return [sum(1 for args, op in ContentStream(page["/Contents"].get_object(), reader).operations
+                if op == b"Do" and "PageFooter" not in str(args[0]))
             for page in reader.pages]
 
 

@@ -180,7 +180,8 @@ def test_counter_cut_lines_are_the_cutcontour_separation_overprinted():
             spaces, overprint = cut_contour(reader, page)
             assert spaces and overprint, (paper, number)
             ops = ContentStream(page["/Contents"].get_object(), reader).operations
-            placed = sum(1 for _, op in ops if op == b"Do")     # one form a counter face
+            # one form a counter face (the footer is a form of its own)
+            placed = sum(1 for args, op in ops if op == b"Do" and "PageFooter" not in str(args[0]))
             start = next(i for i, (args, op) in enumerate(ops) if op == b"CS" and str(args[0]) in spaces)
             begin = max(i for i, (_, op) in enumerate(ops[:start]) if op == b"q")     # the cut lines' own state
             end = next(i for i, (_, op) in enumerate(ops[start:], start) if op == b"Q")

@@ -67,7 +67,7 @@ def test_a_product_asks_only_for_what_it_declared(kit_ctx):
     with pytest.raises(AssertionError, match="not declared"):
         Products(kit_ctx).get(sneaky)
     honest = Product("asks for what it names", lambda made: len(made(products.ROWS).rows), needs=(products.ROWS,))
-    assert Products(kit_ctx).get(honest) == 200
+    assert Products(kit_ctx).get(honest) == len(Products(kit_ctx).get(products.ROWS).rows) > 0
 
 
 def test_a_product_made_per_paper_must_be_told_the_paper(kit_ctx):

@@ -47,7 +47,7 @@ def release(release_zip):
 
 def test_name_and_reproducible(release):
     name, _content, _, files = release
-    match = re.fullmatch(rf"bailout-kit-{re.escape(__version__)}-([0-9a-f]{{8}})\.zip", name)
+    match = re.fullmatch(rf"bailout-kit-{re.escape(__version__)}-([0-9a-f]{{10}})\.zip", name)
     assert match
     edition = next(line for line in files["MANIFEST.txt"].decode().splitlines() if line.startswith("edition "))
     assert edition.startswith(f"edition {match.group(1)}")     # the zip is named by the edition stamp

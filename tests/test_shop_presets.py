@@ -69,13 +69,14 @@ def test_boxes_no_marks_and_pdfx_keys(preset_builds, preset):
 
 
 def placements(reader, page):
-    """[(x, y, form name)] of every counter face a page places (a 'cm' translation, then 'Do')."""
+    """[(x, y, form name)] of every counter face a page places (a 'cm' translation, then 'Do');
+    the page's footer, a form of its own, is not a face."""
     ops = ContentStream(page["/Contents"].get_object(), reader).operations
     found, at = [], None
     for args, op in ops:
         if op == b"cm":
             at = (float(args[4]), float(args[5]))
-        elif op == b"Do" and at is not None:
+        elif op == b"Do" and at is not None and "PageFooter" not in str(args[0]):
             found.append((at, str(args[0])))
     return found
 

@@ -31,7 +31,7 @@ from generator.errors import UsageError
 
 MODES = ("independent", "balanced")
 FATE, WEAPON = "fate", "weapon"     # the two kinds of column, fates first
-TARGET_ROWS = 200           # the default table: whole blocks, about this many rows
+TARGET_ROWS = 200           # the default table, about this many rows (the layout fills whole pages: make/products.py)
 MAX_BLOCK = 100_000         # a balanced block longer than this would not fit a sane table
 
 
@@ -189,7 +189,8 @@ def csv_chunks(table: Table, words: Words, lines: int = 10_000) -> Iterator[str]
         yield "".join(f"{i},{','.join(rows[i - 1])}\n" for i in range(start + 1, min(start + lines, len(rows)) + 1))
 
 
-def table_for(ctx: BuildContext) -> Table:
-    """The rows a build with ctx's options prints (a build makes them once: make/products.py)."""
+def table_for(ctx: BuildContext, default: int | None = None) -> Table:
+    """The rows a build with ctx's options prints (a build makes them once: make/products.py);
+    `default`: how many when --rows is not given (the layout's whole pages), else generate()'s."""
     o = ctx.options
-    return generate(ctx.kit, ctx.odds, rows=o.rows, seed=o.seed, mode=o.mode)
+    return generate(ctx.kit, ctx.odds, rows=o.rows if o.rows is not None else default, seed=o.seed, mode=o.mode)

@@ -3,7 +3,7 @@
 Data, templates, every catalogue (content/locale/*.po), a translated edition's glossary
 (data/glossary/<lang>.toml, read after the data), every field of BuildOptions (read from the
 record's fields, so options added later are covered without more work) and the kit version.
-Same inputs, same stamp; any of them changed, another stamp.  The footers print it, MANIFEST.txt
+Same inputs, same stamp; any of them changed, another stamp.  The colophons print it, MANIFEST.txt
 lists it with what went into it, and the release's zip is named by it.
 """
 
@@ -18,7 +18,7 @@ from generator.content.words import LOCALE
 from generator.data.model import KitData
 from generator.options import BuildOptions
 
-SHORT = 10      # the stamp as footers print it
+SHORT = 10      # the stamp as the colophons, the closing line and the zip names print it
 # Fields that choose which files a build makes, not what any file holds: an aid-only build prints
 # the same aid as a whole build.  --since is stamped by what it marks (the changes), not by name,
 # so a base with no printed change leaves every byte as it was.

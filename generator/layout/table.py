@@ -90,13 +90,16 @@ class TableGeometry(Struct, frozen=True):
 
 
 def table_geometry(paper: Paper, widths: Sequence[tuple[str, float, bool]], *, row_height: float,
-                   top: float | tuple[float, float], bottom: float, margin: float) -> TableGeometry:
+                   top: float | tuple[float, float], bottom: float, margin: float,
+                   most: tuple[int, int] | None = None) -> TableGeometry:
     """Lay out a table on `paper`.
 
     `widths` is ((key, minimum width, grows), ...): columns that grow share the spare width
     equally.  `top` is the height above the rows (heading, legend, column heads): one for every
     page, or (page 1's, the later pages'); `bottom` the height below them (footer); all inside
-    the margin.
+    the margin.  `most`: (rows on page 1, rows on a later page) at most, the rows then spread
+    over the room at the pitch that fits them (a paper with more room than another paginates as
+    it does, with more air between its rows).
     """
     usable = paper.width - 2 * margin
     need = sum(w for _, w, _ in widths)
@@ -115,7 +118,26 @@ def table_geometry(paper: Paper, widths: Sequence[tuple[str, float, bool]], *, r
     first, later = top if isinstance(top, tuple) else (top, top)
     tops = [paper.height - margin - t for t in (first, later)]
     per_page = [int((t - margin - bottom) // row_height) for t in tops]
+    if most is not None and min(per_page) >= 1:
+        per_page = [min(n, cap) for n, cap in zip(per_page, most, strict=True)]
+        row_height = min((t - margin - bottom) / n for t, n in zip(tops, per_page, strict=True))
     if min(per_page) < 1:
         raise RenderError(f"pre-rolled table: no room for a row on {paper.label} "
                           f"(the legend takes {max(first, later):.0f} pt)")
     return TableGeometry(paper, margin, tuple(boxes), row_height, tops[0], tops[1], per_page[0], per_page[1])
+
+
+def filled_rows(first: int, later: int, target: int, block: int = 1) -> int:
+    """The rows of a default table that fills its pages: `first` rows on page 1, `later` on each
+    page after it.  The whole number of pages whose rows come nearest `target` (the more pages
+    on a tie); with `block` over 1, the whole number of blocks that leaves the last page fullest
+    among those near `target` (within a page of it), then the nearest."""
+    whole = [first + later * k for k in range(max(1, target // max(later, 1) + 2))]
+    if block <= 1:
+        return min(whole, key=lambda n: (abs(n - target), -n))
+
+    def fill(n: int) -> float:
+        rest = n if n <= first else (n - first) % later or later
+        return rest / (first if n <= first else later)
+    near = [block * k for k in range(max(1, (target - later) // block), (target + later) // block + 1) if k]
+    return max(near, key=lambda n: (round(fill(n), 6), -abs(n - target)))

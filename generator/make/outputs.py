@@ -23,7 +23,7 @@ from generator.profiles import registry
 from generator.profiles.print_profile import PrintProfile
 
 Sink = Callable[[bytes], object]
-Sources = Sequence[tuple[str, BinaryIO]]       # (the catalogue key of a part's bookmark, its PDF file)
+Sources = Sequence[tuple[str, str, BinaryIO]]      # (a part, the catalogue key of its bookmark, its PDF file)
 
 
 def _always(profile: PrintProfile) -> bool:

@@ -243,7 +243,7 @@ def _content(products: Products, folder: Path, output: Output, paper: Paper | No
         return products.take(output.product, paper)
     assert output.merge is not None
     with contextlib.ExitStack() as stack:
-        sources = [(o.title, stack.enter_context(open(folder / o.file_name(paper), "rb")))
+        sources = [(o.part, o.title, stack.enter_context(open(folder / o.file_name(paper), "rb")))
                    for o in map(part_pdf, output.merges)]
         return output.merge(products.made(output.needs, paper), sources)
 

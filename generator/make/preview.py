@@ -155,7 +155,7 @@ class Preview:
                 if output.product is not None:
                     return products.get(output.product, paper)
                 assert output.merge is not None
-                parts = [(o.title, _reader(self.get(o.file_name(paper)) or b""))
+                parts = [(o.part, o.title, _reader(self.get(o.file_name(paper)) or b""))
                          for o in (_part(part) for part in output.merges)]
                 return output.merge(products.made(output.needs, paper), parts)
         raise KeyError(name)

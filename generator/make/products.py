@@ -123,8 +123,12 @@ def _aid_document(made: Made) -> "AidDocument":
 
 
 def _rows(made: Made) -> Table:
+    """The pre-rolled rows: as many as asked, else whole pages of the tables' layout."""
     from generator.content.rows import table_for
-    return table_for(made.ctx)
+    if made.ctx.options.rows is not None:
+        return table_for(made.ctx)
+    from generator.render.pdf.prerolled_pdf import default_rows
+    return table_for(made.ctx, default_rows(made.ctx))
 
 
 def _counter_sheets(made: Made) -> SheetPlan:

@@ -22,7 +22,7 @@ from msgspec.structs import replace
 
 from generator import __version__
 from generator.content.context import BuildContext, Since
-from generator.content.stamp import Stamp
+from generator.content.stamp import SHORT, Stamp
 from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
 from generator.layout.paper import PAPERS
@@ -47,7 +47,7 @@ OWN_FILES = ((README, "readme"), (MANIFEST, "manifest"))
 
 def zip_name(stamp: Stamp) -> str:
     """The zip's name carries the edition stamp: two releases of different inputs never share one."""
-    return f"bailout-kit-{__version__}-{stamp.hash[:8]}.zip"
+    return f"bailout-kit-{__version__}-{stamp.short}.zip"
 
 
 def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
@@ -185,7 +185,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     files["MANIFEST.txt"] = manifest(kit, files, replace(_whole_kit(options), lang=",".join(langs)),
                                      libraries=LIBRARIES + IMAGE_LIBRARIES)
     stamps = " ".join(f"{lang}:{made[lang][1].hash}" for lang in langs)
-    name = f"bailout-kit-{__version__}-{hashlib.sha256(stamps.encode()).hexdigest()[:8]}.zip"
+    name = f"bailout-kit-{__version__}-{hashlib.sha256(stamps.encode()).hexdigest()[:SHORT]}.zip"
     return name, zip_bytes(name[:-len(".zip")], files)
 
 

@@ -56,8 +56,14 @@ def render(ctx: BuildContext, text: str) -> bytes:
     r, words, stamp = ctx.kit.rules, ctx.words, ctx.stamp_words()
     title = words("aid.title", number=r.number, title=r.title)
     description = words("aid.subject", number=r.number, game=r.game, credit=r.credit)
-    # The web edition's footer: the kit's footer line, the web edition named where a PDF names its paper.
-    footer = words("page.footer", version=__version__, stamp=stamp, paper=words("aid.html.edition"))
+    # The web edition's foot: the kit's footer line, the web edition named where a PDF names its
+    # paper, and the colophon's line (the kit's version and the edition stamp).
+    if ctx.options.label:
+        footer = words("page.footer.named", number=r.number, title=r.title, label=ctx.options.label,
+                       paper=words("aid.html.edition"))
+    else:
+        footer = words("page.footer", number=r.number, title=r.title, paper=words("aid.html.edition"))
+    colophon = words("colophon.edition", version=__version__, stamp=stamp)
     pictograms = icons_html.key(ctx)
     if english:
         _mark_english(pictograms, english)
@@ -79,7 +85,7 @@ def render(ctx: BuildContext, text: str) -> bytes:
         body,
         key,
         "</main>",
-        f"<footer><p>{_escape(footer)}</p></footer>",
+        f'<footer><p>{_escape(footer)}</p><p class="colophon">{_escape(colophon)}</p></footer>',
         "</body>",
         "</html>",
         "",

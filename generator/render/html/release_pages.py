@@ -59,7 +59,7 @@ def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes],
         tip = _folder_tip(folder)
         if tip is not None:
             tips.append(words(tip, folder=folder))
-    text = _render(README, words, r=r, version=__version__, data=edition or kit.hash[:8], pdfs=pdf_items,
+    text = _render(README, words, r=r, version=__version__, data=edition or kit.short_hash, pdfs=pdf_items,
                    others=_others(words, files, others, facts=False), faces=len(_faces(files)), tips=tips,
                    credits=_credits(kit, words), width=WIDTH, tip_width=TIP_WIDTH)
     return text.encode("utf-8")
@@ -87,7 +87,7 @@ def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], 
                               "facts": _facts(words, content, _pages(content)),
                               **_part(words, pdf.kind, r.number, options.profile)})
     faces = [{"name": n, "alt": _face_alt(n)} for n in _faces(files)]
-    page = _render(INDEX, words, html_words=partial(_html_words, words), r=r, data=edition or kit.hash[:8],
+    page = _render(INDEX, words, html_words=partial(_html_words, words), r=r, data=edition or kit.short_hash,
                    title=words("release.title", number=r.number, title=r.title, version=__version__),
                    pdfs=pdf_items, others=_others(words, files, others, facts=True), faces=faces,
                    thumbs=sorted(n for n in files if n.startswith("thumbs/")), credits=_credits(kit, words),

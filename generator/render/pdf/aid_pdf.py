@@ -23,6 +23,7 @@ from reportlab.platypus import (
     KeepTogether,
     PageBreak,
     PageTemplate,
+    Paragraph,
     Spacer,
 )
 from reportlab.platypus.doctemplate import LayoutError
@@ -40,11 +41,13 @@ from generator.render.pdf.canvas import (
     BOLD,
     FONT,
     Pdf,
+    colophon_text,
     colour,
     document_info,
     draw_footer,
     escape,
     fill,
+    grey,
     register_fonts,
     set_document_info,
     set_metadata,
@@ -90,10 +93,14 @@ def render(ctx: BuildContext, paper: Paper, document: AidDocument) -> Pdf:
 
 
 def _counter_key(ctx: BuildContext, styles: Styles) -> list[Flowable]:
-    """The counter key, closing page 2's columns: what each face means, said once (key_pdf.py)."""
+    """The counter key, closing page 2's columns: what each face means, said once (key_pdf.py);
+    then the colophon's line, the kit's version and the edition stamp, the one place the aid
+    prints them."""
     title = heading(ctx)
-    return key_pdf.flowables(ctx, RuledHeading(escape(title), styles.h2, "aid-key", title, 0,
-                                               colour=styles.rule_colour), styles.cell)
+    colophon = ParagraphStyle("colophon", styles.cell, textColor=grey(theme.FOOTER_LEVEL), spaceBefore=2)
+    return [*key_pdf.flowables(ctx, RuledHeading(escape(title), styles.h2, "aid-key", title, 0,
+                                                 colour=styles.rule_colour), styles.cell),
+            Paragraph(escape(colophon_text(ctx)), colophon)]
 
 
 class _TooLong(Exception):

@@ -171,14 +171,25 @@ def ink_span(text: str, font: str, size: float) -> tuple[float, float]:
 
 def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None,
                 part: str | None = None) -> str:
-    """The footer every page of the kit carries: kit version, edition stamp and label, paper, and
-    the part and page (`part`: the catalogue key of the part's name, page.footer.part.*), so a
-    page of the merged kit says which part its number counts in."""
-    text = ctx.words("page.footer", version=__version__, stamp=ctx.stamp_words(), paper=paper.label)
+    """The footer every page of the kit carries: the variant (and the edition's --label) and the
+    paper, then the part and page (`part`: the catalogue key of the part's name,
+    page.footer.part.*), so a page says what its number counts.  The kit's version and stamp are
+    the colophon's (colophon_text)."""
+    r, label = ctx.kit.rules, ctx.options.label
+    if label:
+        text = ctx.words("page.footer.named", number=r.number, title=r.title, label=label, paper=paper.label)
+    else:
+        text = ctx.words("page.footer", number=r.number, title=r.title, paper=paper.label)
     if page is not None:
         assert part is not None, "a numbered page names its part"
         text += ctx.words("page.footer.page", part=ctx.words(part), page=page, pages=pages)
     return text
+
+
+def colophon_text(ctx: BuildContext) -> str:
+    """The colophon's one line: the kit's version and the edition stamp (with its --label), as
+    MANIFEST.txt lists them; printed once a file, never in a footer."""
+    return ctx.words("colophon.edition", version=__version__, stamp=ctx.stamp_words())
 
 
 def new_canvas(ctx: BuildContext, paper: Paper, title: str, subject: str, *,
@@ -262,16 +273,28 @@ def footer_baseline(size: float = 7) -> float:
     return EDGE_MM * MM + size * 0.3
 
 
+# The footer of a numbered page is a form XObject of its own, FOOTER_FORM and the page's number:
+# the kit, joining the parts' files, puts a form that counts the kit's pages in its place
+# (pdf_join.py), so each part is drawn once and each file numbers its own pages.
+FOOTER_FORM = "PageFooter"
+
+
 def draw_footer(c: Any, ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None,
                 margin: float = 18, size: float = 7, *, part: str | None = None) -> None:
     """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM;
-    `part`: footer_text's."""
+    `part`: footer_text's.  A numbered page's footer is its form FOOTER_FORM + page."""
+    text = footer_text(ctx, paper, page, pages, part)
+    name = f"{FOOTER_FORM}{page}" if page is not None else None
+    if name is not None:
+        c.beginForm(name, 0, 0, paper.width, paper.height)
     c.saveState()
     c.setFont(FONT, size)
     c.setFillGray(theme.FOOTER_LEVEL)         # DeviceGray: pure K
-    c.drawCentredString(paper.width / 2, max(margin * 0.6, footer_baseline(size)),
-                        footer_text(ctx, paper, page, pages, part))
+    c.drawCentredString(paper.width / 2, max(margin * 0.6, footer_baseline(size)), text)
     c.restoreState()
+    if name is not None:
+        c.endForm()
+        c.doForm(name)
 
 
 def escape(text: object) -> str:

@@ -34,6 +34,7 @@ from generator.render.pdf.canvas import (
     CONDENSED_BOLD,
     FONT,
     INK,
+    colophon_text,
     draw_footer,
     ellipsise,
     register_fonts,
@@ -400,8 +401,10 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
 
 def colophon(c: Canvas, ctx: BuildContext, left: float, y: float, width: float) -> None:
     """Who made the type and the pictograms, as their licences ask (the icons: "Icons made by
-    AUTHOR" and game-icons.net)."""
+    AUTHOR" and game-icons.net), and the colophon's line: the kit's version and the edition stamp,
+    the one place the counters print them."""
     names = pictograms.authors()
     authors = names[0] if len(names) == 1 else ctx.words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
     c.setFillColor(INK)
-    paragraphs(c, left, y, width, [ctx.words("colophon.text", authors=authors)], size=PAGE.small, font=CONDENSED)
+    paragraphs(c, left, y, width, [f"{ctx.words('colophon.text', authors=authors)} {colophon_text(ctx)}."],
+               size=PAGE.small, font=CONDENSED)

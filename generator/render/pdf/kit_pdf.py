@@ -12,24 +12,47 @@ from typing import BinaryIO
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render import theme
-from generator.render.pdf.canvas import FONT, DocumentInfo, Pdf, document_info, finish, new_canvas
-from generator.render.pdf.pdf_join import join
+from generator.render.pdf.canvas import FONT, DocumentInfo, Pdf, document_info, draw_footer, finish, new_canvas
+from generator.render.pdf.pdf_join import Footers, join
 from generator.render.pdf.pdf_stream import Document
 
 Part = tuple[str, bytes | BinaryIO]     # (bookmark, a PDF's bytes or a binary file open for reading)
+Source = tuple[str, str, bytes | BinaryIO]      # (the part, the catalogue key of its bookmark, its PDF)
 
 
-def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Part]) -> Pdf:
-    """The kit for one paper: `sources` is [(the catalogue key of its bookmark, PDF)] in kit
-    order, each PDF its bytes or a binary file open for reading (a build passes its staged files)."""
+def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Source]) -> Pdf:
+    """The kit for one paper: `sources` is [(part, the catalogue key of its bookmark, PDF)] in kit
+    order, each PDF its bytes or a binary file open for reading (a build passes its staged files).
+    Each page's footer counts the kit's pages, in the part's name."""
     assert paper is not None, "the kit is made per paper"
     r = ctx.kit.rules
     title = ctx.words("kit.title", number=r.number, title=r.title, paper=paper.label)
     subject = ctx.words("kit.subject", number=r.number, title=r.title, game=r.game)
     duplex = ctx.options.profile.duplex_hint
-    parts = [(ctx.words(key), source) for key, source in sources]     # in the edition's language
+    parts = [(ctx.words(key), source) for _, key, source in sources]     # in the edition's language
+    part_of = {ctx.words(key): part for part, key, _ in sources}
+
+    def footers(owners: Sequence[str | None]) -> bytes:
+        return kit_footers(ctx, paper, title, subject, [part_of.get(o) if o is not None else None for o in owners])
     return merge(parts, paper, title, subject, document_info(ctx), duplex=duplex,
-                 blank=blank_page(ctx, paper, title, subject) if duplex else None)
+                 blank=blank_page(ctx, paper, title, subject) if duplex else None, footers=footers)
+
+
+def kit_footers(ctx: BuildContext, paper: Paper, title: str, subject: str, parts: Sequence[str | None]) -> bytes:
+    """The kit's footers: page n's footer form (canvas.FOOTER_FORM + n) counts the kit's pages, in
+    the name of the part `parts[n - 1]` (None: a blank page, which has none); in a print shop's
+    inks where the kit is the shop's."""
+    c, buffer = new_canvas(ctx, paper, title, subject)
+    for n, part in enumerate(parts, 1):
+        if part is not None:
+            draw_footer(c, ctx, paper, n, len(parts), part=f"page.footer.part.{part}")
+        c.showPage()
+    pdf = bytes(finish(c, buffer))
+    prepress = ctx.options.profile.prepress
+    if prepress is None:
+        return pdf
+    from generator.render.pdf.shop_pdf import to_shop
+    return bytes(to_shop(pdf, prepress, ctx.options.marks))
 
 
 def blank_page(ctx: BuildContext, paper: Paper, title: str, subject: str) -> bytes:
@@ -44,17 +67,17 @@ def blank_page(ctx: BuildContext, paper: Paper, title: str, subject: str) -> byt
 
 
 def merge(parts: Sequence[Part], paper: Paper, title: str, subject: str, info: DocumentInfo, *,
-          duplex: bool = True, blank: bytes | None = None) -> Pdf:
+          duplex: bool = True, blank: bytes | None = None, footers: Footers | None = None) -> Pdf:
     """`parts` is [(bookmark title, PDF bytes or binary file)]; return the joined PDF.
     `duplex`: the viewer hint for a long-edge duplex print, and each part on a fresh sheet,
-    padded with the page `blank`.  The dates are the parts' own (fixed, or SOURCE_DATE_EPOCH):
-    no clock is read here."""
+    padded with the page `blank`; `footers`: the kit's own footers (pdf_join.join's).  The
+    dates are the parts' own (fixed, or SOURCE_DATE_EPOCH): no clock is read here."""
     if duplex and blank is None:
         blank = _empty_page(paper)
     written = bytearray()
     contents = [(name, content if isinstance(content, bytes) else content.read()) for name, content in parts]
     pages = join(contents, written.extend, Document(title, subject, info.author, info.creator, info.keywords,
-                                                    duplex=duplex), padding=blank if duplex else None)
+                                                    duplex=duplex), padding=blank if duplex else None, footers=footers)
     return Pdf(written, pages)
 
 

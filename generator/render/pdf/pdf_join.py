@@ -7,6 +7,10 @@ the references in its dictionary (never in a stream, never in a string) are renu
 part's catalog, page tree and document info give way to the joined document's own; its pages
 join one page tree; its outline becomes the entry of a bookmark named for the part; each of its
 font subsets is named by its program (subset_tags.py), so no two parts' subsets share a name.
+
+A part's page draws its footer as a form of its own, named for the page (canvas.FOOTER_FORM):
+given footers that count the joined document's pages, the join puts each in the place of the
+part's own, so a page of the kit says "page 10 of 24", not its part's "page 4 of 6".
 """
 
 import itertools
@@ -14,6 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from generator.render.pdf.canvas import FOOTER_FORM
 from generator.render.pdf.pdf_stream import Document, Sink, pdf_date, text_string
 from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
 
@@ -22,6 +27,8 @@ from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
 _TOKENS = re.compile(rb"\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>|(\d+) (\d+) R")
 _OBJECT = re.compile(rb"\s*(\d+) (\d+) obj")
 _REF = rb"(\d+) \d+ R"
+# A page's footer form in a resource dictionary, as reportlab (FormXob.NAME) or pdf_stream names it
+_FOOTER = re.compile(rb"/(?:FormXob\.)?" + FOOTER_FORM.encode() + rb"(\d+)\s+" + _REF)
 
 
 class NotOurPdf(ValueError):
@@ -145,39 +152,95 @@ class _Writer:
 
 
 Item = tuple[int, str, int, tuple[int, int, int] | None]    # (number, title, first page, (first, last, count))
+# Given the part each page of the joined document belongs to (its title, None for padding), the
+# PDF whose form FOOTER_FORM + n is the joined document's page n's footer
+Footers = Callable[[Sequence[str | None]], bytes]
 
 
-def join(parts: Sequence[tuple[str, bytes]], sink: Sink, document: Document, padding: bytes | None = None) -> int:
+def join(parts: Sequence[tuple[str, bytes]], sink: Sink, document: Document, padding: bytes | None = None,
+         footers: Footers | None = None) -> int:
     """Write into `sink` the PDF of `parts` ([(bookmark title, PDF)], in order), with
     `document`'s info and viewer hints; its page count.  Each part gets a bookmark holding its
     own outline; with `padding` (a one-page PDF), a part that would start on the back of a
-    sheet starts on the next sheet, the padding page between."""
+    sheet starts on the next sheet, the padding page between; with `footers`, each page's footer
+    form gives way to the joined document's own."""
     out = _Writer(sink)
     out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    read_parts = [(title, read(content)) for title, content in parts]
+    blank = read(padding) if padding is not None else None
+    order: list[tuple[str | None, _Part]] = []
+    owners: list[str | None] = []
+    for title, part in read_parts:
+        if blank is not None and len(owners) % 2:
+            order.append((None, blank))
+            owners += [None] * len(blank.pages(_tree_root(blank)))
+        order.append((title, part))
+        owners += [title] * len(part.pages(_tree_root(part)))
     pages: list[int] = []
     items: list[Item] = []
     next_number = 4         # 1 the catalog, 2 the page tree, 3 the outline
-    for title, content in parts:
-        if padding is not None and len(pages) % 2:
-            next_number = _copy(out, read(padding), None, next_number, pages, items)
-        next_number = _copy(out, read(content), title, next_number, pages, items)
+    kit_footers: dict[int, int] = {}
+    if footers is not None:
+        next_number, kit_footers = _copy_forms(out, read(footers(owners)), next_number)
+    for owner, part in order:
+        next_number = _copy(out, part, owner, next_number, pages, items, kit_footers)
     return _finish(out, pages, items, next_number, document)
 
 
-def _copy(out: "_Writer", part: _Part, title: str | None, next_number: int, pages: list[int],
-          items: list[Item]) -> int:
-    """Write `part`'s objects under numbers from `next_number` on, its pages added to `pages`
-    and (with a `title`) its bookmark to `items`; the next free number."""
-    tree, outline = 2, 3
+def _tree_root(part: _Part) -> int:
     node = part.entry(part.root, b"Pages")
     if node is None:
         raise NotOurPdf("no page tree")
+    return node
+
+
+def footer_forms(part: _Part) -> dict[int, int]:
+    """{object number: the page it is the footer of} of the part's footer forms."""
+    found: dict[int, int] = {}
+    for number in part.objects:
+        for page, ref in _FOOTER.findall(part.head(number)):
+            found[int(ref)] = int(page)
+    return found
+
+
+def _copy_forms(out: "_Writer", part: _Part, next_number: int) -> tuple[int, dict[int, int]]:
+    """Write the footer forms of `part` (a PDF of footers, a page each) and what they draw with,
+    none of its pages; the next free number and {page: the number of its footer form}."""
+    node = _tree_root(part)
+    page_objects = part.pages(node)
+    contents: set[int] = set()
+    for page in page_objects:
+        found = re.search(rb"/Contents\s*(\[[^\]]*\]|\d+ \d+ R)", part.head(page))
+        contents |= {int(ref) for ref in re.findall(_REF, found.group(1))} if found else set()
+    drop = {part.root, part.info, part.entry(part.root, b"Outlines"), part.entry(part.root, b"ViewerPreferences"),
+            *part.tree(node), *page_objects, *contents}
+    numbers: dict[int, int] = {}
+    for n in sorted(part.objects):
+        if n not in drop:
+            numbers[n] = next_number
+            next_number += 1
+    names = subset_names(part)
+    for n in sorted(numbers):
+        out.object(numbers[n], renumbered(part.objects[n], numbers.__getitem__, names))
+    return next_number, {page: numbers[form] for form, page in footer_forms(part).items()}
+
+
+def _copy(out: "_Writer", part: _Part, title: str | None, next_number: int, pages: list[int],
+          items: list[Item], kit_footers: dict[int, int]) -> int:
+    """Write `part`'s objects under numbers from `next_number` on, its pages added to `pages`
+    and (with a `title`) its bookmark to `items`; the next free number.  Where `kit_footers`
+    has the footer of a page of the joined document, the part's own footer form gives way to it."""
+    tree, outline = 2, 3
+    node = _tree_root(part)
     own = part.entry(part.root, b"Outlines")
     nodes = set(part.tree(node))
     prefs = part.entry(part.root, b"ViewerPreferences")
     # the part's catalog, info and hints give way to the joined document's; its tree joins ours
     drop = {part.root, part.info, prefs, own, *nodes}
     numbers = dict.fromkeys(nodes, tree)
+    for form, page in footer_forms(part).items() if kit_footers else ():
+        numbers[form] = kit_footers[len(pages) + page]
+        drop.add(form)
     for n in sorted(part.objects):
         if n not in drop:
             numbers[n] = next_number

@@ -161,7 +161,7 @@ class PdfStream:
         self.faces: dict[str, _Face] = {}
         self.resource_count = 0
         self.outlines: list[_Outline] = []
-        self.forms: list[int] = []
+        self.forms: list[tuple[str, int]] = []     # (resource name, object number)
         self._write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
 
     # -- what a page's operators are made of -----------------------------------------------
@@ -184,13 +184,14 @@ class PdfStream:
 
     # -- writing -----------------------------------------------------------------------------
 
-    def form(self, content: str) -> str:
-        """Write `content` once as a form XObject the size of the page; the operator that draws it."""
+    def form(self, content: str, name: str | None = None) -> str:
+        """Write `content` once as a form XObject the size of the page; the operator that draws it.
+        `name`: its resource name (a page's footer is named for its page: canvas.FOOTER_FORM)."""
         n = self._object()
         self._stream(n, content.encode("latin-1"), f"/Type /XObject /Subtype /Form /BBox {self.box} "
                                                     f"/Resources {self.RESOURCES} 0 R")
-        self.forms.append(n)
-        return f"/X{len(self.forms)} Do"
+        self.forms.append((name or f"X{len(self.forms) + 1}", n))
+        return f"/{self.forms[-1][0]} Do"
 
     def page(self, content: str, bookmark: str | None = None) -> None:
         """Write one page whose operators are `content`; `bookmark`: an outline entry opening it."""
@@ -206,7 +207,7 @@ class PdfStream:
     def close(self) -> int:
         """Write the fonts, the page tree, the outline, the info and the trailer; the page count."""
         fonts = self._fonts()
-        forms = " ".join(f"/X{i} {n} 0 R" for i, n in enumerate(self.forms, start=1))
+        forms = " ".join(f"/{name} {n} 0 R" for name, n in self.forms)
         self._dictionary(self.RESOURCES, f"/Font << {fonts} >> /ProcSet [/PDF /Text]"
                                          + (f" /XObject << {forms} >>" if forms else ""))
         self._dictionary(self.PAGES, f"/Type /Pages /Count {len(self.pages)} "

@@ -21,7 +21,16 @@ from generator.content.rows import Table
 from generator.layout.paper import Paper
 from generator.layout.table import TableGeometry
 from generator.render import theme
-from generator.render.pdf.canvas import BOLD, FONT, ellipsise, footer_baseline, footer_text
+from generator.render.pdf.canvas import (
+    BOLD,
+    CONDENSED,
+    CONDENSED_BOLD,
+    FONT,
+    FOOTER_FORM,
+    ellipsise,
+    footer_baseline,
+    footer_text,
+)
 from generator.render.pdf.pdf_stream import ESCAPES, PdfStream, number
 from generator.text import truncate
 
@@ -177,8 +186,6 @@ class Look(Struct, frozen=True):
     killed_tint: Color
     armed_tint: Color
     cell_font: Callable[[str], str]
-    seed: str               # the seed and the mode as the stamp prints them
-    mode: str
 
     @property
     def fate_of(self) -> list[int | None]:
@@ -243,32 +250,30 @@ class PageMaker:
                           self._footer(page, pages), ""])
 
     def _heading(self, page: int, span: range) -> str:
-        """Page 1: the title, the stamp and the legend; a later page: the title as a running head
-        with the stamp beside it.  The page number is the footer's alone."""
+        """The title (page 1's, or a later page's running head) with the rows the page holds beside
+        it, right; under page 1's title, the legend.  The page number is the footer's alone."""
         look, text = self.look, self.text
         words, geo = look.ctx.words, look.geo
         top = look.paper.height - look.margin
         size = look.title_size if page == 1 else look.running
         heading = words("prerolled.heading.title", rule=look.ctx.kit.rules.number)
         width = geo.right - geo.left
-        ops = ["0 g", text(BOLD, size, geo.left, top - size, ellipsise(heading, BOLD, size, width))]
-        table = look.table
-        block = words("prerolled.heading.block", block=table.block) if table.mode == "balanced" else ""
-        stamp = words("prerolled.heading.stamp", seed=look.seed, mode=look.mode, block=block,
-                      data=look.ctx.kit.short_hash, first=span.start + 1, last=span.stop, rows=len(table.rows))
-        if page > 1:        # the stamp right of the running head, in what room it leaves
-            room = width - stringWidth(heading, BOLD, size) - 12
-            ops.append(aligned(text, FONT, look.legend, geo.right, top - size,
-                               ellipsise(stamp, FONT, look.legend, max(room, 0)), "right"))
+        rows = words("prerolled.heading.rows", first=span.start + 1, last=span.stop, rows=len(look.table.rows))
+        room = width - stringWidth(heading, BOLD, size) - 12
+        ops = ["0 g", text(BOLD, size, geo.left, top - size, ellipsise(heading, BOLD, size, width)),
+               aligned(text, FONT, look.legend, geo.right, top - size, ellipsise(rows, FONT, look.legend, max(room, 0)),
+                       "right")]
+        if page > 1:
             return "\n".join(ops)
-        y = top - look.title_size - 6 - look.legend_lead
-        ops += [text(FONT, look.legend, geo.left, y, ellipsise(stamp, FONT, look.legend, width)), "0.1 g"]
+        y = top - look.title_size - 6
+        ops.append("0.1 g")
         indent, lines = self.legend
         for key, line in lines:
             y -= look.legend_lead
             if key:
-                ops.append(text(BOLD, look.legend, geo.left, y, ellipsise(key, BOLD, look.legend, indent - 4)))
-            ops.append(text(FONT, look.legend, geo.left + indent, y, line))
+                ops.append(text(CONDENSED_BOLD, look.legend, geo.left, y,
+                                ellipsise(key, CONDENSED_BOLD, look.legend, indent - 4)))
+            ops.append(text(CONDENSED, look.legend, geo.left + indent, y, line))
         return "\n".join(ops)
 
     def _column_heads(self, later: bool) -> str:
@@ -371,9 +376,11 @@ class PageMaker:
         return f"0 G 1.2 w {lines} {edge} {_num(top + look.group_lead + look.head)} m {edge} {_num(ys[-1])} l S"
 
     def _footer(self, page: int, pages: int) -> str:
-        """The footer line every page of the kit carries, as canvas.draw_footer sets it."""
+        """The footer line every page of the kit carries, as canvas.draw_footer sets it: a form
+        named for its page, which the kit replaces with one counting the kit's pages."""
         look, size = self.look, 7
         line = footer_text(look.ctx, look.paper, page, pages, "page.footer.part.prerolled")
         y = max(look.margin * 0.6, footer_baseline(size))
-        return f"q {number(theme.FOOTER_LEVEL)} g " + aligned(self.text, FONT, size, look.paper.width / 2, y, line,
-                                                              "centre") + " Q"
+        drawn = f"q {number(theme.FOOTER_LEVEL)} g " + aligned(self.text, FONT, size, look.paper.width / 2, y, line,
+                                                               "centre") + " Q"
+        return self.doc.form(drawn, f"{FOOTER_FORM}{page}")

@@ -23,20 +23,16 @@ from generator.content import rows as prerolled
 from generator.content.context import BuildContext
 from generator.content.rows import Table
 from generator.content.words import Words
-from generator.data import FATES
-from generator.data.model import Check, Interpretation
 from generator.engine.odds import WEAPONS, Odds, fate_code, weapon_code
-from generator.engine.procedure import PISTOL, draws_weapon
+from generator.engine.procedure import PISTOL
 from generator.errors import RenderError
 from generator.layout import face_layout as fl
-from generator.layout.paper import Paper
-from generator.layout.table import TableGeometry, table_geometry
+from generator.layout.paper import PAPERS, Paper
+from generator.layout.table import TableGeometry, filled_rows, table_geometry
 from generator.render import theme
 from generator.render.pdf.canvas import (
-    BOLD,
     CONDENSED,
     CONDENSED_BOLD,
-    FONT,
     Pdf,
     document_info,
     ellipsise,
@@ -56,6 +52,9 @@ HEAD_MIN = 7                # ... a man's head shrinks to this where ten columns
 GROUP_LEAD = HEAD + 3       # the line over the men's heads naming the group (fates, weapons)
 RULE_CHARS = 12             # a rule number cited in the heads and the legend, at most
 LEGEND = TYPE.small
+# The legend in the tables' own condensed face: a line of it says a whole sentence, so the
+# first page's instructions keep to five lines in every edition.
+LEGEND_FACE, LEGEND_KEY_FACE = CONDENSED, CONDENSED_BOLD
 LEGEND_LEAD = 9
 LINES_PER_ITEM = 5          # a runaway sentence in data is ellipsised, never pushes rows off the page
 TITLE_SIZE = TYPE.title     # page 1's title; later pages repeat it as a running head
@@ -110,79 +109,30 @@ def shown(table: Table, row: Sequence[str], weapon_of: dict[int, int]) -> list[s
 
 
 def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
-    """How to use the table, worded from the rules data (the readings in force included):
-    [(key word, sentence), ...]."""
+    """How to use the table, worded from the rules data (the readings in force included), at
+    most a line each: [(key word, sentence), ...].  How to hide, cut and share the tables, and
+    what a printed seed is for, are README's; what the rule says, the aid's."""
     words, r = ctx.words, ctx.kit.rules
     notes = {i.name: i for i in r.interpretations}
-    # The table prints no notes: it cites them as the player aid's, or prints their sentence.
-    cite = {name: words("prerolled.legend.note", note=i.note) for name, i in notes.items()}
-    hide = words("prerolled.legend.hide.text", first=words("prerolled.head.man", n=1))
-    # a printed seed lets anyone print the same rows
-    seed = [(words("prerolled.legend.seed.key"), words("prerolled.legend.hide.seed"))] if ctx.options.seed_shown else []
-    # where a nationality had no SMG, the cell's SMG is read as the note says
-    no_smg = notes["no_smg"]
-    smg = words("prerolled.legend.smg.text", sentence=no_smg.sentence.rstrip().rstrip("."), note=cite["no_smg"])
-    return [
-        (words("prerolled.legend.use.key"), words("prerolled.legend.use.text", fate=r.fate.rule, weapon=r.weapon.rule)),
-        *seed,
-        (words("prerolled.legend.check.key"), _check_text(words, r.closed, r.open, notes["over_kill"],
-                                                          cite["over_kill"])),
-        (words("prerolled.legend.hide.key"), hide),
-        (words("prerolled.legend.men.key"), _men_text(ctx)),
-        (words("prerolled.legend.smg.key"), smg),
-        (words("prerolled.legend.hero.key"), _hero_text(ctx, cite["hero_card"])),
-        (words("prerolled.legend.voluntary.key"), _voluntary_text(words, notes["voluntary_casualties"],
-                                                                  cite["voluntary_casualties"])),
-        (words("prerolled.legend.rows.key"), words("prerolled.legend.rows.text", mode=_mode_text(words, table))),
+    voluntary = notes["voluntary_casualties"]
+    said = [
+        (words("prerolled.legend.use.key"), words("prerolled.legend.use.text", closed=r.closed.rule, open=r.open.rule)),
+        (words("prerolled.legend.read.key"), words("prerolled.legend.read.text", fate=r.fate.rule,
+                                                   weapon=r.weapon.rule)),
+        (words("prerolled.legend.hero.key"), words("prerolled.legend.hero.text", note=notes["hero_card"].note)),
+        (words("prerolled.legend.voluntary.key"),
+         words("prerolled.legend.voluntary.none" if voluntary.reading == "none" else "prerolled.legend.voluntary.other",
+               note=voluntary.note)),
+        (words("prerolled.legend.hide.key"), words("prerolled.legend.hide.text")),
     ]
-
-
-def _check_text(words: Words, closed: Check, open_: Check, over: Interpretation, note: str) -> str:
-    """The check is the kill card's (871.1.a/b): when it allows a bail-out (the over-kill reading
-    in force), on which of its columns; the table is read only after it."""
-    when = words("prerolled.legend.check.exact" if over.reading == "no_bail_out" else "prerolled.legend.check.any")
-    return words("prerolled.legend.check.text", when=when, note=note, closed=closed.rule,
-                 closed_label=closed.label, closed_column=closed.column, open=open_.rule, open_label=open_.label,
-                 open_column=open_.column)
-
-
-def _men_text(ctx: BuildContext) -> str:
-    """The order the crew is laid out in, what each group of columns holds, whose weapon is read."""
-    words, r = ctx.words, ctx.kit.rules
-    no_weapon = [cell_word(words, f) for f in FATES if not draws_weapon(r, f)]
-    none = words("prerolled.legend.men.none", fates=words.either(no_weapon)) if no_weapon else ""
-    return words("prerolled.legend.men.text", first=words("prerolled.head.man", n=1),
-                 last=words("prerolled.head.man", n=r.crew.size), fate=r.fate.rule, weapon=r.weapon.rule,
-                 casualty=r.crew.commander_casualty_rule, none=none, crew=r.crew.morale_rule)
-
-
-def _hero_text(ctx: BuildContext, note: str) -> str:
-    """When a Hero card is played, and which cells it replaces: one card or two (the hero_card
-    reading in force).  Each is played before the cell it replaces is uncovered, so it gives
-    nothing away."""
-    words, r = ctx.words, ctx.kit.rules
-    hero = r.hero
-    key = "prerolled.legend.hero.single" if r.setting("hero_card") == "single" else "prerolled.legend.hero.separate"
-    # the fate in the edition's words, as its cells print it (lower case: it ends a phrase)
-    return words(key, result=cell_word(words, hero.fate_result).lower(), fate_rule=hero.fate_rule,
-                 weapon_rule=hero.weapon_rule,
-                 choice=words.either(cell_word(words, k) for k in hero.weapon_choice),
-                 unpins=words("prerolled.legend.hero.unpins") if hero.unpins else "", note=note)
-
-
-def _voluntary_text(words: Words, voluntary: Interpretation, note: str) -> str:
-    """The voluntary bail-out reading in force (its own sentence, from data) and how to read the row."""
-    read = words("prerolled.legend.voluntary.none" if voluntary.reading == "none"
-                 else "prerolled.legend.voluntary.other")
-    return words("prerolled.legend.voluntary.text", sentence=voluntary.sentence.rstrip().rstrip("."), note=note,
-                 read=read)
+    if table.mode == "balanced":
+        said.append((words("prerolled.legend.rows.key"), _mode_text(words, table)))
+    return said
 
 
 def _mode_text(words: Words, table: Table) -> str:
-    """How the rows were drawn, owning up to a part block at the end."""
+    """How a balanced table's rows were drawn, owning up to a part block at the end."""
     block, rows = table.block, len(table.rows)
-    if table.mode != "balanced":
-        return words("prerolled.legend.rows.independent")
     said = [words("prerolled.legend.rows.balanced", block=block, next=block + 1, double=2 * block)]
     rest = rows % block
     if rest:
@@ -197,13 +147,13 @@ def legend_lines(ctx: BuildContext, table: Table, width: float, codes: bool = Fa
     sentences = legend_sentences(ctx, table)
     if codes:
         sentences.append((ctx.words("prerolled.legend.codes.key"), ctx.words("prerolled.legend.codes.text")))
-    indent = max(stringWidth(key, BOLD, LEGEND) for key, _ in sentences) + 6
+    indent = max(stringWidth(key, LEGEND_KEY_FACE, LEGEND) for key, _ in sentences) + 6
     lines = []
     for key, sentence in sentences:
         wrapped = _wrapped(sentence, width - indent)
         if len(wrapped) > LINES_PER_ITEM:     # a runaway text from data keeps the other items on the page
             wrapped = [*wrapped[:LINES_PER_ITEM - 1], wrapped[LINES_PER_ITEM - 1] + " ..."]
-        lines += [(key if i == 0 else "", ellipsise(line, FONT, LEGEND, width - indent))
+        lines += [(key if i == 0 else "", ellipsise(line, LEGEND_FACE, LEGEND, width - indent))
                   for i, line in enumerate(wrapped)]
     return indent, lines
 
@@ -212,8 +162,8 @@ def _wrapped(text: str, width: float) -> list[str]:
     """`text` wrapped to `width` at its plain spaces: a no-break space (French spacing before a
     colon) holds, so no line starts with the mark; reportlab's simpleSplit where one word alone
     is wider than the line (data text), which breaks anywhere."""
-    lines = fl.wrap(text, width, lambda t, _s, size: stringWidth(t, FONT, size), "body", LEGEND)
-    return lines if lines is not None else simpleSplit(text, FONT, LEGEND, width) or [""]
+    lines = fl.wrap(text, width, lambda t, _s, size: stringWidth(t, LEGEND_FACE, size), "body", LEGEND)
+    return lines if lines is not None else simpleSplit(text, LEGEND_FACE, LEGEND, width) or [""]
 
 
 def column_widths(table: Table, labels: Labels, words: Words, codes: bool) -> tuple[tuple[str, float, bool], ...]:
@@ -232,21 +182,42 @@ def column_widths(table: Table, labels: Labels, words: Words, codes: bool) -> tu
             *((c.name, fate_w if c.kind == prerolled.FATE else weapon_w, True) for c in table.columns))
 
 
-def _geometry(ctx: BuildContext, paper: Paper, table: Table) -> tuple[TableGeometry, Legend, Labels]:
-    """(geometry, legend lines, labels): friendly cell text, or the CSV codes if it cannot fit."""
+def _geometry(ctx: BuildContext, paper: Paper, table: Table, alike: bool = True) \
+        -> tuple[TableGeometry, Legend, Labels]:
+    """(geometry, legend lines, labels): friendly cell text, or the CSV codes if it cannot fit.
+    `alike`: every paper paginates alike (capacity()), a paper with room for more rows spreading
+    the same rows a page wider apart, so page 3 holds the same rows on A4 and on Letter."""
     friendly = man_labels(ctx.odds, ctx.words)
+    most = capacity(ctx, table) if alike else None
 
     def laid_out(labels: Labels, codes: bool) -> tuple[TableGeometry, Legend, Labels]:
         legend = legend_lines(ctx, table, paper.width - 2 * MARGIN, codes)
         heads = GROUP_LEAD + HEAD + 6
-        first = TITLE_SIZE + 6 + LEGEND_LEAD * (1 + len(legend[1])) + 6 + heads
+        first = TITLE_SIZE + 6 + LEGEND_LEAD * len(legend[1]) + 6 + heads
         geo = table_geometry(paper, column_widths(table, labels, ctx.words, codes), row_height=ROW,
-                             top=(first, RUNNING + 6 + heads), bottom=FOOTER, margin=MARGIN)
+                             top=(first, RUNNING + 6 + heads), bottom=FOOTER, margin=MARGIN, most=most)
         return geo, legend, labels
     try:
         return laid_out(friendly, False)
     except RenderError:     # the words do not fit: the CSV's codes, explained in the legend
         return laid_out({code: code for code in friendly}, True)
+
+
+def capacity(ctx: BuildContext, table: Table) -> tuple[int, int]:
+    """(rows on page 1, rows on a later page) of `table` on every paper alike: the fewest any
+    paper holds at the rows' own pitch."""
+    geos = [_geometry(ctx, paper, table, alike=False)[0] for paper in PAPERS.values()]
+    return min(g.first_rows for g in geos), min(g.rows_per_page for g in geos)
+
+
+def default_rows(ctx: BuildContext) -> int:
+    """The rows a table has when --rows is not given: whole pages (whole blocks in balanced mode,
+    the last page as full as blocks allow), about TARGET_ROWS; the same on every paper."""
+    register_fonts()
+    provisional = prerolled.generate(ctx.kit, ctx.odds, seed=ctx.options.seed, mode=ctx.options.mode)
+    first, later = capacity(ctx, provisional)
+    block = provisional.block if provisional.mode == "balanced" else 1
+    return filled_rows(first, later, prerolled.TARGET_ROWS, block)
 
 
 def page_count(ctx: BuildContext, paper: Paper, table: Table) -> int:
@@ -296,7 +267,7 @@ def _look(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry, lab
                 group_lead=GROUP_LEAD, legend=LEGEND, legend_lead=LEGEND_LEAD, title_size=TITLE_SIZE,
                 running=RUNNING, margin=MARGIN, pad=PAD, rule_chars=RULE_CHARS, cell=CELL, cell_bold=CELL_BOLD,
                 dash=DASH, killed_code=KILLED, armed_codes=ARMED, band=BAND, killed_tint=KILLED_TINT,
-                armed_tint=ARMED_TINT, cell_font=cell_font, seed=seed_text(ctx), mode=mode_word(ctx.words, table.mode))
+                armed_tint=ARMED_TINT, cell_font=cell_font)
 
 
 def seed_text(ctx: BuildContext) -> str:
