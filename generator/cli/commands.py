@@ -218,11 +218,26 @@ def cmd_serve(args: argparse.Namespace) -> None:
         now = with_project(argv, args) if project_file(args.config) is not None else args
         data = data_folder(given[0] if now.data is None else now.data)
         return context(load(data), options_from_args(now), template_folder(given[0], given[1]))
+    _check_serve_folders(args)
     watched = watched_paths(args.data, args.templates, project_file(args.config))
     if args.out is not None:
         _check_out(args.out, args)
         check_out_not_watched(Path(args.out), watched)
     serve(Sources(watched, make_context), args.port, Path(args.out) if args.out else None, args.open)
+
+
+def _check_serve_folders(args: argparse.Namespace) -> None:
+    """What no save can mend is refused before serving, as a build refuses it: a --data or
+    --since folder that is not there (a problem inside one the preview shows, and a save mends)."""
+    try:
+        missing = probe(args.data) != "folder"
+    except PathProblem:
+        missing = True
+    if missing:
+        raise UsageError(f"{args.data}: no such data folder (give the kit's data/ folder with --data DIR)")
+    from generator.data.revisions import GIT, folder_side
+    if args.since is not None and not args.since.startswith(GIT):
+        folder_side(args.since)
 
 
 def _check_out(out: str, args: argparse.Namespace) -> None:

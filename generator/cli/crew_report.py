@@ -6,8 +6,8 @@ from pathlib import Path
 from generator.data.model import MORALE_RANGE, KitData, Nationality, Rules
 from generator.engine.crews import CrewSearch, find_crews
 from generator.engine.procedure import crew_size
-from generator.errors import UsageError
-from generator.suggest import suggestion
+from generator.errors import DataError, UsageError
+from generator.suggest import suggestion, suggestion_by_names
 
 MAX_COMBINATIONS = 2_000_000    # crews a search tries at most; a real roster (a few dozen cards) is far below
 
@@ -26,8 +26,9 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
         raise UsageError("crew: --casualties cannot be negative")
     cards = [i.strip() for i in in_use.split(",") if i.strip()]
     unknown = sorted(set(cards) - {c.card_id for c in nat.roster})
-    if nat.roster and unknown:
-        raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}")
+    if unknown:
+        raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}"
+                         f"{'' if nat.roster else ' (it lists none: key roster)'}")
     size = _crew_size(rules, casualties)
     free = len(nat.roster) - len(set(cards))
     if math.comb(max(free, 0), size) > MAX_COMBINATIONS:   # every combination is tried: keep it finite
@@ -56,10 +57,29 @@ def _nationality(kit: KitData, nationality: str) -> Nationality:
     nat = next((n for n in kit.nationalities if n.key.lower() == nationality.lower()), None)   # no two differ in case
     if nat is None:
         keys = [n.key for n in kit.nationalities]
-        hint = suggestion(nationality.lower(), keys)
+        hint = suggestion_by_names(nationality, nationality_names(kit))
         raise UsageError(f"crew: no nationality {nationality!r}; {hint + ' ' if hint else ''}the data has "
                          f"{', '.join(keys)}")
     return nat
+
+
+def nationality_names(kit: KitData) -> dict[str, list[str]]:
+    """What a player may call each nationality, by its file's name: its name, adjective and army
+    in the data and in every edition's glossary, and the names of the languages its soldiers
+    spoke (`speaks`) in every language the kit has, as Babel gives them ('soviet': Soviet,
+    Sowjets, Russian, russisch, русский, ...)."""
+    from generator.content.words import available_languages, language_names
+    from generator.data.glossary import read_glossary
+    names = {n.key: [n.name, n.adjective, n.army, *(name for code in n.speaks for name in language_names(code))]
+             for n in kit.nationalities}
+    for lang in available_languages()[1:]:
+        try:
+            glossary = read_glossary(kit, lang)
+        except DataError:       # a glossary with a problem of its own: `bailout check` names it
+            continue
+        for key, words in glossary.nationalities.items():
+            names.get(key, []).extend(words.values())
+    return {key: [name for name in these if name] for key, these in names.items()}
 
 
 def _crew_size(rules: Rules, casualties: int) -> int:
