@@ -202,3 +202,21 @@ def test_a_reader_that_leaves_before_the_last_flush_gets_the_sigpipe_status_and_
                           env=env, timeout=120)
     assert done.returncode == 141 and done.stderr == ""
 
+
+@pytest.mark.parametrize("argv", [["odds"], ["simulate", "50"], ["crew", "german", "--afv-morale", "5"]])
+def test_every_note_a_report_cites_is_printed_with_it(argv):
+    # The notes live on the aid's second page; a terminal has no page to turn to.
+    import re
+    import tomllib
+
+    from conftest import DATA
+    notes = {n["note"]: n for n in tomllib.loads((DATA / "rules.toml").read_text())["interpretation"].values()}
+    status, out, _ = run_cli(*argv)
+    assert status == 0
+    lines = out.splitlines()
+    printed = {int(m[1]): line for line in lines if (m := re.match(r"  note (\d+): ", line))}
+    cited = {int(n) for line in lines if not line.startswith("  note ") for n in re.findall(r"\bnote (\d+)\b", line)}
+    assert cited and set(printed) == cited, (cited, sorted(printed))
+    for number, line in printed.items():
+        note = notes[number]
+        assert line.endswith(note["readings"][note["reading"]]), line

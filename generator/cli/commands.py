@@ -89,7 +89,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> None:
-    from generator.cli.odds_report import figure_label
+    from generator.cli.odds_report import figure_label, with_notes
     from generator.cli.parser import drawn_seed
     from generator.engine import procedure as R
     from generator.engine.simulate import simulate
@@ -102,20 +102,21 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         return
     r = kit.rules
     note = next(i.note for i in r.interpretations if i.name == "hero_card")
-    say(f"{args.n} simulated bail-outs, seed {args.seed}: each reads one kill card for both checks "
-          f"({r.closed.rule}, {r.open.rule}), then resolves a crew of {R.crew_size(r)} of a destroyed AFV twice, "
-          f"without and with a Hero card in {r.hero.fate_rule} (note {note})")
+    lines = [f"{args.n} simulated bail-outs, seed {args.seed}: each reads one kill card for both checks "
+             f"({r.closed.rule}, {r.open.rule}), then resolves a crew of {R.crew_size(r)} of a destroyed AFV twice, "
+             f"without and with a Hero card in {r.hero.fate_rule} (note {note})"]
     labels = [figure_label(r, f) for f in figures]
     width = max(len("figure"), *(len(label) for label in labels))
-    say(f"{'figure':{width}} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
+    lines.append(f"{'figure':{width}} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
     for f, label in zip(figures, labels, strict=True):
-        say(f"{label:{width}} {f.exact!s:>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
+        lines.append(f"{label:{width}} {f.exact!s:>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
     worst = max(abs(f.z) for f in figures)
     # what chance alone gives: the |z| that n independent figures all stay under 19 times in 20
     from statistics import NormalDist
     usual = NormalDist().inv_cdf(1 - (1 - 0.95 ** (1 / len(figures))) / 2)
-    say(f"largest |z| = {worst:.2f} (with {len(figures)} figures, chance alone keeps the largest under "
-        f"about {usual:.1f} 19 times in 20)")
+    lines.append(f"largest |z| = {worst:.2f} (with {len(figures)} figures, chance alone keeps the largest under "
+                 f"about {usual:.1f} 19 times in 20)")
+    say(with_notes(r, lines))
 
 
 def cmd_crew(args: argparse.Namespace) -> None:

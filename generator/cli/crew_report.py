@@ -3,6 +3,7 @@
 import math
 from pathlib import Path
 
+from generator.cli.odds_report import with_notes
 from generator.data.model import MORALE_RANGE, KitData, Nationality, Rules
 from generator.engine.crews import CrewSearch, find_crews
 from generator.engine.procedure import crew_size
@@ -40,8 +41,8 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
     c = rules.crew
     if not nat.roster:
         lines.append(f"No personality cards are listed in {where} (key: roster); add [[roster]] tables "
-                     f"(card, role, morale) to search for crews.")
-        return lines
+                     f"(card, role, morale; the file ends with one commented out) to search for crews.")
+        return with_notes(rules, lines)
     lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(cards)} unused cards"
                  f"{'' if search.crews else f': {c.morale_rule} cannot be met from these cards'}.")
     for crew in search.crews[:most]:
@@ -49,7 +50,7 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
                                       f"(M{card.morale})" for card in crew))
     if len(search.crews) > most:
         lines.append(f"  ... and {len(search.crews) - most} more (--most N lists more)")
-    return lines
+    return with_notes(rules, lines)
 
 
 def _nationality(kit: KitData, nationality: str) -> Nationality:
@@ -120,11 +121,14 @@ def _target_lines(rules: Rules, name: str, label: str, casualties: int, search: 
 def _afv(nat: Nationality, where: str, afv: str | None, afv_morale: int | None) -> tuple[int, str]:
     """(the AFV's Morale, how the report names it): the AFV named from the file, or a Morale given."""
     if afv is not None:
+        if not nat.afvs:
+            raise UsageError(f"crew: {where}: afv: no AFV is listed; add an [[afv]] table (name, morale, open_topped: "
+                             f"the file ends with one commented out, docs/editing.md shows it), or give --afv-morale M")
         listed = next((a for a in nat.afvs if a.name.lower() == afv.lower()), None)
         if listed is None:
-            known = ", ".join(a.name for a in nat.afvs) or "none (add [[afv]] tables)"
             hint = suggestion(afv, [a.name for a in nat.afvs])
-            raise UsageError(f"crew: {where}: afv: no AFV named {afv!r}; {hint + ' ' if hint else ''}listed: {known}")
+            raise UsageError(f"crew: {where}: afv: no AFV named {afv!r}; {hint + ' ' if hint else ''}"
+                             f"listed: {', '.join(a.name for a in nat.afvs)}")
         return listed.morale, f"{listed.name} (Morale {listed.morale})"
     if afv_morale is None:
         raise UsageError("crew: give the AFV, by --afv NAME or --afv-morale M")
