@@ -20,15 +20,17 @@ def words_of(text: str) -> list[str]:
 
 
 # A space a line must not break at: between a word (or an abbreviation's point, escaped or not)
-# and the number after it ("note 8", "column 3", "прим. 8"), and between a number and the word
-# after it ("5 men", "1 FP").  A reference or a count split over two lines reads as two things.
-_WORD_NUMBER = re.compile(r"(?<=[^\W\d_]) (?=\d)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d_]\\\.) (?=\d)"
-                          r"|(?<=\d) (?=[^\W\d_])")
+# and the number after it ("note 8", "column 3", "прим. 8"), and between a count and the word after
+# it ("5 men", "24 cards") where the count is not a reference's number already: a reference or a
+# count split over two lines reads as two things, and a chain of ties ("column 3 reads 1") would not
+# fit a narrow box.
+_REFERENCE = re.compile(r"(?<=[^\W\d_]) (?=\d)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d_]\\\.) (?=\d)")
+_COUNT = re.compile(r"(?<![\w\u00a0.,\\])(\d+(?:[.,]\d+)*) (?=[^\W\d_])")
 
 
 def tie_numbers(text: str) -> str:
     """`text` with a no-break space inside each reference ("note 8") and count ("5 men")."""
-    return _WORD_NUMBER.sub("\u00a0", text)
+    return _COUNT.sub("\\1\u00a0", _REFERENCE.sub("\u00a0", text))
 
 
 def signed(n: int) -> str:
