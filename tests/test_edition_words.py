@@ -6,6 +6,7 @@ Expected values come from the catalogues' own declarations (en.po's "#. words:" 
 glossaries, CLDR's quotation marks and Babel's percent pattern, never from the code that prints.
 """
 
+import itertools
 import re
 import tomllib
 
@@ -153,8 +154,8 @@ def test_one_quote_style_per_edition(lang):
     quotes within quotes (CLDR): no straight quotes, no other language's marks."""
     files = aid_edition(lang)
     html = re.sub(r"<style.*?</style>|<script.*?</script>|<[^>]+>", " ", files["player-aid.html"].decode(), flags=re.S)
-    for text in (pdf_text(files["player-aid-a4.pdf"]), html):
-        text = re.sub(r"(?<=[^\W\d_])[’'](?=[^\W\d_])", "", text)     # apostrophes
+    for page in (pdf_text(files["player-aid-a4.pdf"]), html):
+        text = re.sub(r"(?<=[^\W\d_])[’'](?=[^\W\d_])", "", page)     # apostrophes
         used = {ch for ch in text if ch in QUOTE_MARKS or ch == "’"}
         assert used <= set(CLDR_QUOTES[lang]), (lang, used - set(CLDR_QUOTES[lang]))
 
@@ -166,7 +167,7 @@ def _split_pairs(pdf_lines, html):
     segments = [" ".join(s.replace("\u00a0", " ").split()) for s in re.split(r"<[^>]+>", html)]
     source = "\n".join(segments)
     out = []
-    for a, b in zip(pdf_lines, pdf_lines[1:], strict=False):
+    for a, b in itertools.pairwise(pdf_lines):
         if not a.split() or not b.split():
             continue
         last, first = a.split()[-1], b.split()[0]
@@ -210,7 +211,7 @@ def test_no_english_model_name_where_the_glossary_gives_the_editions_form(lang):
     text = " ".join(pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).split())
     for english, (ours, _) in forms.items():
         assert ours in text, (lang, ours)
-    for _, (ours, _) in sorted(forms.items(), key=lambda item: -len(item[1][0])):
+    for ours, _ in sorted(forms.values(), key=lambda form: -len(form[0])):
         text = text.replace(ours, " ")
     for english in forms:
         assert not re.search(rf"(?<![\w-]){re.escape(english)}(?![\w-])", text), (lang, english)

@@ -219,7 +219,8 @@ def translated(kit: KitData, glossary: Glossary) -> KitData:
         (reading, str(glossary.text.get(f"interpretation.{i.name}.readings.{reading}", sentence)))
         for reading, sentence in i.readings)) for i in rules.interpretations)
     rules = replace(rules, interpretations=interpretations)
-    nationalities = tuple(_named(n, glossary.nationalities.get(n.key, {}), glossary.models) for n in kit.nationalities)
+    nationalities = tuple(_named(n, glossary.nationalities.get(n.key, {}), glossary.models)
+                          for n in kit.nationalities)
     english = {*glossary.quoted, *(t.kept for t in glossary.terms if t.kept)}
     edition = EditionGlossary(glossary.lang, glossary.digest, tuple(sorted(english, key=lambda e: (-len(e), e))))
     return replace(kit, rules=rules, nationalities=nationalities, edition=edition)
