@@ -209,7 +209,7 @@ def test_no_english_model_name_where_the_glossary_gives_the_editions_form(lang):
     forms = _model_forms(lang)
     assert forms, f"data/glossary/{lang}.toml gives no [models]"
     text = " ".join(pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).split())
-    for english, (ours, _) in forms.items():
+    for ours, _ in forms.values():
         assert ours in text, (lang, ours)
     for ours, _ in sorted(forms.values(), key=lambda form: -len(form[0])):
         text = text.replace(ours, " ")

@@ -191,7 +191,8 @@ def _models(problems: Problems, rel: str, table: Any, kit: KitData) -> dict[str,
         entry = {"model": value} if isinstance(value, str) else value
         if not isinstance(entry, dict) or not {"model"} <= set(entry) <= {"model", "short"} or \
                 not all(isinstance(v, str) and v.strip() for v in entry.values()):
-            problems.add(rel, where, "must be the edition's form of the model (a string), or a table of model and short")
+            problems.add(rel, where, "must be the edition's form of the model (a string), or a table of model "
+                                     "and short")
             continue
         out[key] = (entry["model"], entry.get("short", ""))
     return out
