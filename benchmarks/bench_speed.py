@@ -1,6 +1,6 @@
 """What the kit does against what it need not: each piece of work beside its floor, pair by pair.
 
-    python benchmarks/bench_speed.py [--pairs 5] [--only NAME,...] [--base FOLDER] [--rows 100000]
+    python benchmarks/bench_speed.py [--pairs 5] [--only NAME,...] [--base FOLDER] [--rows 100000] [--test-runs 1]
 
 Every measurement is a whole process started fresh, A then B, --pairs times; each row prints
 the medians of A and B, the median of the pair-by-pair ratios A/B, A's peak memory (the child's
@@ -13,6 +13,10 @@ own, os.wait4) and the load average before and after the row.  The rows (--only 
   million    `bailout build --only prerolled --paper a4 --rows 1000000`: its seconds and peak (one run)
   release    `bailout release --lang en,de,fr,it,es` / `bailout release`
   cold       `bailout build` with an empty cache / the same with a warm one (BAILOUT_CACHE)
+  tests      README's test command, `python -m pytest -q`, as README runs it (none of the
+             variables CI sets): its seconds, its CPU (the test workers and every process they
+             waited for), what passed and skipped; --test-runs times (default 1: minutes each).
+             Not in the default --only.
 
 --base FOLDER (a checkout of an earlier commit, e.g. `git worktree add /tmp/base COMMIT`)
 adds, for each row of the kit's own commands, the same command run from that checkout, A B
@@ -85,6 +89,25 @@ def cold_cache(out: Path) -> str:
     return str(out.parent / f"cache-{out.name}")        # a fresh folder each run: nothing kept
 
 
+def readme_tests(runs: int) -> None:
+    """README's test command `runs` times, each a fresh process in the repository root, with the
+    environment a reader has (CI's BAILOUT_SLOW_TESTS and BAILOUT_HYPOTHESIS_PROFILE, and CI,
+    left out): wall and CPU seconds, and pytest's own closing line."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "BAILOUT_SLOW_TESTS", "BAILOUT_HYPOTHESIS_PROFILE")}
+    for _ in range(runs):
+        before = load()
+        with tempfile.TemporaryFile() as out:
+            start = time.perf_counter()
+            child = subprocess.Popen([sys.executable, "-m", "pytest", "-q"], cwd=ROOT,
+                                     stdout=out, stderr=subprocess.STDOUT, env=env)
+            _, status, usage = os.wait4(child.pid, 0)
+            seconds = time.perf_counter() - start
+            out.seek(0)
+            closing = out.read().decode(errors="replace").strip().splitlines()[-1:]
+        print(f"tests    python -m pytest -q: {seconds:.1f} s, {usage.ru_utime + usage.ru_stime:.0f} s of CPU, "
+              f"exit {os.waitstatus_to_exitcode(status)}: {' '.join(closing)}; load {before} -> {load()}", flush=True)
+
+
 def rows_of(args: argparse.Namespace) -> dict[str, Callable[[], None]]:
     """Each row of the table by name, run when called."""
     n, table = args.pairs, ("--only", "prerolled", "--paper", "a4", "--rows", str(args.rows))
@@ -109,6 +132,7 @@ def rows_of(args: argparse.Namespace) -> dict[str, Callable[[], None]]:
         "release": lambda: row("release", "release of en,de,fr,it,es / English alone",
                                bailout("release", "--lang", "en,de,fr,it,es"), bailout("release"), n),
         "cold": cold,
+        "tests": lambda: readme_tests(args.test_runs),
     }
 
 
@@ -118,6 +142,7 @@ def main() -> None:
     p.add_argument("--only", default="kit,floor,rows,million,release,cold")
     p.add_argument("--base", type=Path, help="a checkout of the commit to compare with")
     p.add_argument("--rows", type=int, default=100_000)
+    p.add_argument("--test-runs", type=int, default=1, help="runs of README's test command in the tests row")
     args = p.parse_args()
     only = args.only.split(",")
     import compileall
