@@ -114,7 +114,7 @@ def test_out_is_written_as_a_build_writes_never_through_a_planted_link(templates
     out, victim = tmp_path / "shared", tmp_path / "someone-elses.txt"
     out.mkdir()
     victim.write_text("theirs")
-    for planted in (".player-aid.html.serving", "player-aid.html", ".bailout-staging"):
+    for planted in (".player-aid.html.serving", "player-aid.html", ".bailout-staging-planted"):
         (out / planted).symlink_to(victim)
     kit, saves = load(DATA), iter(range(100))
     preview = Preview(Sources((), lambda: context(kit, replace(ONE, label=f"save {next(saves)}"), templates)), out)
@@ -123,7 +123,8 @@ def test_out_is_written_as_a_build_writes_never_through_a_planted_link(templates
         for name in list(preview.files):
             preview.get(name)
         assert victim.read_text() == "theirs"
-        kept = sorted([".player-aid.html.serving", "MANIFEST.txt", *preview.files])     # the planted link stays
+        # the planted links stay (a staging folder of someone else's is never read, nor removed)
+        kept = sorted([".bailout-staging-planted", ".player-aid.html.serving", "MANIFEST.txt", *preview.files])
         assert sorted(p.name for p in out.iterdir()) == kept
         for name in preview.files:
             assert not (out / name).is_symlink()

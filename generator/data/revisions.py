@@ -5,19 +5,17 @@ the git repository of the current folder, written into a temporary folder for as
 `with` block lasts.  The commit's tree is listed with `git ls-tree -l` and each file read with
 `git cat-file`, under the limits a data folder has: regular files only (a symbolic link or a
 submodule is refused, never unpacked), each at most MAX_FILE_BYTES, at most MAX_FILES of them,
-all checked from the listing before a byte is read.  SIGTERM meanwhile still removes the
-temporary folder.  Problems (no such folder, not a git repository, an unknown revision, no
+all checked from the listing before a byte is read.  SIGTERM or SIGHUP meanwhile still
+removes the temporary folder.  Problems (no such folder, not a git repository, an unknown revision, no
 data/ at REV, a file past the limits) are UsageErrors: one line each, exit status 2.
 """
 
 import contextlib
-import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
-from typing import Any, Literal, NoReturn, overload
+from typing import Literal, overload
 
 from msgspec import Struct
 
@@ -25,6 +23,7 @@ from generator.data.model import KitData
 from generator.data.sources import MARKERS, NAMES, template_folder
 from generator.data.toml_file import MAX_FILE_BYTES
 from generator.errors import DataError, UsageError, one_line
+from generator.signals import ended_as_interrupt
 
 GIT = "git:"
 MAX_FILES = 1000        # data/ and templates/ together; the shipped ones hold about 20
@@ -54,7 +53,7 @@ def opened(spec: str) -> Iterator[Side]:
     entries = _listing(spec, top, commit)
     if not any(path.startswith("data/") for path, _, _ in entries):
         raise UsageError(f"{spec}: the commit {commit[:10]} has no data/ folder at the top of {top}")
-    with _terminate_as_exit(), tempfile.TemporaryDirectory(prefix="bailout-rev-") as temp:
+    with ended_as_interrupt(), tempfile.TemporaryDirectory(prefix="bailout-rev-") as temp:
         _write_blobs(spec, top, entries, Path(temp))
         label = spec if commit.startswith(rev) else f"{spec} ({commit[:7]})"    # no "git:abc1234 (abc1234)"
         # templates/ at the rev when it has one (beside its data/), else the kit's own
@@ -118,30 +117,6 @@ def _write_blobs(spec: str, top: str, entries: list[tuple[str, str, int]], temp:
         batch.stdin.close()
         batch.kill()
         batch.wait()
-
-
-class Terminated(SystemExit):
-    """SIGTERM while a revision is unpacked: unwinds, so its temporary folder is removed."""
-
-
-class _terminate_as_exit:
-    """SIGTERM raises Terminated in the block (main thread only; the handler before is restored)."""
-
-    def __enter__(self) -> None:
-        self.previous: Any = None
-        try:
-            if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:      # a build's own handler stays
-                self.previous = signal.signal(signal.SIGTERM, self._raise)
-        except ValueError:      # not the main thread
-            pass
-
-    @staticmethod
-    def _raise(signum: int, frame: FrameType | None) -> NoReturn:
-        raise Terminated(128 + signal.SIGTERM)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGTERM, self.previous)
 
 
 def folder_side(spec: str) -> Side:
