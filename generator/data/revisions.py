@@ -20,7 +20,7 @@ from typing import Literal, overload
 from msgspec import Struct
 
 from generator.data.model import KitData
-from generator.data.sources import MARKERS, NAMES, template_folder
+from generator.data.sources import NAMES, holds, template_folder
 from generator.data.toml_file import MAX_FILE_BYTES
 from generator.errors import DataError, UsageError, one_line
 from generator.signals import ended_as_interrupt
@@ -125,7 +125,7 @@ def folder_side(spec: str) -> Side:
     folder = Path(spec)
     if not folder.is_dir():
         raise UsageError(f"{spec}: no such data folder (give a data folder, a project folder or git:REV)")
-    if not (folder / MARKERS["data"]).is_file() and (folder / "data" / MARKERS["data"]).is_file():
+    if not holds(folder, "data") and holds(folder / "data", "data"):
         folder = folder / "data"        # a project folder, as `bailout init` makes
     return Side(spec, folder, spec, None, template_folder(folder))
 
