@@ -5,11 +5,12 @@ when it holds rules.toml; else the copy shipped inside the package.  Templates: 
 DIR`; else, with `--data X/data`, `X/templates` when it holds the aid template; else
 `./templates` when it does; else the shipped copy.  A folder "holds" its file when there is
 anything by that name (a FIFO, a dangling link, a folder): the command then reads that folder
-and says what is wrong with the file, rather than taking the kit's own in its place.  The wheel carries the repository's top-level data/
-and templates/ as generator/shipped/data and generator/shipped/templates (pyproject.toml maps
-them), read through importlib.resources.  A source checkout has no generator/shipped: there
-the shipped copy is the checkout's own data/ and templates/, so an editable install reads the
-files its editors change.  Nothing else is guessed (never a stray site-packages/data).
+and says what is wrong with the file, rather than taking the kit's own in its place.  The
+wheel carries the repository's top-level data/ and templates/ as generator/shipped/data and
+generator/shipped/templates (pyproject.toml maps them), read through importlib.resources.  A
+source checkout has no generator/shipped: there the shipped copy is the checkout's own data/ and
+templates/, so an editable install reads the files its editors change.  Nothing else is
+guessed (never a stray site-packages/data).
 """
 
 import atexit
