@@ -26,7 +26,7 @@ from generator import __version__
 from generator.content import template_sandbox
 from generator.content.aid_files import TEMPLATE, aid_catalogue_file, aid_words
 from generator.content.context import BuildContext
-from generator.content.template_sandbox import KitSandbox, TemplateFiles, TemplateTimeout, time_limit
+from generator.content.template_sandbox import KitSandbox, TemplateFiles, TemplateTimeout, render_limits
 from generator.content.weapons import weapon_rows
 from generator.content.words import SOURCE_LANGUAGE, Words, _fields, field_problem, fill
 from generator.data import FATES
@@ -73,7 +73,7 @@ def _rendered(template: jinja2.Template, values: dict[str, Any], path: Path) -> 
     """`template` rendered with `values` within the sandbox's time limit; past it, one line naming
     the template's line where the render stopped."""
     try:
-        with time_limit(template_sandbox.TIME_LIMIT):
+        with render_limits(template_sandbox.TIME_LIMIT):
             return _bounded(template.generate(**values), path)
     except TemplateTimeout as stop:
         line = _stopped_line(stop.__traceback__, template)
