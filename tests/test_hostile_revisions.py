@@ -1,6 +1,7 @@
 """Comparison bases as found: git:REV is read from the commit's tree under a data folder's limits
-(no committed link unpacked, no file over the size limit read, a cap on files, nothing left after
-SIGTERM), and a --since base, a folder or a rev, passes the build's font check.
+(no committed link unpacked, no file over the size limit read, a cap on files and on their bytes
+in all, nothing left after SIGTERM), and a --since base, a folder or a rev, passes the build's
+font check.
 """
 
 import os
@@ -12,7 +13,7 @@ import sys
 import pytest
 
 from conftest import DATA, ROOT, bailout, edit, one_line
-from generator.data.revisions import MAX_FILES
+from generator.data.revisions import MAX_FILES, MAX_TOTAL_BYTES
 from generator.data.toml_file import MAX_FILE_BYTES
 
 # -- 3. git:REV read from the tree under a data folder's limits --------------------------------
@@ -72,6 +73,21 @@ def test_a_file_over_the_limit_at_a_rev_is_refused_before_reading(repo):
     big.unlink()
     status, _, err = _diff_at(repo, "git:HEAD", "data")
     one_line(status, err, "data/big.toml", f"{MAX_FILE_BYTES + 1:,} bytes")
+    assert not list((repo.parent / "tmp").iterdir())        # nothing was unpacked
+
+
+def test_more_bytes_at_a_rev_than_the_cap_are_refused_before_reading(repo):
+    # each file within the limit of one, and all of them past the limit of a revision: git keeps
+    # them in a few kilobytes, unpacked they would fill the temporary folder
+    extra = repo / "data" / "extra"
+    extra.mkdir()
+    for i in range(MAX_TOTAL_BYTES // MAX_FILE_BYTES + 1):
+        with open(extra / f"{i}.toml", "wb") as handle:
+            handle.truncate(MAX_FILE_BYTES)
+    _commit(repo)
+    shutil.rmtree(extra)
+    status, _, err = _diff_at(repo, "git:HEAD", "data")
+    one_line(status, err, f"more than {MAX_TOTAL_BYTES:,} bytes")
     assert not list((repo.parent / "tmp").iterdir())        # nothing was unpacked
 
 

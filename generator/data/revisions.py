@@ -4,8 +4,9 @@
 the git repository of the current folder, written into a temporary folder for as long as the
 `with` block lasts.  The commit's tree is listed with `git ls-tree -l` and each file read with
 `git cat-file`, under the limits a data folder has: regular files only (a symbolic link or a
-submodule is refused, never unpacked), each at most MAX_FILE_BYTES, at most MAX_FILES of them,
-all checked from the listing before a byte is read.  SIGTERM or SIGHUP meanwhile still
+submodule is refused, never unpacked), each at most MAX_FILE_BYTES, at most MAX_FILES of them
+and MAX_TOTAL_BYTES in all (a small repository of highly compressible files would otherwise
+unpack into gigabytes), all checked from the listing before a byte is read.  SIGTERM or SIGHUP meanwhile still
 removes the temporary folder.  Problems (no such folder, not a git repository, an unknown revision, no
 data/ at REV, a file past the limits) are UsageErrors: one line each, exit status 2.
 """
@@ -27,6 +28,7 @@ from generator.signals import ended_as_interrupt
 
 GIT = "git:"
 MAX_FILES = 1000        # data/ and templates/ together; the shipped ones hold about 20
+MAX_TOTAL_BYTES = 32 << 20      # data/ and templates/ together, unpacked; the shipped ones hold about 150 KB
 
 
 class Side(Struct, frozen=True):
@@ -65,6 +67,7 @@ def _listing(spec: str, top: str, commit: str) -> list[tuple[str, str, int]]:
     against the limits from the listing alone (`git ls-tree -r -l -z`), before any is read."""
     raw = _git(spec, "ls-tree", "-r", "-l", "-z", "--full-tree", commit, "--", *NAMES, cwd=top, raw=True)
     entries: list[tuple[str, str, int]] = []
+    total = 0
     for record in raw.split(b"\0"):
         if not record:
             continue
@@ -82,9 +85,13 @@ def _listing(spec: str, top: str, commit: str) -> list[tuple[str, str, int]]:
             raise UsageError(f"{shown} is {int(size):,} bytes at {commit[:10]}; a data file may hold at most "
                              f"{MAX_FILE_BYTES:,}")
         entries.append((path, blob.decode("ascii"), int(size)))
+        total += int(size)
         if len(entries) > MAX_FILES:
             raise UsageError(f"{spec}: data/ and templates/ at {commit[:10]} hold more than {MAX_FILES:,} files; "
                              f"a kit's folders hold far fewer")
+        if total > MAX_TOTAL_BYTES:
+            raise UsageError(f"{spec}: data/ and templates/ at {commit[:10]} hold more than {MAX_TOTAL_BYTES:,} "
+                             f"bytes, the most a revision is unpacked with; a kit's folders hold far fewer")
     return entries
 
 
