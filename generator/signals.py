@@ -31,14 +31,17 @@ def _raise(signum: int, frame: FrameType | None) -> NoReturn:
 
 
 @contextlib.contextmanager
-def ended_as_interrupt() -> Iterator[None]:
+def ended_as_interrupt(command: bool = False) -> Iterator[None]:
     """SIGTERM and SIGHUP raise Terminated for the body, where they would otherwise end the
-    process at once (their handler is the default); the handlers before are restored after.
-    Off the main thread, no handler can be set: the body runs as it is."""
+    process at once (their handler is the default) or, for a `command` of the kit's own process,
+    whatever handler they had, unless they are ignored (`nohup` ignores SIGHUP: the command runs
+    on).  The handlers before are restored after.  Off the main thread, no handler can be set:
+    the body runs as it is."""
     previous: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {}
     for signum in ENDING:
         with contextlib.suppress(ValueError):      # not the main thread
-            if signal.getsignal(signum) == signal.SIG_DFL:
+            now = signal.getsignal(signum)
+            if now == signal.SIG_DFL or (command and now != signal.SIG_IGN):
                 previous[signum] = signal.signal(signum, _raise)
     try:
         yield

@@ -23,7 +23,7 @@ from conftest import DATA, ROOT, one_line, run_cli
 from generator.content import template_sandbox
 from generator.data import load
 from generator.make.pipeline import context
-from generator.make.preview import Preview, Sources, fingerprint, watched_places
+from generator.make.preview import Preview, Sources, scan
 from generator.make.serve_http import MAX_STREAMS, start_server
 from generator.make.serve_http import serve_in_background as serving
 from generator.options import BuildOptions
@@ -196,9 +196,9 @@ def test_the_watcher_follows_no_link_out_of_the_data_folder(tmp_path):
     (outside / "deep" / "big.toml").write_text("x = 1\n")
     (data / "elsewhere").symlink_to(outside)
     (data / "a-file.toml").symlink_to(outside / "deep" / "big.toml")
-    places = watched_places((data,))
+    places, found = scan((data,))
     assert str(data / "nationalities") in places and not any("elsewhere" in p or "outside" in p for p in places)
-    seen = [name for name, _, _ in fingerprint((data,))]
+    seen = [name for name, _, _ in found]
     assert str(data / "rules.toml") in seen and not any("big.toml" in n or "a-file" in n for n in seen)
 
 

@@ -22,7 +22,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from generator.errors import KitError
     from generator.signals import ended_as_interrupt
     try:
-        with ended_as_interrupt():
+        with ended_as_interrupt(command=True):
             return _command(argv)
     except KitError as error:
         for line in error.problems:

@@ -44,6 +44,14 @@ def compiled_template(folder: Path) -> jinja2.Template:
     return _environment(str(folder)).get_template(TEMPLATE)
 
 
+def templates_read(folder: Path) -> dict[str, str]:
+    """{name: text} of each template of `folder` this process's renders have read (the aid's
+    template and what it includes), as each was last read."""
+    loader = _environment(str(folder)).loader
+    assert isinstance(loader, TemplateFiles)
+    return dict(loader.read)
+
+
 def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: Path | None = None) -> str:
     """The template (of `folder`, else the context's) rendered with `template_vars`, updated by
     `extra`, within the sandbox's limits (content/template_sandbox.py)."""

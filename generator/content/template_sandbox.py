@@ -348,10 +348,12 @@ def unsafe_character(text: str) -> str | None:
 
 
 class TemplateFiles(jinja2.BaseLoader):
-    """Templates from one folder, read as the module docstring says."""
+    """Templates from one folder, read as the module docstring says; `read` keeps the text of
+    each as it was last read, by its name (what a render used: serve keeps a copy of them)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self.read: dict[str, str] = {}
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         path = self.folder.joinpath(*jinja2.loaders.split_template_path(template))
@@ -381,4 +383,5 @@ class TemplateFiles(jinja2.BaseLoader):
                 return os.stat(path).st_mtime_ns == mtime
             except OSError:
                 return False
+        self.read[template] = text
         return text, str(path), uptodate

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from generator.content.words import LOCALE
 from generator.errors import UsageError
-from generator.make.preview import Preview, Sources, change_lines, fingerprint, watch
+from generator.make.preview import Preview, Sources, change_lines, scan, watch
 from generator.make.serve_http import HOST, serve_in_background, start_server
 from generator.signals import ended_as_interrupt
 
@@ -42,8 +42,8 @@ def serve(sources: Sources, port: int = 0, out: Path | None = None, open_browser
                          f"(or leave --port out for a free one)") from None
     serving = False
     try:
-        with _out_lock(out), ended_as_interrupt():
-            seen = fingerprint(tuple(p for p in sources.watched if p.exists()))
+        with _out_lock(out), ended_as_interrupt(command=True):
+            _, seen = scan(tuple(p for p in sources.watched if p.exists()))
             preview.reload()
             for name in list(preview.files):
                 preview.get(name)       # everything once: imports, fonts and the template warm
