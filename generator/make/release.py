@@ -237,9 +237,15 @@ def zip_bytes(folder: str, files: Mapping[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+# A zip entry's date (MS-DOS time) can say 1980 to 2107: a SOURCE_DATE_EPOCH outside that (which
+# a PDF's dates can still say) dates the entries at the nearest end.
+ZIP_DATES = ((1980, 1, 1, 0, 0, 0), (2107, 12, 31, 23, 59, 58))
+
+
 def _zip_date() -> tuple[int, int, int, int, int, int]:
     check_source_date_epoch()
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if not epoch:
         return FIXED_DATE
-    return max(time.gmtime(int(epoch))[:6], (1980, 1, 1, 0, 0, 0))     # zip dates start in 1980
+    first, last = ZIP_DATES
+    return min(max(time.gmtime(int(epoch))[:6], first), last)
