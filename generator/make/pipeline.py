@@ -20,12 +20,12 @@ from generator.data.glossary import read_glossary, translated
 from generator.data.model import KitData
 from generator.data.sources import template_folder
 from generator.engine.odds import compute
-from generator.errors import DataError, RenderError, UsageError, one_line, without_memory_error
+from generator.errors import DataError, KitError, RenderError, UsageError, one_line, without_memory_error
 from generator.layout.paper import PAPERS, Paper
 from generator.make import workers
 from generator.make.manifest import manifest
 from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf, selected
-from generator.make.products import ROWS, Products
+from generator.make.products import COUNTER_SHEETS, ROWS, Products
 from generator.make.progress import FileProgress
 from generator.make.transaction import DISK_FULL, MANIFEST, is_file, transaction, write_file, write_stream
 from generator.options import BuildOptions, check_source_date_epoch
@@ -304,6 +304,23 @@ def edition_data(kit: KitData, lang: str) -> KitData:
     if lang == SOURCE_LANGUAGE:
         return kit
     return translated(kit, read_glossary(kit, lang))
+
+
+def counter_fit_problems(kit: KitData, lang: str) -> list[str]:
+    """What keeps the `lang` edition's counters from fitting their words with the default
+    options (a glossary's weapon model too long for a counter): its problem lines, named by the
+    file and key the words were written in.  `bailout check` asks this of every edition, as a
+    build of it would find it only once it draws the counters."""
+    from generator.layout.sheets import face_zones
+    from generator.render.pdf.face_pdf import fit_faces
+    try:
+        ctx = context(kit, BuildOptions(lang=lang, parts=("counters",)))
+        paper = PAPERS[ctx.options.papers[0]]
+        grid, groups, _ = Products(ctx).get(COUNTER_SHEETS, paper)
+        fit_faces(groups, face_zones(grid), ctx.options.counter_mm, ctx.kit, ctx.words)
+    except KitError as error:
+        return list(error.problems)
+    return []
 
 
 def since_base(kit: KitData, options: BuildOptions, templates: Path) -> Since:
