@@ -43,3 +43,23 @@ def test_an_aid_template_that_cannot_be_read_is_reported_not_replaced(project, k
     assert status == 2 and "Traceback" not in err, err
     assert err.count("\n") == 1 and str(template) in err
     assert not (project / "output").exists()
+
+
+def test_a_large_stray_file_in_templates_is_never_read(project):
+    # 300 MB to anyone who reads it (sparse: a moment to make); no template can be that large,
+    # so it shapes nothing printed: the stamp is the one without it, and the build never holds it
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+    args = ("build", "--only", "aid", "--paper", "a4", "--quiet", "--out")
+    status, _, err = bailout(*args, project / "before", cwd=project)
+    assert status == 0, err
+    with open(project / "templates" / "stray.mov", "wb") as handle:
+        handle.truncate(300 << 20)
+    build = subprocess.Popen([sys.executable, "-m", "generator", *args, str(project / "after")], cwd=project,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT)), stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(build.pid, 0)
+    assert status == 0, build.stderr.read() if build.stderr else ""
+    assert usage.ru_maxrss < 250 * 1024        # KiB: well under the 300 MB file
+    assert (project / "after" / "MANIFEST.txt").read_text() == (project / "before" / "MANIFEST.txt").read_text()

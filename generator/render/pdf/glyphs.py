@@ -45,13 +45,15 @@ def check_template_text(text: str, folder: Path) -> None:
     shown = unprintable(text, allowed=allowed)
     if not shown:
         return
+    from generator.content.template_sandbox import MAX_TEMPLATE_BYTES
+    from generator.data.toml_file import Unreadable, read_limited
     cmap = letters()
     lacking = {ch for ch in text if unprintable(ch, cmap, allowed=allowed)}
     problems = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
         try:
-            source = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            source = read_limited(path, MAX_TEMPLATE_BYTES).decode("utf-8")
+        except (Unreadable, UnicodeDecodeError):      # no template: a stray file of any size
             continue
         problems += [f"{path}:{number}: the kit's font ({FONT_NAME}) cannot print {unprintable(line, cmap)}"
                      for number, line in enumerate(source.split("\n"), 1) if lacking & set(line)]
