@@ -67,7 +67,7 @@ def test_a_staging_plan_planted_in_a_shared_folder_is_never_read(shared, owner_i
     inside = {p: p.read_bytes() for p in planted.rglob("*") if p.is_file()}
     status, _, err = bailout("build", "--out", shared, *AID, "--seed", "5")
     assert status == 0, err
-    assert err.count("\n") == 1 and f"holds {planted.name}, which is not a private folder of yours" in err
+    assert err.count("\n") == 1 and f"holds {planted.name}, not a private folder of yours" in err
     # every output of the build is there, as its MANIFEST lists it; none deleted, none replaced
     assert {p.name for p in shared.iterdir() if p.is_file()} == set(before) == _listed(shared) | {T.MANIFEST}
     assert b"the author's own" not in (shared / "player-aid-a4.pdf").read_bytes()
@@ -177,3 +177,10 @@ def test_where_a_folder_cannot_be_locked_the_lock_is_a_file(tmp_path, monkeypatc
             pass
     with locking.folder_lock(tmp_path):       # let go: the next one takes it
         pass
+
+
+def test_many_planted_staging_folders_are_one_line(shared):
+    for i in range(500):
+        (shared / f"{T.STAGING_PREFIX}spam{i:04}").mkdir(mode=0o777)
+    status, _, err = run_cli("build", "--out", shared, *AID)
+    assert status == 0 and err.count("\n") == 1 and "and 497 more" in err, err

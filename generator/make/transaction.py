@@ -242,10 +242,11 @@ def _leftovers(out: Path) -> list[Path]:
     with os.scandir(out) as entries:
         found = sorted(Path(e.path) for e in entries if e.name.startswith(STAGING_PREFIX))
     ours = [path for path in found if own_private_folder(path)]
-    for path in found:
-        if path not in ours:
-            print(one_line(f"bailout: note: --out {out} holds {path.name}, which is not a private folder of "
-                           f"yours (as a build of yours leaves one): left as it is"), file=sys.stderr)
+    others = [path.name for path in found if path not in ours]
+    if others:
+        shown = ", ".join(others[:3]) + (f" and {len(others) - 3:,} more" if len(others) > 3 else "")
+        print(one_line(f"bailout: note: --out {out} holds {shown}, not a private folder of yours (as a build of "
+                       f"yours leaves one): left as {'it is' if len(others) == 1 else 'they are'}"), file=sys.stderr)
     return ours
 
 
