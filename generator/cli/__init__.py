@@ -1,23 +1,19 @@
 """`bailout build | release | check | crew | diff | odds | simulate | init`.
 
 Imports stay lazy so `bailout --help` answers at once: reportlab loads only to build, and this
-module loads nothing of the kit, so Ctrl-C while the rest loads is caught here like any other.
+module loads nothing but `sys` before run() starts (not even `typing`: its annotations are
+builtins), so Ctrl-C while the rest loads is caught there like any other.
 Every user-fixable problem ends as a message on stderr and exit status 2, never a traceback;
 Ctrl-C, SIGTERM and SIGHUP end a command as one line and the status the signal gives (130, 143,
 129), every temporary and staging folder removed on the way out.
 """
 
-import gc
-import os
-import signal
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
 
 __all__ = ["main", "run"]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """`bailout ARGV...` (default: the process's arguments); returns the exit status."""
     from generator.errors import KitError
     from generator.signals import ended_as_interrupt
@@ -38,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-def _command(argv: Sequence[str] | None) -> int:
+def _command(argv: list[str] | None) -> int:
     """Parse `argv`, read the project file and run the command; its exit status."""
     from generator.cli.parser import parse
     args = parse(argv)
@@ -60,7 +56,7 @@ def _command(argv: Sequence[str] | None) -> int:
     return status
 
 
-def run() -> NoReturn:
+def run() -> None:
     """The `bailout` command and `python -m generator`: main(), and its status as the process's.
 
     Every file is written and closed when main() returns; what is left in memory (reportlab,
@@ -70,6 +66,8 @@ def run() -> NoReturn:
     what they import load after this line.  Ctrl-C before main() has set up (the kit's modules
     still loading) ends as it does in a command: one line, status 130."""
     try:
+        import gc
+
         from generator.make.workers import collect_seldom
         collect_seldom()
         status = main()
@@ -82,11 +80,13 @@ def run() -> NoReturn:
     except BrokenPipeError:         # the reader left after main's own flush
         gone = _reader_gone()
         status = status or gone
-    sys.exit(status)
+    sys.exit(status)        # never returns
 
 
 def _reader_gone() -> int:
     """The status once stdout's reader has left.  Python would report the closed pipe again
     when it flushes stdout at exit: stdout now points at nothing."""
+    import os
+    import signal
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 128 + int(getattr(signal, "SIGPIPE", 13))     # Windows has no SIGPIPE: the POSIX number
