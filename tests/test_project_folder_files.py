@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from conftest import bailout
+from conftest import bailout, run_cli
 
 BROKEN = {"a FIFO": os.mkfifo, "a dangling link": lambda path: os.symlink("/no/such/file", path),
           "a folder": os.mkdir}
@@ -16,7 +16,7 @@ BROKEN = {"a FIFO": os.mkfifo, "a dangling link": lambda path: os.symlink("/no/s
 
 @pytest.fixture
 def project(tmp_path):
-    status, _, err = bailout("init", tmp_path / "project")
+    status, _, err = run_cli("init", tmp_path / "project")
     assert status == 0, err
     return tmp_path / "project"
 
@@ -53,7 +53,7 @@ def test_a_large_stray_file_in_templates_is_never_read(project):
 
     from conftest import ROOT
     args = ("build", "--only", "aid", "--paper", "a4", "--quiet", "--out")
-    status, _, err = bailout(*args, project / "before", cwd=project)
+    status, _, err = run_cli(*args, project / "before", "--data", project / "data")
     assert status == 0, err
     with open(project / "templates" / "stray.mov", "wb") as handle:
         handle.truncate(300 << 20)

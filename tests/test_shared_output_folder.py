@@ -65,7 +65,7 @@ def test_a_staging_plan_planted_in_a_shared_folder_is_never_read(shared, owner_i
     before = {p.name: p.read_bytes() for p in shared.iterdir() if p.is_file()}
     planted = _plant(shared, owner_is_another)
     inside = {p: p.read_bytes() for p in planted.rglob("*") if p.is_file()}
-    status, _, err = bailout("build", "--out", shared, *AID, "--seed", "5")
+    status, _, err = run_cli("build", "--out", shared, *AID, "--seed", "5")
     assert status == 0, err
     assert err.count("\n") == 1 and f"holds {planted.name}, not a private folder of yours" in err
     # every output of the build is there, as its MANIFEST lists it; none deleted, none replaced
@@ -79,7 +79,7 @@ def test_the_name_an_earlier_version_staged_in_is_never_read(shared):
     legacy = shared / ".bailout-staging"        # a fixed name: anyone could make it first
     (legacy / "old").mkdir(parents=True)
     (legacy / "plan").write_text("new player-aid.html\n")
-    status, _, err = bailout("build", "--out", shared, *AID)
+    status, _, err = run_cli("build", "--out", shared, *AID)
     assert status == 0, err
     assert (shared / "player-aid.html").is_file() and (legacy / "plan").is_file()
 
