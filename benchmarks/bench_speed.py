@@ -18,8 +18,8 @@ Rows (--only picks some, in this order):
 
 Each row prints both medians (wall seconds), A's CPU seconds (its workers' included) and peak
 memory, the ratio, what it wants and the load average before and after.  --base FOLDER (a
-checkout of another commit: `git worktree add /tmp/base COMMIT`) adds `bailout build` and the
-seven-language release run here against the same run from there, A B A B: now / then.
+checkout of another commit: `git worktree add /tmp/base COMMIT`) adds, for the kit and release
+rows asked for, the same command run here against it run from there, A B A B: now / then.
 """
 
 import argparse
@@ -70,9 +70,10 @@ def rows_of(args: argparse.Namespace) -> dict[str, Callable[[], None]]:
     }
 
 
-def against_base(base: Path, pairs: int) -> None:
-    for name, argv in (("kit/base", ("build",)), ("release/base", ("release", "--lang", SEVEN))):
-        row(name, f"{' '.join(argv)}: now / {base}", bailout(*argv), bailout(*argv, cwd=base), pairs)
+def against_base(base: Path, pairs: int, only: list[str]) -> None:
+    for name, argv in (("kit", ("build",)), ("release", ("release", "--lang", SEVEN))):
+        if name in only:
+            row(f"{name}/base", f"{' '.join(argv)}: now / {base}", bailout(*argv), bailout(*argv, cwd=base), pairs)
 
 
 def main() -> None:
@@ -92,7 +93,7 @@ def main() -> None:
         for name in (name for name in ROWS if name in only):
             table[name]()
         if args.base is not None:
-            against_base(args.base, args.pairs)
+            against_base(args.base, args.pairs, only)
 
 
 if __name__ == "__main__":
