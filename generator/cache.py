@@ -9,10 +9,11 @@ and an entry that cannot be read or written is only made again.
 The folder is trusted no further than its owner: it is used only when it (and the kit's folder
 above it) belongs to the user running the kit and nobody else can write it; otherwise the run
 goes without it and says so once (a shared folder named by BAILOUT_CACHE could hold entries
-another user planted: Jinja's bytecode is unpickled and unmarshalled code).  Each entry is a
-regular file of at most MAX_ENTRY bytes, owned by the user and writable by nobody else, opened
-without following a link or waiting on a FIFO, and it holds a SHA-256 digest of its name and
-content, checked before a byte of it is used.
+another user planted: Jinja's bytecode is code the kit runs).  Each entry is a regular file of
+at most MAX_ENTRY bytes, owned by the user and writable by nobody else, opened without following
+a link or waiting on a FIFO; the kit's own entries hold a SHA-256 digest of their name and
+content, checked before a byte of one is used, and Jinja's bytecode (content/aid_text.py) is
+Jinja's file, checked against the template's text.
 
 BAILOUT_CACHE names another folder, or "off" for none.  The folder is the platform's own
 (platformdirs: ~/.cache/bailout-kit on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% on
@@ -136,27 +137,34 @@ def _sealed(kind: str, key: str, content: bytes) -> bytes:
 
 def read(kind: str, key: str) -> bytes | None:
     """The content kept as `key`, or None: none kept, or an entry that is not surely the kit's own."""
-    if not _KEY.fullmatch(key):
+    data = read_file(kind, key)
+    if data is None or not data.startswith(_MAGIC):
+        return None
+    seal, _, content = data[len(_MAGIC):].partition(b"\n")
+    return content if seal == digest(kind, key, content).encode("ascii") else None
+
+
+def read_file(kind: str, name: str) -> bytes | None:
+    """The bytes of the file `name` (a hex digest, never a path) in the folder of `kind`, or None:
+    no such file, or not a regular file of at most MAX_ENTRY bytes that only this user can write.
+    Its content is not checked here: `read` checks its seal, Jinja's bytecode cache its own."""
+    if not _KEY.fullmatch(name):
         return None
     with _opened(kind) as where:
         if where is None:
             return None
         folder, fd = where
-        name = key if fd is not None else str(folder / key)
+        path = name if fd is not None else str(folder / name)
         try:
-            if not hasattr(os, "O_NOFOLLOW") and stat.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
+            if not hasattr(os, "O_NOFOLLOW") and stat.S_ISLNK(os.stat(path, dir_fd=fd, follow_symlinks=False).st_mode):
                 return None     # where open() cannot refuse a link itself
-            handle = os.open(name, _READ_FLAGS, dir_fd=fd)
+            handle = os.open(path, _READ_FLAGS, dir_fd=fd)
         except OSError:
             return None
         try:
-            data = _read_entry(handle)
+            return _read_entry(handle)
         finally:
             os.close(handle)
-    if data is None or not data.startswith(_MAGIC):
-        return None
-    seal, _, content = data[len(_MAGIC):].partition(b"\n")
-    return content if seal == digest(kind, key, content).encode("ascii") else None
 
 
 def _read_entry(handle: int) -> bytes | None:

@@ -154,7 +154,8 @@ def kit_dir(tmp_path_factory):
 @pytest.fixture(scope="session")
 def two_editions(tmp_path_factory):
     """The zip path of `bailout release --lang en,de --rows 8 --jobs 1`, its editions made one by
-    one in one process, once per run (tests/test_editions.py reads it, tests/test_concurrency.py holds a side-by-side one to it)."""
+    one in one process, once per run (tests/test_editions.py reads it, tests/test_concurrency.py
+    holds one made a process an edition to it)."""
     with _made_once(tmp_path_factory, "two-editions") as (out, made):
         if not made:
             status, _, err = run_cli("release", "--lang", "en,de", "--rows", "8", "--out", out, "--quiet",

@@ -1,5 +1,6 @@
 """`bailout build`: the whole kit, reproducible, bookmarked, atomic."""
 
+import ast
 import hashlib
 import importlib.metadata
 import os
@@ -91,8 +92,8 @@ def test_a_print_shop_manifest_names_pypdf_which_rewrites_its_pdfs():
 
 
 def test_each_library_says_the_version_pip_installed():
-    # The manifest reads a loaded library's own version; it must be pip's, or two identical
-    # builds would list different versions depending on what happened to be imported.
+    # The version is pip's whether or not the library is imported, or two identical builds would
+    # list different versions depending on what happened to be imported.
     code = ("import sys; from generator.make.manifest import installed_version as v, LIBRARIES\n"
             "before = [v(n) for n in LIBRARIES]\n"
             "import reportlab, pypdf, jinja2, markdown\n"
@@ -101,6 +102,33 @@ def test_each_library_says_the_version_pip_installed():
     same, *versions = done.stdout.split()
     assert same == "True"
     assert versions == [importlib.metadata.version(n) for n in ("reportlab", "pypdf", "Jinja2", "Markdown")]
+
+
+def test_a_release_manifest_names_the_image_libraries_as_pip_installed_them():
+    from generator.make.manifest import IMAGE_LIBRARIES, installed_version
+    assert [installed_version(n) for n in IMAGE_LIBRARIES] == [importlib.metadata.version(n) for n in IMAGE_LIBRARIES]
+    assert installed_version("no-such-distribution-here") == "unknown"
+
+
+def _reads_a_version(node):
+    """Whether `node` names a module's own version: an attribute, a string or a name imported
+    from anywhere but the kit itself."""
+    names = ("__version__", "Version")
+    if isinstance(node, ast.Attribute):
+        return node.attr in names
+    if isinstance(node, ast.Constant):
+        return node.value in names
+    if isinstance(node, ast.ImportFrom):
+        return node.module != "generator" and any(alias.name in names for alias in node.names)
+    return False
+
+
+def test_no_library_s_version_is_read_from_its_module():
+    # A library's metadata says what pip installed; its module's __version__ may be deprecated
+    # or gone in a next release (Jinja 3.2 deprecates it), and reading it would break every build.
+    reads = [f"{path.relative_to(ROOT)}:{node.lineno}" for path in sorted((ROOT / "generator").rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if _reads_a_version(node)]
+    assert reads == []
 
 
 def test_two_builds_are_byte_identical(kit_dir, tmp_path):

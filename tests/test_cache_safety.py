@@ -1,7 +1,9 @@
 """The cache folder is another place anyone might write (BAILOUT_CACHE may name a shared folder):
 it is used only when it is its user's own and nobody else can write it, each entry is a regular
-file of bounded size opened without following a link or waiting on a FIFO, and nothing kept
-there is used before its digest is checked, so no entry runs code or changes a printed word."""
+file of bounded size opened without following a link or waiting on a FIFO, nothing kept there is
+unpickled, and a catalogue's entry is used only once its digest is checked, so no entry another
+user planted runs code or changes a printed word (tests/test_template_bytecode.py: through build
+and check)."""
 
 import os
 import pickle
@@ -79,7 +81,7 @@ def test_a_planted_entry_in_the_private_folder_is_checked_before_use(cache_dir, 
     _fresh_template()
     entry = _only_entry(cache_dir)
     mark = tmp_path / "ran"
-    entry.write_bytes(jinja2.bccache.bc_magic + pickle.dumps(_Ran(mark)) + b"rest")    # no digest: not ours
+    entry.write_bytes(jinja2.bccache.bc_magic + pickle.dumps(_Ran(mark)) + b"rest")    # not the template's checksum
     assert _fresh_template().render is not None and not mark.exists()
 
 
@@ -102,15 +104,11 @@ def test_a_planted_catalogue_entry_changes_no_word(cache_dir, catalogue):
     assert po_messages(catalogue, "de") == {"a.key": "Echt"}
 
 
-def test_the_cache_note_is_one_line_and_quiet_says_nothing(cache_dir, tmp_path, monkeypatch, locale):
+def test_the_cache_note_is_one_line_and_quiet_says_nothing(cache_dir, tmp_path, monkeypatch):
     from conftest import DATA
     from generator.content import aid_files, items, words
     cache_dir.mkdir()
     os.chmod(cache_dir, 0o777)
-    # A translator's edit: the catalogue is no longer the one read ahead (content/ahead.py), so
-    # reading it asks the cache.
-    with open(locale / "en.po", "a", encoding="utf-8") as po:
-        po.write("\n# a translator's note\n")
     # What this process read before (an earlier test's build) is not read again: each command
     # here reads its catalogues afresh, so each asks the cache.
     for module, memo in ((words, "_READ"), (aid_files, "_AID_READ")):

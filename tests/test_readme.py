@@ -58,6 +58,14 @@ def test_ci_runs_the_readme_venv_and_test_commands_in_order():
     assert ci.index(VENV) < ci.index(TEST)
 
 
+def test_ci_runs_the_test_command_again_with_the_lowest_versions_the_bounds_allow():
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    lowest = next(i for i, line in enumerate(ci) if "--resolution lowest-direct" in line)
+    assert ci.index(TEST) < lowest and '-e ".[test]"' in ci[lowest]
+    assert any("python -m pytest -q" in line and ".venv-lowest" in line for line in ci[lowest + 1:])
+    assert ".venv-lowest/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
 def test_readme_lists_every_command():
     from generator.cli.commands import COMMANDS
     table = _readme().split("## Commands", 1)[1].split("\n## ", 1)[0]

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import DATA, one_line, run_cli
+from conftest import DATA, ROOT, one_line, run_cli
 from generator.content import aid_text, template_sandbox
 from generator.content.words import load_words
 
@@ -39,6 +39,18 @@ def test_a_template_cannot_change_what_the_next_render_prints(line, templates, t
     assert dict(load_words().messages) == before and not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("line", [
+    '{{ "{0.__class__}".format(1) }}',
+    '{{ ("{0.__class__}"|attr("format"))(1) }}',         # Jinja before 3.1.6 let |attr reach str.format
+    '{% set f = "{0.__class__.__mro__}"|attr("format") %}{{ f(1) }}',
+    '{% for f in ["{0.__class__}"]|map("attr", "format") %}{{ f(1) }}{% endfor %}',
+])
+def test_a_format_string_reaches_no_attribute_however_the_format_is_found(line, templates, tmp_path):
+    _with(templates, line)
+    status, _, err = _build(templates, tmp_path)
+    one_line(status, err, str(templates / "aid.md.j2"), "unsafe")
+
+
 @pytest.fixture
 def quick(monkeypatch):
     """A time limit a test can wait for."""
@@ -49,10 +61,16 @@ LOOPS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% 
 NO_CALLS = "{% set xs = range(100000)|list %}{% for i in xs %}{% for j in xs %}{% endfor %}{% endfor %}"
 # Includes itself twice, 30 deep: 2**30 renders of the aid (deeper would end at Python's recursion limit).
 SELF = '{% set d = (d|default(0)) + 1 %}{% if d < 30 %}{% include "aid.md.j2" %}{% include "aid.md.j2" %}{% endif %}'
+# A macro that calls itself twice a level, 60 deep: 2**60 calls, each subtracting with no step the
+# sandbox checks for size.
+MACRO = "{% macro m(n) %}{% if n > 0 %}{{ m(n - 1) }}{{ m(n - 1) }}{% endif %}{% endmacro %}{{ m(60) }}"
+# A recursive loop, 1,000 items a level, 5 levels deep.
+RECURSIVE = "{% for i in range(1000) recursive %}{% if loop.depth < 5 %}{{ loop(range(1000)) }}{% endif %}{% endfor %}"
 
 
 @pytest.mark.parametrize(("line", "command"), [(LOOPS, "build"), (NO_CALLS, "build"), (SELF, "build"),
-                                                (LOOPS, "check"), (NO_CALLS, "diff")])
+                                                (MACRO, "build"), (RECURSIVE, "build"), (LOOPS, "check"),
+                                                (NO_CALLS, "diff")])
 def test_a_template_that_never_ends_is_one_line_in_every_command(line, command, quick, templates, tmp_path):
     _with(templates, line)
     started = time.monotonic()
@@ -63,7 +81,27 @@ def test_a_template_that_never_ends_is_one_line_in_every_command(line, command, 
     else:
         status, _, err = run_cli("diff", DATA, "--templates", templates)
     assert time.monotonic() - started < 10
-    one_line(status, err, str(templates / "aid.md.j2"))
+    one_line(status, err, str(templates / "aid.md.j2"), "did not finish within 0.3 s")
+
+
+def test_a_template_out_of_time_is_named_by_the_line_it_was_at(quick, templates, tmp_path):
+    _with(templates, "# Rules\n\nSome text.\n" + NO_CALLS)
+    started = time.monotonic()
+    status, _, err = _build(templates, tmp_path)
+    assert time.monotonic() - started < 5
+    one_line(status, err, f"{templates / 'aid.md.j2'}:4: the template did not finish within 0.3 s")
+
+
+def test_the_time_limit_needs_no_thread_and_leaves_none(quick, templates, tmp_path):
+    import threading
+    _with(templates, NO_CALLS)
+    before = threading.active_count()
+    status, _, err = _build(templates, tmp_path)
+    assert status == 2 and threading.active_count() == before, err
+    # The next render of this thread has its full time again, and nothing of the last one's limit.
+    aid_text._environment.cache_clear()
+    status, _, err = _build(ROOT / "templates", tmp_path)
+    assert status == 0, err
 
 
 @pytest.mark.parametrize("line", [

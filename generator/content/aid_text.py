@@ -7,13 +7,16 @@ structure.  The template is compiled once per process and folder, not once per p
 compiled between runs in the kit's cache (generator/cache.py).
 """
 
+import contextlib
 import hashlib
+import marshal
+import pickle
 import re
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from types import MappingProxyType, TracebackType
+from types import CodeType, MappingProxyType, TracebackType
 from typing import Any
 
 import jinja2
@@ -48,15 +51,10 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
     path = folder / TEMPLATE
     try:
         template = compiled_template(folder)        # bounded by the template's size
-        values = {**template_vars(ctx), **(extra or {})}
-        with time_limit(template_sandbox.TIME_LIMIT):
-            text = _bounded(template.generate(**values), path)
+        text = _rendered(template, {**template_vars(ctx), **(extra or {})}, path)
         # The locale's typography (French spacing) over the whole text: the template's own
         # punctuation ("1: unhurt") as well as the catalogue's and the data's.
         return ctx.words.typeset(text)
-    except TemplateTimeout:
-        raise RenderError(f"{path}: the template did not finish within {template_sandbox.TIME_LIMIT:g} s (a loop "
-                          f"that does not end, or a template that includes itself?)") from None
     except KitError:
         raise
     except jinja2.TemplateSyntaxError as error:
@@ -69,6 +67,30 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
         line = _template_line(error.__traceback__, str(path))
         where = f"{path}:{line}" if line else str(path)
         raise RenderError(f"{where}: {type(error).__name__}: {error}") from None
+
+
+def _rendered(template: jinja2.Template, values: dict[str, Any], path: Path) -> str:
+    """`template` rendered with `values` within the sandbox's time limit; past it, one line naming
+    the template's line where the render stopped."""
+    try:
+        with time_limit(template_sandbox.TIME_LIMIT):
+            return _bounded(template.generate(**values), path)
+    except TemplateTimeout as stop:
+        line = _stopped_line(stop.__traceback__, template)
+        where = f"{path}:{line}" if line else str(path)
+        raise RenderError(f"{where}: the template did not finish within {template_sandbox.TIME_LIMIT:g} s (a loop "
+                          f"that does not end, or a template that includes itself?)") from None
+
+
+def _stopped_line(tb: TracebackType | None, template: jinja2.Template) -> int | None:
+    """The line of `template` its render was at when it stopped: Jinja maps the lines of an error's
+    traceback to the template's, not those of a BaseException's, so the line of its code is mapped here."""
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == template.filename:
+            line = template.get_corresponding_lineno(tb.tb_lineno)
+        tb = tb.tb_next
+    return line
 
 
 def _bounded(chunks: Iterator[str], path: Path) -> str:
@@ -87,7 +109,7 @@ def _bounded(chunks: Iterator[str], path: Path) -> str:
 def _environment(folder: str) -> KitSandbox:
     env = KitSandbox(loader=TemplateFiles(Path(folder)), undefined=jinja2.StrictUndefined,
                      autoescape=False, finalize=md_escape, trim_blocks=True, lstrip_blocks=True,
-                     keep_trailing_newline=True, extensions=["jinja2.ext.i18n"], bytecode_cache=_KitBytecodeCache(),
+                     keep_trailing_newline=True, extensions=["jinja2.ext.i18n"], bytecode_cache=_bytecode_cache(),
                      # Jinja's optimiser folds constants at compile time; in the sandbox it finds
                      # none in the aid template (the same code either way) and costs an eighth of
                      # a cold build's compile.
@@ -103,56 +125,64 @@ def _environment(folder: str) -> KitSandbox:
     return env
 
 
-class _KitBytecodeCache(jinja2.BytecodeCache):
-    """Jinja's bytecode kept in the kit's cache (generator/cache.py), whose folder and entries are
-    checked (the user's own, nobody else can write them, each entry's digest) before Jinja
-    unpickles and unmarshals a byte.  Compiling the aid template is a tenth of a second of every
-    build, loading it back a hundredth (benchmarks/bench_cache.py).  Jinja checks each entry
-    against the template source's checksum, and the entries are kept by Jinja's version, so an
-    edited template or another Jinja compiles afresh.  An entry that cannot be read or written
-    costs only the compile.  Without an entry, the kit's own template takes the Python that was
-    compiled ahead from its very text (content/ahead.py): Python compiles it, Jinja need not."""
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's bytecode of a template, kept between runs in the kit's cache folder
+    (generator/cache.py: the user's own, nobody else can write it).  Compiling the aid template is
+    a tenth of a second of every build, loading it back a hundredth (benchmarks/bench_cache.py).
+    Jinja names a file by a hash of the template's name, so no name reaches outside the folder;
+    the kit hashes that again with what shapes the compiled code (`compiler`: the Jinja's version
+    and the kit's own code), so an edited kit or another Jinja compiles afresh, and Jinja's
+    checksum of the template's text in the file makes an edited template compile afresh.  An
+    entry that cannot be read or written costs only the compile."""
 
-    # Jinja's version and the code that shapes what it compiles (the sandbox, this environment).
-    KIND = f"jinja2-{jinja2.__version__}-" + hashlib.sha256(
-        Path(__file__).read_bytes() + Path(template_sandbox.__file__).read_bytes()).hexdigest()[:12]
+    def __init__(self, folder: Path, compiler: str) -> None:
+        super().__init__(str(folder), pattern="%s")     # a file's name is its key: a hex digest
+        self.compiler = compiler
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        from generator import cache
+        return cache.digest(self.compiler, super().get_cache_key(name, filename))
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        # Read as the cache reads its own entries (a private regular file, no link followed, no
+        # FIFO waited on), and the header compared as bytes with what Jinja writes for this
+        # template's text: nothing in a file is unpickled, and only a code object is taken.
         from generator import cache
-        kept = cache.read(self.KIND, bucket.key)
-        if kept is None:
+        data = cache.read_file(_BYTECODE, bucket.key)
+        head = jinja2.bccache.bc_magic + pickle.dumps(bucket.checksum, 2)
+        if data is None or not data.startswith(head):
             return
         try:
-            bucket.bytecode_from_string(kept)
-        except Exception:       # whatever an entry of another Python's marshal raises
-            bucket.reset()
+            code = marshal.loads(data[len(head):])
+        except (EOFError, ValueError, TypeError):
+            return
+        if isinstance(code, CodeType):
+            bucket.code = code
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        from generator import cache
-        cache.write(self.KIND, bucket.key, bucket.bytecode_to_string())
-
-    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
-                   source: str) -> jinja2.bccache.Bucket:
-        bucket = super().get_bucket(environment, name, filename, source)
-        if bucket.code is None and filename is not None:
-            from generator.content import ahead
-            code = ahead.template_code(name, source, self.KIND)
-            if code is not None:
-                # The template's own file name, as Jinja's compile gives it: a render error names its line.
-                bucket.code = compile(code, filename, "exec")
-                self.set_bucket(bucket)     # into the cache: the next build loads it
-        return bucket
+        with contextlib.suppress(OSError):      # a folder gone or full: the next build compiles again
+            super().dump_bytecode(bucket)
 
 
-def environment_kind() -> str:
-    """What names the Jinja and the kit's code that compile the aid template (content/ahead.py)."""
-    return _KitBytecodeCache.KIND
+_BYTECODE = "jinja"     # the cache folder's kind for templates' bytecode
 
 
-def compiled_source(source: str) -> str:
-    """Jinja's Python for the aid template of text `source`, as the kit's environment compiles it."""
-    from generator.data.sources import shipped
-    return str(_environment(str(shipped("templates"))).compile(source, TEMPLATE, raw=True))
+def _bytecode_cache() -> _BytecodeCache | None:
+    """The bytecode cache in the kit's cache folder, or None: the cache off or unsafe, or a Jinja
+    whose version its metadata does not say."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from generator import cache
+    folder = cache.cache_folder(_BYTECODE)
+    if folder is None:
+        return None
+    try:
+        jinja = version("Jinja2")
+    except PackageNotFoundError:
+        return None
+    # The kit's code that shapes what Jinja compiles: the sandbox's code generator, this environment.
+    own = hashlib.sha256(Path(__file__).read_bytes() + Path(template_sandbox.__file__).read_bytes()).hexdigest()
+    return _BytecodeCache(folder, f"Jinja2 {jinja}, kit code {own}")
 
 
 class Prose(str):

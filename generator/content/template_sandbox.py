@@ -7,7 +7,10 @@ the aid needs.
 - Bounded: a render ends within TIME_LIMIT seconds (a loop within a loop, a template that
   includes itself) and writes at most MAX_TEXT characters; no single step may make a value
   past that (a string repeated or joined, a width of a billion, a power of a power), checked
-  before the step is taken, so nothing asks for gigabytes first.
+  before the step is taken, so nothing asks for gigabytes first.  The time is checked by the
+  sandbox itself at each step it takes for the template (a call, an operator, an attribute or
+  item, a filter, a join, an include) and before each item of every loop, so a render that
+  runs out of time stops at its next step, in its own thread, on any Python.
 - Read warily (TemplateFiles): each template a regular file inside its folder (a link out of
   it is refused) of at most MAX_TEMPLATE_BYTES, UTF-8, and without control or bidirectional
   characters (an escape sequence would reach a terminal, a U+202E would reorder printed text).
@@ -15,16 +18,18 @@ the aid needs.
 A refusal is a RenderError, one line naming the template (and its line where Jinja knows it).
 """
 
-import ctypes
+import copy
+import math
 import os
 import re
-import threading
+import time
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from string import Formatter
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 from jinja2.compiler import CodeGenerator, Frame
@@ -43,12 +48,44 @@ _ALLOWED_CONTROLS = "\t\n\r"
 
 
 class TemplateTimeout(BaseException):
-    """Raised in the rendering thread when a render runs out of time (a BaseException, so no
-    `except Exception` on the way can swallow it)."""
+    """Raised at a render's next step once it has run out of time (a BaseException, so no
+    `except Exception` on the way, the template's or Jinja's, can swallow it)."""
 
 
 class Refused(Exception):
     """A step of a render that would make a value past the limits (the message says which)."""
+
+
+# -- time ----------------------------------------------------------------------------------------
+
+T = TypeVar("T")
+# When the render under way in this thread (or task) must end: time.monotonic(), or never.
+_DEADLINE: ContextVar[float] = ContextVar("template_deadline", default=math.inf)
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """The body, each of whose template steps raises TemplateTimeout once it has run `seconds`
+    (within any limit already running)."""
+    token = _DEADLINE.set(min(_DEADLINE.get(), time.monotonic() + seconds))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def on_time() -> None:
+    """Raise TemplateTimeout if the render under way has run out of time."""
+    if time.monotonic() > _DEADLINE.get():
+        raise TemplateTimeout
+
+
+def timed_items(items: Iterable[T]) -> Iterator[T]:
+    """`items`, the time checked before each: what every {% for %} loops over (_Generator), so a
+    loop whose body takes no step the sandbox sees still ends."""
+    for item in items:
+        on_time()
+        yield item
 
 
 # -- the sizes of values -------------------------------------------------------------------------
@@ -110,6 +147,7 @@ def _check_format(text: object, what: str) -> None:
 def checked_join(parts: Iterable[object]) -> str:
     """The sandbox's concatenation (`~`, a {% set %} or {% filter %} block, a macro's output):
     refused before it is made if it would pass MAX_TEXT."""
+    on_time()
     pieces = [p if isinstance(p, str) else str(p) for p in parts]
     if sum(map(len, pieces)) > MAX_TEXT:
         raise Refused(f"joining text would make more than {MAX_TEXT:,} characters")
@@ -156,8 +194,15 @@ class TextBuffer(list[str]):
 
 
 class _Generator(CodeGenerator):
-    """Jinja's code generator with `~` joined by the environment's checked join, and each block's
-    buffer a TextBuffer."""
+    """Jinja's code generator with `~` joined by the environment's checked join, each block's
+    buffer a TextBuffer, and each loop over the environment's `timed` items."""
+
+    def visit_For(self, node: jinja2.nodes.For, frame: Frame) -> None:
+        timed_iter = jinja2.nodes.Call(jinja2.nodes.EnvironmentAttribute("timed"), [node.iter], [], None, None,
+                                       lineno=node.iter.lineno)
+        looped = copy.copy(node)        # the template's own tree stays as parsed
+        looped.iter = timed_iter
+        super().visit_For(looped, frame)
 
     def buffer(self, frame: Frame) -> None:
         frame.buffer = self.temporary_identifier()
@@ -172,18 +217,35 @@ class _Generator(CodeGenerator):
 
 
 class KitSandbox(ImmutableSandboxedEnvironment):
-    """The immutable sandbox with every step that could make a large value checked first."""
+    """The immutable sandbox with every step that could make a large value checked first, and
+    every step it takes for a template (each loop's items too) checked against the time limit."""
 
     code_generator_class = _Generator
     concat = staticmethod(checked_join)
     text_buffer = TextBuffer
+    timed = staticmethod(timed_items)
     intercepted_binops = frozenset({"*", "**", "%", "+"})
 
     def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
+        on_time()
         _check_binop(operator, left, right)
         return super().call_binop(context, operator, left, right)
 
-    trusted: tuple[Any, ...] = ()     # the kit's own callables (its gettext): their output is the catalogue's
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        on_time()
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        on_time()
+        return super().getitem(obj, argument)
+
+    def get_template(self, *args: Any, **kwargs: Any) -> jinja2.Template:
+        on_time()       # an {% include %}, {% import %} or {% extends %}
+        return super().get_template(*args, **kwargs)
+
+    # The kit's own callables, whose output is the catalogue's (its gettext), and the loops' `timed`,
+    # whose output is its argument's items.
+    trusted: tuple[Any, ...] = (timed_items,)
 
     def trust(self, *callables: Any) -> None:
         """Let `callables` be called unchecked: the kit's own, whose output is bounded by what
@@ -191,6 +253,7 @@ class KitSandbox(ImmutableSandboxedEnvironment):
         self.trusted = (*self.trusted, *callables)
 
     def call(__self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        on_time()
         if any(__obj is known for known in __self.trusted):
             return super().call(__context, __obj, *args, **kwargs)
         bound = getattr(__obj, "__self__", None)
@@ -221,6 +284,7 @@ def _checked_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
 
     @functools.wraps(function)      # keeps Jinja's pass_context marks
     def checked(*args: Any, **kwargs: Any) -> Any:
+        on_time()
         values = [a for a in args if not isinstance(a, (jinja2.runtime.Context, jinja2.nodes.EvalContext,
                                                          jinja2.Environment))]
         if name == "format" and values:
@@ -228,36 +292,6 @@ def _checked_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
         _check_arguments([*values, *kwargs.values()], f"the {name} filter")
         return function(*args, **kwargs)
     return checked
-
-
-# -- time ----------------------------------------------------------------------------------------
-
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """The body, stopped with TemplateTimeout in this thread once it has run `seconds`.  A loop of
-    the template's own makes no call the sandbox could check, so a timer raises the exception in
-    this thread (CPython's PyThreadState_SetAsyncExc), at the next step of its bytecode."""
-    thread, lock = threading.get_ident(), threading.Lock()
-    state = {"done": False, "fired": False}
-
-    def fire() -> None:
-        with lock:
-            if not state["done"]:
-                state["fired"] = True
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(TemplateTimeout))
-    timer = threading.Timer(seconds, fire)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        with lock:
-            state["done"] = True
-            timer.cancel()
-            if state["fired"]:      # raised too late to land in the body: never anywhere else
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), None)
-    if state["fired"]:
-        raise TemplateTimeout
 
 
 # -- the files -----------------------------------------------------------------------------------

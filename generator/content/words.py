@@ -268,17 +268,16 @@ def po_messages(path: Path, lang: str, domain: str | None = None) -> dict[str, s
 
 
 def po_catalogue(path: Path, lang: str, domain: str | None = None) -> Catalogue:
-    """Every translated message of the .po file `path` (fuzzy ones left out), read by Babel; or
-    read ahead (content/ahead.py: the kit's own catalogue, these very bytes), or from the kit's
-    cache (generator/cache.py) when this file was read before by this Babel: parsing a catalogue
-    (and importing Babel's reader) is most of what a first build does besides a warm one."""
+    """Every translated message of the .po file `path` (fuzzy ones left out), read by Babel, or
+    from the kit's cache (generator/cache.py) when this file was read before by this Babel:
+    parsing a catalogue (and importing Babel's reader) is most of what a first build does besides
+    a warm one."""
     from generator import cache
     content = _po_bytes(path)
     for kept in _kept_tables(content, lang, domain):
         try:
             # Its Plural-Forms passed the check when the table was made from these bytes for
-            # this language (by this Babel and Python, for a cache entry): checking again
-            # imports Babel's tables.
+            # this language by this Babel and Python: checking again imports Babel's tables.
             return _catalogue_of(kept)
         except (ValueError, UnicodeError, TypeError, AttributeError):      # a damaged entry: read the file again
             pass
@@ -289,12 +288,8 @@ def po_catalogue(path: Path, lang: str, domain: str | None = None) -> Catalogue:
 
 
 def _kept_tables(content: bytes, lang: str, domain: str | None) -> Iterable[object]:
-    """The tables already made from `content`: the one read ahead, then the cache's entry."""
+    """The table already made from `content`: the cache's entry, if there is one."""
     from generator import cache
-    from generator.content import ahead
-    table = ahead.catalogue(lang, domain, content)
-    if table is not None:
-        yield table
     kept = cache.read("catalogues", _cache_key(content, lang, domain))
     if kept is not None:
         try:
@@ -307,12 +302,6 @@ def _cache_key(content: bytes, lang: str, domain: str | None) -> str:
     from generator import cache
     # Python's version too: gettext's plural grammar is the interpreter's
     return cache.digest(content, lang, domain or "", _babel_reader(), sys.version, "plurals")
-
-
-def read_po_afresh(path: Path, lang: str, domain: str | None = None) -> dict[str, object]:
-    """The table of the catalogue `path` as Babel reads it now, neither read ahead nor cached
-    ({"messages", "plurals", "plural_forms"}): what content/ahead.py keeps."""
-    return _read_po(path, _po_bytes(path), lang, domain)
 
 
 def _read_po(path: Path, content: bytes, lang: str, domain: str | None) -> dict[str, object]:

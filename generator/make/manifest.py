@@ -3,7 +3,6 @@
 import hashlib
 import io
 import platform
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import BinaryIO
@@ -22,12 +21,6 @@ Opener = Callable[[str], BinaryIO]      # opens a file of the build, by name, fo
 # What else decides the bytes: same data, options and these versions give the same files.
 LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
 SHOP_LIBRARY = "pypdf"      # rewrites a print shop's PDFs (render/pdf/shop_pdf.py); no other build uses it
-# Where a library says its own version, the same string pip installed: read from the module a
-# build has imported anyway, or from the line of its source that assigns it where this process
-# has not (a build whose worker rendered the aid's text loads no Jinja here), since
-# importlib.metadata takes longer to import than a small build's work.
-_OWN_VERSION = {"reportlab": ("reportlab", "Version"), "pypdf": ("pypdf", "__version__"),
-                "Jinja2": ("jinja2", "__version__"), "Markdown": ("markdown", "__version__")}
 # A release's images are rasterised by pypdfium2 and written as PNG by Pillow.
 IMAGE_LIBRARIES = ("pypdfium2", "Pillow")
 
@@ -85,23 +78,6 @@ def stamp_lines(stamp: Stamp | None, options: BuildOptions) -> list[str]:
     return [f"edition {stamp.hash}", *(f"  {name} {value}" for name, value in stamp.inputs), *lines]
 
 
-def _assigned(module: str, attribute: str) -> str | None:
-    """The string literal the module `module` (a package) assigns to `attribute` at the start of a
-    line of its __init__, read without importing it; None where it assigns no literal."""
-    import importlib.util
-    import re
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None or not spec.origin.endswith("__init__.py"):
-        return None
-    try:
-        with open(spec.origin, encoding="utf-8") as source:
-            text = source.read()
-    except (OSError, UnicodeDecodeError):
-        return None
-    found = re.search(rf"^{re.escape(attribute)}\s*=\s*[\"']([^\"']+)[\"']\s*$", text, re.M)
-    return found.group(1) if found else None
-
-
 def _page_count(handle: BinaryIO) -> int:
     from generator.render.pdf.kit_pdf import page_count  # only for a PDF whose renderer did not count
     return page_count(handle)
@@ -119,19 +95,10 @@ def library_versions(libraries: tuple[str, ...] = LIBRARIES) -> list[tuple[str, 
 
 
 def installed_version(name: str) -> str:
-    """The version pip installed of the library `name`: its module's own word for it when the
-    module is loaded, else its distribution's metadata ("unknown" where pip does not know it)."""
-    module, attribute = _OWN_VERSION.get(name, ("", ""))
-    own = getattr(sys.modules.get(module), attribute, None)
-    if isinstance(own, str):
-        return own
-    own = _assigned(module, attribute) if module else None
-    if own is not None:
-        return own
+    """The version pip installed of the distribution `name`, from its metadata ("unknown" where
+    none is installed): the same whether or not this process has imported the library."""
     from importlib.metadata import PackageNotFoundError, version
     try:
         return version(name)
-    except PackageNotFoundError:    # imported from somewhere pip does not know
+    except PackageNotFoundError:
         return "unknown"
-
-
