@@ -1,6 +1,7 @@
 """What a second process gains: each command with --jobs 2 against the same with --jobs 1, pair by pair.
 
     python benchmarks/bench_parallel.py [--pairs 7] [--only build,rows,release,release7] [--rows 100000]
+                                        [--langs en,de,fr]
 
 Every measurement is a whole process started fresh (the interpreter, the imports and a worker's
 start count), A (--jobs 1) then B (--jobs 2), --pairs times.  Each row reports both medians of
@@ -13,7 +14,7 @@ Rows (--only picks some, in this order):
 
   build     `bailout build`: the default kit, each paper's files in a process of their own
   rows      `bailout build --rows N`: the default kit with a long table on each paper
-  release   `bailout release --lang en,de,fr`: three editions over two processes
+  release   `bailout release --lang LANGS` (default en,de,fr): those editions over two processes
   release7  `bailout release --lang en,de,fr,it,es,pl,ru`: seven editions over two processes
 """
 
@@ -30,12 +31,13 @@ def main() -> None:
     p.add_argument("--pairs", type=int, default=7, help="pairs a row (default 7)")
     p.add_argument("--only", default=",".join(ROWS), help=f"comma list of rows (default {','.join(ROWS)})")
     p.add_argument("--rows", default="100000", help="the rows row's table (default 100000)")
+    p.add_argument("--langs", default="en,de,fr", help="the release row's languages (default en,de,fr)")
     args = p.parse_args()
     only = args.only.split(",")
     if unknown := set(only) - set(ROWS):
         p.error(f"no row {', '.join(sorted(unknown))} (rows: {', '.join(ROWS)})")
     commands = {"build": ("build",), "rows": ("build", "--rows", args.rows),
-                "release": ("release", "--lang", "en,de,fr"), "release7": ("release", "--lang", "en,de,fr,it,es,pl,ru")}
+                "release": ("release", "--lang", args.langs), "release7": ("release", "--lang", "en,de,fr,it,es,pl,ru")}
     compile_kit()
     print(f"{args.pairs} pairs a row (--jobs 1, then --jobs 2), fresh processes, {cores()}; load {load()}",
           flush=True)
