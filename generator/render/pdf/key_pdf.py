@@ -67,7 +67,7 @@ def flowables(ctx: BuildContext, title: Paragraph, cell: Any) -> list[Flowable]:
     groups = build_counters(ctx)
     size = mm(REFERENCE_MM)
     zone = fl.zones(size, geo.own_inset(size))
-    fits = fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit.directory, ctx.words)
+    fits = fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit, ctx.words)
     said = [Paragraph(escape(entry.text), cell) for entry in counter_key(ctx)]
     for paragraph in said:
         paragraph.spaceAfter = cell.fontSize * 0.35
