@@ -70,7 +70,7 @@ def laid_out(lang: str, profile: str, size: str):
     grid, groups, _ = sheet_plan(PAPERS["a4"], options, lambda spare: build_counters(ctx, spare))
     zone = face_zones(grid)
     try:
-        kind, fits = fit_faces(groups, zone, options.counter_mm, kit().directory, ctx.words)
+        kind, fits = fit_faces(groups, zone, options.counter_mm, kit(), ctx.words)
     except RenderError:
         prepress = registry.profile(profile).prepress
         assert prepress is not None and prepress.die_cut is not None, (lang, profile, size)

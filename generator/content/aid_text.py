@@ -9,6 +9,7 @@ compiled between runs in the kit's cache (generator/cache.py).
 
 import contextlib
 import hashlib
+import itertools
 import marshal
 import pickle
 import re
@@ -282,10 +283,19 @@ def _percent(context: jinja2.runtime.Context, p: Fraction | int) -> str:
     return Words(context.get("lang", SOURCE_LANGUAGE), {}).percent(p)
 
 
+SHORT_WORD = 2      # "Mk", "M3", "I": a word this short stays beside its neighbour
+
+
 def _whole(value: object) -> str:
-    """The `whole` filter: a name that keeps to one line (a weapon's model in a narrow table cell
-    breaks before it, never inside it)."""
-    return str(value).replace(" ", "\u00a0")
+    """The `whole` filter: a weapon's model whose designation keeps to one line ("Thompson
+    M1928A1", "No. 4 Mk I", "тип 38"): a space before a word with a digit in it, or beside a word
+    of SHORT_WORD characters or fewer, holds; a long name in a narrow cell still breaks between
+    its other words ("Lee-Enfield | No. 4 Mk I", "Арисака | тип 38")."""
+    words = str(value).split(" ")
+
+    def held(before: str, after: str) -> bool:
+        return any(ch.isdigit() for ch in after) or min(len(before), len(after)) <= SHORT_WORD
+    return words[0] + "".join(("\u00a0" if held(a, b) else " ") + b for a, b in itertools.pairwise(words))
 
 
 @jinja2.pass_context
