@@ -5,6 +5,7 @@ Expected sentences come from data/rules.toml (read with tomllib); expected figur
 aid's own text, so the two editions are held to each other.
 """
 
+import base64
 import io
 import itertools
 import re
@@ -128,7 +129,9 @@ def test_self_contained_no_script(outputs):
         assert not any(k.startswith("on") for k in attrs), (tag, attrs)
         href = attrs.get("href")
         assert href is None or href.startswith("#"), href
-    assert "@import" not in source and "url(" not in source and "@font-face" not in source
+    assert "@import" not in source
+    # the only url(...) the page holds are its own type, in the page (data:, nothing fetched)
+    assert re.findall(r"url\(([a-z]+):", source) == ["data"] * source.count("url(")
     style = [t for t, _ in page.tags if t == "style"]
     assert len(style) == 1
     svg = [a for t, a in page.tags if t == "svg"]
@@ -138,6 +141,50 @@ def test_self_contained_no_script(outputs):
     icons = [a for a in svg if a.get("class") == "icon"]
     assert len(icons) == 5 and all(a.get("aria-hidden") == "true" for a in icons) and len(svg) == 6
     assert "<title id=\"chart-title\">" in source
+
+
+def _faces(source):
+    """{(family, style, weights): the WOFF2 font} of the page's @font-face rules."""
+    rules = re.findall(r'@font-face \{ font-family: "([^"]+)"; font-weight: ([\d ]+); font-style: (\w+);'
+                       r'[^}]*url\(data:font/woff2;base64,([A-Za-z0-9+/=]+)\)', source)
+    return {(family, style, weight): base64.b64decode(data) for family, weight, style, data in rules}
+
+
+def test_the_web_aid_reads_in_the_kits_own_type(outputs):
+    """IBM Plex, from the kit's own font files, as WOFF2 in the page: each face holds every
+    character the page shows, and the page's CSS asks for those families."""
+    from fontTools.ttLib import TTFont
+    source = outputs["player-aid.html"].decode()
+    faces = _faces(source)
+    assert {(f, s) for f, s, _ in faces} == {("IBM Plex Sans", "normal"), ("IBM Plex Sans", "italic"),
+                                             ("IBM Plex Sans Condensed", "normal")}
+    shown = {ch for ch in Page(source).plain() if not ch.isspace()}
+    assert {"8", "7", "1", "/", "%", "\u2212"} & shown and len(shown) > 60
+    for (family, style, weight), woff2 in faces.items():
+        assert woff2[:4] == b"wOF2", family
+        font = TTFont(io.BytesIO(woff2))
+        name = font["name"].getDebugName(1)        # "IBM Plex Sans Cond" in the condensed files
+        assert name.startswith("IBM Plex Sans") and ("Cond" in name) == ("Condensed" in family), (family, name)
+        missing = {ch for ch in shown if ord(ch) not in font.getBestCmap()}
+        assert not missing, (family, style, weight, sorted(missing))
+    assert '"IBM Plex Sans"' in source and '"IBM Plex Sans Condensed"' in source     # aid.css asks for them
+
+
+def test_the_cards_stand_on_the_charts_grid_with_no_lone_card():
+    """On a wide screen each row of cards is full: the cards span the columns the chart's boxes
+    span, and the spans of each row add up to the chart's columns."""
+    page = Page(html_of())
+    listing = next(a for t, a in page.tags if t == "ol" and "steps" in a.get("class", "").split())
+    columns = int(re.search(r"cols-(\d+)", listing["class"])[1])
+    cards = [a for t, a in page.tags if t == "li" and a.get("id", "").startswith("step-")]
+    spans = [int(re.search(r"span-(\d+)", a.get("class", "span-1"))[1]) for a in cards]
+    rows, filled = [], 0
+    for span in spans:
+        filled += span
+        if filled >= columns:
+            rows.append(filled)
+            filled = 0
+    assert len(cards) == 7 and columns > 1 and filled == 0 and set(rows) == {columns}, (columns, spans)
 
 
 def test_accessible_structure(outputs):

@@ -96,12 +96,13 @@ def test_each_library_says_the_version_pip_installed():
     # list different versions depending on what happened to be imported.
     code = ("import sys; from generator.make.manifest import installed_version as v, LIBRARIES\n"
             "before = [v(n) for n in LIBRARIES]\n"
-            "import reportlab, pypdf, jinja2, markdown\n"
+            "import reportlab, pypdf, jinja2, markdown, fontTools, brotli\n"
             "print(before == [v(n) for n in LIBRARIES], *before)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     same, *versions = done.stdout.split()
     assert same == "True"
-    assert versions == [importlib.metadata.version(n) for n in ("reportlab", "pypdf", "Jinja2", "Markdown")]
+    assert versions == [importlib.metadata.version(n)
+                        for n in ("reportlab", "pypdf", "Jinja2", "Markdown", "fonttools", "Brotli")]
 
 
 def test_a_release_manifest_names_the_image_libraries_as_pip_installed_them():

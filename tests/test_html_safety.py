@@ -104,3 +104,4 @@ def test_the_policy_forbids_script_and_allows_only_the_page_s_own_style_and_imag
     rules = dict(part.strip().split(" ", 1) for part in PAGE_POLICY.split(";"))
     assert rules["default-src"] == "'none'" and "script-src" not in rules
     assert rules["style-src"] == "'unsafe-inline'" and rules["img-src"] == "'self' data:"
+    assert rules["font-src"] == "data:"        # the web aid's own type, in the page; nothing fetched

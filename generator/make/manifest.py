@@ -19,7 +19,8 @@ Opener = Callable[[str], BinaryIO]      # opens a file of the build, by name, fo
 
 
 # What else decides the bytes: same data, options and these versions give the same files.
-LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
+# fontTools and Brotli cut and compress the web aid's type (render/html/web_fonts.py).
+LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown", "fonttools", "Brotli")
 SHOP_LIBRARY = "pypdf"      # rewrites a print shop's PDFs (render/pdf/shop_pdf.py); no other build uses it
 # A release's images are rasterised by pypdfium2 and written as PNG by Pillow.
 IMAGE_LIBRARIES = ("pypdfium2", "Pillow")

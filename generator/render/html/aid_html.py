@@ -3,11 +3,12 @@ Python-Markdown -> HTML with the CSS inline and the flowchart as inline SVG.
 
 Same text and figures as the PDF.  Data text reaches us Markdown-escaped (`&` and `<` as
 entities), and everything added here goes through ElementTree, which escapes on output, so
-nothing from data can become markup.  No script, no web font, nothing fetched: the page works
-saved to a phone or attached to a forum post.  The flowchart's list stays in the page as the
-step-by-step text (and the SVG's text equivalent); the SVG is the overview, left out on
-screens too narrow to read it.  The page's own words are the catalogue's ("aid.html.*"); its
-style is aid.css beside this module (aid_changes.css with --since), its colours the theme's.
+nothing from data can become markup.  No script, nothing fetched (its type, IBM Plex, is in the
+page: web_fonts.py): the page works saved to a phone or attached to a forum post.  The
+flowchart's list stays in the page as the step-by-step text (and the SVG's text equivalent);
+the SVG is the overview, left out on screens too narrow to read it.  The page's own words are
+the catalogue's ("aid.html.*"); its style is aid.css beside this module (aid_changes.css with
+--since), its colours the theme's.
 """
 
 import re
@@ -33,6 +34,7 @@ from generator.layout import chart as geometry
 from generator.render import theme
 from generator.render.html import icons_html
 from generator.render.html.safe_html import policy_meta, sanitize, text_only
+from generator.render.html.web_fonts import font_faces
 
 CHART_W = 960           # the SVG's own units; CSS scales it to the column
 TITLE_PX, TAB_PX, LABEL_PX = 20, 14, 15
@@ -68,6 +70,9 @@ def render(ctx: BuildContext, text: str) -> bytes:
     if english:
         _mark_english(pictograms, english)
     key = etree.tostring(pictograms, encoding="unicode", method="html")
+    foot = f'<footer><p>{_escape(footer)}</p><p class="colophon">{_escape(colophon)}</p></footer>'
+    # the kit's own type, holding every character the page shows (its title, text, key and foot)
+    fonts = font_faces("".join((title, body, key, foot)))
     html = "\n".join([
         "<!DOCTYPE html>",
         f'<html lang="{_escape(words.tag)}">',
@@ -78,14 +83,14 @@ def render(ctx: BuildContext, text: str) -> bytes:
         f"<title>{_escape(title)}</title>",
         f'<meta name="description" content="{_escape(description)}">',
         f'<meta name="generator" content="{_escape(words("aid.html.generator", version=__version__, stamp=stamp))}">',
-        f"<style>\n{_style(ctx.options.bw, page.since is not None)}</style>",
+        f"<style>\n{fonts}{_style(ctx.options.bw, page.since is not None)}</style>",
         "</head>",
         "<body>",
         "<main>",
         body,
         key,
         "</main>",
-        f'<footer><p>{_escape(footer)}</p><p class="colophon">{_escape(colophon)}</p></footer>',
+        foot,
         "</body>",
         "</html>",
         "",
@@ -291,10 +296,16 @@ def _flowchart(div: etree.Element, ids: set[str], source: Path, words: Words) ->
     if not boxes:
         raise RenderError(f"{source}: the flowchart has no boxes")
     per_row, bypasses, labels = flowchart_settings(div.attrib, source)
-    listing.set("class", "steps")
     for key in ("data-per-row", "data-bypass", "data-bypass-label"):
         div.attrib.pop(key, None)
-    div.insert(0, _svg(boxes, per_row, bypasses, labels, source, words))
+    svg, spans = _svg(boxes, per_row, bypasses, labels, source, words)
+    div.insert(0, svg)
+    # On a wide screen the cards stand on the chart's grid: its columns, a box spanning two
+    # columns a card spanning two (aid.css), so no row ends in a lone card.
+    listing.set("class", f"steps cols-{per_row}")
+    for li, span in zip(listing.findall("li"), spans, strict=True):
+        if span > 1:
+            li.set("class", f"span-{span}")
 
 
 def _step(li: etree.Element, n: int, ids: set[str], source: Path, words: Words) -> _Box:
@@ -379,8 +390,9 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
 
 
 def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], labels: list[str], source: Path,
-         words: Words) -> etree.Element:
-    """The procedure as an SVG: boxes with titles and rule tabs, arrows, the bypass and its label."""
+         words: Words) -> tuple[etree.Element, list[int]]:
+    """The procedure as an SVG: boxes with titles and rule tabs, arrows, the bypass and its label;
+    and the columns each box spans."""
     lead = TITLE_PX * 1.2
     gap_x = 34
     titles = [words("aid.html.chart.step", n=n, title=box.title) for n, box in enumerate(boxes, 1)]
@@ -413,7 +425,7 @@ def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], label
     arrows = etree.SubElement(svg, "g", {"class": "arrows"})
     for arrow in chart.arrows:
         _svg_arrow(arrows, arrow, labels[arrow.bypass] if arrow.bypass is not None else "", flip)
-    return svg
+    return svg, list(spans)
 
 
 def _n(v: float) -> float:

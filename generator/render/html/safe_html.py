@@ -19,8 +19,8 @@ import xml.etree.ElementTree as etree
 import markdown
 from markdown.extensions.md_in_html import MarkdownInHTMLPostprocessor
 
-PAGE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; "
-               "form-action 'none'")
+PAGE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; font-src data:; "
+               "base-uri 'none'; form-action 'none'")
 
 
 def served_policy(script: str) -> str:

@@ -1,0 +1,62 @@
+"""The web aid's own type: IBM Plex, from the kit's own TTF files (the PDFs' fonts), each face
+subset to the characters the page holds and embedded as WOFF2 in an @font-face rule of the page
+itself (a data: URL, which the page's policy allows as a font source and nothing else).  The
+page stays one file that fetches nothing, and reads in the kit's type on a phone as in print.
+
+fontTools subsets and compresses (brotli); the subset is made at build time, never committed.
+Same characters, same fontTools and Brotli (MANIFEST.txt lists them): the same bytes (the
+fonts' own timestamps are kept, never the clock's).
+"""
+
+import base64
+import io
+import os
+from functools import lru_cache
+
+from fontTools import subset
+from fontTools.ttLib import TTFont
+
+from generator.render.pdf.canvas import FONT_FOLDER
+
+# (family as aid.css names it, weights, style, the kit's file).  The page sets body text, its
+# bold and italic, and its tables in the condensed face (aid.css: table, th); a browser slants a
+# condensed italic or a bold italic itself, rare as they are on the page.
+FACES = (
+    ("IBM Plex Sans", "100 500", "normal", "IBMPlexSans-Regular.ttf"),
+    ("IBM Plex Sans", "600 900", "normal", "IBMPlexSans-Bold.ttf"),
+    ("IBM Plex Sans", "100 900", "italic", "IBMPlexSans-Italic.ttf"),
+    ("IBM Plex Sans Condensed", "100 500", "normal", "IBMPlexSansCondensed-Regular.ttf"),
+    ("IBM Plex Sans Condensed", "600 900", "normal", "IBMPlexSansCondensed-Bold.ttf"),
+)
+# The glyphs as the PDFs set them (reportlab applies no OpenType feature): the layout tables go,
+# which also spares reading them, most of a subset's time.
+LAYOUT_TABLES = ["GSUB", "GPOS", "GDEF"]
+
+
+def font_faces(text: str) -> str:
+    """The @font-face rules of every face, each holding the glyphs of `text`'s characters."""
+    characters = "".join(sorted({ch for ch in text if ch.isprintable() or ch == "\u00a0"}))
+    return "".join(f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
+                   f"font-display: swap; src: url(data:font/woff2;base64,{_woff2(file, characters)}) "
+                   'format("woff2"); }\n'
+                   for family, weight, style, file in FACES)
+
+
+@lru_cache(maxsize=64)
+def _woff2(file: str, characters: str) -> str:
+    """`file` (a TTF in the kit's font folder) cut to `characters`, as base64 WOFF2."""
+    font = TTFont(os.path.join(FONT_FOLDER, file), recalcTimestamp=False)
+    options = subset.Options()
+    options.flavor = "woff2"
+    options.layout_features = []
+    options.drop_tables += LAYOUT_TABLES
+    options.hinting = False         # a screen's own rasteriser; a third of the size
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]    # the copyright, names, version and licence (OFL) kept
+    options.notdef_outline = True
+    cutter = subset.Subsetter(options)
+    cutter.populate(unicodes=[ord(ch) for ch in characters])
+    cutter.subset(font)
+    out = io.BytesIO()
+    font.flavor = "woff2"
+    font.save(out, reorderTables=False)
+    return base64.b64encode(out.getvalue()).decode("ascii")
