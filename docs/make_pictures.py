@@ -17,12 +17,14 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from PIL import Image
 
+from generator.content.context import make_context
 from generator.content.words import load_words
 from generator.data import load
-from generator.data.sources import data_folder
+from generator.data.sources import data_folder, shipped
+from generator.engine.odds import compute
 from generator.make.pipeline import render_all
+from generator.make.products import FACE_IMAGES, Products
 from generator.options import BuildOptions
-from generator.render.images import face_images
 
 NATIONS = ("american", "british", "german", "soviet")
 FACES = ("crew-front", "crew-back", "rifle-*-front", "smg-*-front", "bailed-out-afv-front", "bailed-out-afv-back")
@@ -67,7 +69,8 @@ def main() -> None:
     kit = load(data_folder(None))
     options = BuildOptions(parts=("aid", "counters"), papers=("a4",))
     files = render_all(kit, options)
-    faces = face_images(kit, options, files["counters-a4.pdf"], load_words())
+    ctx = make_context(kit, compute(kit), options, shipped("templates"), words=load_words())
+    faces = Products(ctx).get(FACE_IMAGES)      # the release's own face images
     args.out.mkdir(parents=True, exist_ok=True)
     save(face_grid(faces), args.out / "counters.png")
     save(first_page(files["player-aid-a4.pdf"], AID_PX), args.out / "player-aid.png")
