@@ -158,15 +158,6 @@ def zone_of(size_mm):
     return fl.zones(size, max(MM, size * 0.06))
 
 
-def _inside(placed, box):
-    x, y, w, h = box
-    for item in placed:
-        half = fake_measure(item.text, item.style, item.size) / 2
-        top, bottom = fake_ink(item.text, item.style, item.size)
-        assert x - 1e-6 <= item.x - half and item.x + half <= x + w + 1e-6, item
-        assert y - 1e-6 <= item.y + bottom and item.y + top <= y + h + 1e-6, item
-
-
 FAKE = fl.Metrics(fake_measure, fake_ink)
 
 
