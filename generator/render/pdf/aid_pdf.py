@@ -3,8 +3,9 @@ one duplex sheet.
 
 The Markdown walk escapes all text again for reportlab, so nothing in it is parsed as markup.  Page 1 puts the
 title and the flowchart across the page, then two columns; page 2 likewise (the template's
-`---` lines make the cuts).  Body text is the largest of 9, 8.5 and 8 pt that fits two pages;
-past that is a RenderError, never a third page.  Colours: the theme's palette (render/theme.py).
+`---` lines make the cuts).  Body text is the largest of 9, 8.5 and 8 pt that fits two pages
+(on Letter, of 8.5 and 8: LARGEST); past that is a RenderError, never a third page.  Colours:
+the theme's palette (render/theme.py).
 """
 
 import io
@@ -57,6 +58,10 @@ from generator.render.pdf.markdown_pdf import Converter, FitTable, RuledHeading,
 
 MAX_PAGES = 2
 BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
+# The largest body size a paper's aid is set in: Letter's page is 6% shorter than A4's, and its
+# aid (the counter key closing page 2) starts half a point smaller, so every edition, the longest
+# and the shortest, has one type size on a paper.
+LARGEST = {"letter": 8.5}
 MARGIN, COLUMN_GAP, FOOTER = 28.0, 16.0, 32.0    # FOOTER: the frames' bottom edge
 MIN_COLUMN = 24.0                # shorter columns under a full-width part are left out
 
@@ -81,7 +86,8 @@ def render(ctx: BuildContext, paper: Paper, document: AidDocument) -> Pdf:
     """The aid on `paper`: the largest body size at which `document` fits MAX_PAGES pages."""
     converter, root = document
     # each size with the short lists kept whole, then, before a smaller size, without
-    for size, keep in ((size, keep) for size in BODY_SIZES for keep in (True, False)):
+    largest = LARGEST.get(paper.key, BODY_SIZES[0])
+    for size, keep in ((size, keep) for size in BODY_SIZES if size <= largest for keep in (True, False)):
         styles = _styles(ctx, size)
         try:
             return _build(ctx, paper, converter.restyled(root, styles, keep) + _counter_key(ctx, styles))
