@@ -55,14 +55,16 @@ def _check_catalogues(kit: KitData) -> None:
     aid sentences likewise, its glossary every sentence and name of the data, and every text says
     the glossary's terms: name what is missing."""
     from generator.content.aid_text import aid_catalogue_problems
+    from generator.content.rows import csv_word_problems
     from generator.content.terms import term_problems
-    from generator.content.words import available_languages, missing_translations
+    from generator.content.words import available_languages, load_words, missing_translations
     from generator.data.glossary import read_glossary, translated, untranslated
     from generator.render.pdf.glyphs import undrawable_edition, undrawable_text
     problems = []
     for lang in available_languages():
         try:
             problems += missing_translations(lang)
+            problems += csv_word_problems(load_words(lang))     # the CSV's header: no formula in a spreadsheet
             if lang == available_languages()[0]:
                 continue
             problems += aid_catalogue_problems(lang)
