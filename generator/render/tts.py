@@ -29,6 +29,7 @@ from PIL import Image
 from generator.archive import zip_bytes
 from generator.content.context import BuildContext
 from generator.content.digital import CARD_BACK, Force, card_name
+from generator.options import BuildOptions
 
 SHEET_COLUMNS, SHEET_ROWS = 10, 7   # the most cards a TTS card sheet holds across and down
 MAX_SHEET_PX = 4096                 # the widest and tallest sheet TTS takes
@@ -56,19 +57,19 @@ def saved_objects() -> Path:
     return home / ".local" / "share" / "Tabletop Simulator" / "Saves" / "Saved Objects"
 
 
-def image_base(ctx: BuildContext) -> str:
+def image_base(options: BuildOptions) -> str:
     """The address every file of the folder is loaded from: --image-url, else the folder unpacked
     into this computer's Saved Objects; ends in '/'."""
-    given = ctx.options.image_url
+    given = options.image_url
     if given:
         return given if given.endswith("/") else given + "/"
-    return (saved_objects() / folder_name(ctx.options.lang)).as_uri() + "/"
+    return (saved_objects() / folder_name(options.lang)).as_uri() + "/"
 
 
 def saved_object(ctx: BuildContext, forces: Sequence[Force], cards: int, images: Mapping[str, bytes],
                  aid_pdf: bytes) -> bytes:
     """The zip: the folder with the object, its thumbnail, its images and the aid."""
-    base = image_base(ctx)
+    base = image_base(ctx.options)
     files: dict[str, bytes] = {AID: aid_pdf, f"images/{CARD_BACK}": images[CARD_BACK]}
     for force in forces:
         for piece in force.pieces:
