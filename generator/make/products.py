@@ -12,7 +12,9 @@ A product's function is given a Made: the context, the paper it is made for, and
 it named (asking for one it did not name is a mistake in the declaration, and says so).
 """
 
+import math
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from msgspec import Struct
@@ -171,7 +173,7 @@ def _aid_pages(made: Made) -> dict[str, bytes]:
 def _screen_faces(made: Made) -> dict[str, bytes]:
     from generator.render.images import scaled
     from generator.render.vassal import SCREEN_DPI
-    px = round(float(made.ctx.options.counter_mm) / float(MM_PER_INCH) * SCREEN_DPI)
+    px = math.floor(made.ctx.options.counter_mm / MM_PER_INCH * SCREEN_DPI + Fraction(1, 2))     # half a pixel up
     return {name: scaled(png, px) for name, png in made(FACE_IMAGES).items()}
 
 
