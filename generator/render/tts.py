@@ -30,6 +30,7 @@ from generator.archive import zip_bytes
 from generator.content.context import BuildContext
 from generator.content.digital import CARD_BACK, Force, card_name
 from generator.options import BuildOptions
+from generator.units import MM_PER_INCH
 
 SHEET_COLUMNS, SHEET_ROWS = 10, 7   # the most cards a TTS card sheet holds across and down
 MAX_SHEET_PX = 4096                 # the widest and tallest sheet TTS takes
@@ -142,7 +143,7 @@ def _object(name: str, nickname: str, description: str, key: str, transform: dic
 
 def _bag(ctx: BuildContext, force: Force, index: int, count: int, base: str) -> dict[str, Any]:
     """A nationality's bag: each piece as many times as its printed sheets hold it."""
-    scale = float(ctx.options.counter_mm) / 25.4 / TILE_UNITS
+    scale = round(float(ctx.options.counter_mm / MM_PER_INCH) / TILE_UNITS, 4)
     tiles = []
     for piece in force.pieces:
         for copy in range(piece.count):

@@ -42,7 +42,7 @@ BAND = 46                       # the band that carries the row's number, points
 MARGIN = 10
 TITLE, HEAD, LABEL, FOOT = 22, 7.5, 8, 6.5
 CELL_MAX, CELL_MIN = 12, 6
-LINE_MAX = 30                   # a man's line, at most (a crew of five fills the card at about this)
+LINE_MAX = 34                   # a man's line, at most (a crew of five fills the card at about this)
 # The three columns of a man's line, as shares of the width inside the margins: his label, his
 # fate, his weapon.
 SHARES = (0.26, 0.40, 0.34)
