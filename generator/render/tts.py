@@ -102,18 +102,22 @@ def card_sheets(cards: Sequence[bytes]) -> list[Sheet]:
     with Image.open(io.BytesIO(cards[0])) as first:
         w, h = first.size
     across = max(1, min(SHEET_COLUMNS, MAX_SHEET_PX // w))
-    down = max(1, min(SHEET_ROWS, MAX_SHEET_PX // h))
+    down = max(1, min(SHEET_ROWS, math.ceil(len(cards) / across), MAX_SHEET_PX // h))
     sheets = []
-    for start in range(0, len(cards), across * down):
-        chunk = cards[start:start + across * down]
-        cols, rows = min(across, len(chunk)), math.ceil(len(chunk) / across)
-        sheet = Image.new("RGB", (cols * w, rows * h), (255, 255, 255))
-        for i, png in enumerate(chunk):
-            with Image.open(io.BytesIO(png)) as card:
-                sheet.paste(card.convert("RGB"), ((i % across) * w, (i // across) * h))
-        out = io.BytesIO()
-        sheet.save(out, format="PNG", compress_level=3)
-        sheets.append(Sheet(out.getvalue(), cols, rows, len(chunk)))
+    # One sheet drawn over and over: a long deck's sheets are 35 MB each as an image, and memory
+    # let go is not always given back before the next is asked for.
+    with Image.new("RGB", (across * w, down * h)) as sheet:
+        for start in range(0, len(cards), across * down):
+            chunk = cards[start:start + across * down]
+            cols, rows = min(across, len(chunk)), math.ceil(len(chunk) / across)
+            sheet.paste((255, 255, 255), (0, 0, sheet.width, sheet.height))
+            for i, png in enumerate(chunk):
+                with Image.open(io.BytesIO(png)) as card:
+                    sheet.paste(card.convert("RGB"), ((i % across) * w, (i // across) * h))
+            out = io.BytesIO()
+            whole = (cols * w, rows * h) == sheet.size
+            (sheet if whole else sheet.crop((0, 0, cols * w, rows * h))).save(out, format="PNG", compress_level=3)
+            sheets.append(Sheet(out.getvalue(), cols, rows, len(chunk)))
     return sheets
 
 
