@@ -155,11 +155,11 @@ def _aid_pdf(made: Made) -> "Pdf":
 
 def _row_cards(made: Made) -> dict[str, bytes]:
     from generator.content.digital import CARD_BACK, card_name, cards
-    from generator.render.images import page_images
+    from generator.render.images import card_images
     from generator.render.pdf.cards_pdf import CARD_DPI, card_pdf
     deck = cards(made.ctx, made(ROWS))
     names = [card_name(card.row, len(deck)) for card in deck] + [CARD_BACK]
-    return page_images(card_pdf(made.ctx, deck), CARD_DPI, names)
+    return card_images(card_pdf(made.ctx, deck), CARD_DPI, names)
 
 
 def _aid_pages(made: Made) -> dict[str, bytes]:

@@ -101,19 +101,23 @@ def card_sheets(cards: Sequence[bytes]) -> list[Sheet]:
         return []
     with Image.open(io.BytesIO(cards[0])) as first:
         w, h = first.size
+        mode, palette = first.mode, first.getpalette()
     across = max(1, min(SHEET_COLUMNS, MAX_SHEET_PX // w))
     down = max(1, min(SHEET_ROWS, math.ceil(len(cards) / across), MAX_SHEET_PX // h))
     sheets = []
-    # One sheet drawn over and over: a long deck's sheets are 35 MB each as an image, and memory
-    # let go is not always given back before the next is asked for.
-    with Image.new("RGB", (across * w, down * h)) as sheet:
+    # One sheet drawn over and over: a long deck's sheets are large images, and memory let go is
+    # not always given back before the next is asked for.  The cards share one palette
+    # (render/images.py card_images): the sheet takes it, and each card's pixels as they are.
+    with Image.new(mode, (across * w, down * h)) as sheet:
+        if palette is not None:
+            sheet.putpalette(palette)
         for start in range(0, len(cards), across * down):
             chunk = cards[start:start + across * down]
             cols, rows = min(across, len(chunk)), math.ceil(len(chunk) / across)
-            sheet.paste((255, 255, 255), (0, 0, sheet.width, sheet.height))
             for i, png in enumerate(chunk):
                 with Image.open(io.BytesIO(png)) as card:
-                    sheet.paste(card.convert("RGB"), ((i % across) * w, (i // across) * h))
+                    assert card.mode == mode and card.getpalette() == palette, "the deck's cards share one palette"
+                    sheet.paste(card, ((i % across) * w, (i // across) * h))
             out = io.BytesIO()
             whole = (cols * w, rows * h) == sheet.size
             (sheet if whole else sheet.crop((0, 0, cols * w, rows * h))).save(out, format="PNG", compress_level=3)
