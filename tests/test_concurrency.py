@@ -16,7 +16,7 @@ import pytest
 
 from conftest import ROOT, edit, run_cli
 from generator.errors import DataError
-from generator.make import workers
+from generator.make import release, workers
 from generator.make.transaction import LOCK_NAME, STAGING
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds a build's workers in /proc")
@@ -60,8 +60,10 @@ def test_one_job_the_default_starts_no_worker(pools, tmp_path):
     assert pools == []          # one paper: no second lane to give a worker
 
 
-def test_a_release_of_two_editions_a_process_each_is_the_same_zip_as_in_one(pools, tmp_path, two_editions):
-    # three jobs asked, two editions: a lane an edition, one of them here
+def test_a_release_of_two_editions_a_process_each_is_the_same_zip_as_in_one(pools, tmp_path, two_editions,
+                                                                           monkeypatch):
+    # two editions in two processes (a process is given two at the least, unless told otherwise)
+    monkeypatch.setattr(release, "EDITIONS_A_PROCESS", 1)
     status, _, err = run_cli("release", "--quiet", "--lang", "en,de", "--rows", "8", "--out", tmp_path,
                              "--jobs", "3")
     assert status == 0, err
@@ -75,6 +77,16 @@ def test_work_is_dealt_out_in_turn_over_at_most_as_many_lanes_as_there_is_work()
     assert workers.lanes(["a4", "letter"], 8) == [["a4"], ["letter"]]
     assert workers.lanes(["a4"], 2) == [["a4"]]
     assert workers.lanes(["en", "de"], 1) == [["en", "de"]]
+    # at least two a lane: three editions stay in one, four go two and two
+    assert workers.lanes(["en", "de", "fr"], 2, each=2) == [["en", "de", "fr"]]
+    assert workers.lanes(["en", "de", "fr", "it"], 2, each=2) == [["en", "fr"], ["de", "it"]]
+
+
+def test_a_release_of_three_editions_stays_in_one_process(pools, tmp_path):
+    status, _, err = run_cli("release", "--quiet", "--lang", "en,de,fr", "--rows", "8", "--out", tmp_path / "a",
+                             "--jobs", "2")
+    assert status == 0, err
+    assert pools == [0]         # side_by_side with nothing for a worker: all here
 
 
 def test_jobs_auto_is_one_a_core_and_nothing_else_is_taken(monkeypatch):

@@ -44,9 +44,10 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def lanes(work: Sequence[A], jobs: int) -> list[list[A]]:
-    """`work` dealt out over at most `jobs` lanes, in turn (the first lane is this process's)."""
-    count = max(1, min(jobs, len(work)))
+def lanes(work: Sequence[A], jobs: int, each: int = 1) -> list[list[A]]:
+    """`work` dealt out in turn over at most `jobs` lanes of at least `each` items (the first
+    lane is this process's)."""
+    count = max(1, min(jobs, len(work) // each))
     return [list(work[i::count]) for i in range(count)]
 
 
