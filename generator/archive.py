@@ -2,10 +2,10 @@
 Simulator folder.
 
 The same files give the same bytes: entries in sorted order, each dated FIXED_DATE (or
-SOURCE_DATE_EPOCH when set), plain files with fixed permissions, PNGs stored (they are deflated
-already) and everything else deflated at one level.  Every entry name is checked before it is
-written: a relative path of plain parts, so no name a data folder made can climb out of the
-folder the archive is unpacked into.
+SOURCE_DATE_EPOCH when set, within the dates a zip can say), plain files with fixed permissions,
+PNGs stored (they are deflated already) and everything else deflated at one level.  Every entry
+name is checked before it is written: a relative path of plain parts, so no name a data folder
+made can climb out of the folder the archive is unpacked into.
 """
 
 import io
@@ -55,10 +55,16 @@ def zip_bytes(files: Mapping[str, bytes], folder: str = "") -> bytes:
     return buffer.getvalue()
 
 
+# A zip entry's date (MS-DOS time) can say 1980 to 2107: a SOURCE_DATE_EPOCH outside that (which
+# a PDF's dates can still say) dates the entries at the nearest end.
+ZIP_DATES = ((1980, 1, 1, 0, 0, 0), (2107, 12, 31, 23, 59, 58))
+
+
 def zip_date() -> tuple[int, int, int, int, int, int]:
-    """Every entry's date: SOURCE_DATE_EPOCH's when set (zip dates start in 1980), else FIXED_DATE."""
+    """Every entry's date: SOURCE_DATE_EPOCH's when set (within ZIP_DATES), else FIXED_DATE."""
     check_source_date_epoch()
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if not epoch:
         return FIXED_DATE
-    return max(time.gmtime(int(epoch))[:6], (1980, 1, 1, 0, 0, 0))
+    first, last = ZIP_DATES
+    return min(max(time.gmtime(int(epoch))[:6], first), last)

@@ -17,7 +17,7 @@ import pytest
 from conftest import ROOT, edit, run_cli
 from generator.errors import DataError
 from generator.make import release, workers
-from generator.make.transaction import LOCK_NAME, STAGING
+from generator.make.transaction import LOCK_NAME, STAGING_PREFIX
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds a build's workers in /proc")
 
@@ -165,7 +165,8 @@ def worker_of(pid, out, timeout=60):
                 command = (stat.parent / "cmdline").read_bytes()
             except (OSError, IndexError, ValueError):
                 continue
-            if ppid == pid and b"spawn_main" in command and any(out.glob(f"{STAGING}/new/prerolled-letter.pdf")):
+            staged = out.glob(f"{STAGING_PREFIX}*/new/prerolled-letter.pdf")
+            if ppid == pid and b"spawn_main" in command and any(staged):
                 return int(stat.parent.name)
         time.sleep(0.02)
     pytest.fail("no worker rendering")
@@ -202,7 +203,7 @@ def test_a_build_stopped_while_a_worker_renders_stops_the_worker_and_changes_not
     assert build.returncode == (128 + signal.SIGTERM if how.startswith("SIGTERM") else 130)
     assert err.strip() == "bailout: interrupted; earlier outputs are untouched"      # nothing from the worker
     assert not Path(f"/proc/{worker}").exists()       # stopped, and reaped by the build
-    assert files(out) == before and not (out / STAGING).exists()
+    assert files(out) == before and not any(out.glob(STAGING_PREFIX + "*"))
 
 
 @needs_proc
@@ -213,7 +214,7 @@ def test_a_worker_killed_is_the_builds_one_line_and_changes_nothing(earlier):
     _, err = build.communicate(timeout=60)
     assert build.returncode == 2 and "Traceback" not in err and len(err.splitlines()) == 1
     assert err.startswith("bailout: ") and "worker" in err
-    assert files(out) == before and not (out / STAGING).exists()
+    assert files(out) == before and not any(out.glob(STAGING_PREFIX + "*"))
 
 
 @needs_proc
@@ -230,4 +231,4 @@ def test_a_build_killed_outright_leaves_a_worker_that_ends_with_its_work(earlier
         time.sleep(0.05)
     assert not running(worker)
     status, _, err = run_cli("build", "--out", out, "--only", "prerolled", "--quiet")   # the next build cleans up,
-    assert status == 0 and not (out / STAGING).exists(), err                          # as after any kill
+    assert status == 0 and not any(out.glob(STAGING_PREFIX + "*")), err        # as after any kill

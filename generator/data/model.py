@@ -213,6 +213,7 @@ class Nationality(Struct, frozen=True):
     afvs: tuple[Afv, ...]
     emblem: tuple[EmblemShape, ...] = ()    # drawn in order
     army: str = ""          # whose weapons the spans follow ('French Army to 1940, then Free French')
+    speaks: tuple[str, ...] = ()    # its soldiers' languages ('ru'): commands take their names for it too
 
     def rifle_in(self, year: int) -> str | None:
         return _span_model(self.rifles, year)
@@ -233,6 +234,10 @@ class EditionGlossary(Struct, frozen=True):
     lang: str
     digest: str                     # sha256 of the glossary file's bytes, hex
     english: tuple[str, ...]        # longest first, so a phrase is marked before a word inside it
+    file: str = ""                  # the glossary's path in the data folder (glossary/<lang>.toml)
+    # (data file, its key, the glossary's key) of each value of the nationality files the glossary
+    # gives in the edition's form: a problem with that value names the glossary, where it was written.
+    given: tuple[tuple[str, str, str], ...] = ()
 
 
 class KitData(Struct, frozen=True):
