@@ -172,7 +172,10 @@ def cmd_release(args: argparse.Namespace) -> None:
     write_one(out, name, content)       # the zip alone: no lock or staging left beside it
     say(out / name)
     if not args.quiet:
+        from generator.cli.parser import release_notes
         from generator.data.sources import template_folder
+        for note in release_notes(args):
+            print(f"bailout: {note}", file=sys.stderr)
         templates = args.templates if args.templates is not None else template_folder(kit.directory)
         _closing(1, out, args.data, templates, name[:-len(".zip")].rsplit("-", 1)[-1])   # the zip's stamp
 

@@ -373,11 +373,17 @@ def option_notes(args: argparse.Namespace) -> list[str]:
         notes.append(f"note: --back-offset {float(x):g},{float(y):g} is left out: --print {profiles[0].name} {why}")
     for key in getattr(args, "left_out", ()):
         notes.append(f"note: {key} in the project file is left out: {LEFT_OUT[key]}")
-    if args.command == "release" and args.image_url is None:
-        from generator.render.tts import saved_objects
-        notes.append(f"note: the release's Tabletop Simulator object loads its images from {saved_objects()}, "
-                     f"a folder of this computer; to share it, upload its folder's files and give --image-url")
     return notes
+
+
+def release_notes(args: argparse.Namespace) -> list[str]:
+    """What a written release's reader should know of where it loads from, one line each (said
+    once the zip is written, unless --quiet: a refused argument stays the one line)."""
+    if args.image_url is not None:
+        return []
+    from generator.render.tts import saved_objects
+    return [f"note: the release's Tabletop Simulator object loads its images from {saved_objects()}, "
+            f"a folder of this computer; to share it, upload its folder's files and give --image-url"]
 
 
 # Project-file keys a command leaves out, and why (cli/project.py sets args.left_out).
