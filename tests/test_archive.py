@@ -44,3 +44,16 @@ def test_every_entry_of_the_kit_s_digital_files_is_plain(kit_files):
     for name in ("bailout.vmod", "bailout.vmdx", "bailout-tts.zip"):
         names = zipfile.ZipFile(io.BytesIO(kit_files[name])).namelist()
         assert names and [n for n in names if entry_problem(n) is not None] == [], name
+
+
+def test_the_digital_files_of_a_build_dated_past_2107_are_dated_2107(monkeypatch, tmp_path):
+    # a zip entry can say 2107 at most (MS-DOS time), a PDF 9999: every zip of the kit is dated
+    # by generator.archive, so the VASSAL files and the saved object end at 2107 too
+    from conftest import run_cli
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "4354819200")      # 2108-01-01 00:00:00 UTC
+    status, _, err = run_cli("build", "--only", "vassal,tts", "--rows", "4", "--paper", "a4", "--quiet",
+                             "--out", tmp_path)
+    assert status == 0, err
+    for name in ("bailout.vmod", "bailout.vmdx", "bailout-tts.zip"):
+        dates = {i.date_time for i in zipfile.ZipFile(tmp_path / name).infolist()}
+        assert dates == {(2107, 12, 31, 23, 59, 58)}, name
