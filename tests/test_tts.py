@@ -232,12 +232,13 @@ def kit_ctx_cards():
     from conftest import DATA
     from generator.content.context import make_context
     from generator.content.digital import cards
-    from generator.content.rows import table_for
     from generator.data import load
     from generator.data.sources import shipped
     from generator.engine.odds import compute
+    from generator.make.products import ROWS, Products
     from generator.options import BuildOptions
     from generator.render.pdf.cards_pdf import card_pdf
     kit = load(DATA)
     ctx = make_context(kit, compute(kit), BuildOptions(), shipped("templates"))
-    return bytes(card_pdf(ctx, cards(ctx, table_for(ctx))))
+    # the build's rows: the default fills the tables' pages (make/products.py)
+    return bytes(card_pdf(ctx, cards(ctx, Products(ctx).get(ROWS))))

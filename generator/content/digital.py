@@ -75,10 +75,11 @@ def _piece(ctx: BuildContext, nat: Nationality, counter: Counter, stem: str, cou
 
 
 def _span(nat: Nationality, counter: Counter) -> WeaponSpan | None:
-    """The weapon span a weapon counter shows (its model line is the span's model), None for the rest."""
+    """The weapon span a weapon counter shows (its note is the span's model, or its short form,
+    as the counter names it), None for the rest."""
     spans = {"rifle": nat.rifles, "smg": nat.smgs}.get(counter.kind, ())
-    model = counter.front.lines[0].text if counter.front.lines else None
-    return next((s for s in spans if s.model == model), None)
+    model = counter.front.note.text if counter.front.note is not None else None
+    return next((s for s in spans if model in (s.model, s.short)), None)
 
 
 def card_name(row: int, rows: int) -> str:
