@@ -305,7 +305,7 @@ def _flowchart(div: etree.Element, ids: set[str], source: Path, words: Words) ->
     listing.set("class", f"steps cols-{per_row}")
     for li, span in zip(listing.findall("li"), spans, strict=True):
         if span > 1:
-            li.set("class", f"span-{span}")
+            li.set("class", " ".join([*li.get("class", "").split(), f"span-{span}"]))
 
 
 def _step(li: etree.Element, n: int, ids: set[str], source: Path, words: Words) -> _Box:
