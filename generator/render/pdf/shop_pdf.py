@@ -8,11 +8,13 @@ profile's Prepress (generator/profiles/):
   MediaBox is the bleed and a slug holding crop marks (none with --no-marks or a profile
   without marks: media = bleed).  No page of the kit lays colour within 5 mm of its edge (tests
   hold that), so no colour reaches a trim edge and none needs running on into the bleed;
-- every colour operator becomes DeviceCMYK by theme.cmyk's stated rule: DeviceGray and neutral
-  RGB as pure K; annotations lose their RGB border colour;
+- every colour operator becomes DeviceCMYK through the press's output profile (press_colour.py):
+  DeviceGray and neutral RGB as pure K; annotations lose their RGB border colour;
 - text set in a grey (K alone, under 100%) is set in 100% K, and a line stroked in a tint
   (any ink under 100%) is stroked at least ink_stream.SCREENED_LINE wide: a press screens a
   tint, and small type or a hairline breaks up in the screen;
+- text and lines in 100% K overprint (ink_stream.OVERPRINT_STATES in every page's and form's
+  resources): a plate a hair out of register leaves no white edge round black type or a rule;
 - the document carries a PDF/X output intent for the profile's registered characterization
   (RegistryName http://www.color.org): for PDF/X-1a with no DestOutputProfile, which it allows
   for a registered condition; for PDF/X-4 with the profile's ICC output profile embedded and
@@ -30,6 +32,7 @@ from typing import Any, cast
 
 from pypdf.generic import (
     ArrayObject,
+    BooleanObject,
     ByteStringObject,
     DecodedStreamObject,
     DictionaryObject,
@@ -43,10 +46,10 @@ from generator.colour import grey_contrast
 from generator.data.model import KitData
 from generator.profiles.print_profile import Mm, PdfX, Prepress
 from generator.render.pdf.canvas import Pdf
-from generator.render.pdf.ink_stream import BLACK, in_inks, number, numbers
+from generator.render.pdf.ink_stream import BLACK, OVERPRINT_STATES, in_inks, number, numbers
 from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
+from generator.render.pdf.press_colour import Cmyk, cmyk, proof
 from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
-from generator.render.theme import Cmyk, cmyk, cmyk_hex
 from generator.units import mm
 
 MARK_GAP_MM = 1         # crop marks start this far outside the bleed
@@ -115,7 +118,8 @@ def _convert_forms(page: Any, converted: set[int]) -> None:
         if form.get("/Subtype") != "/Form" or id(form) in converted:
             continue
         converted.add(id(form))
-        data = in_inks(form.get_data())
+        data = in_inks(form.get_data(), overprint=True)
+        _overprint_states(form)
         form[NameObject("/Filter")] = NameObject("/FlateDecode")    # set_data re-encodes Flate alone
         form.pop("/DecodeParms", None)
         form.set_data(data)
@@ -126,7 +130,8 @@ def _place(page: Any, prepress: Prepress, marks: bool) -> None:
     w, h = float(page.mediabox.width), float(page.mediabox.height)
     m, b = margin(prepress, marks), mm(prepress.bleed_mm)
     stream = DecodedStreamObject()
-    stream.set_data(b"q 1 0 0 1 %s cm\n%s\nQ\n%s" % (numbers((m, m)), in_inks(_contents(page)),
+    _overprint_states(page)
+    stream.set_data(b"q 1 0 0 1 %s cm\n%s\nQ\n%s" % (numbers((m, m)), in_inks(_contents(page), overprint=True),
                                                      crop_marks(w, h, m, prepress.bleed_mm) if marks else b""))
     page.replace_contents(stream.flate_encode())
     page.mediabox = RectangleObject([0, 0, w + 2 * m, h + 2 * m])
@@ -139,6 +144,20 @@ def _place(page: Any, prepress: Prepress, marks: bool) -> None:
         annot[NameObject("/Rect")] = RectangleObject([x0 + m, y0 + m, x1 + m, y1 + m])
         if "/C" in annot:
             del annot["/C"]
+
+
+def _overprint_states(holder: Any) -> None:
+    """The ExtGStates that ink_stream's black overprint names, in a page's or form's resources."""
+    if "/Resources" not in holder:
+        holder[NameObject("/Resources")] = DictionaryObject()
+    resources = holder["/Resources"].get_object()
+    if "/ExtGState" not in resources:
+        resources[NameObject("/ExtGState")] = DictionaryObject()
+    states = resources["/ExtGState"].get_object()
+    for (stroke, fill), name in OVERPRINT_STATES.items():
+        states[NameObject("/" + name.decode())] = DictionaryObject({
+            NameObject("/Type"): NameObject("/ExtGState"), NameObject("/OP"): BooleanObject(stroke),
+            NameObject("/op"): BooleanObject(fill), NameObject("/OPM"): NumberObject(1)})
 
 
 def _contents(page: Any) -> bytes:
@@ -260,11 +279,11 @@ def cut_contour_inks() -> Cmyk:
 
 def cmyk_problems(kit: KitData, profile: str) -> list[str]:
     """`bailout check`-style lines: a nationality whose text stops reaching SHOP_MIN_CONTRAST
-    in greyscale once its colours are inks (theme.cmyk), named by file and key; `profile`: the
+    in greyscale once its colours are inks and proofed (press_colour.py), named by file and key; `profile`: the
     --print that asks for inks."""
     problems = []
     for nat in kit.nationalities:
-        ratio = grey_contrast(cmyk_hex(cmyk(nat.colour)), cmyk_hex(cmyk(nat.text_colour)))
+        ratio = grey_contrast(proof(cmyk(nat.colour)), proof(cmyk(nat.text_colour)))
         if ratio < SHOP_MIN_CONTRAST:
             inks = "/".join(f"{round(v * 100)}" for v in cmyk(nat.colour))
             problems.append(f"{kit.directory}/nationalities/{nat.key}.toml: text_colour: contrast with colour is "
@@ -279,7 +298,7 @@ def total_ink(inks: Cmyk) -> int:
 
 
 def ink_problems(kit: KitData, prepress: Prepress, profile: str) -> list[str]:
-    """One line for each colour of the data whose inks (theme.cmyk's rule) pass the shop's
+    """One line for each colour of the data whose inks (press_colour.py) pass the shop's
     ink ceiling, naming its file and key; `profile`: the --print that sets the ceiling."""
     limit = prepress.ink_limit
     if limit is None:
