@@ -92,7 +92,7 @@ def design_colours():
     for nat in load(DATA).nationalities:
         colours[nat.colour] = f"{nat.key}.colour"
         for shape in nat.emblem:
-            colours.update({c: f"{nat.key}.emblem" for c in shape.colours})
+            colours.update(dict.fromkeys(shape.colours, f"{nat.key}.emblem"))
     return colours
 
 

@@ -8,7 +8,7 @@ function calls; a build of the output's part makes it and whatever it needs, eac
 An output made per paper has "{paper}" in its name.  Three ways to make the file:
 - `make(made)` returns its bytes (a PDF's bytes know their page count: render/pdf/canvas.Pdf);
 - `stream(made, sink)` writes it into `sink` as it is made and returns its page count (a long
-  table is never held whole), where the profile converts no PDF for a print shop;
+  table is never held whole, a print shop's included: its writer draws the shop's pages);
 - `merges`: the PDFs of those parts for the same paper, joined by `merge(made, sources)` from
   their files as the build wrote them (the kit).
 """
@@ -37,7 +37,7 @@ class Output:
     make: Callable[[Made], bytes] | None = None         # the file's bytes, from the products it needs
     needs: tuple[Product[Any], ...] = ()
     title: str = ""         # the catalogue key of the part's bookmark in the merged kit
-    # where the file can be written as it is made: what a build writes it with (but for a print shop)
+    # where the file can be written as it is made: what a build writes it with
     stream: Callable[[Made, Sink], int] | None = None
     merges: tuple[str, ...] = ()                        # parts this output is made from
     merge: Callable[[Made, Sources], bytes] | None = None

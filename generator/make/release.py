@@ -121,7 +121,7 @@ def _boards(products: Products, folder: str) -> dict[str, bytes]:
     design's own RGB counters (the PDF before its shop's CMYK conversion), page and bleed."""
     from generator.layout.sheets import board_of
     from generator.render.images import FACE_PAPER, board_images
-    from generator.render.pdf.shop_pdf import margin
+    from generator.render.pdf.pdfx import margin
     options = products.ctx.options
     prepress = options.profile.prepress
     if board_of(options) is None or prepress is None:

@@ -68,7 +68,7 @@ def _media(ctx: BuildContext, grid: sheets.Grid) -> tuple[float, float, float]:
     from its edge to the trim (a shop's bleed and slug; 0 for a home printer's page)."""
     prepress = ctx.options.profile.prepress
     if prepress is not None:
-        from generator.render.pdf.shop_pdf import margin
+        from generator.render.pdf.pdfx import margin
         m = margin(prepress, ctx.options.marks)
     else:
         m = 0.0

@@ -52,6 +52,12 @@ _COLOURS = {b"rg", b"RG", b"g", b"G", b"k", b"K"}
 _OVERPRINT_CHANGES = _COLOURS | {b"BT", b"ET", b"Q"}     # where the overprint a stream wants can change
 
 
+def overprint_states() -> str:
+    """OVERPRINT_STATES as the entries of a resource dictionary's /ExtGState, in PDF syntax."""
+    return " ".join(f"/{name.decode()} << /Type /ExtGState /OP {str(stroke).lower()} /op {str(fill).lower()} "
+                    f"/OPM 1 >>" for (stroke, fill), name in OVERPRINT_STATES.items())
+
+
 def screened(inks: Cmyk | None) -> bool:
     """Whether a colour is a tint: some ink laid at under 100% (a press screens it)."""
     return inks is not None and any(0 < v < 1 for v in inks)

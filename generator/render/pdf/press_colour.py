@@ -12,12 +12,16 @@ than a match:
 - every ink is in whole percent, as shops state tints.
 The proof (inks back to sRGB through the same profile and intent, no black point compensation:
 the press's black is K on paper) is what `bailout check`'s greyscale contrast is measured on for
-a shop (shop_pdf.cmyk_problems).
+a shop (cmyk_problems, below); the ink ceiling on the inks (ink_problems).
 """
 
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from generator.colour import grey_contrast
+from generator.data.model import KitData
+from generator.profiles.print_profile import Prepress
 
 if TYPE_CHECKING:
     from PIL.ImageCms import ImageCmsTransform
@@ -26,6 +30,7 @@ Cmyk = tuple[float, float, float, float]
 PROFILE = Path(__file__).parent / "icc" / "FOGRA39L-300.icc"
 INK_STEP = 100          # inks in whole percent
 INTENT = "relative colorimetric"        # as docs/printing.md states it
+SHOP_MIN_CONTRAST = 4.5     # the greyscale contrast `bailout check` asks of a nationality's colours
 
 
 @lru_cache(maxsize=1)
@@ -74,3 +79,45 @@ def proof(inks: Cmyk) -> str:
     assert pixel is not None
     r, g, b = pixel.getpixel((0, 0))        # type: ignore[misc]
     return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def cmyk_problems(kit: KitData, profile: str) -> list[str]:
+    """`bailout check`-style lines: a nationality whose text stops reaching SHOP_MIN_CONTRAST
+    in greyscale once its colours are inks and proofed (press_colour.py), named by file and key; `profile`: the
+    --print that asks for inks."""
+    problems = []
+    for nat in kit.nationalities:
+        ratio = grey_contrast(proof(cmyk(nat.colour)), proof(cmyk(nat.text_colour)))
+        if ratio < SHOP_MIN_CONTRAST:
+            inks = "/".join(f"{round(v * 100)}" for v in cmyk(nat.colour))
+            problems.append(f"{kit.directory}/nationalities/{nat.key}.toml: text_colour: contrast with colour is "
+                            f"{ratio:.2f}:1 in greyscale once printed in CMYK (colour as C/M/Y/K {inks}%); --print "
+                            f"{profile} needs at least {SHOP_MIN_CONTRAST}:1")
+    return problems
+
+
+def total_ink(inks: Cmyk) -> int:
+    """C + M + Y + K in whole percent: what a shop's ink ceiling limits."""
+    return round(sum(inks) * 100)
+
+
+def ink_problems(kit: KitData, prepress: Prepress, profile: str) -> list[str]:
+    """One line for each colour of the data whose inks (press_colour.py) pass the shop's
+    ink ceiling, naming its file and key; `profile`: the --print that sets the ceiling."""
+    limit = prepress.ink_limit
+    if limit is None:
+        return []
+    problems = []
+    for nat in kit.nationalities:
+        colours = [("colour", nat.colour), ("text_colour", nat.text_colour)]
+        for i, shape in enumerate(nat.emblem):
+            key = "colour" if len(shape.colours) == 1 else "colours"
+            colours += [(f"emblem[{i}].{key}", c) for c in shape.colours]
+        for key, hex_colour in colours:
+            inks = cmyk(hex_colour)
+            if total_ink(inks) > limit:
+                shown = "/".join(f"{round(v * 100)}" for v in inks)
+                problems.append(f"{kit.directory}/nationalities/{nat.key}.toml: {key}: {hex_colour} prints as "
+                                f"C/M/Y/K {shown}%, {total_ink(inks)}% of ink; --print {profile} allows at most "
+                                f"{limit}% ({prepress.shop}): choose a lighter colour")
+    return problems
