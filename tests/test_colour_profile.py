@@ -144,8 +144,8 @@ def all_painted(content):
     reader = PdfReader(io.BytesIO(content))
     for page in reader.pages:
         yield from painted(reader, page.get_contents(), page["/Resources"])
-        for form in ((page["/Resources"].get("/XObject") or {}).values()):
-            form = form.get_object()
+        for ref in ((page["/Resources"].get("/XObject") or {}).values()):
+            form = ref.get_object()
             if form.get("/Subtype") == "/Form":
                 yield from painted(reader, form, form.get("/Resources") or page["/Resources"])
 

@@ -234,8 +234,8 @@ def test_the_shop_counters_carry_no_calibration_page():
     hint = words("counters.heading.front", n=1, sheets=2, page=2).split(": ", 1)[1]
     assert not any(hint in page for page in flat)
     # no cross to read a back offset by
-    lines = [ln for page in pages_of(counters("es", "drivethru", "5/8in"))[:2] for ln in page.lines if ln["width"] > 20 * MM
-             and ln["height"] < 0.01]
+    lines = [ln for page in pages_of(counters("es", "drivethru", "5/8in"))[:2] for ln in page.lines
+             if ln["width"] > 20 * MM and ln["height"] < 0.01]
     assert not lines
 
 

@@ -357,13 +357,13 @@ def test_a_release_holds_the_game_crafters_slugs_as_images_its_upload_page_takes
     import pypdfium2 as pdfium
     olive = (0x9a, 0xa3, 0x6a)
     front = Image.open(io.BytesIO(archive.read(files["tgc-punchout/slugs/slug1-front.png"]))).convert("RGB")
-    assert front.getcolors(1 << 20) and dict((c, n) for n, c in front.getcolors(1 << 20)).get(olive, 0) > 10_000
+    assert front.getcolors(1 << 20) and {c: n for n, c in front.getcolors(1 << 20)}.get(olive, 0) > 10_000
     doc = pdfium.PdfDocument(archive.read(files["tgc-punchout/counters-a4.pdf"]))
     try:
         page = doc[0].render(scale=300 / 72).to_pil().convert("RGB")
     finally:
         doc.close()
-    assert dict((c, n) for n, c in page.getcolors(1 << 20)).get(olive, 0) < 100
+    assert {c: n for n, c in page.getcolors(1 << 20)}.get(olive, 0) < 100
 
 
 @pytest.mark.parametrize("profile", ["fold", "shop"])

@@ -229,7 +229,7 @@ def cut_dxf_paths(content):
 def test_the_cut_dxf_reads_back_with_every_path_on_its_counters_trim(preset_builds, preset):
     """ezdxf reads cut-a4.dxf; every point of every cut path lies on its counter's trim square (from
     the counters PDF), every counter of the first sheet has its path, and the nicks are the SVG's."""
-    reader, squares = counter_squares(preset_builds, preset)
+    _, squares = counter_squares(preset_builds, preset)
     size = 1 * IN / MM
     first = squares[min(squares)]
     lines = cut_dxf_paths(preset_builds[preset]["cut-a4.dxf"])
