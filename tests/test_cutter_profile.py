@@ -107,8 +107,14 @@ def test_nothing_prints_near_a_mark(cutter):
             for x0, y0, x1, y1 in want:
                 apart = x > x1 + CLEAR or x + COUNTER < x0 - CLEAR or y > y1 + CLEAR or y + COUNTER < y0 - CLEAR
                 assert apart, (i, x, y)
-        # no cut ticks: no line beside the grid of counters
+        # the print-and-cut area: every counter and its bleed inside the marks' frame, which is
+        # where Silhouette Studio reads and cuts (10 mm in from every edge)
         spots = placements(reader, reader.pages[i])
+        bleed = 1.5 * MM
+        inset = 10 * MM
+        assert all(inset < x - bleed and x + COUNTER + bleed < A4[0] - inset and inset < y - bleed
+                   and y + COUNTER + bleed < A4[1] - inset for (x, y), _ in spots)
+        # no cut ticks: no line beside the grid of counters
         left, right = min(x for (x, _), _ in spots), max(x for (x, _), _ in spots) + COUNTER
         assert not [ln for ln in page.lines if ln["x1"] < left or ln["x0"] > right], i
 
