@@ -19,6 +19,20 @@ def words_of(text: str) -> list[str]:
     return [word for word in _BREAKING.split(text) if word]
 
 
+# A space a line must not break at: between a word (or an abbreviation's point, escaped or not)
+# and the number after it ("note 8", "column 3", "прим. 8"), and between a count and the word after
+# it ("5 men", "24 cards") where the count is not a reference's number already: a reference or a
+# count split over two lines reads as two things, and a chain of ties ("column 3 reads 1") would not
+# fit a narrow box.
+_REFERENCE = re.compile(r"(?<=[^\W\d_]) (?=\d)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d_]\\\.) (?=\d)")
+_COUNT = re.compile(r"(?<![\w\u00a0.,\\])(\d+(?:[.,]\d+)*) (?=[^\W\d_])")
+
+
+def tie_numbers(text: str) -> str:
+    """`text` with a no-break space inside each reference ("note 8") and count ("5 men")."""
+    return _COUNT.sub("\\1\u00a0", _REFERENCE.sub("\u00a0", text))
+
+
 def signed(n: int) -> str:
     """A modifier: '+1', '\u22122', '\u00b10'."""
     return f"+{n}" if n > 0 else (f"{MINUS}{-n}" if n < 0 else "\u00b10")

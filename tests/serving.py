@@ -97,9 +97,11 @@ def chromium(profile: Path):
 
 
 def shown(driver, text: str) -> bool:
-    """Whether the open page's body holds `text` (False while it is reloading)."""
+    """Whether the open page's body holds `text` (False while it is reloading); a no-break space
+    (the aid ties a number to its word) reads as a space."""
     try:
-        return bool(driver.execute_script("return !!document.body && document.body.innerText.includes(arguments[0])",
+        return bool(driver.execute_script("return !!document.body && "
+                                          "document.body.innerText.replace(/\u00a0/g, ' ').includes(arguments[0])",
                                           text))
     except Exception:       # the page is between two documents
         return False

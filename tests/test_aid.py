@@ -185,7 +185,8 @@ def test_rule_terms_on_the_aid(pdfs):
         assert "members (all) of his own Group ID, regardless of the later composition" in text
         assert "A destroyed AFV only (note 1)" in text
         assert "the kit's choice" in text and "of the appropriate type for the time period and nationality" in text
-        assert "2 × 3 × 4 = 24 cards" in text          # the ideal deck: every combination of columns 2, 3, 4
+        assert "2 × 3 × 4 = 24 combinations" in text     # every combination of columns 2, 3, 4, each as likely
+        assert "ideal deck" not in text and "the kit calls it" not in text and "the kit's data names" not in text
 
 
 def _box(text, title, next_title):
@@ -211,12 +212,13 @@ def test_every_sentence_says_what_the_rule_says(pdfs):
         assert f"he is unpinned (note {notes['hero_card']})" in weapon
         # The same-card reading is interpretation note 9, cited where it is used and printed.
         assert f"then column {t['weapon']['type_column']} of that card (note {notes['weapon_type_card']})" in weapon
-        assert (f"same card as column {t['weapon']['armed_column']} (note {notes['weapon_type_card']})") in text
+        assert f"of the card that gave column {t['weapon']['armed_column']}" in text
         same_card = t["interpretation"]["weapon_type_card"]["readings"]["same_card"]
         assert f"{notes['weapon_type_card']}. {same_card}" in text
-        # "voluntary: no check" is the kit's reading, note 1, and says so wherever it is drawn.
-        assert f"voluntary: no check (note {notes['voluntary_casualties']})" in text
-        assert f"(no check, note {notes['voluntary_casualties']})" in text
+        # "voluntary: no check" is drawn beside the bypass; note 1 is cited once, where the fate box
+        # says what a voluntary bail-out draws.
+        assert "voluntary: no check" in text and "(no check)" in text
+        assert f"(note {notes['voluntary_casualties']})" in _box(text, "Each man's fate", "Each survivor's weapon")
         voluntary = t["interpretation"]["voluntary_casualties"]["readings"]["none"]
         assert "no bail-out check" in voluntary and "malfunctioned permanently" in voluntary
         assert f"{notes['voluntary_casualties']}. {voluntary}" in text

@@ -305,7 +305,7 @@ def test_no_common_english_word_in_the_aid(lang):
     from generator.content.words import load_words
     quoted = re.findall(r"\u201c([^\u201d{}]+)\u201d", load_words()("aid.note.unnumbered"))
     readings = [text for note in load(DATA).rules.interpretations for _, text in note.readings]
-    quoted += [phrase for text in readings for phrase in re.findall(r'"([^"]+)"', text)]
+    quoted += [phrase for text in readings for phrase in re.findall(r"\u201c([^\u201d]+)\u201d", text)]
     assert quoted
 
     def unquoted(text):

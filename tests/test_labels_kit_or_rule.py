@@ -103,7 +103,7 @@ def test_note_2_quotes_the_rules_words_that_point_to_one_card(aid_text):
     if RULE_TEXT is not None:
         assert f"{phrase} of the AFV, the player must draw" in RULE_TEXT
         assert "For any individual within the Crew" in RULE_TEXT
-    assert f'"{phrase}"' in sentence and '"for any individual"' in sentence
+    assert f"“{phrase}”" in sentence and "“for any individual”" in sentence
     assert flat(sentence) in aid_text
 
 

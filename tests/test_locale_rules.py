@@ -299,7 +299,8 @@ def english_quotes():
     kit = load(DATA)
     note = load_words()("aid.note.unnumbered", crew=kit.rules.crew.morale_rule, fate=kit.rules.fate.rule)
     quoted = re.findall(r"\u201c([^\u201d]+)\u201d", note)
-    quoted += [q for i in kit.rules.interpretations for _, text in i.readings for q in re.findall(r'"([^"]+)"', text)]
+    quoted += [q for i in kit.rules.interpretations for _, text in i.readings
+               for q in re.findall(r"\u201c([^\u201d]+)\u201d", text)]
     return sorted(set(quoted))
 
 

@@ -33,7 +33,7 @@ from generator.data import FATES
 from generator.engine import procedure as R
 from generator.engine.odds import man_code
 from generator.errors import DataError, KitError, RenderError
-from generator.text import fraction_text, signed, truncate, words_of
+from generator.text import fraction_text, signed, tie_numbers, truncate, words_of
 
 NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
 
@@ -53,8 +53,9 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
         template = compiled_template(folder)        # bounded by the template's size
         text = _rendered(template, {**template_vars(ctx), **(extra or {})}, path)
         # The locale's typography (French spacing) over the whole text: the template's own
-        # punctuation ("1: unhurt") as well as the catalogue's and the data's.
-        return ctx.words.typeset(text)
+        # punctuation ("1: unhurt") as well as the catalogue's and the data's; and no line
+        # breaks inside a reference ("note 8") or a count ("5 men").
+        return tie_numbers(ctx.words.typeset(text))
     except KitError:
         raise
     except jinja2.TemplateSyntaxError as error:

@@ -6,8 +6,11 @@ English kept beside it where a player matches it to the English cards ("Heldenka
 and the other words for the same thing that must not print (content/terms.py holds every
 catalogue to it).  `quoted` lists the rule's English words the edition quotes as they are.
 [text] gives the data's printed sentences (rules.toml's, by their key there, and the
-interpretation readings); [nationalities.KEY] each nationality's name and adjective.  Rule
-numbers and weapon models are never translated.  A key the English data lacks, or a value of
+interpretation readings); [nationalities.KEY] each nationality's name and adjective; [models]
+the edition's form of a weapon model, keyed by the model as the nationality files name it
+("Mosin M1944 carbine" = "карабин Мосина обр. 1944 г."), where the edition's readers write it
+otherwise (a translated descriptor, another script); a model it leaves out prints as the data
+names it.  Rule numbers are never translated.  A key the English data lacks, or a value of
 the wrong kind, is a problem naming file and key; a sentence left out prints in English, and
 `bailout check` names it.
 """
@@ -20,7 +23,7 @@ from typing import Any
 from msgspec import Struct
 from msgspec.structs import replace
 
-from generator.data.model import EditionGlossary, KitData, Nationality, Rules
+from generator.data.model import EditionGlossary, KitData, Nationality, Rules, WeaponSpan
 from generator.data.schema import Problems
 from generator.data.toml_file import read_toml
 from generator.errors import DataError
@@ -55,6 +58,7 @@ class Glossary(Struct, frozen=True):
     text: dict[str, str | tuple[str, ...]]
     nationalities: dict[str, dict[str, str]]
     quoted: tuple[str, ...] = ()    # the rule's English words quoted as they are
+    models: dict[str, tuple[str, str]] = {}     # English model -> (the edition's form, its short form or "")
     digest: str = ""                # sha256 of the file's bytes
 
 
@@ -91,7 +95,7 @@ def read_glossary(kit: KitData, lang: str) -> Glossary:
     return replace(glossary, digest=hashlib.sha256(read.get(rel, b"")).hexdigest())
 
 
-_TABLES = ("quoted", "terms", "text", "nationalities")
+_TABLES = ("quoted", "terms", "text", "nationalities", "models")
 _TERM_KEYS = {"term", "forms", "kept", "avoid"}
 
 
@@ -120,7 +124,8 @@ def _checked(problems: Problems, rel: str, lang: str, table: dict[str, Any], kit
         else:
             text[key] = value
     nationalities = _nationalities(problems, rel, table.get("nationalities", {}), kit)
-    return Glossary(lang, rel, terms, text, nationalities, tuple(quoted))
+    models = _models(problems, rel, table.get("models", {}), kit)
+    return Glossary(lang, rel, terms, text, nationalities, tuple(quoted), models)
 
 
 def _terms(problems: Problems, rel: str, table: Any) -> tuple[Term, ...]:
@@ -173,6 +178,26 @@ def _nationalities(problems: Problems, rel: str, table: Any, kit: KitData) -> di
     return out
 
 
+def _models(problems: Problems, rel: str, table: Any, kit: KitData) -> dict[str, tuple[str, str]]:
+    """[models]: each key a model the nationality files name; each value the edition's form (a
+    string), or a table of model and short (the form for a counter too narrow for the whole)."""
+    known = {span.model for n in kit.nationalities for span in (*n.rifles, *n.smgs)}
+    out: dict[str, tuple[str, str]] = {}
+    for key, value in (table.items() if isinstance(table, dict) else []):
+        where = f"models.{key}"
+        if key not in known:
+            problems.add(rel, where, "not a model any nationality file names (nationalities/*.toml, model)")
+            continue
+        entry = {"model": value} if isinstance(value, str) else value
+        if not isinstance(entry, dict) or not {"model"} <= set(entry) <= {"model", "short"} or \
+                not all(isinstance(v, str) and v.strip() for v in entry.values()):
+            problems.add(rel, where, "must be the edition's form of the model (a string), or a table of model "
+                                     "and short")
+            continue
+        out[key] = (entry["model"], entry.get("short", ""))
+    return out
+
+
 def untranslated(kit: KitData, glossary: Glossary) -> list[str]:
     """One line per sentence or nationality of the data the glossary leaves in English."""
     where = kit.directory / glossary.file
@@ -195,7 +220,8 @@ def translated(kit: KitData, glossary: Glossary) -> KitData:
         (reading, str(glossary.text.get(f"interpretation.{i.name}.readings.{reading}", sentence)))
         for reading, sentence in i.readings)) for i in rules.interpretations)
     rules = replace(rules, interpretations=interpretations)
-    nationalities = tuple(_named(n, glossary.nationalities.get(n.key, {})) for n in kit.nationalities)
+    nationalities = tuple(_named(n, glossary.nationalities.get(n.key, {}), glossary.models)
+                          for n in kit.nationalities)
     english = {*glossary.quoted, *(t.kept for t in glossary.terms if t.kept)}
     edition = EditionGlossary(glossary.lang, glossary.digest, tuple(sorted(english, key=lambda e: (-len(e), e))))
     return replace(kit, rules=rules, nationalities=nationalities, edition=edition)
@@ -208,6 +234,14 @@ def _set(value: Any, path: tuple[str, ...], new: object) -> Any:
     return replace(value, **{head: inner})
 
 
-def _named(n: Nationality, entry: dict[str, str]) -> Nationality:
+def _named(n: Nationality, entry: dict[str, str], models: dict[str, tuple[str, str]]) -> Nationality:
     return replace(n, name=entry.get("name", n.name), adjective=entry.get("adjective", n.adjective),
-                   army=entry.get("army", n.army))
+                   army=entry.get("army", n.army), rifles=_edition_models(n.rifles, models),
+                   smgs=_edition_models(n.smgs, models))
+
+
+def _edition_models(spans: tuple[WeaponSpan, ...], models: dict[str, tuple[str, str]]) -> tuple[WeaponSpan, ...]:
+    """The spans with each model the glossary gives in the edition's form (and its short form,
+    or none: an English short form would print English where the edition has its own)."""
+    return tuple(replace(span, model=models[span.model][0], short=models[span.model][1])
+                 if span.model in models else span for span in spans)

@@ -1,0 +1,248 @@
+"""Each edition's words as a native editor would set them: no inserted word where the sentence
+would have to inflect it, weapon models in the edition's own form, one quote style, percent signs
+as Babel spaces them, no reference or count split over a line, a subtitle that is no disclaimer.
+
+Expected values come from the catalogues' own declarations (en.po's "#. words:" lines), the
+glossaries, CLDR's quotation marks and Babel's percent pattern, never from the code that prints.
+"""
+
+import itertools
+import re
+import tomllib
+
+import pytest
+from babel.messages.pofile import read_po
+
+from conftest import DATA, ROOT, aid_edition, edit, pdf_text, run_cli
+from generator.content.aid_files import aid_catalogue_file
+from generator.content.words import Words, available_languages, catalogue_file
+from generator.data import load
+from generator.data.glossary import read_glossary
+
+EDITIONS = tuple(lang for lang in available_languages() if lang != "en")
+TEMPLATE = ROOT / "templates" / "aid.md.j2"
+
+# CLDR's delimiters (quotationStart/End, alternateQuotationStart/End) for each edition's language:
+# what a native editor sets, outer quotes and quotes within quotes.
+CLDR_QUOTES = {"en": "“”‘’", "de": "„“‚‘", "es": "«»“”", "fr": "«»“”", "it": "«»“”", "pl": "„”«»",
+               "ru": "«»„“", "ja": "「」『』"}
+QUOTE_MARKS = set("\"“”„‟«»‹›「」『』‚‘")      # ’ between letters is an apostrophe, elsewhere a quote
+
+
+def _catalogue(path, lang):
+    with open(path, "rb") as f:
+        return read_po(f, locale=lang)
+
+
+def _word_fields():
+    """{key: (field, ...)}: en.po's messages that insert a word, as its "#. words:" lines say."""
+    english = _catalogue(catalogue_file("en"), "en")
+    out = {}
+    for message in english:
+        for comment in message.auto_comments:
+            if comment.startswith("words:"):
+                out[message.id] = tuple(f.strip() for f in comment.removeprefix("words:").split(","))
+    return out
+
+
+def _aid_word_fields():
+    """The aid sentences' word placeholders, as the template's header names them."""
+    line = next(line for line in TEMPLATE.read_text(encoding="utf-8").splitlines() if "Word placeholders" in line)
+    return tuple(f.strip(" .") for f in line.split(":", 1)[1].split(","))
+
+
+def _uninflected(message):
+    """The fields a translation's "# uninflected: NAME, ..." comment marks."""
+    return {f.strip() for c in message.user_comments if c.startswith("uninflected:")
+            for f in c.removeprefix("uninflected:").split("(")[0].split(",")}
+
+
+def _label_places(lang, field):
+    """Where `field` stands as a label: in the edition's quotation marks, after a colon, or alone
+    in parentheses."""
+    quotes = CLDR_QUOTES[lang]
+    pairs = [(quotes[0], quotes[1]), (quotes[2], quotes[3])]
+    return [re.escape(a) + r"[\s\u00a0\u202f]*" + field + r"[\s\u00a0\u202f]*" + re.escape(b) for a, b in pairs] + \
+        [r":[\s\u00a0\u202f]*" + field, r"\(" + field + r"\)"]
+
+
+def _misplaced(lang, text, fields, marked, placeholder):
+    out = []
+    for name in fields:
+        field = placeholder(name)
+        if field not in text or name in marked:
+            continue
+        bare = text
+        for place in _label_places(lang, re.escape(field)):
+            bare = re.sub(place, "", bare)
+        if field in bare:
+            out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_no_word_is_inserted_where_the_sentence_would_inflect_it(lang):
+    """en.po marks each message whose fields insert a word; in every edition such a field stands
+    as a label (quoted, after a colon, in parentheses) or where its catalogue marks it uninflected."""
+    declared = _word_fields()
+    assert {"prerolled.legend.men.text", "prerolled.legend.hero.separate", "release.credits"} <= set(declared)
+    problems = []
+    catalogue = {m.id: m for m in _catalogue(catalogue_file(lang), lang) if m.id}
+    for key, fields in declared.items():
+        message = catalogue[key]
+        for text in (message.string if isinstance(message.string, tuple) else (message.string,)):
+            problems += [(key, f) for f in _misplaced(lang, text, fields, _uninflected(message), "{{{}}}".format)]
+    aid_fields = _aid_word_fields()
+    assert "credit" in aid_fields
+    for message in _catalogue(aid_catalogue_file(lang), lang):
+        if message.id and isinstance(message.string, str):
+            problems += [(message.id, f) for f in _misplaced(lang, message.string, aid_fields, _uninflected(message),
+                                                             "%({})s".format)]
+    assert problems == []
+
+
+def test_the_word_check_finds_a_name_after_a_preposition_that_inflects_it():
+    """Polish "autorstwa {credit}" wants "Toma Cundiffa": unmarked, it is refused; as a label it is not."""
+    assert _misplaced("pl", "wariant autorstwa {credit}", ("credit",), set(), "{{{}}}".format) == ["credit"]
+    assert _misplaced("pl", "wariant; autor: {credit}", ("credit",), set(), "{{{}}}".format) == []
+    assert _misplaced("ru", "от «{first}» до «{last}»", ("first", "last"), set(), "{{{}}}".format) == []
+    assert _misplaced("ru", "от {first} до {last}", ("first", "last"), {"last"}, "{{{}}}".format) == ["first"]
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_the_tables_legend_quotes_the_column_heads_it_names(lang):
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    words = Words(lang, {})
+    files = render_all(load(DATA), BuildOptions(lang=lang, parts=("prerolled",), papers=("a4",), rows=20))
+    text = " ".join(pdf_text(files["prerolled-a4.pdf"]).split())
+    heads = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
+    first = heads["prerolled.head.man"].format(n=1)
+    quotes = CLDR_QUOTES[lang]
+    assert f"{quotes[0]}{first}{quotes[1]}" in text, (lang, words.lang)
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_subtitle_is_the_variants_credit_and_no_disclaimer(lang):
+    english = pdf_text(aid_edition("en")["player-aid-a4.pdf"]).splitlines()
+    ours = pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).splitlines()
+    title = next(i for i, line in enumerate(english) if "player aid" in line and "·" not in line)
+    subtitle = english[title + 1]
+    # the same parts as the English subtitle (the variant and its author, the kit), and no more
+    translated = next(line for line in ours if "Tom Cundiff" in line)
+    assert len(translated.split(" · ")) == len(subtitle.split(" · ")), (lang, translated)
+    assert not any("translation" in m.id for m in _catalogue(aid_catalogue_file(lang), lang) if m.id)
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_every_percent_sign_is_spaced_as_babel_spaces_it(lang):
+    """"33,3 %" in the aid and "100 %" on the counters: one convention, the locale's (CLDR)."""
+    sign = Words(lang, {}).percent_sign()
+    wrong = []
+    for path in (catalogue_file(lang), aid_catalogue_file(lang)):
+        for message in _catalogue(path, lang):
+            for text in (message.string if isinstance(message.string, tuple) else (message.string,)):
+                for match in re.finditer(r"\d([\s\u00a0\u202f]*)%(?!\()", text or ""):
+                    if match.group(1) + "%" != sign:
+                        wrong.append((message.id, match.group(0)))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_one_quote_style_per_edition(lang):
+    """Every quotation mark on the aid (PDF and web page) is the edition's own pair, or its pair for
+    quotes within quotes (CLDR): no straight quotes, no other language's marks."""
+    files = aid_edition(lang)
+    html = re.sub(r"<style.*?</style>|<script.*?</script>|<[^>]+>", " ", files["player-aid.html"].decode(), flags=re.S)
+    for page in (pdf_text(files["player-aid-a4.pdf"]), html):
+        text = re.sub(r"(?<=[^\W\d_])[’'](?=[^\W\d_])", "", page)     # apostrophes
+        used = {ch for ch in text if ch in QUOTE_MARKS or ch == "’"}
+        assert used <= set(CLDR_QUOTES[lang]), (lang, used - set(CLDR_QUOTES[lang]))
+
+
+def _split_pairs(pdf_lines, html):
+    """Each place a line of the PDF ends where the aid's source holds a word and a number together
+    ("note 8", "5 men"): the last word of one line and the first of the next, when the web page
+    (whose text nodes are the same paragraphs) has them side by side."""
+    segments = [" ".join(s.replace("\u00a0", " ").split()) for s in re.split(r"<[^>]+>", html)]
+    source = "\n".join(segments)
+    out = []
+    for a, b in itertools.pairwise(pdf_lines):
+        if not a.split() or not b.split():
+            continue
+        last, first = a.split()[-1], b.split()[0]
+        number_after_word = re.search(r"[^\W\d_]\.?$", last) and re.match(r"\d", first)
+        before = a.split()[-2] if len(a.split()) > 1 else ""
+        # a count ("5 men"); a reference's number ("column 3") may end a line
+        word_after_number = re.search(r"\d$", last) and re.match(r"[^\W\d_]", first) and \
+            not re.search(r"[^\W\d_]\.?$", before)
+        if (number_after_word or word_after_number) and f"{last} {first}" in source:
+            out.append(f"{last} / {first}")
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_no_reference_or_count_is_split_over_a_line(lang):
+    files = aid_edition(lang)
+    lines = pdf_text(files["player-aid-a4.pdf"]).splitlines()
+    assert _split_pairs(lines, files["player-aid.html"].decode()) == []
+
+
+def test_the_split_check_sees_a_reference_broken_over_two_lines():
+    html = "<p>each draws a card (note 8), pinned (871). 5 men</p><td>M1 Garand</td><td>1942</td>"
+    assert _split_pairs(["each draws a card (note", "8), pinned (871). 5", "men"], html) == ["(note / 8),", "5 / men"]
+    assert _split_pairs(["M1 Garand", "1942"], html) == []
+
+
+def _glossary(lang):
+    return tomllib.loads((DATA / "glossary" / f"{lang}.toml").read_text(encoding="utf-8"))
+
+
+def _model_forms(lang):
+    """{English model: (the edition's form, its short form)}, as the glossary gives them."""
+    models = _glossary(lang).get("models", {})
+    return {k: (v, "") if isinstance(v, str) else (v["model"], v.get("short", "")) for k, v in models.items()}
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_no_english_model_name_where_the_glossary_gives_the_editions_form(lang):
+    forms = _model_forms(lang)
+    assert forms, f"data/glossary/{lang}.toml gives no [models]"
+    text = " ".join(pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).split())
+    for ours, _ in forms.values():
+        assert ours in text, (lang, ours)
+    for ours, _ in sorted(forms.values(), key=lambda form: -len(form[0])):
+        text = text.replace(ours, " ")
+    for english in forms:
+        assert not re.search(rf"(?<![\w-]){re.escape(english)}(?![\w-])", text), (lang, english)
+    # the descriptors the English data writes in English, wherever the glossary translates them
+    for word in ("grease gun", "carbine", "Carbine"):
+        if any(word in english for english in forms):
+            assert word not in text, (lang, word)
+
+
+def test_soviet_weapons_print_in_cyrillic_in_the_russian_edition():
+    soviet = tomllib.loads((DATA / "nationalities" / "soviet.toml").read_text(encoding="utf-8"))
+    models = [span["model"] for kind in ("rifle", "smg") for span in soviet[kind]]
+    forms = _model_forms("ru")
+    assert set(models) <= set(forms)
+    for english in models:
+        ours, short = forms[english]
+        for form in (ours, short or ours):
+            assert re.search("[А-Яа-яЁё]", form), form
+            assert not re.search("[A-Za-z]", form), form
+    text = " ".join(pdf_text(aid_edition("ru")["player-aid-a4.pdf"]).split())
+    assert "ППШ-41" in text and "винтовка Мосина обр. 1891/30 гг." in text
+    assert not re.search(r"PP[DSh]|Mosin", text)
+
+
+def test_a_glossary_model_no_nationality_names_is_named_by_file_and_key(data_copy):
+    edit(data_copy / "glossary" / "ru.toml", '"PPSh-41" = "ППШ-41"', '"PPSh-42" = "ППШ-42"')
+    status, _, err = run_cli("check", "--data", data_copy)
+    assert status == 2 and "Traceback" not in err
+    assert "glossary/ru.toml: models.PPSh-42: not a model" in err, err
+
+
+def test_read_glossary_takes_the_models_in_the_editions_form():
+    glossary = read_glossary(load(DATA), "ru")
+    assert glossary.models["PPSh-41"] == ("ППШ-41", "")
