@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from typing import cast
 
-from generator.render.pdf.pdf_stream import number as pdf_number
+from generator.render.pdf.pdf_syntax import number as pdf_number
 from generator.render.pdf.press_colour import Cmyk, cmyk_of_rgb
 
 SCREENED_LINE = 0.5     # points: the thinnest line a shop prints in a tint

@@ -22,6 +22,8 @@ from functools import lru_cache
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFontFace, makeToUnicodeCMap
 
+from generator.render.pdf.ink_stream import in_inks, overprint_states
+from generator.render.pdf.pdf_syntax import number
 from generator.render.pdf.pdfx import Press, icc_profile, intent_entries, xmp
 from generator.render.pdf.subset_tags import subset_tag
 
@@ -29,12 +31,6 @@ FIXED_EPOCH = 946684800         # 2000-01-01, the date reportlab's invariant mod
 LEVEL = 6                       # zlib's default: the size reportlab's own streams have
 ESCAPES = str.maketrans({"\\": "\\\\", "(": "\\(", ")": "\\)", "\r": "\\r", "\n": "\\n"})
 Sink = Callable[[bytes], object]
-
-
-def number(v: float) -> str:
-    """A number as the page prints it: at most four decimals (as reportlab's), no trailing zeros."""
-    text = f"{v:.4f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
 
 
 def pdf_date(epoch: int | None = None) -> str:
@@ -197,8 +193,6 @@ class PdfStream:
         n = self._object()
         data = content.encode("latin-1")
         if self.press is not None:
-            # imported here: ink_stream writes its numbers with this module's number()
-            from generator.render.pdf.ink_stream import in_inks
             data = in_inks(data, overprint=True)
         self._stream(n, data,
                      f"/Type /XObject /Subtype /Form /BBox {self.box} /Resources {self.RESOURCES} 0 R")
@@ -210,7 +204,6 @@ class PdfStream:
         stream = self._object()
         data = content.encode("latin-1")
         if self.press is not None:      # inside the shop's margin, in its inks, with its marks
-            from generator.render.pdf.ink_stream import in_inks
             m = number(self.press.margin).encode()
             data = b"q 1 0 0 1 %s %s cm\n%s\nQ\n%s" % (m, m, in_inks(data, overprint=True), self.press.marks)
         self._stream(stream, data)
@@ -223,7 +216,6 @@ class PdfStream:
 
     def close(self) -> int:
         """Write the fonts, the page tree, the outline, the info and the trailer; the page count."""
-        from generator.render.pdf.ink_stream import overprint_states
         fonts = self._fonts()
         forms = " ".join(f"/X{i} {n} 0 R" for i, n in enumerate(self.forms, start=1))
         self._dictionary(self.RESOURCES, f"/Font << {fonts} >> /ProcSet [/PDF /Text]"

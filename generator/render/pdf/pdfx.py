@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 from msgspec import Struct
 
 from generator.profiles.print_profile import Mm, PdfX, Prepress
+from generator.render.pdf.pdf_syntax import number
 from generator.units import mm
 
 REGISTRY = "http://www.color.org"   # where the output conditions are registered
@@ -47,8 +48,6 @@ def margin(prepress: Prepress, marks: bool) -> float:
 def crop_marks(w: float, h: float, m: float, bleed_mm: Mm) -> bytes:
     """Crop marks in pure K at the trim's corners, in the slug only (from MARK_GAP_MM past the
     bleed); `m`: points from the media's edge to the trim's."""
-    from generator.render.pdf.pdf_stream import number
-
     def numbers(*values: float) -> bytes:
         return " ".join(number(v) for v in values).encode()
     start, end = mm(bleed_mm + MARK_GAP_MM), m - mm(MARK_GAP_MM)
