@@ -163,3 +163,12 @@ def test_a_print_shop_cut_file_carries_no_home_marks(tmp_path):
     assert status == 0, err
     assert "registration-marks" not in (tmp_path / "cut-a4.svg").read_text()
     assert not (tmp_path / "marks-a4.svg").exists()
+
+
+def test_the_cut_dxf_is_the_same_bytes_from_the_same_inputs(cutter, tmp_path):
+    """ezdxf writes the time and a GUID into a drawing unless told not to: a second build, later,
+    writes the same DXF."""
+    status, _, err = run_cli("build", "--print", "cutter", "--paper", "a4", "--only", "counters", "--data", DATA,
+                             "--out", tmp_path, "--quiet")
+    assert status == 0, err
+    assert (tmp_path / "cut-a4.dxf").read_bytes() == cutter["cut-a4.dxf"]

@@ -123,6 +123,18 @@ def render_dxf(ctx: BuildContext, plan: sheets.SheetPlan) -> bytes:
     """cut-PAPER.dxf: the SVG's die line as a DXF (ezdxf), in mm, y up from the page's lower
     left corner (the shop PDF's whole page): each counter's path one polyline or, with nicks,
     one for each corner, on the layer DXF_LAYER."""
+    import ezdxf
+    # ezdxf stamps the time (and a random GUID) into a drawing as it is made and as it is written
+    # unless told to write fixed ones: the same inputs make the same bytes
+    fixed = ezdxf.options.write_fixed_meta_data_for_testing
+    ezdxf.options.write_fixed_meta_data_for_testing = True
+    try:
+        return _dxf(ctx, plan)
+    finally:
+        ezdxf.options.write_fixed_meta_data_for_testing = fixed
+
+
+def _dxf(ctx: BuildContext, plan: sheets.SheetPlan) -> bytes:
     import io
 
     import ezdxf
@@ -138,12 +150,5 @@ def render_dxf(ctx: BuildContext, plan: sheets.SheetPlan) -> bytes:
                       for x, y in (line[:-1] if closed else line)]
             space.add_lwpolyline(points, close=closed, dxfattribs={"layer": DXF_LAYER})
     text = io.StringIO()
-    # ezdxf writes the time and a random GUID into every file unless told to write fixed ones:
-    # the same inputs make the same bytes
-    fixed = ezdxf.options.write_fixed_meta_data_for_testing
-    ezdxf.options.write_fixed_meta_data_for_testing = True
-    try:
-        doc.write(text)
-    finally:
-        ezdxf.options.write_fixed_meta_data_for_testing = fixed
+    doc.write(text)
     return text.getvalue().encode("ascii")
