@@ -10,7 +10,7 @@ over 4 pages: a row number and ten cells each, bands, tints and rules), the coun
 a calibration page, an instructions page, four sheets of 88 faces drawn from 22 forms of a
 filled square, four words and a pictogram of curves) and the kit (those 12 pages drawn again
 into one PDF).  48 pages in 8 files, each drawn with plain canvas calls, in one process.  The
-counts follow what the kit's own pages hold (benchmarks/README.md says how they were taken).
+counts follow what the kit's own pages hold.
 benchmarks/bench_speed.py runs it beside `bailout build`.
 """
 

@@ -1,140 +1,99 @@
-"""What the kit does against what it need not: each piece of work beside its floor, pair by pair.
+"""The kit's speed against what it is held to: each row the kit's command (A) alternated with its
+reference (B), fresh processes, and the median of the pair-by-pair ratios A / B.
 
-    python benchmarks/bench_speed.py [--pairs 5] [--only NAME,...] [--base FOLDER] [--rows 100000]
+    python benchmarks/bench_speed.py [--pairs 7] [--only kit,release,release1,rows,million] [--rows 100000]
+                                     [--base FOLDER]
 
-Every measurement is a whole process started fresh, A then B, --pairs times; each row prints
-the medians of A and B, the median of the pair-by-pair ratios A/B, A's peak memory (the child's
-own, os.wait4) and the load average before and after the row.  The rows (--only picks some):
+Rows (--only picks some, in this order):
 
-  kit        `bailout build` / the same pages written by bare reportlab (bench_same_pages.py)
-  floor      `bailout build` / bench_floor.py
-  rows       `bailout build --only prerolled --paper a4 --rows N` / a bare canvas drawing the
-             same cells one string at a time (bench_canvas_rows.py --rows N)
-  million    `bailout build --only prerolled --paper a4 --rows 1000000`: its seconds and peak (one run)
-  release    `bailout release --lang en,de,fr,it,es` / `bailout release`
-  cold       `bailout build` with an empty cache / the same with a warm one (BAILOUT_CACHE)
+  kit       `bailout build` (the default kit, one process) / the same 48 pages written by bare
+            reportlab with the same fonts (bench_same_pages.py): wants at most 2x
+  release   `bailout release --lang en,de,fr,it,es,pl,ru` (its default --jobs auto) / `bailout
+            release` (one edition): wants at most 4x
+  release1  the same seven editions with --jobs 1 / one edition: for information
+  rows      `bailout build --only prerolled --paper a4 --rows N` / a bare canvas drawing the same
+            cells a string at a time (bench_canvas_rows.py --rows N): wants at most 0.45x
+  million   `bailout build --only prerolled --paper a4 --rows 1000000`, one run: its seconds and
+            peak memory, which wants to stay under 200 MiB
 
---base FOLDER (a checkout of an earlier commit, e.g. `git worktree add /tmp/base COMMIT`)
-adds, for each row of the kit's own commands, the same command run from that checkout, A B
-again: the ratio now / then.  The kit's bytecode is compiled first (benchmarks/bench_editions.py
-says why).
+Each row prints both medians (wall seconds), A's CPU seconds (its workers' included) and peak
+memory, the ratio, what it wants and the load average before and after.  --base FOLDER (a
+checkout of another commit: `git worktree add /tmp/base COMMIT`) adds, for the kit and release
+rows asked for, the same command run here against it run from there, A B A B: now / then.
 """
 
 import argparse
-import os
-import statistics
-import subprocess
-import sys
-import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "benchmarks"
-Command = Callable[[Path], tuple[list[str], Path, dict[str, str]]]      # out -> (argv, cwd, env)
+from paired import Command, Pairs, alternate, bailout, compile_kit, cores, load, median, private_cache, run, script
+
+SEVEN = "en,de,fr,it,es,pl,ru"
+ROWS = ("kit", "release", "release1", "rows", "million")
 
 
-def measure(command: Command, out: Path) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MiB) of one fresh process; exits with its stderr if it fails."""
-    argv, cwd, env = command(out)
-    with tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        child = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, **env})
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - start
-        if os.waitstatus_to_exitcode(status) != 0:
-            err.seek(0)
-            sys.exit(f"{' '.join(argv)} failed:\n{err.read().decode()}")
-    return seconds, usage.ru_maxrss / 1024
+def report(name: str, label: str, timed: Pairs, want: float | None, before: str) -> None:
+    a, b = median(timed.a, "wall"), median(timed.b, "wall")
+    verdict = "" if want is None else f"; wants <= {want}x: {'met' if timed.ratio <= want else 'NOT MET'}"
+    print(f"{name:9} {label}: {a:.3f} s / {b:.3f} s = {timed.ratio:.2f}x (median of {len(timed.a)} pair ratios; "
+          f"{min(timed.ratios):.2f}-{max(timed.ratios):.2f}){verdict}; A's CPU {median(timed.a, 'cpu'):.3f} s, "
+          f"peak {max(r.peak for r in timed.a):.0f} MiB; load {before} -> {load()}", flush=True)
 
 
-def script(name: str, *args: str) -> Command:
-    return lambda out: ([sys.executable, str(BENCH / name), *args], ROOT, {})
-
-
-def bailout(*args: str, root: Path = ROOT, cache: Callable[[Path], str] | None = None) -> Command:
-    def command(out: Path) -> tuple[list[str], Path, dict[str, str]]:
-        env = {"BAILOUT_CACHE": cache(out)} if cache is not None else {}
-        return [sys.executable, "-m", "generator", *args, "--quiet", "--out", str(out)], root, env
-    return command
-
-
-def paired(a: Command, b: Command, n: int) -> dict[str, float]:
-    """Medians of A and B, the median of the ratios A/B pair by pair, A's largest peak."""
-    pairs = []
-    for _ in range(n):
-        with tempfile.TemporaryDirectory(prefix="bench-speed-") as folder:
-            pairs.append((measure(a, Path(folder) / "a"), measure(b, Path(folder) / "b")))
-    return {"a": statistics.median(x[0] for x, _ in pairs), "b": statistics.median(y[0] for _, y in pairs),
-            "ratio": statistics.median(x[0] / y[0] for x, y in pairs), "rss": max(x[1] for x, _ in pairs)}
-
-
-def load() -> str:
-    return " ".join(f"{v:.2f}" for v in os.getloadavg())
-
-
-def row(name: str, label: str, a: Command, b: Command, n: int) -> None:
+def row(name: str, label: str, a: Command, b: Command, pairs: int, want: float | None = None) -> None:
     before = load()
-    r = paired(a, b, n)
-    print(f"{name:8} {label}: {r['a']:.3f} s / {r['b']:.3f} s = {r['ratio']:.2f}x (median of {n} pair ratios), "
-          f"peak {r['rss']:.0f} MiB; load {before} -> {load()}", flush=True)
+    report(name, label, alternate(a, b, pairs), want, before)
 
 
-def cold_cache(out: Path) -> str:
-    return str(out.parent / f"cache-{out.name}")        # a fresh folder each run: nothing kept
+def million() -> None:
+    table = ("build", "--only", "prerolled", "--paper", "a4", "--rows")
+    run(bailout(*table, "200"))         # untimed: the bytecode written, the cache filled
+    before = load()
+    done = run(bailout(*table, "1000000"))
+    verdict = "met" if done.peak < 200 else "NOT MET"
+    print(f"million   build --only prerolled --paper a4 --rows 1000000: {done.wall:.1f} s, CPU {done.cpu:.1f} s, "
+          f"peak {done.peak:.0f} MiB (wants under 200 MiB: {verdict}); load {before} -> {load()}", flush=True)
 
 
 def rows_of(args: argparse.Namespace) -> dict[str, Callable[[], None]]:
-    """Each row of the table by name, run when called."""
-    n, table = args.pairs, ("--only", "prerolled", "--paper", "a4", "--rows", str(args.rows))
-
-    def million() -> None:
-        with tempfile.TemporaryDirectory(prefix="bench-speed-") as folder:
-            seconds, rss = measure(bailout("build", *table[:-1], "1000000"), Path(folder) / "out")
-        print(f"million  1,000,000 rows, A4: {seconds:.1f} s, peak {rss:.0f} MiB; load {load()}", flush=True)
-
-    def cold() -> None:
-        warm = tempfile.mkdtemp(prefix="bench-speed-warm-")
-        measure(bailout("build", cache=lambda out: warm), Path(warm) / "first")      # fills it
-        row("cold", "bailout build, empty cache / warm cache", bailout("build", cache=cold_cache),
-            bailout("build", cache=lambda out: warm), n)
+    n, table = args.pairs, ("build", "--only", "prerolled", "--paper", "a4", "--rows", str(args.rows))
     return {
-        "kit": lambda: row("kit", "bailout build / same pages, bare reportlab", bailout("build"),
-                           script("bench_same_pages.py"), n),
-        "floor": lambda: row("floor", "bailout build / bench_floor.py", bailout("build"), script("bench_floor.py"), n),
-        "rows": lambda: row("rows", f"{args.rows:,} rows / bare canvas, a string a cell", bailout("build", *table),
-                            script("bench_canvas_rows.py", "--rows", str(args.rows)), n),
+        "kit": lambda: row("kit", "build / same pages, bare reportlab", bailout("build"),
+                           script("bench_same_pages.py"), n, 2.0),
+        "release": lambda: row("release", f"release --lang {SEVEN} / release", bailout("release", "--lang", SEVEN),
+                               bailout("release"), n, 4.0),
+        "release1": lambda: row("release1", f"release --lang {SEVEN} --jobs 1 / release",
+                                bailout("release", "--lang", SEVEN, "--jobs", "1"), bailout("release"), n),
+        "rows": lambda: row("rows", f"{args.rows:,} rows / bare canvas, a string a cell", bailout(*table),
+                            script("bench_canvas_rows.py", "--rows", str(args.rows)), n, 0.45),
         "million": million,
-        "release": lambda: row("release", "release of en,de,fr,it,es / English alone",
-                               bailout("release", "--lang", "en,de,fr,it,es"), bailout("release"), n),
-        "cold": cold,
     }
+
+
+def against_base(base: Path, pairs: int, only: list[str]) -> None:
+    for name, argv in (("kit", ("build",)), ("release", ("release", "--lang", SEVEN))):
+        if name in only:
+            row(f"{name}/base", f"{' '.join(argv)}: now / {base}", bailout(*argv), bailout(*argv, cwd=base), pairs)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--pairs", type=int, default=5)
-    p.add_argument("--only", default="kit,floor,rows,million,release,cold")
-    p.add_argument("--base", type=Path, help="a checkout of the commit to compare with")
-    p.add_argument("--rows", type=int, default=100_000)
+    p.add_argument("--pairs", type=int, default=7, help="pairs a row (default 7)")
+    p.add_argument("--only", default=",".join(ROWS), help=f"comma list of rows (default {','.join(ROWS)})")
+    p.add_argument("--rows", type=int, default=100_000, help="the rows row's table (default 100000)")
+    p.add_argument("--base", type=Path, help="a checkout of another commit to compare with")
     args = p.parse_args()
     only = args.only.split(",")
-    import compileall
-    for root in (ROOT, args.base):
-        if root is not None:
-            compileall.compile_dir(root / "generator", quiet=1)
-    print(f"{args.pairs} pairs a row, fresh processes; load average {load()}", flush=True)
-    table = rows_of(args)
-    for name in only:
-        table[name]()
-    if args.base is None:
-        return
-    argvs = {"kit": ("build",), "rows": ("build", "--only", "prerolled", "--paper", "a4", "--rows", str(args.rows)),
-             "release": ("release", "--lang", "en,de,fr,it,es")}
-    for name in (name for name in only if name in argvs):
-        row(f"{name}/base", f"{' '.join(argvs[name])}: now / {args.base}", bailout(*argvs[name]),
-            bailout(*argvs[name], root=args.base), args.pairs)
+    if unknown := set(only) - set(ROWS):
+        p.error(f"no row {', '.join(sorted(unknown))} (rows: {', '.join(ROWS)})")
+    compile_kit(*[args.base] if args.base is not None else [])
+    print(f"{args.pairs} pairs a row, fresh processes, {cores()}; load {load()}", flush=True)
+    with private_cache():
+        table = rows_of(args)
+        for name in (name for name in ROWS if name in only):
+            table[name]()
+        if args.base is not None:
+            against_base(args.base, args.pairs, only)
 
 
 if __name__ == "__main__":

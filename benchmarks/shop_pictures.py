@@ -7,7 +7,6 @@ the page's trim (cyan) and bleed (magenta) boxes, and on every counter its cut (
 """
 
 import argparse
-import os
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -62,16 +61,16 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("pictures"))
     args = parser.parse_args()
     args.out.mkdir(exist_ok=True)
-    os.environ.setdefault("BAILOUT_JOBS", "1")
     for preset in PRESETS:
         options = BuildOptions(parts=("counters",), papers=("a4",), print_profile=preset,
                                counter_mm=default_counter_mm((preset,)))
         files = render_all(load(Path("data")), options)
         first = sheets.page_of_sheet(options, 1, "front")
         picture(files["counters-a4.pdf"], first, options).save(args.out / f"{preset}-sheet.png")
+        print(args.out / f"{preset}-sheet.png")
         if "cut-a4.pdf" in files:
             picture(files["counters-a4.pdf"], first, options, files["cut-a4.pdf"]).save(args.out / f"{preset}-cut.png")
-        print(f"{args.out}/{preset}-sheet.png")
+            print(args.out / f"{preset}-cut.png")
 
 
 if __name__ == "__main__":

@@ -64,10 +64,12 @@ def cache_folder(kind: str) -> Path | None:
     folder = base / kind
     try:
         base.parent.mkdir(parents=True, exist_ok=True)
-        for path in (base, folder):     # the kit's folder checked before anything is made in it
+        # The kit's folder checked before anything is made in it; BAILOUT_CACHE may name a link to
+        # a folder, but a kind's folder must be a folder itself (a link would lead elsewhere).
+        for path, look in ((base, os.stat), (folder, os.lstat)):
             with contextlib.suppress(FileExistsError):
                 os.mkdir(path, 0o700)
-            why = _unsafe(os.stat(path))
+            why = _unsafe(look(path))
             if why:
                 _say(path, why)
                 return None
@@ -78,6 +80,8 @@ def cache_folder(kind: str) -> Path | None:
 
 def _unsafe(info: os.stat_result) -> str:
     """Why a folder of these properties is no place to read entries from ('' if it is)."""
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symbolic link, not a folder"
     if not stat.S_ISDIR(info.st_mode):
         return "is not a folder"
     if not hasattr(os, "getuid"):      # Windows: the per-user folder's own permissions hold
@@ -100,15 +104,22 @@ def _say(base: Path, why: str) -> None:
     print(one_line(f"bailout: note: the cache folder {base} {why}; building without it"), file=sys.stderr)
 
 
+# Where entries can be opened, renamed and removed relative to their folder's descriptor (Linux,
+# macOS; not Windows).  os.rename stands for os.replace, which takes the same descriptors but is
+# not listed in os.supports_dir_fd; on POSIX a rename replaces its target as os.replace does.
+_BY_DESCRIPTOR = {os.open, os.rename, os.unlink} <= os.supports_dir_fd
+
+
 @contextlib.contextmanager
 def _opened(kind: str) -> Iterator[tuple[Path, int | None] | None]:
     """(folder, its descriptor where entries can be opened relative to one) or None: entries are
-    then opened in the very folder that was checked, whatever is renamed above it meanwhile."""
+    then opened in the very folder that was checked, whatever is renamed above it meanwhile, and
+    a folder that is a link by now is not opened at all."""
     folder = cache_folder(kind)
     if folder is None:
         yield None
         return
-    if os.open not in os.supports_dir_fd or os.replace not in os.supports_dir_fd:
+    if not _BY_DESCRIPTOR:
         yield folder, None
         return
     try:
@@ -203,7 +214,10 @@ def write(kind: str, key: str, content: bytes) -> None:
         try:
             with os.fdopen(handle, "wb") as out:
                 out.write(_sealed(kind, key, content))
-            os.replace(at(temp), at(key), src_dir_fd=fd, dst_dir_fd=fd)
+            if fd is not None:
+                os.rename(temp, key, src_dir_fd=fd, dst_dir_fd=fd)
+            else:
+                os.replace(at(temp), at(key))
         except OSError:
             with contextlib.suppress(OSError):
                 os.unlink(at(temp), dir_fd=fd)

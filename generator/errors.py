@@ -1,7 +1,8 @@
 """One error hierarchy: anything a user can fix ends as a message and exit status 2."""
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 # Line breaks, escapes and other invisible controls: in a message they could start what looks
 # like a second problem line or drive the terminal (Cc, Cf, Zl, Zp), or fail to encode (Cs).
@@ -70,3 +71,21 @@ class RenderError(KitError):
 
 class LostWorker(KitError):
     """A process a build ran its work in ended before it was done (killed, out of memory)."""
+
+
+class OutOfMemory(KitError):
+    """The system (or a limit such as `ulimit -v`) refused the memory a command asked for."""
+
+
+T = TypeVar("T")
+
+
+def without_memory_error(make: Callable[[], T], outcome: str) -> T:
+    """make(); a MemoryError becomes OutOfMemory, one line ending with `outcome` ("nothing was
+    changed"), raised once the exception and the frames it held are gone: the clean-up on the
+    way out (a staging folder removed) then has the memory they held."""
+    try:
+        return make()
+    except MemoryError:
+        pass        # leaving this block drops the exception, its traceback and what its frames held
+    raise OutOfMemory(f"out of memory (the system, or a limit such as ulimit -v, refused more); {outcome}")

@@ -33,8 +33,8 @@ def hashes(folder):
 
 
 def test_default_build_writes_every_file(kit_dir):
-    # every file the Output registry declares, for each paper; the lock file stays: see transaction.py
-    expected = {*all_file_names((PAPERS_BY_KEY[key] for key in PAPERS), DEFAULT_PROFILE), B.MANIFEST, B.LOCK_NAME}
+    # every file the Output registry declares, for each paper, and nothing else (no lock file: see locking.py)
+    expected = {*all_file_names((PAPERS_BY_KEY[key] for key in PAPERS), DEFAULT_PROFILE), B.MANIFEST}
     assert {p.name for p in kit_dir.iterdir()} == expected
     assert {f"player-aid-{paper}.pdf" for paper in PAPERS} | {"player-aid.html", "prerolled.csv"} <= expected
 
@@ -167,14 +167,14 @@ def test_failure_mid_build_leaves_earlier_outputs_untouched(tmp_path, monkeypatc
     monkeypatch.setattr(counters, "render", explode)
     assert main(["build", "--out", str(out), "--quiet", "--paper", "a4", "--seed", "5"]) == 130
     assert hashes(out) == before
-    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name != B.LOCK_NAME], \
+    assert not [p for p in out.iterdir() if p.name.startswith(".")], \
         "no temporary files left"
 
 
 def test_only_and_paper_limit_the_build(tmp_path):
     assert main(["build", "--out", str(tmp_path), "--quiet", "--only", "aid,counters", "--paper", "letter"]) == 0
     assert {p.name for p in tmp_path.iterdir()} == {"player-aid-letter.pdf", "player-aid.html", "counters-letter.pdf",
-                                                    "MANIFEST.txt", B.LOCK_NAME}
+                                                    "MANIFEST.txt"}
 
 
 @pytest.mark.parametrize("args, words", [
@@ -204,7 +204,7 @@ def test_a_build_refuses_names_outside_out(tmp_path, monkeypatch, capsys):
 
 
 def test_help_does_not_import_reportlab():
-    code = ("import sys; from generator.cli import parser\n"
+    code = ("import sys; from generator.cli.parser import parser\n"
             "try:\n    parser().parse_args(['--help'])\nexcept SystemExit:\n    pass\n"
             "assert not any(m.startswith(('reportlab', 'pypdf', 'jinja2', 'markdown')) for m in sys.modules)")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True)

@@ -40,14 +40,18 @@ def build(out, *args):
 
 
 def files(out):
-    """{name: sha256} of every file in `out`, the lock file aside."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir())
-            if p.name != B.LOCK_NAME and p.is_file()}
+    """{name: sha256} of every file in `out`."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir()) if p.is_file()}
 
 
 def only_kit_files(out):
-    """Nothing in `out` but outputs, MANIFEST.txt and the lock file."""
-    return {p.name for p in out.iterdir()} <= {*all_file_names(PAPERS.values()), B.MANIFEST, B.LOCK_NAME}
+    """Nothing in `out` but outputs and MANIFEST.txt (no lock file, no staging folder)."""
+    return {p.name for p in out.iterdir()} <= {*all_file_names(PAPERS.values()), B.MANIFEST}
+
+
+def staged(out, *parts):
+    """Whether the build's staging folder in `out` (its name is random) holds `parts` (or exists)."""
+    return any(path.joinpath(*parts).exists() for path in out.glob(B.STAGING_PREFIX + "*"))
 
 
 def wait_for(predicate, what, timeout=60):
@@ -82,15 +86,15 @@ def test_a_folder_in_the_way_leaves_every_earlier_file_as_it_was(earlier):
     assert "prerolled-letter.pdf is a folder" in err
     assert files(out) == before
     assert (out / "prerolled-letter.pdf" / "keep").read_text() == "mine"
-    assert {p.name for p in out.iterdir()} == {*before, "prerolled-letter.pdf", B.LOCK_NAME}
+    assert {p.name for p in out.iterdir()} == {*before, "prerolled-letter.pdf"}
 
 
-@pytest.mark.parametrize("sig, status", [(signal.SIGTERM, 128 + signal.SIGTERM), (signal.SIGINT, 130)])
+@pytest.mark.parametrize("sig, status", [(signal.SIGTERM, 128 + signal.SIGTERM), (signal.SIGINT, 130),
+                                         (signal.SIGHUP, 128 + signal.SIGHUP)])
 def test_a_signal_while_renaming_puts_every_earlier_file_back(sig, status, earlier):
     out, before = earlier
-    staging = out / B.STAGING
     build_ = start(out, "--paper", "a4", "--seed", "5", slow=0.3)
-    wait_for(lambda: any((staging / "old").glob("*")), "the first earlier file to be moved aside")
+    wait_for(lambda: any(out.glob(B.STAGING_PREFIX + "*/old/*")), "the first earlier file to be moved aside")
     build_.send_signal(sig)
     _, err = build_.communicate(timeout=60)
     assert build_.returncode == status and "Traceback" not in err
@@ -98,26 +102,27 @@ def test_a_signal_while_renaming_puts_every_earlier_file_back(sig, status, earli
     assert files(out) == before and only_kit_files(out)
 
 
-def test_sigterm_while_rendering_leaves_no_stray_files(earlier):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])     # SIGHUP: the build's terminal closed
+def test_sigterm_or_sighup_while_rendering_leaves_no_stray_files(sig, earlier):
     out, before = earlier
     build_ = start(out, *RENDERING)
-    wait_for((out / B.STAGING / "new").is_dir, "rendering to start")
+    wait_for(lambda: staged(out, "new"), "rendering to start")
     time.sleep(0.3)
-    build_.send_signal(signal.SIGTERM)
+    build_.send_signal(sig)
     _, err = build_.communicate(timeout=60)
-    assert build_.returncode == 128 + signal.SIGTERM and "Traceback" not in err
+    assert build_.returncode == 128 + sig and "Traceback" not in err
     assert files(out) == before and only_kit_files(out)
 
 
 def test_after_sigkill_while_rendering_the_next_build_cleans_up(earlier):
     out, before = earlier
     build_ = start(out, *RENDERING)
-    wait_for((out / B.STAGING / "new").is_dir, "rendering to start")
+    wait_for(lambda: staged(out, "new"), "rendering to start")
     time.sleep(0.3)
     build_.kill()
     build_.communicate(timeout=60)
     assert build_.returncode == -signal.SIGKILL      # killed while rendering, not after it ended
-    assert files(out) == before and (out / B.STAGING).is_dir()
+    assert files(out) == before and staged(out)
     (out / ".kit-a4.pdf.k2j4_x9q.tmp").write_bytes(b"what an older version left when killed")
     status, err = build(out, "--paper", "a4", "--seed", "5")
     assert status == 0, err
@@ -126,9 +131,8 @@ def test_after_sigkill_while_rendering_the_next_build_cleans_up(earlier):
 
 def test_after_sigkill_while_renaming_the_next_build_undoes_the_commit_first(earlier, data_copy):
     out, before = earlier
-    staging = out / B.STAGING
     build_ = start(out, "--paper", "a4", "--seed", "5", slow=0.3)
-    wait_for(lambda: any((staging / "old").glob("*")), "the first earlier file to be moved aside")
+    wait_for(lambda: any(out.glob(B.STAGING_PREFIX + "*/old/*")), "the first earlier file to be moved aside")
     build_.kill()
     build_.communicate(timeout=60)
     assert files(out) != before                 # a rename was cut short: the plan is the way back
@@ -146,7 +150,7 @@ def test_a_second_build_into_the_same_folder_stops_and_the_manifest_holds(earlie
     # loaded the machine, the second reaches the lock while the first is surely committing.
     go = out.parent / "go"
     first = start(out, "--paper", "a4", "--seed", "5", hold=go)
-    wait_for((out / B.STAGING / "plan").exists, "the first build to start renaming")
+    wait_for(lambda: staged(out, "plan"), "the first build to start renaming")
     status, err = build(out, "--paper", "a4", "--seed", "6")
     go.touch()
     assert status == 2 and "Traceback" not in err and len(err.splitlines()) == 1

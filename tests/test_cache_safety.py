@@ -157,3 +157,35 @@ def test_keys_are_names_inside_the_folder(cache_dir):
         cache.write("catalogues", key, b"x")
         assert cache.read("catalogues", key) is None
     assert [p.name for p in cache_dir.rglob("*") if p.is_file()] == ["0" * 64]
+
+
+def test_a_kinds_folder_that_is_a_link_is_not_followed(cache_dir, catalogue, tmp_path, capsys):
+    # the kit's own cache folder, private and its user's, whose folder of one kind leads elsewhere
+    # (to a folder as private: only the link is wrong)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    cache_dir.mkdir(mode=0o700)
+    (cache_dir / "catalogues").symlink_to(elsewhere)
+    assert po_messages(catalogue, "xx")["a.key"] == "Echt"
+    assert po_messages(catalogue, "xx")["a.key"] == "Echt"      # read twice: made, then looked for
+    assert list(elsewhere.iterdir()) == []
+    assert "is a symbolic link, not a folder" in capsys.readouterr().err
+
+
+def test_entries_are_opened_by_the_folders_descriptor_where_the_system_can(cache_dir, catalogue, monkeypatch):
+    if not {os.open, os.rename, os.unlink} <= os.supports_dir_fd:
+        pytest.skip("this system opens no file relative to a folder's descriptor")
+    assert cache._BY_DESCRIPTOR
+    seen = []
+    real_open = os.open
+
+    def watched(path, flags, mode=0o777, *, dir_fd=None):
+        seen.append((str(path), dir_fd))
+        return real_open(path, flags, mode, dir_fd=dir_fd)
+    monkeypatch.setattr(cache.os, "open", watched)
+    po_messages(catalogue, "xx")        # looked for, made, kept
+    folder = str(cache_dir / "catalogues")
+    seen = [(path, dir_fd) for path, dir_fd in seen if path != str(catalogue)]     # the catalogue itself
+    assert {path for path, dir_fd in seen if dir_fd is None} == {folder}    # the folder opened by its path
+    entries = [dir_fd for path, dir_fd in seen if path != folder]
+    assert len(entries) == 2 and None not in entries        # the entry looked for and the one written

@@ -98,7 +98,7 @@ def test_bad_arguments_exit_2_without_traceback():
 
 def _refusal(argv, capsys):
     """The message argparse gives for `argv` (which must be refused with status 2)."""
-    from generator.cli import parser
+    from generator.cli.parser import parser
     with pytest.raises(SystemExit) as exit_:
         parser().parse_args(argv)
     assert exit_.value.code == 2
@@ -106,7 +106,7 @@ def _refusal(argv, capsys):
 
 
 def test_paper_is_case_blind():
-    from generator.cli import parser
+    from generator.cli.parser import parser
     for text, paper in (("A4", "a4"), ("Letter", "letter"), ("BOTH", "both")):
         assert parser().parse_args(["build", "--paper", text]).paper == paper
 
@@ -118,7 +118,7 @@ def test_a_bare_inch_size_suggests_its_unit(capsys):
 
 @pytest.mark.parametrize("command", [["build"], ["simulate", "10"]])
 def test_both_commands_take_the_same_seeds_and_say_which(command, capsys):
-    from generator.cli import parser
+    from generator.cli.parser import parser
     top = 2 ** 63 - 1
     for good in ("0", "871", str(top)):
         assert parser().parse_args([*command, "--seed", good]).seed == int(good)

@@ -16,8 +16,8 @@ import pytest
 
 from conftest import ROOT, edit, run_cli
 from generator.errors import DataError
-from generator.make import workers
-from generator.make.transaction import LOCK_NAME, STAGING
+from generator.make import release, workers
+from generator.make.transaction import LOCK_NAME, STAGING_PREFIX
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds a build's workers in /proc")
 
@@ -60,8 +60,10 @@ def test_one_job_the_default_starts_no_worker(pools, tmp_path):
     assert pools == []          # one paper: no second lane to give a worker
 
 
-def test_a_release_of_two_editions_a_process_each_is_the_same_zip_as_in_one(pools, tmp_path, two_editions):
-    # three jobs asked, two editions: a lane an edition, one of them here
+def test_a_release_of_two_editions_a_process_each_is_the_same_zip_as_in_one(pools, tmp_path, two_editions,
+                                                                           monkeypatch):
+    # two editions in two processes (a process is given two at the least, unless told otherwise)
+    monkeypatch.setattr(release, "EDITIONS_A_PROCESS", 1)
     status, _, err = run_cli("release", "--quiet", "--lang", "en,de", "--rows", "8", "--out", tmp_path,
                              "--jobs", "3")
     assert status == 0, err
@@ -75,6 +77,16 @@ def test_work_is_dealt_out_in_turn_over_at_most_as_many_lanes_as_there_is_work()
     assert workers.lanes(["a4", "letter"], 8) == [["a4"], ["letter"]]
     assert workers.lanes(["a4"], 2) == [["a4"]]
     assert workers.lanes(["en", "de"], 1) == [["en", "de"]]
+    # at least two a lane: three editions stay in one, four go two and two
+    assert workers.lanes(["en", "de", "fr"], 2, each=2) == [["en", "de", "fr"]]
+    assert workers.lanes(["en", "de", "fr", "it"], 2, each=2) == [["en", "fr"], ["de", "it"]]
+
+
+def test_a_release_of_three_editions_stays_in_one_process(pools, tmp_path):
+    status, _, err = run_cli("release", "--quiet", "--lang", "en,de,fr", "--rows", "8", "--out", tmp_path / "a",
+                             "--jobs", "2")
+    assert status == 0, err
+    assert pools == [0]         # side_by_side with nothing for a worker: all here
 
 
 def test_jobs_auto_is_one_a_core_and_nothing_else_is_taken(monkeypatch):
@@ -153,7 +165,8 @@ def worker_of(pid, out, timeout=60):
                 command = (stat.parent / "cmdline").read_bytes()
             except (OSError, IndexError, ValueError):
                 continue
-            if ppid == pid and b"spawn_main" in command and any(out.glob(f"{STAGING}/new/prerolled-letter.pdf")):
+            staged = out.glob(f"{STAGING_PREFIX}*/new/prerolled-letter.pdf")
+            if ppid == pid and b"spawn_main" in command and any(staged):
                 return int(stat.parent.name)
         time.sleep(0.02)
     pytest.fail("no worker rendering")
@@ -190,7 +203,7 @@ def test_a_build_stopped_while_a_worker_renders_stops_the_worker_and_changes_not
     assert build.returncode == (128 + signal.SIGTERM if how.startswith("SIGTERM") else 130)
     assert err.strip() == "bailout: interrupted; earlier outputs are untouched"      # nothing from the worker
     assert not Path(f"/proc/{worker}").exists()       # stopped, and reaped by the build
-    assert files(out) == before and not (out / STAGING).exists()
+    assert files(out) == before and not any(out.glob(STAGING_PREFIX + "*"))
 
 
 @needs_proc
@@ -201,7 +214,7 @@ def test_a_worker_killed_is_the_builds_one_line_and_changes_nothing(earlier):
     _, err = build.communicate(timeout=60)
     assert build.returncode == 2 and "Traceback" not in err and len(err.splitlines()) == 1
     assert err.startswith("bailout: ") and "worker" in err
-    assert files(out) == before and not (out / STAGING).exists()
+    assert files(out) == before and not any(out.glob(STAGING_PREFIX + "*"))
 
 
 @needs_proc
@@ -218,4 +231,4 @@ def test_a_build_killed_outright_leaves_a_worker_that_ends_with_its_work(earlier
         time.sleep(0.05)
     assert not running(worker)
     status, _, err = run_cli("build", "--out", out, "--only", "prerolled", "--quiet")   # the next build cleans up,
-    assert status == 0 and not (out / STAGING).exists(), err                          # as after any kill
+    assert status == 0 and not any(out.glob(STAGING_PREFIX + "*")), err        # as after any kill

@@ -194,6 +194,21 @@ def test_the_last_source_date_epoch_a_pdf_can_date(tmp_path):
     assert PdfReader(tmp_path / "o" / "player-aid-a4.pdf").metadata["/CreationDate"].startswith("D:99991231235959")
 
 
+@pytest.mark.parametrize("epoch, dated", [("0", (1980, 1, 1, 0, 0, 0)), ("4354819199", (2107, 12, 31, 23, 59, 58)),
+                                          ("4354819200", (2107, 12, 31, 23, 59, 58)),
+                                          ("253402300799", (2107, 12, 31, 23, 59, 58))])
+def test_a_release_zip_dates_its_entries_within_what_a_zip_can_say(epoch, dated, monkeypatch):
+    # a PDF can be dated up to 9999 and a zip entry from 1980 to 2107: a release beyond either
+    # end dates its entries at that end, rather than fail in zipfile (struct.error past 2107)
+    import io
+    import zipfile
+
+    from generator.make.release import zip_bytes
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    archive = zipfile.ZipFile(io.BytesIO(zip_bytes("kit", {"README.txt": b"read me"})))
+    assert [info.date_time for info in archive.infolist()] == [dated]
+
+
 # -- one problem, one line -------------------------------------------------------------------
 
 @pytest.mark.parametrize("key, shown", [

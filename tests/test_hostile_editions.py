@@ -232,3 +232,33 @@ def test_a_missing_glossary_still_says_to_copy_one(data_copy, tmp_path):
     status, _, err = run_cli("build", "--data", data_copy, "--lang", "fr", "--only", "aid", "--paper", "a4",
                              "--out", tmp_path / "o")
     one_line(status, err, "no glossary for the fr edition")
+
+
+# -- a glossary's weapon models (data/glossary/<lang>.toml, [models]) ----------------------------
+
+def _model(data, form):
+    """The German edition's form of the Kar98k, as the glossary's [models] gives it."""
+    edit(data / "glossary" / "de.toml", "\n[models]\n", f"\n[models]\n\"Kar98k\" = {form}\n")
+
+
+@pytest.mark.parametrize("form, key", [('"Kar \\U0001F4A3"', "models.Kar98k"),
+                                       ('{ model = "Karabiner 98k", short = "K98 \\u202e" }', "models.Kar98k.short")])
+def test_a_glossary_model_the_font_cannot_print_is_named_where_it_was_written(form, key, data_copy, tmp_path):
+    _model(data_copy, form)
+    status, _, err = run_cli("build", "--data", data_copy, "--lang", "de", "--only", "aid", "--paper", "a4",
+                             "--out", tmp_path / "out", "--quiet")
+    one_line(status, err, f"{data_copy / 'glossary' / 'de.toml'}: {key}: the kit's font")
+    if key == "models.Kar98k":      # check reads the edition as the build does (the other key alike)
+        status, _, err = run_cli("check", "--data", data_copy)
+        one_line(status, err, f"{data_copy / 'glossary' / 'de.toml'}: {key}: the kit's font")
+
+
+def test_a_glossary_model_too_long_for_a_counter_is_named_by_check_and_build(data_copy, tmp_path):
+    _model(data_copy, '"Karabiner achtundneunzig kurz, Ausführung für die Fallschirmtruppe"')
+    where = f"{data_copy / 'glossary' / 'de.toml'}: models.Kar98k: "
+    status, out, err = run_cli("check", "--data", data_copy)        # the English edition fits: the German does not
+    one_line(status, err, where, "cannot fit on a 19.05 mm counter")
+    assert "OK" not in out
+    status, _, err = run_cli("build", "--data", data_copy, "--lang", "de", "--only", "counters", "--paper", "a4",
+                             "--out", tmp_path / "out", "--quiet")
+    one_line(status, err, where, "cannot fit on a 19.05 mm counter")

@@ -1,6 +1,7 @@
 """What a build finds in its output folder, and a full disk it writes to: a killed build's
-staging plan is trusted only for the kit's own file names, and a write that cannot finish
-changes nothing (one line, exit 2).
+staging plan (in a private folder of the user's own: tests/test_shared_output_folder.py holds
+that any other is never read) is trusted only for the kit's own file names, and a write that
+cannot finish changes nothing (one line, exit 2).
 """
 
 import os
@@ -13,12 +14,16 @@ from generator.make import transaction as T
 
 # -- 1. a leftover staging plan is trusted only for the kit's own file names ------------------
 
+KILLED = T.STAGING_PREFIX + "killed00"      # a staging folder as a killed build of this user leaves it
+
+
 def _leftover(tmp_path, plan: bytes):
     """--out with a killed build's staging folder holding `plan`, and a target file beside --out."""
     out = tmp_path / "deep" / "out"
-    staging = out / T.STAGING
+    staging = out / KILLED
     (staging / "new").mkdir(parents=True)
     (staging / "old").mkdir()
+    staging.chmod(0o700)        # as mkdtemp makes it
     (staging / "plan").write_bytes(plan)
     (out / "target.txt").write_text("in out")
     (staging / "old" / "target.txt").write_text("planted")
@@ -29,8 +34,8 @@ def _leftover(tmp_path, plan: bytes):
 
 
 def _contents(folder):
-    """{path: bytes} of every file under `folder` but the build lock (made empty, and kept)."""
-    return {p: p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.name != T.LOCK_NAME}
+    """{path: bytes} of every file under `folder`."""
+    return {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
 @pytest.mark.parametrize("plan", [b"had ../../target.txt\n", b"new ../victim\n", b"had target.txt\n",
@@ -41,7 +46,7 @@ def test_a_forged_plan_is_refused_and_nothing_is_touched(plan, tmp_path):
     before = _contents(tmp_path)
     with pytest.raises(UsageError) as raised:
         T.write_all(out, {"MANIFEST.txt": b"x"})
-    assert len(raised.value.problems) == 1 and T.STAGING in raised.value.problems[0]
+    assert len(raised.value.problems) == 1 and KILLED in raised.value.problems[0]
     assert _contents(tmp_path) == before
     assert victim.read_text() == "outside" and (tmp_path / "target.txt").read_text() == "outside too"
 
@@ -58,9 +63,9 @@ def test_a_linked_old_folder_in_the_plan_is_refused(tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (elsewhere / "MANIFEST.txt").write_text("someone else's")
-    (out / T.STAGING / "old" / "target.txt").unlink()
-    (out / T.STAGING / "old").rmdir()
-    (out / T.STAGING / "old").symlink_to(elsewhere)
+    (out / KILLED / "old" / "target.txt").unlink()
+    (out / KILLED / "old").rmdir()
+    (out / KILLED / "old").symlink_to(elsewhere)
     with pytest.raises(UsageError, match="symbolic link"):
         T.write_all(out, {"MANIFEST.txt": b"x"})
     assert (elsewhere / "MANIFEST.txt").read_text() == "someone else's"
@@ -68,13 +73,13 @@ def test_a_linked_old_folder_in_the_plan_is_refused(tmp_path):
 
 def test_a_plan_the_kit_wrote_is_still_rolled_back(tmp_path):
     out, _ = _leftover(tmp_path, b"had MANIFEST.txt\nnew player-aid-a4.pdf\n")
-    (out / T.STAGING / "old" / "MANIFEST.txt").write_text("earlier")
+    (out / KILLED / "old" / "MANIFEST.txt").write_text("earlier")
     (out / "MANIFEST.txt").write_text("half-committed")
     (out / "player-aid-a4.pdf").write_text("new, renamed in before the kill")
     T.write_all(out, {"MANIFEST.txt": b"now"})
     assert (out / "MANIFEST.txt").read_bytes() == b"now"
     assert not (out / "player-aid-a4.pdf").exists()     # the plan's new file is gone again
-    assert not (out / T.STAGING).exists()
+    assert not list(out.glob(T.STAGING_PREFIX + "*"))
 
 
 # -- 4. a full disk: one line, exit 2, nothing changed (build and release) --------------------

@@ -1,6 +1,7 @@
 """Comparison bases as found: git:REV is read from the commit's tree under a data folder's limits
-(no committed link unpacked, no file over the size limit read, a cap on files, nothing left after
-SIGTERM), and a --since base, a folder or a rev, passes the build's font check.
+(no committed link unpacked, no file over the size limit read, a cap on files and on their bytes
+in all, nothing left after SIGTERM), and a --since base, a folder or a rev, passes the build's
+font check.
 """
 
 import os
@@ -12,7 +13,7 @@ import sys
 import pytest
 
 from conftest import DATA, ROOT, bailout, edit, one_line
-from generator.data.revisions import MAX_FILES
+from generator.data.revisions import MAX_FILES, MAX_TOTAL_BYTES
 from generator.data.toml_file import MAX_FILE_BYTES
 
 # -- 3. git:REV read from the tree under a data folder's limits --------------------------------
@@ -75,6 +76,21 @@ def test_a_file_over_the_limit_at_a_rev_is_refused_before_reading(repo):
     assert not list((repo.parent / "tmp").iterdir())        # nothing was unpacked
 
 
+def test_more_bytes_at_a_rev_than_the_cap_are_refused_before_reading(repo):
+    # each file within the limit of one, and all of them past the limit of a revision: git keeps
+    # them in a few kilobytes, unpacked they would fill the temporary folder
+    extra = repo / "data" / "extra"
+    extra.mkdir()
+    for i in range(MAX_TOTAL_BYTES // MAX_FILE_BYTES + 1):
+        with open(extra / f"{i}.toml", "wb") as handle:
+            handle.truncate(MAX_FILE_BYTES)
+    _commit(repo)
+    shutil.rmtree(extra)
+    status, _, err = _diff_at(repo, "git:HEAD", "data")
+    one_line(status, err, f"more than {MAX_TOTAL_BYTES:,} bytes")
+    assert not list((repo.parent / "tmp").iterdir())        # nothing was unpacked
+
+
 def test_more_files_at_a_rev_than_the_cap_are_refused(repo):
     extra = repo / "data" / "extra"
     extra.mkdir()
@@ -87,12 +103,16 @@ def test_more_files_at_a_rev_than_the_cap_are_refused(repo):
 
 def test_sigterm_removes_the_unpacked_revision(repo):
     tmp = repo.parent / "tmp"
-    script = ("import os, signal, time\n"
+    script = ("import os, signal, sys, time\n"
               "from generator.data.revisions import opened\n"
-              "with opened('git:HEAD') as side:\n"
-              "    assert (side.folder / 'rules.toml').is_file() and side.templates is not None\n"
-              "    os.kill(os.getpid(), signal.SIGTERM)\n"
-              "    time.sleep(10)\n")
+              "from generator.signals import Terminated\n"
+              "try:\n"
+              "    with opened('git:HEAD') as side:\n"
+              "        assert (side.folder / 'rules.toml').is_file() and side.templates is not None\n"
+              "        os.kill(os.getpid(), signal.SIGTERM)\n"
+              "        time.sleep(10)\n"
+              "except Terminated as stop:\n"       # unwound as Ctrl-C unwinds: the folder is gone by now
+              "    sys.exit(stop.status)\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=60,
                           env=dict(os.environ, TMPDIR=str(tmp), PYTHONPATH=str(ROOT)))
     assert done.returncode == 128 + signal.SIGTERM, done.stderr

@@ -6,7 +6,6 @@ guarded ends the run with a traceback.
 The whole build and release, a build of one part and the lock.
 """
 
-import os
 import subprocess
 import sys
 import textwrap
@@ -55,8 +54,9 @@ def test_a_build_runs_twice_without_posix_calls(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert (out / "prerolled-a4.pdf").stat().st_size > 1000 and (out / "MANIFEST.txt").is_file()
-    # the lock (only its existence, without flock) must not outlive the build that held it
-    assert not os.path.lexists(out / ".bailout-staging")
+    # neither the lock (only its existence, without flock) nor a staging folder outlives the build
+    assert sorted(p.name for p in out.iterdir()) == ["MANIFEST.txt", "prerolled-a4.pdf", "prerolled-letter.pdf",
+                                                    "prerolled.csv"]
 
 
 def test_a_second_build_is_refused_without_posix_calls(tmp_path):

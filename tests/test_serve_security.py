@@ -23,7 +23,7 @@ from conftest import DATA, ROOT, one_line, run_cli
 from generator.content import template_sandbox
 from generator.data import load
 from generator.make.pipeline import context
-from generator.make.preview import Preview, Sources, fingerprint, watched_places
+from generator.make.preview import Preview, Sources, scan
 from generator.make.serve_http import MAX_STREAMS, start_server
 from generator.make.serve_http import serve_in_background as serving
 from generator.options import BuildOptions
@@ -114,7 +114,7 @@ def test_out_is_written_as_a_build_writes_never_through_a_planted_link(templates
     out, victim = tmp_path / "shared", tmp_path / "someone-elses.txt"
     out.mkdir()
     victim.write_text("theirs")
-    for planted in (".player-aid.html.serving", "player-aid.html", ".bailout-staging"):
+    for planted in (".player-aid.html.serving", "player-aid.html", ".bailout-staging-planted"):
         (out / planted).symlink_to(victim)
     kit, saves = load(DATA), iter(range(100))
     preview = Preview(Sources((), lambda: context(kit, replace(ONE, label=f"save {next(saves)}"), templates)), out)
@@ -123,7 +123,8 @@ def test_out_is_written_as_a_build_writes_never_through_a_planted_link(templates
         for name in list(preview.files):
             preview.get(name)
         assert victim.read_text() == "theirs"
-        kept = sorted([".player-aid.html.serving", "MANIFEST.txt", *preview.files])     # the planted link stays
+        # the planted links stay (a staging folder of someone else's is never read, nor removed)
+        kept = sorted([".bailout-staging-planted", ".player-aid.html.serving", "MANIFEST.txt", *preview.files])
         assert sorted(p.name for p in out.iterdir()) == kept
         for name in preview.files:
             assert not (out / name).is_symlink()
@@ -195,9 +196,9 @@ def test_the_watcher_follows_no_link_out_of_the_data_folder(tmp_path):
     (outside / "deep" / "big.toml").write_text("x = 1\n")
     (data / "elsewhere").symlink_to(outside)
     (data / "a-file.toml").symlink_to(outside / "deep" / "big.toml")
-    places = watched_places((data,))
+    places, found = scan((data,))
     assert str(data / "nationalities") in places and not any("elsewhere" in p or "outside" in p for p in places)
-    seen = [name for name, _, _ in fingerprint((data,))]
+    seen = [name for name, _, _ in found]
     assert str(data / "rules.toml") in seen and not any("big.toml" in n or "a-file" in n for n in seen)
 
 

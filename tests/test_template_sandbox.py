@@ -162,3 +162,35 @@ def test_the_sandbox_leaves_the_kit_s_own_template_as_it_was(kit_files, template
     status, _, err = _build(templates, tmp_path)
     assert status == 0, err
     assert (tmp_path / "out" / "player-aid-a4.pdf").read_bytes() == kit_files["player-aid-a4.pdf"]
+
+
+# -- what a render makes in all: lazy chains of filters, lipsum --------------------------------
+
+@pytest.mark.parametrize("line", [
+    "{{ range(100000)|map('string')|map('center', 100000)|list }}",       # each item within the limit
+    "{{ range(100000)|map('string')|map('center', 100000)|join }}",
+    "{% for s in range(100000)|map('string')|map('center', 100000) %}{% endfor %}{{ 1 }}",
+    "{% for i in range(100000) %}{% set x = 'x'.ljust(100000) %}{% endfor %}",
+    "".join(f"{{% set a{i} = range(100000)|list %}}" for i in range(60)),    # lists of numbers, kept
+])
+def test_a_chain_of_steps_each_within_the_limit_is_refused_once_it_has_made_too_much(line, templates, tmp_path):
+    _with(templates, line)
+    status, _, err = _build(templates, tmp_path)
+    one_line(status, err, str(templates / "aid.md.j2"), f"more than {template_sandbox.MAX_MADE:,} characters in all")
+
+
+@pytest.mark.parametrize("call", ["lipsum(100000)", "lipsum(3, max=10000000)", "lipsum(-1)"])
+def test_lipsum_is_refused_before_it_writes_a_word_past_the_limit(call, templates, tmp_path):
+    _with(templates, "{{ " + call + " }}")
+    status, _, err = _build(templates, tmp_path)
+    one_line(status, err, str(templates / "aid.md.j2"), "lipsum(")
+
+
+def test_what_a_render_makes_is_counted_afresh_for_each_render():
+    from generator.content.template_sandbox import made, render_limits
+    with render_limits(5):
+        made("x" * (template_sandbox.MAX_MADE // 2))
+    with render_limits(5):      # a render of its own: the last one's count is not carried over
+        made("x" * (template_sandbox.MAX_MADE // 2))
+        with pytest.raises(template_sandbox.Refused):
+            made("y" * (template_sandbox.MAX_MADE // 2 + 1))

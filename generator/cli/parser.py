@@ -26,6 +26,7 @@ from generator.cli.argtypes import (
     seed,
     whole,
 )
+from generator.engine.simulate import MAX_TRIALS
 from generator.errors import UsageError, one_line
 from generator.make.outputs import parts
 from generator.options import (
@@ -184,7 +185,8 @@ def _add_study_commands(add: Callable[..., argparse.ArgumentParser]) -> None:
 
     s = add("simulate", help="draw cards N times and compare with the exact odds")
     _data_opt(s)
-    s.add_argument("n", type=positive, metavar="N", help="number of bail-outs to simulate")
+    s.add_argument("n", type=count(1, MAX_TRIALS), metavar="N",
+                   help=f"number of bail-outs to simulate, 1 to {MAX_TRIALS:,}")
     s.add_argument("--seed", type=seed, default=DEFAULT_SEED,
                    help=f"random seed, 0 to 2^63 - 1 (default {DEFAULT_SEED}, as for build)")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")

@@ -26,7 +26,7 @@ from generator import __version__
 from generator.content import template_sandbox
 from generator.content.aid_files import TEMPLATE, aid_catalogue_file, aid_words
 from generator.content.context import BuildContext
-from generator.content.template_sandbox import KitSandbox, TemplateFiles, TemplateTimeout, time_limit
+from generator.content.template_sandbox import KitSandbox, TemplateFiles, TemplateTimeout, render_limits
 from generator.content.weapons import weapon_rows
 from generator.content.words import SOURCE_LANGUAGE, Words, _fields, field_problem, fill
 from generator.data import FATES
@@ -42,6 +42,14 @@ def compiled_template(folder: Path) -> jinja2.Template:
     """The aid template of `folder`, compiled once a process (a release compiles it before its
     editions fork, so they share it)."""
     return _environment(str(folder)).get_template(TEMPLATE)
+
+
+def templates_read(folder: Path) -> dict[str, str]:
+    """{name: text} of each template of `folder` this process's renders have read (the aid's
+    template and what it includes), as each was last read."""
+    loader = _environment(str(folder)).loader
+    assert isinstance(loader, TemplateFiles)
+    return dict(loader.read)
 
 
 def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: Path | None = None) -> str:
@@ -74,7 +82,7 @@ def _rendered(template: jinja2.Template, values: dict[str, Any], path: Path) -> 
     """`template` rendered with `values` within the sandbox's time limit; past it, one line naming
     the template's line where the render stopped."""
     try:
-        with time_limit(template_sandbox.TIME_LIMIT):
+        with render_limits(template_sandbox.TIME_LIMIT):
             return _bounded(template.generate(**values), path)
     except TemplateTimeout as stop:
         line = _stopped_line(stop.__traceback__, template)

@@ -16,7 +16,7 @@ from pathlib import Path
 from msgspec import Struct
 
 from generator.content.items import Groups, diff, print_items, rule_order, source_words, template_changes
-from generator.content.stamp import folder_hash
+from generator.content.stamp import templates_hash
 from generator.content.words import Words
 from generator.data.model import KitData
 from generator.data.revisions import Side, load_side, opened
@@ -47,7 +47,7 @@ def printed_changes(old: PrintInputs, new: PrintInputs, words: Words | None = No
     w = words if words is not None else source_words()
     groups = diff(print_items(old.kit, compute(old.kit), old.sets, w),
                   print_items(new.kit, compute(new.kit), new.sets, w))
-    if old.templates is None or new.templates is None or folder_hash(old.templates) == folder_hash(new.templates):
+    if old.templates is None or new.templates is None or templates_hash(old.templates) == templates_hash(new.templates):
         return groups
     sentences = template_changes(aid_text(new.kit, old.templates, w), aid_text(new.kit, new.templates, w), w)
     return sorted(groups + sentences, key=lambda g: rule_order(g[0]))
@@ -100,7 +100,7 @@ def since(old_spec: str, new_kit: KitData, templates: Path, sets: int = 2, words
             groups = printed_changes(PrintInputs(old_kit, old.templates, sets),
                                      PrintInputs(new_kit, templates, sets), w)
             old_aid = aid_text(old_kit, old.templates, w, new_kit.short_hash) if groups else ""
-        return Compared(groups, old, new, old_kit, old_aid, folder_hash(old.templates))
+        return Compared(groups, old, new, old_kit, old_aid, templates_hash(old.templates))
 
 
 def _loaded(side: Side, name: str) -> KitData | DataError:

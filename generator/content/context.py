@@ -24,7 +24,7 @@ class Since(Struct, frozen=True):
     old_aid: str            # the base's aid Markdown (its data, its templates) in this edition's words
     commit: str | None      # git:REV's commit id
     data_hash: str          # the old data's full hash
-    templates_hash: str     # the hash of the base's templates (content/stamp.py's folder_hash)
+    templates_hash: str     # the hash of the base's templates (content/stamp.py's templates_hash)
 
 
 class BuildContext(Struct, frozen=True):

@@ -35,13 +35,27 @@ class Stamp(Struct, frozen=True):
         return self.hash[:SHORT]
 
 
-def folder_hash(folder: Path, pattern: str = "*") -> str:
-    """sha256 over every file under `folder` matching `pattern`: relative path and bytes, in path order."""
+def folder_hash(folder: Path, pattern: str = "*", largest: int | None = None) -> str:
+    """sha256 over every file under `folder` matching `pattern` (of at most `largest` bytes, when
+    given): relative path and bytes, in path order, each file read a piece at a time."""
     digest = hashlib.sha256()
     for path in sorted(p for p in folder.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts):
+        if largest is not None and path.stat().st_size > largest:
+            continue
         digest.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+        with open(path, "rb") as handle:
+            for piece in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(piece)
+        digest.update(b"\0")
     return digest.hexdigest()
+
+
+def templates_hash(folder: Path) -> str:
+    """folder_hash of the files in a templates folder a template can be read from: a file past
+    the most a template may hold (a stray video, say) can shape nothing printed, and is not read."""
+    # imported here: what imports the stamp (the parser) loads Jinja only when it renders
+    from generator.content.template_sandbox import MAX_TEMPLATE_BYTES
+    return folder_hash(folder, largest=MAX_TEMPLATE_BYTES)
 
 
 def options_text(options: BuildOptions) -> str:
@@ -53,7 +67,7 @@ def edition_stamp(kit: KitData, options: BuildOptions, templates: Path,
                   since: tuple[str, str] | None = None) -> Stamp:
     """The stamp of a build of `kit` with `options` and the templates in `templates`; `since` is
     the hashes of the --since base's data and templates when the aid marks changes from it."""
-    inputs: tuple[tuple[str, str], ...] = (("data", kit.hash), ("templates", folder_hash(templates)),
+    inputs: tuple[tuple[str, str], ...] = (("data", kit.hash), ("templates", templates_hash(templates)),
                                           ("catalogues", folder_hash(LOCALE, "*.po")),
                                           ("options", hashlib.sha256(options_text(options).encode()).hexdigest()),
                                           ("kit", __version__))

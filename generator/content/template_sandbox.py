@@ -6,8 +6,11 @@ the aid needs.
   is refused), so one render cannot change what the next one prints.
 - Bounded: a render ends within TIME_LIMIT seconds (a loop within a loop, a template that
   includes itself) and writes at most MAX_TEXT characters; no single step may make a value
-  past that (a string repeated or joined, a width of a billion, a power of a power), checked
-  before the step is taken, so nothing asks for gigabytes first.  The time is checked by the
+  past that (a string repeated or joined, a width of a billion, a power of a power, lipsum's
+  paragraphs), checked before the step is taken, so nothing asks for gigabytes first; and all
+  the values its steps make (every filter's, call's, operator's and join's result, each item
+  of a lazy chain of filters as it is made) come to at most MAX_MADE characters in all, so a
+  chain of steps each within the limit cannot fill memory either.  The time is checked by the
   sandbox itself at each step it takes for the template (a call, an operator, an attribute or
   item, a filter, a join, an include) and before each item of every loop, so a render that
   runs out of time stops at its next step, in its own thread, on any Python.
@@ -40,6 +43,12 @@ from generator.errors import RenderError
 
 TIME_LIMIT = 10.0               # seconds a render may take: the aid renders in well under one
 MAX_TEXT = 4 << 20              # characters a render, or any value it makes, may hold
+MAX_MADE = 4 << 20              # characters all the values of one render may make together (the aid: about 9,000)
+LIPSUM_WORD = 16                # characters a word of lipsum's takes at most, its space and markup counted
+# What an item of a list (tuple, dict, set) a render makes counts as towards MAX_MADE, beside its
+# own text: the pointer to it and a small object such as a number take some 40 bytes, a
+# character of text one to four.
+ELEMENT = 32
 MAX_COUNT = 100_000             # the largest whole number a filter or method is given (range's own limit)
 MAX_BITS = 100_000              # the largest whole number a template may compute, in bits
 MAX_TEMPLATE_BYTES = 1 << 20    # the shipped aid template is a few dozen KiB
@@ -56,22 +65,39 @@ class Refused(Exception):
     """A step of a render that would make a value past the limits (the message says which)."""
 
 
-# -- time ----------------------------------------------------------------------------------------
+# -- time and what is made -----------------------------------------------------------------------
 
 T = TypeVar("T")
 # When the render under way in this thread (or task) must end: time.monotonic(), or never.
 _DEADLINE: ContextVar[float] = ContextVar("template_deadline", default=math.inf)
+# How many characters the values of the render under way have made so far (a one-item list, so
+# the steps add to the render's own count), or None outside a render.
+_MADE: ContextVar[list[int] | None] = ContextVar("template_made", default=None)
 
 
 @contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """The body, each of whose template steps raises TemplateTimeout once it has run `seconds`
-    (within any limit already running)."""
+def render_limits(seconds: float) -> Iterator[None]:
+    """The body, a render: each of its template steps raises TemplateTimeout once it has run
+    `seconds` (within any limit already running), and Refused once its values have made more
+    than MAX_MADE characters in all (counted afresh for each render)."""
     token = _DEADLINE.set(min(_DEADLINE.get(), time.monotonic() + seconds))
+    made_token = _MADE.set([0])
     try:
         yield
     finally:
+        _MADE.reset(made_token)
         _DEADLINE.reset(token)
+
+
+def made(value: T) -> T:
+    """`value`, a step's result, counted towards what the render under way has made: Refused once
+    that passes MAX_MADE."""
+    count = _MADE.get()
+    if count is not None:
+        count[0] += _size(value, element=ELEMENT)
+        if count[0] > MAX_MADE:
+            raise Refused(f"the template's values would make more than {MAX_MADE:,} characters in all")
+    return value
 
 
 def on_time() -> None:
@@ -90,9 +116,10 @@ def timed_items(items: Iterable[T]) -> Iterator[T]:
 
 # -- the sizes of values -------------------------------------------------------------------------
 
-def _size(value: object, memo: dict[int, int] | None = None, depth: int = 0) -> int:
+def _size(value: object, memo: dict[int, int] | None = None, depth: int = 0, element: int = 1) -> int:
     """About how many characters `value` takes as text: strings by length, containers by their
-    elements (each distinct one measured once), anything else as nothing; stops past MAX_TEXT."""
+    elements (each distinct one measured once, and counted as `element` characters more),
+    anything else as nothing; stops past MAX_TEXT."""
     if isinstance(value, str):
         return len(value)
     if not isinstance(value, (list, tuple, dict, set, frozenset)) or depth > 32:
@@ -103,7 +130,7 @@ def _size(value: object, memo: dict[int, int] | None = None, depth: int = 0) -> 
     total = 0
     items: Iterable[object] = value.items() if isinstance(value, dict) else value
     for item in items:
-        total += _size(item, memo, depth + 1) + 1
+        total += _size(item, memo, depth + 1, element) + element
         if total > MAX_TEXT:
             break
     memo[id(value)] = total
@@ -151,7 +178,7 @@ def checked_join(parts: Iterable[object]) -> str:
     pieces = [p if isinstance(p, str) else str(p) for p in parts]
     if sum(map(len, pieces)) > MAX_TEXT:
         raise Refused(f"joining text would make more than {MAX_TEXT:,} characters")
-    return "".join(pieces)
+    return made("".join(pieces))
 
 
 def _bits(value: object) -> int:
@@ -226,10 +253,14 @@ class KitSandbox(ImmutableSandboxedEnvironment):
     timed = staticmethod(timed_items)
     intercepted_binops = frozenset({"*", "**", "%", "+"})
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.globals["lipsum"] = bounded_lipsum
+
     def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
         on_time()
         _check_binop(operator, left, right)
-        return super().call_binop(context, operator, left, right)
+        return made(super().call_binop(context, operator, left, right))
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         on_time()
@@ -255,11 +286,11 @@ class KitSandbox(ImmutableSandboxedEnvironment):
     def call(__self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         on_time()
         if any(__obj is known for known in __self.trusted):
-            return super().call(__context, __obj, *args, **kwargs)
+            return made(super().call(__context, __obj, *args, **kwargs))
         bound = getattr(__obj, "__self__", None)
         _check_arguments([*([bound] if isinstance(bound, str) else []), *args, *kwargs.values()],
                          f"{getattr(__obj, '__name__', 'a call')}()")
-        return super().call(__context, __obj, *args, **kwargs)
+        return made(super().call(__context, __obj, *args, **kwargs))
 
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
         wrapped = super().wrap_str_format(value)
@@ -270,7 +301,7 @@ class KitSandbox(ImmutableSandboxedEnvironment):
         def checked(*args: Any, **kwargs: Any) -> str:
             _check_format(text, "format")
             _check_arguments([text, *args, *kwargs.values()], "format()")
-            return wrapped(*args, **kwargs)
+            return made(wrapped(*args, **kwargs))
         return checked
 
     def checked_filters(self) -> None:
@@ -290,8 +321,17 @@ def _checked_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
         if name == "format" and values:
             _check_format(values[0], "%")
         _check_arguments([*values, *kwargs.values()], f"the {name} filter")
-        return function(*args, **kwargs)
+        return made(function(*args, **kwargs))
     return checked
+
+
+def bounded_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
+    """Jinja's lipsum(), its paragraphs and words checked first: n paragraphs of at most `max`
+    words may not pass MAX_TEXT."""
+    from jinja2.utils import generate_lorem_ipsum
+    if n < 0 or min < 1 or max < min or n * max * LIPSUM_WORD > MAX_TEXT:
+        raise Refused(f"lipsum({n:,}, max={max:,}) would make more than {MAX_TEXT:,} characters")
+    return generate_lorem_ipsum(n, html, min, max)
 
 
 # -- the files -----------------------------------------------------------------------------------
@@ -308,10 +348,12 @@ def unsafe_character(text: str) -> str | None:
 
 
 class TemplateFiles(jinja2.BaseLoader):
-    """Templates from one folder, read as the module docstring says."""
+    """Templates from one folder, read as the module docstring says; `read` keeps the text of
+    each as it was last read, by its name (what a render used: serve keeps a copy of them)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self.read: dict[str, str] = {}
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         path = self.folder.joinpath(*jinja2.loaders.split_template_path(template))
@@ -341,4 +383,5 @@ class TemplateFiles(jinja2.BaseLoader):
                 return os.stat(path).st_mtime_ns == mtime
             except OSError:
                 return False
+        self.read[template] = text
         return text, str(path), uptodate

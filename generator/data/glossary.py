@@ -223,8 +223,35 @@ def translated(kit: KitData, glossary: Glossary) -> KitData:
     nationalities = tuple(_named(n, glossary.nationalities.get(n.key, {}), glossary.models)
                           for n in kit.nationalities)
     english = {*glossary.quoted, *(t.kept for t in glossary.terms if t.kept)}
-    edition = EditionGlossary(glossary.lang, glossary.digest, tuple(sorted(english, key=lambda e: (-len(e), e))))
+    edition = EditionGlossary(glossary.lang, glossary.digest, tuple(sorted(english, key=lambda e: (-len(e), e))),
+                              glossary.file, tuple(_given(kit.nationalities, glossary)))
     return replace(kit, rules=rules, nationalities=nationalities, edition=edition)
+
+
+def _given(nationalities: tuple[Nationality, ...], glossary: Glossary) -> list[tuple[str, str, str]]:
+    """(data file, key, the glossary's key) of each nationality file's value the glossary gives."""
+    given = []
+    for n in nationalities:
+        file = f"nationalities/{n.key}.toml"
+        given += [(file, key, f"nationalities.{n.key}.{key}") for key in glossary.nationalities.get(n.key, {})]
+        for kind, spans in (("rifle", n.rifles), ("smg", n.smgs)):
+            for i, span in enumerate(spans):
+                if span.model in glossary.models:
+                    given += [(file, f"{kind}[{i}].model", f"models.{span.model}"),
+                              (file, f"{kind}[{i}].short", f"models.{span.model}.short")]
+    return given
+
+
+def data_source(kit: KitData, file: str, key: str) -> tuple[str, str]:
+    """Where the value an edition prints from `file` and `key` of the data was written: the
+    edition's glossary and its key where the glossary gives it, else `file` and `key`."""
+    edition = kit.edition
+    if edition is None:
+        return file, key
+    for data_file, data_key, glossary_key in edition.given:
+        if (data_file, data_key) == (file, key):
+            return edition.file, glossary_key
+    return file, key
 
 
 def _set(value: Any, path: tuple[str, ...], new: object) -> Any:

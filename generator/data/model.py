@@ -233,6 +233,10 @@ class EditionGlossary(Struct, frozen=True):
     lang: str
     digest: str                     # sha256 of the glossary file's bytes, hex
     english: tuple[str, ...]        # longest first, so a phrase is marked before a word inside it
+    file: str = ""                  # the glossary's path in the data folder (glossary/<lang>.toml)
+    # (data file, its key, the glossary's key) of each value of the nationality files the glossary
+    # gives in the edition's form: a problem with that value names the glossary, where it was written.
+    given: tuple[tuple[str, str, str], ...] = ()
 
 
 class KitData(Struct, frozen=True):

@@ -4,30 +4,31 @@
 the git repository of the current folder, written into a temporary folder for as long as the
 `with` block lasts.  The commit's tree is listed with `git ls-tree -l` and each file read with
 `git cat-file`, under the limits a data folder has: regular files only (a symbolic link or a
-submodule is refused, never unpacked), each at most MAX_FILE_BYTES, at most MAX_FILES of them,
-all checked from the listing before a byte is read.  SIGTERM meanwhile still removes the
-temporary folder.  Problems (no such folder, not a git repository, an unknown revision, no
+submodule is refused, never unpacked), each at most MAX_FILE_BYTES, at most MAX_FILES of them
+and MAX_TOTAL_BYTES in all (a small repository of highly compressible files would otherwise
+unpack into gigabytes), all checked from the listing before a byte is read.  SIGTERM or SIGHUP meanwhile still
+removes the temporary folder.  Problems (no such folder, not a git repository, an unknown revision, no
 data/ at REV, a file past the limits) are UsageErrors: one line each, exit status 2.
 """
 
 import contextlib
-import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
-from typing import Any, Literal, NoReturn, overload
+from typing import Literal, overload
 
 from msgspec import Struct
 
 from generator.data.model import KitData
-from generator.data.sources import MARKERS, NAMES, template_folder
+from generator.data.sources import NAMES, holds, template_folder
 from generator.data.toml_file import MAX_FILE_BYTES
 from generator.errors import DataError, UsageError, one_line
+from generator.signals import ended_as_interrupt
 
 GIT = "git:"
 MAX_FILES = 1000        # data/ and templates/ together; the shipped ones hold about 20
+MAX_TOTAL_BYTES = 32 << 20      # data/ and templates/ together, unpacked; the shipped ones hold about 150 KB
 
 
 class Side(Struct, frozen=True):
@@ -54,7 +55,7 @@ def opened(spec: str) -> Iterator[Side]:
     entries = _listing(spec, top, commit)
     if not any(path.startswith("data/") for path, _, _ in entries):
         raise UsageError(f"{spec}: the commit {commit[:10]} has no data/ folder at the top of {top}")
-    with _terminate_as_exit(), tempfile.TemporaryDirectory(prefix="bailout-rev-") as temp:
+    with ended_as_interrupt(), tempfile.TemporaryDirectory(prefix="bailout-rev-") as temp:
         _write_blobs(spec, top, entries, Path(temp))
         label = spec if commit.startswith(rev) else f"{spec} ({commit[:7]})"    # no "git:abc1234 (abc1234)"
         # templates/ at the rev when it has one (beside its data/), else the kit's own
@@ -66,6 +67,7 @@ def _listing(spec: str, top: str, commit: str) -> list[tuple[str, str, int]]:
     against the limits from the listing alone (`git ls-tree -r -l -z`), before any is read."""
     raw = _git(spec, "ls-tree", "-r", "-l", "-z", "--full-tree", commit, "--", *NAMES, cwd=top, raw=True)
     entries: list[tuple[str, str, int]] = []
+    total = 0
     for record in raw.split(b"\0"):
         if not record:
             continue
@@ -83,9 +85,13 @@ def _listing(spec: str, top: str, commit: str) -> list[tuple[str, str, int]]:
             raise UsageError(f"{shown} is {int(size):,} bytes at {commit[:10]}; a data file may hold at most "
                              f"{MAX_FILE_BYTES:,}")
         entries.append((path, blob.decode("ascii"), int(size)))
+        total += int(size)
         if len(entries) > MAX_FILES:
             raise UsageError(f"{spec}: data/ and templates/ at {commit[:10]} hold more than {MAX_FILES:,} files; "
                              f"a kit's folders hold far fewer")
+        if total > MAX_TOTAL_BYTES:
+            raise UsageError(f"{spec}: data/ and templates/ at {commit[:10]} hold more than {MAX_TOTAL_BYTES:,} "
+                             f"bytes, the most a revision is unpacked with; a kit's folders hold far fewer")
     return entries
 
 
@@ -120,37 +126,13 @@ def _write_blobs(spec: str, top: str, entries: list[tuple[str, str, int]], temp:
         batch.wait()
 
 
-class Terminated(SystemExit):
-    """SIGTERM while a revision is unpacked: unwinds, so its temporary folder is removed."""
-
-
-class _terminate_as_exit:
-    """SIGTERM raises Terminated in the block (main thread only; the handler before is restored)."""
-
-    def __enter__(self) -> None:
-        self.previous: Any = None
-        try:
-            if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:      # a build's own handler stays
-                self.previous = signal.signal(signal.SIGTERM, self._raise)
-        except ValueError:      # not the main thread
-            pass
-
-    @staticmethod
-    def _raise(signum: int, frame: FrameType | None) -> NoReturn:
-        raise Terminated(128 + signal.SIGTERM)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGTERM, self.previous)
-
-
 def folder_side(spec: str) -> Side:
     """A folder named on the command line: a data folder (templates beside it, else the kit's
     own), or a project folder holding data/ (and maybe templates/)."""
     folder = Path(spec)
     if not folder.is_dir():
         raise UsageError(f"{spec}: no such data folder (give a data folder, a project folder or git:REV)")
-    if not (folder / MARKERS["data"]).is_file() and (folder / "data" / MARKERS["data"]).is_file():
+    if not holds(folder, "data") and holds(folder / "data", "data"):
         folder = folder / "data"        # a project folder, as `bailout init` makes
     return Side(spec, folder, spec, None, template_folder(folder))
 

@@ -3,11 +3,14 @@
 Lookup order (docs/reference.md, "Where the kit finds its data"): `--data DIR`; else `./data`
 when it holds rules.toml; else the copy shipped inside the package.  Templates: `--templates
 DIR`; else, with `--data X/data`, `X/templates` when it holds the aid template; else
-`./templates` when it does; else the shipped copy.  The wheel carries the repository's top-level data/
-and templates/ as generator/shipped/data and generator/shipped/templates (pyproject.toml maps
-them), read through importlib.resources.  A source checkout has no generator/shipped: there
-the shipped copy is the checkout's own data/ and templates/, so an editable install reads the
-files its editors change.  Nothing else is guessed (never a stray site-packages/data).
+`./templates` when it does; else the shipped copy.  A folder "holds" its file when there is
+anything by that name (a FIFO, a dangling link, a folder): the command then reads that folder
+and says what is wrong with the file, rather than taking the kit's own in its place.  The
+wheel carries the repository's top-level data/ and templates/ as generator/shipped/data and
+generator/shipped/templates (pyproject.toml maps them), read through importlib.resources.  A
+source checkout has no generator/shipped: there the shipped copy is the checkout's own data/ and
+templates/, so an editable install reads the files its editors change.  Nothing else is
+guessed (never a stray site-packages/data).
 """
 
 import atexit
@@ -44,17 +47,13 @@ def template_folder(data: str | os.PathLike[str] | None = None,
     holds the aid template (what `bailout init` makes); else ./templates; else the shipped one."""
     if given is not None:
         folder = Path(given)
-        if not (folder / MARKERS["templates"]).is_file():
+        if not holds(folder, "templates"):
             raise UsageError(f"--templates {folder}: no {MARKERS['templates']} there "
                              f"(give the kit's templates/ folder)")
         return folder
     if data is not None:
         beside = Path(data).parent / "templates"
-        try:
-            found = (beside / MARKERS["templates"]).is_file()
-        except (OSError, ValueError):       # a path this system cannot look at: the data's own check says so
-            found = False
-        return beside if found else shipped("templates")
+        return beside if holds(beside, "templates") else shipped("templates")
     return _local("templates") or shipped("templates")
 
 
@@ -69,7 +68,17 @@ def source_label(folder: Path, name: str) -> str:
 
 def _local(name: str) -> Path | None:
     folder = Path.cwd() / name
-    return folder if (folder / MARKERS[name]).is_file() else None
+    return folder if holds(folder, name) else None
+
+
+def holds(folder: Path, name: str) -> bool:
+    """Whether `folder` has anything named as the marker of `name` ("data": rules.toml): a file
+    that cannot be read (a FIFO, a dangling link) is the folder's to report, never a reason to
+    take the kit's own."""
+    try:
+        return os.path.lexists(folder / MARKERS[name])
+    except (OSError, ValueError):       # a path this system cannot look at: the command's own check says so
+        return False
 
 
 def shipped(name: str) -> Path:

@@ -8,7 +8,7 @@ import contextlib
 import functools
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -20,14 +20,14 @@ from generator.data.glossary import read_glossary, translated
 from generator.data.model import KitData
 from generator.data.sources import template_folder
 from generator.engine.odds import compute
-from generator.errors import DataError, RenderError, one_line
+from generator.errors import DataError, KitError, RenderError, UsageError, one_line, without_memory_error
 from generator.layout.paper import PAPERS, Paper
 from generator.make import workers
 from generator.make.manifest import manifest
 from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf, selected
-from generator.make.products import ROWS, Products
+from generator.make.products import COUNTER_SHEETS, ROWS, Products
 from generator.make.progress import FileProgress
-from generator.make.transaction import MANIFEST, is_file, transaction, write_file, write_stream
+from generator.make.transaction import DISK_FULL, MANIFEST, is_file, transaction, write_file, write_stream
 from generator.options import BuildOptions, check_source_date_epoch
 from generator.profiles.print_profile import Prepress
 
@@ -82,10 +82,17 @@ def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = 
     outputs made per paper (a release's second paper, whose web aid and CSV the first holds)."""
     if products is not None:
         ctx = products.ctx
-    ctx = ctx if ctx is not None else context(kit, options, templates)
-    with tempfile.TemporaryDirectory(prefix="bailout-render-") as temp:
-        folder = Path(temp) / "out"
-        names, pages = _written(folder, ctx, progress, earlier, products, paperless, 1)
+    made = ctx if ctx is not None else context(kit, options, templates)
+    with _temporary_folder() as temp:
+        folder = temp / "out"
+        try:
+            names, pages = without_memory_error(lambda: _written(folder, made, progress, earlier, products,
+                                                                 paperless, 1), "nothing was written")
+        except OSError as error:
+            if error.errno not in DISK_FULL:
+                raise
+            raise UsageError(f"the temporary folder {temp} (TMPDIR): cannot write ({error.strerror}); "
+                             f"nothing was written") from None
         from generator.render.pdf.canvas import Pdf  # bytes that know their page count
         outputs: dict[str, bytes] = {}
         for name in names:
@@ -93,6 +100,19 @@ def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = 
             count = pages.get(name)
             outputs[name] = Pdf(content, count) if count is not None else content
     return outputs
+
+
+@contextlib.contextmanager
+def _temporary_folder() -> Iterator[Path]:
+    """A folder of this process's own in the system's temporary folder, removed after (on Ctrl-C,
+    SIGTERM and SIGHUP too); one that cannot be made is one line naming the temporary folder."""
+    try:
+        temp = tempfile.TemporaryDirectory(prefix="bailout-render-")
+    except OSError as error:
+        raise UsageError(f"the temporary folder {tempfile.gettempdir()} (TMPDIR): cannot make a folder there "
+                         f"({error.strerror}); nothing was written") from None
+    with temp as path:
+        yield Path(path)
 
 
 def render_files(folder: Path, ctx: BuildContext, *, progress: Progress | None = None, earlier: Iterable[str] = (),
@@ -285,6 +305,23 @@ def edition_data(kit: KitData, lang: str) -> KitData:
     if lang == SOURCE_LANGUAGE:
         return kit
     return translated(kit, read_glossary(kit, lang))
+
+
+def counter_fit_problems(kit: KitData, lang: str) -> list[str]:
+    """What keeps the `lang` edition's counters from fitting their words with the default
+    options (a glossary's weapon model too long for a counter): its problem lines, named by the
+    file and key the words were written in.  `bailout check` asks this of every edition, as a
+    build of it would find it only once it draws the counters."""
+    from generator.layout.sheets import face_zones
+    from generator.render.pdf.face_pdf import fit_faces
+    try:
+        ctx = context(kit, BuildOptions(lang=lang, parts=("counters",)))
+        paper = PAPERS[ctx.options.papers[0]]
+        grid, groups, _ = Products(ctx).get(COUNTER_SHEETS, paper)
+        fit_faces(groups, face_zones(grid), ctx.options.counter_mm, ctx.kit, ctx.words)
+    except KitError as error:
+        return list(error.problems)
+    return []
 
 
 def since_base(kit: KitData, options: BuildOptions, templates: Path) -> Since:

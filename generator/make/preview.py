@@ -22,8 +22,8 @@ from msgspec.structs import replace
 
 from generator.content.context import BuildContext
 from generator.content.words import Words, load_words
-from generator.errors import KitError
-from generator.layout.paper import PAPERS
+from generator.errors import KitError, RenderError, UsageError
+from generator.layout.paper import PAPERS, Paper
 from generator.make.outputs import Output
 from generator.make.products import Products
 from generator.options import BuildOptions
@@ -64,7 +64,7 @@ class Preview:
     render_lock: threading.RLock = field(default_factory=threading.RLock)
     words: Words = field(default_factory=load_words)
     first: "BuildContext | None" = None     # the edition the preview started from (the change list)
-    first_templates: Path | None = None     # a copy of its templates, as they were (a temporary folder)
+    first_templates: Path | None = None     # a copy of the templates its aid read, as they were (a temporary folder)
 
     def names(self) -> list[str]:
         """Every file of the current options, in build order."""
@@ -84,7 +84,7 @@ class Preview:
                 return
             self.ctx, self.products = ctx, Products(ctx)
             if self.first is None:
-                self.first, self.first_templates = ctx, _copied(ctx.templates)
+                self.first = ctx
             with self.changed:
                 self.generation += 1
                 self.changed.notify_all()
@@ -93,6 +93,8 @@ class Preview:
             looked_at = [HTML_AID] + [n for n, count in self.viewers.items() if count and n != HTML_AID]
             if all(self.refresh(name) for name in looked_at if name in self.files):
                 self._set_problems([])
+            if self.first is ctx and self.first_templates is None:      # the web aid read them just now
+                self.first_templates = _copied(ctx.templates)
 
     def refresh(self, name: str) -> bool:
         """Make the file again if stale; False (the problems shown, the last good kept) if that fails."""
@@ -155,10 +157,19 @@ class Preview:
                 if output.product is not None:
                     return products.get(output.product, paper)
                 assert output.merge is not None
-                parts = [(o.title, _reader(self.get(o.file_name(paper)) or b""))
-                         for o in (_part(part) for part in output.merges)]
-                return output.merge(products.made(output.needs, paper), parts)
+                return output.merge(products.made(output.needs, paper), self._parts(output, paper))
         raise KeyError(name)
+
+    def _parts(self, output: Output, paper: Paper | None) -> list[tuple[str, io.BytesIO]]:
+        """The files `output` merges, each as it was last made; a part that has never been made
+        (its problem is shown) leaves nothing to merge: that problem, for the merged file too."""
+        parts = []
+        for part in (_part(name) for name in output.merges):
+            content = self.get(part.file_name(paper))
+            if not content:
+                raise RenderError(self.problems or [f"{part.file_name(paper)} could not be made"])
+            parts.append((part.title, _reader(content)))
+        return parts
 
     def _set_problems(self, problems: list[str]) -> None:
         with self.changed:
@@ -193,13 +204,30 @@ def _reader(content: bytes) -> io.BytesIO:
     return io.BytesIO(content)
 
 
-def _copied(templates: Path) -> Path:
-    """The templates as they are now, copied to a temporary folder (Preview.close removes it;
-    at exit too, should the preview end some other way)."""
+def _copied(templates: Path) -> Path | None:
+    """The templates the aid has read from `templates` (the aid's and what it includes), as they
+    were read, written to a temporary folder, or None if it read none (Preview.close removes the
+    folder; at exit too, should the preview end some other way).  Only those: nothing else in the
+    folder is copied (a stray file of any size, a FIFO)."""
     import atexit
-    temp = Path(tempfile.mkdtemp(prefix="bailout-serve-"))
+
+    from generator.content.aid_text import templates_read
+    read = templates_read(templates)
+    if not read:
+        return None
+    try:
+        temp = Path(tempfile.mkdtemp(prefix="bailout-serve-"))
+    except OSError:         # no room: the change list compares the data alone
+        return None
     atexit.register(shutil.rmtree, temp, ignore_errors=True)
-    shutil.copytree(templates, temp / "templates", symlinks=True)
+    try:
+        for name, text in read.items():
+            target = temp.joinpath("templates", *name.split("/"))     # a name Jinja split and checked
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    except OSError:
+        shutil.rmtree(temp, ignore_errors=True)
+        return None
     return temp / "templates"
 
 
@@ -233,6 +261,13 @@ def change_lines(preview: Preview) -> list[str]:
 
 # -- watching ------------------------------------------------------------------------------------
 
+# The most files and folders serve watches in all (the data, the templates, the catalogues and the
+# project file): the kit's own hold about 40.  Every one is looked at each CHECK_MS, so a folder
+# of stray files would cost a core's time while nothing changes; past this, serve says so.
+MAX_WATCHED = 1_000
+Seen = tuple[tuple[str, int, int], ...]
+
+
 def _inside(path: str, root: str) -> bool:
     try:
         return os.path.commonpath([os.path.realpath(path), root]) == root
@@ -240,60 +275,62 @@ def _inside(path: str, root: str) -> bool:
         return False
 
 
-def watched_places(paths: tuple[Path, ...]) -> tuple[str, ...]:
-    """Each watched file, and each real folder under a watched folder (a link to a folder is not
-    followed, so a link out of the data folder takes the watcher nowhere)."""
+def scan(paths: tuple[Path, ...]) -> tuple[tuple[str, ...], Seen]:
+    """(each watched file and each real folder under a watched folder, (path, size, mtime) of every
+    file under them): what the watcher listens to, and what a missed event would leave changed.
+    A link to a folder is not followed, and a link to a file only as far as it stays inside the
+    folder it is in.  More than MAX_WATCHED files and folders in all is a UsageError naming the
+    folder that holds them."""
     places: list[str] = []
+    found: list[tuple[str, int, int]] = []
     for path in paths:
-        if path.is_dir():
-            places += [folder for folder, _, _ in os.walk(path, followlinks=False)]
-        elif path.exists():
-            places.append(str(path))
-    return tuple(places)
-
-
-def fingerprint(paths: tuple[Path, ...]) -> tuple[tuple[str, int, int], ...]:
-    """(path, size, mtime) of every file under `paths`: what a missed event would leave changed.
-    Links are followed only as far as they stay inside the folder they are in."""
-    found = []
-    for path in paths:
+        if not path.is_dir():
+            if path.exists():
+                places.append(str(path))
+                found += _stat(str(path))
+            continue
         root = os.path.realpath(path)
-        if path.is_dir():
-            files = sorted(os.path.join(folder, name) for folder, _, names in os.walk(path, followlinks=False)
-                           for name in names)
-        else:
-            files = [str(path)] if path.exists() else []
-        for file in files:
-            if path.is_dir() and not _inside(file, root):
-                continue
-            try:
-                info = os.stat(file)
-            except OSError:
-                continue
-            found.append((file, info.st_size, info.st_mtime_ns))
-    return tuple(found)
+        for folder, _, names in os.walk(path, followlinks=False):
+            places.append(folder)
+            for name in sorted(names):
+                file = os.path.join(folder, name)
+                if _inside(file, root):
+                    found += _stat(file)
+            if len(places) + len(found) > MAX_WATCHED:
+                raise UsageError(f"serve: {path} holds more than {MAX_WATCHED:,} files and folders, more than serve "
+                                 f"watches; keep there only what the kit reads, and move the rest out of it")
+    return tuple(places), tuple(sorted(found))
 
 
-def watch(preview: Preview, stop: threading.Event, seen: tuple[tuple[str, int, int], ...]) -> None:
+def _stat(file: str) -> list[tuple[str, int, int]]:
+    try:
+        info = os.stat(file)
+    except OSError:
+        return []
+    return [(file, info.st_size, info.st_mtime_ns)]
+
+
+def watch(preview: Preview, stop: threading.Event, seen: Seen) -> None:
     """Reload the preview after each batch of saved files, until `stop` is set or Ctrl-C.
 
     Between events (every CHECK_MS) the files' sizes and times are compared with `seen`: a save
     made before the watcher started, or one a file system reports no event for, is not lost.
     Each folder is watched on its own (not recursively); a folder made or removed starts the
-    watch again over the new set."""
+    watch again over the new set.  Past MAX_WATCHED files and folders, the preview ends with
+    the UsageError that says so."""
     import watchfiles
     paths = tuple(p for p in preview.sources.watched if p.exists())
     while not stop.is_set():
-        places = watched_places(paths)
+        places, _ = scan(paths)
         try:
             for changes in watchfiles.watch(*places, debounce=DEBOUNCE_MS, step=STEP_MS, stop_event=stop,
                                             rust_timeout=CHECK_MS, yield_on_timeout=True, raise_interrupt=True,
                                             recursive=False):
-                now = fingerprint(paths)
+                now_places, now = scan(paths)
                 if changes or now != seen:
                     seen = now
                     preview.reload()
-                if watched_places(paths) != places:
+                if now_places != places:
                     break
         except FileNotFoundError:       # a folder removed as the watch started: look again
             stop.wait(CHECK_MS / 1000)

@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
 README = "README.txt"
+# A worker process is a new interpreter that imports the kit and parses its fonts: with one
+# edition of its own it ends little sooner than the editions in one process would
+# (benchmarks/bench_parallel.py; docs/speed.md), so each process takes two at the least.
+EDITIONS_A_PROCESS = 2
 # What the release's pages describe beside the outputs (index.html is the page itself).
 OWN_FILES = ((README, "readme"), (MANIFEST, "manifest"))
 
@@ -172,12 +176,12 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     files named for the language (kit-a4-de.pdf), an index.html listing the editions and a
     MANIFEST.txt of everything.  English alone is make_release's zip, as it always was.
 
-    With `jobs` over 1, the editions are dealt out over that many processes (make/workers.py):
-    each edition is whole work of its own."""
+    With `jobs` over 1, the editions are dealt out over that many processes (make/workers.py),
+    at least EDITIONS_A_PROCESS each: each edition is whole work of its own."""
     if langs == (SOURCE_LANGUAGE,):
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
-    mine, *theirs = workers.lanes(langs, jobs)
+    mine, *theirs = workers.lanes(langs, jobs, EDITIONS_A_PROCESS)
     editions = functools.partial(_editions, kit, options, templates, tuple(more_profiles), langs)
     made: dict[str, tuple[dict[str, bytes], Stamp]] = {}
     for lane in workers.side_by_side(functools.partial(editions, mine), editions, theirs):
@@ -242,9 +246,15 @@ def zip_bytes(folder: str, files: Mapping[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+# A zip entry's date (MS-DOS time) can say 1980 to 2107: a SOURCE_DATE_EPOCH outside that (which
+# a PDF's dates can still say) dates the entries at the nearest end.
+ZIP_DATES = ((1980, 1, 1, 0, 0, 0), (2107, 12, 31, 23, 59, 58))
+
+
 def _zip_date() -> tuple[int, int, int, int, int, int]:
     check_source_date_epoch()
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if not epoch:
         return FIXED_DATE
-    return max(time.gmtime(int(epoch))[:6], (1980, 1, 1, 0, 0, 0))     # zip dates start in 1980
+    first, last = ZIP_DATES
+    return min(max(time.gmtime(int(epoch))[:6], first), last)

@@ -15,17 +15,15 @@ end it as Ctrl-C does, leaving no temporary copy behind.
 
 import contextlib
 import errno
-import signal
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import FrameType
-from typing import NoReturn
 
 from generator.content.words import LOCALE
 from generator.errors import UsageError
-from generator.make.preview import Preview, Sources, change_lines, fingerprint, watch
+from generator.make.preview import Preview, Sources, change_lines, scan, watch
 from generator.make.serve_http import HOST, serve_in_background, start_server
+from generator.signals import ended_as_interrupt
 
 __all__ = ["Preview", "Sources", "change_lines", "serve", "watched_paths"]
 
@@ -44,8 +42,8 @@ def serve(sources: Sources, port: int = 0, out: Path | None = None, open_browser
                          f"(or leave --port out for a free one)") from None
     serving = False
     try:
-        with _out_lock(out), _ended_by_signals():
-            seen = fingerprint(tuple(p for p in sources.watched if p.exists()))
+        with _out_lock(out), ended_as_interrupt(command=True):
+            _, seen = scan(tuple(p for p in sources.watched if p.exists()))
             preview.reload()
             for name in list(preview.files):
                 preview.get(name)       # everything once: imports, fonts and the template warm
@@ -88,27 +86,6 @@ def _out_lock(out: Path | None) -> Iterator[None]:
         raise UsageError(f"--out {out}: cannot create the folder ({error.strerror})") from None
     with folder_lock(out):
         yield
-
-
-class _Stopped(KeyboardInterrupt):
-    """SIGTERM or SIGHUP: the preview ends as on Ctrl-C."""
-
-
-@contextlib.contextmanager
-def _ended_by_signals() -> Iterator[None]:
-    """SIGTERM and SIGHUP (where the system has them) raise _Stopped in the main thread."""
-    def stopped(signum: int, frame: FrameType | None) -> NoReturn:
-        raise _Stopped()
-    previous = {}
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            with contextlib.suppress(ValueError):      # not the main thread: no handler to set
-                previous[name] = signal.signal(getattr(signal, name), stopped)
-    try:
-        yield
-    finally:
-        for name, handler in previous.items():
-            signal.signal(getattr(signal, name), handler)
 
 
 def watched_paths(data: Path, templates: Path, project: Path | None) -> tuple[Path, ...]:

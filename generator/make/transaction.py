@@ -1,18 +1,22 @@
 """`bailout build`: all or nothing, one build at a time per output folder, in bounded memory.
 
-1. Lock: generator.locking.folder_lock on LOCK_NAME in --out (filelock: flock, or Windows'
-   own lock).  A second build into the same folder stops at once with a message naming the
-   folder (it does not wait: a build of a million rows takes minutes, and a silent wait looks
-   like a hang).
-2. Render: every output goes to its own file in the staging folder STAGING inside --out (one
+1. Lock: generator.locking.folder_lock on --out (the folder itself where the system can lock
+   one, so nothing of the lock stays in a folder a player may zip).  A second build into the same
+   folder stops at once with a message naming the folder (it does not wait: a build of a million
+   rows takes minutes, and a silent wait looks like a hang).
+2. Render: every output goes to its own file in a staging folder of this build's own inside
+   --out (STAGING_PREFIX and a random name, made by mkdtemp: private to its user; one
    filesystem, so the final moves are renames), one at a time; nothing is kept in memory once
    written.  MANIFEST.txt is made last, by streaming the staged files.
 3. Commit: a plan naming every file is written, then for each file the earlier one (if any) is
-   moved into the staging folder and the new one renamed into place.  Any failure, Ctrl-C or
-   SIGTERM before the last rename puts every earlier file back; after the last rename a `done`
-   mark is written.  The staging folder is then removed.
+   moved into the staging folder and the new one renamed into place.  Any failure, Ctrl-C,
+   SIGTERM or SIGHUP before the last rename puts every earlier file back; after the last rename a
+   `done` mark is written.  The staging folder is then removed.
 After a SIGKILL the staging folder stays; the next build (holding the lock, so nothing else is
-using it) finishes what the plan says, rolling back an unfinished commit, and removes it.
+using it) finishes what its plan says, rolling back an unfinished commit, and removes it.  An
+output folder may be shared (a team's sticky folder): only a staging folder this user owns and
+nobody else can enter is read or followed, since no other user can have written a plan there;
+any other is left as it is.
 """
 
 import contextlib
@@ -21,23 +25,26 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import stat
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from types import FrameType
-from typing import Any, BinaryIO, NoReturn, TypeVar
+from typing import BinaryIO, TypeVar
 
 from generator.data.sources import remove_made
 from generator.data.toml_file import Unreadable, read_limited
-from generator.errors import UsageError
+from generator.errors import UsageError, one_line, without_memory_error
 from generator.layout.paper import PAPERS
 from generator.locking import LOCK_NAME, folder_lock
 from generator.make.outputs import all_file_names
+from generator.signals import Terminated, ended_as_interrupt, signals_held
 
-__all__ = ["LOCK_NAME", "folder_lock"]      # where the commands that write a folder find the lock
-STAGING = ".bailout-staging"        # new/ (rendered files), old/ (the files replaced), plan, done
+__all__ = ["LOCK_NAME", "Terminated", "folder_lock"]    # what the commands that write a folder use
+# A build's staging folder: this prefix and mkdtemp's random name.  It holds new/ (the rendered
+# files), old/ (the files replaced), plan and done.
+STAGING_PREFIX = ".bailout-staging-"
 MANIFEST = "MANIFEST.txt"
 # Test hook, read only in the commit phase: seconds to sleep before each rename, so a test can
 # interrupt a build or start another one while it is renaming.  Never set it otherwise.
@@ -46,7 +53,7 @@ SLOW_COMMIT = "BAILOUT_TEST_SLOW_COMMIT"
 # its first rename, so a test can run a second build against a build that is surely renaming.
 HOLD_COMMIT = "BAILOUT_TEST_HOLD_COMMIT"
 # Errors that mean the disk (or the quota) is full, from whatever a build writes while rendering.
-_DISK_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+DISK_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
 
 def _hold(until: str) -> None:
@@ -61,12 +68,6 @@ def umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM during a build: unwinds like Ctrl-C, so the same clean-up runs."""
-
-    status = 128 + int(getattr(signal, "SIGTERM", 15))
 
 
 def write_all(out: Path, outputs: Mapping[str, bytes], *, held: bool = False) -> None:
@@ -88,7 +89,7 @@ def write_one(out: Path, name: str, content: bytes) -> None:
     if Path(name).name != name:
         raise UsageError(f"refusing to write {name!r} outside {out}")
     temp = out / f".{name}.{secrets.token_hex(4)}.tmp"
-    with _terminate_as_interrupt(), _Folder(out):
+    with ended_as_interrupt(), _Folder(out):
         try:
             with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666),
                       "wb") as handle:
@@ -108,13 +109,13 @@ def transaction(out: Path, make: Callable[[Path], list[str]], *, held: bool = Fa
     and return the names, then commit."""
     committed = False
     try:
-        with _terminate_as_interrupt(), contextlib.nullcontext() if held else _Lock(out):
+        with ended_as_interrupt(), contextlib.nullcontext() if held else _Lock(out):
             staging = _fresh_staging(out)
             try:
                 try:
-                    names = make(staging / "new")
+                    names = without_memory_error(lambda: make(staging / "new"), "nothing was changed")
                 except OSError as error:
-                    if error.errno not in _DISK_FULL:
+                    if error.errno not in DISK_FULL:
                         raise
                     raise UsageError(f"--out {out}: cannot write ({error.strerror}); nothing was changed") from None
                 _commit(out, staging, names)
@@ -123,7 +124,8 @@ def transaction(out: Path, make: Callable[[Path], list[str]], *, held: bool = Fa
                 _remove(staging)
     except KeyboardInterrupt as interrupt:
         if committed:       # too late to stop: say so, rather than that nothing changed
-            raise type(interrupt)("the build had finished; the new outputs are in place") from None
+            raise Terminated("the build had finished; the new outputs are in place",
+                             getattr(interrupt, "status", 130)) from None
         raise
     return names
 
@@ -145,9 +147,17 @@ def write_stream(folder: Path, name: str, write: Callable[[BinaryIO], T]) -> T:
             result = write(handle)
         os.chmod(folder / name, 0o666 & ~umask())    # outputs are for sharing
     except OSError as error:        # a full disk, most likely: the staging folder goes, nothing changed
-        raise UsageError(f"--out {folder.parent.parent}: cannot write {name} ({error.strerror}); "
-                         f"nothing was changed") from None
+        raise UsageError(f"{written_where(folder)}: cannot write {name} ({error.strerror}); nothing was changed") \
+            from None
     return result
+
+
+def written_where(folder: Path) -> str:
+    """How a problem names the folder a file of `folder` (a build's new/, or a temporary folder's
+    own) was being written to: --out for a build, else the temporary folder, which is not --out."""
+    if folder.parent.name.startswith(STAGING_PREFIX):
+        return f"--out {folder.parent.parent}"
+    return f"the temporary folder {folder.parent} (TMPDIR)"
 
 
 # -- one build per folder --------------------------------------------------------------------
@@ -213,31 +223,65 @@ def is_file(path: Path) -> bool:
 # -- staging, commit, roll back --------------------------------------------------------------
 
 def _fresh_staging(out: Path) -> Path:
-    """An empty staging folder, after finishing whatever a killed build left (we hold the lock)."""
-    staging = out / STAGING
+    """A new staging folder of this build's own (mkdtemp: a fresh name, private to this user),
+    after finishing whatever a killed build of this user left (we hold the lock)."""
     try:
-        if os.path.lexists(staging):
-            if os.path.isdir(staging) and not os.path.islink(staging) and (staging / "plan").exists() \
-                    and not (staging / "done").exists():
-                _roll_back(out, staging, _read_plan(out, staging))
-            _remove(staging, strict=True)
+        for leftover in _leftovers(out):
+            _recover(out, leftover)
         _remove_old_temporaries(out)
-        staging.mkdir()
+        return Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
     except OSError as error:
-        raise UsageError(f"--out {out}: cannot prepare {STAGING} ({error.strerror})") from None
-    return staging
+        raise UsageError(f"--out {out}: cannot prepare a staging folder ({error.strerror})") from None
+
+
+def _leftovers(out: Path) -> list[Path]:
+    """The staging folders in `out` a killed build of this user left: folders this user owns that
+    nobody else can enter, so no other user can have written in them.  Any other (planted by
+    another user, or where the system cannot say whose it is) is never read: it is left as it is,
+    said once."""
+    with os.scandir(out) as entries:
+        found = sorted(Path(e.path) for e in entries if e.name.startswith(STAGING_PREFIX))
+    ours = [path for path in found if own_private_folder(path)]
+    others = [path.name for path in found if path not in ours]
+    if others:
+        shown = ", ".join(others[:3]) + (f" and {len(others) - 3:,} more" if len(others) > 3 else "")
+        print(one_line(f"bailout: note: --out {out} holds {shown}, not a private folder of yours (as a build of "
+                       f"yours leaves one): left as {'it is' if len(others) == 1 else 'they are'}"), file=sys.stderr)
+    return ours
+
+
+def own_private_folder(path: Path) -> bool:
+    """Whether `path` is a folder (not a link) of this user's that no one else may read, write or
+    enter; False where the system cannot say who owns a file (Windows)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and hasattr(os, "getuid") and info.st_uid == os.getuid() \
+        and not info.st_mode & 0o077
+
+
+def _recover(out: Path, staging: Path) -> None:
+    """A killed build's staging folder: an unfinished commit rolled back by its plan, then removed."""
+    if (staging / "plan").exists() and not (staging / "done").exists():
+        _roll_back(out, staging, _read_plan(out, staging))
+    _remove(staging, strict=True)
 
 
 _OLD_TEMP = re.compile(r"\.(.+)\.[a-z0-9_]{8}\.tmp")
 
 
 def _remove_old_temporaries(out: Path) -> None:
-    """The `.NAME.xxxxxxxx.tmp` files an interrupted build of an earlier version left behind."""
+    """The `.NAME.xxxxxxxx.tmp` files an interrupted build of an earlier version left behind (this
+    user's own: another's are not ours to remove)."""
     ours = set(all_file_names(PAPERS.values())) | {MANIFEST}
     for entry in os.scandir(out):
         match = _OLD_TEMP.fullmatch(entry.name)
         if match and match.group(1) in ours and entry.is_file(follow_symlinks=False):
-            os.unlink(entry.path)
+            own = not hasattr(os, "getuid") or entry.stat(follow_symlinks=False).st_uid == os.getuid()
+            if own:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
 
 
 def _commit(out: Path, staging: Path, names: Iterable[str]) -> None:
@@ -253,7 +297,7 @@ def _commit(out: Path, staging: Path, names: Iterable[str]) -> None:
     try:
         (staging / "plan").write_text("".join(f"{how} {name}\n" for name, how in plan))
     except OSError as error:        # nothing renamed yet: the staging folder goes, nothing changed
-        raise UsageError(f"--out {out}: cannot write {STAGING}/plan ({error.strerror}); nothing was changed") \
+        raise UsageError(f"--out {out}: cannot write {staging.name}/plan ({error.strerror}); nothing was changed") \
             from None
     delay = float(os.environ.get(SLOW_COMMIT, "0") or 0)
     _hold(os.environ.get(HOLD_COMMIT, ""))
@@ -268,7 +312,7 @@ def _commit(out: Path, staging: Path, names: Iterable[str]) -> None:
             os.rename(new / name, out / name)
         (staging / "done").touch()
     except BaseException as failure:
-        with _signals_held():
+        with signals_held():
             _roll_back(out, staging, [(how, name) for name, how in plan])
         if isinstance(failure, OSError):
             raise UsageError(f"--out {out}: cannot write ({failure.strerror}); earlier outputs restored") \
@@ -296,25 +340,26 @@ def _read_plan(out: Path, staging: Path) -> list[tuple[str, str]]:
     as far as it names the kit's own files, so a forged one cannot move or delete anything else.
     Anything else is refused (UsageError) before a file is touched.
     """
-    where = f"--out {out}: {STAGING}/plan"
+    name = staging.name
+    where = f"--out {out}: {name}/plan"
     for folder in ("new", "old"):       # a linked folder would move files in from elsewhere
         if os.path.islink(staging / folder):
-            raise UsageError(f"--out {out}: {STAGING}/{folder} is a symbolic link, so not a folder this kit "
-                             f"made; nothing was changed; move {STAGING} away and build again")
+            raise UsageError(f"--out {out}: {name}/{folder} is a symbolic link, so not a folder this kit "
+                             f"made; nothing was changed; move {name} away and build again")
     try:
         text = read_limited(staging / "plan", limit=1 << 20).decode("utf-8")
     except Unreadable as error:
-        raise UsageError(f"{where} cannot be read as a plan ({error}); move {STAGING} away and build again") \
+        raise UsageError(f"{where} cannot be read as a plan ({error}); move {name} away and build again") \
             from None
     except UnicodeDecodeError:
-        raise UsageError(f"{where} is not UTF-8, so not a plan this kit wrote; move {STAGING} away "
+        raise UsageError(f"{where} is not UTF-8, so not a plan this kit wrote; move {name} away "
                          f"and build again") from None
     plan: list[tuple[str, str]] = []
     for number, line in enumerate(text.splitlines(), 1):
         how, _, name = line.partition(" ")
         if how not in _PLAN_HOWS or not is_kit_file_name(name):
             raise UsageError(f"{where}: line {number} ({line!r}) is not a line this kit writes; nothing was "
-                             f"changed; move {STAGING} away and build again")
+                             f"changed; move {name} away and build again")
         plan.append((how, name))
     return plan
 
@@ -338,47 +383,3 @@ def _remove(path: Path, strict: bool = False) -> None:
     except OSError:
         if strict:
             raise               # a build leaves it for the next one; preparing must not
-
-
-# -- signals ---------------------------------------------------------------------------------
-
-class _terminate_as_interrupt:
-    """SIGTERM raises Terminated during the build (main thread only; restored after)."""
-
-    def __enter__(self) -> "_terminate_as_interrupt":
-        self.previous: Callable[[int, FrameType | None], Any] | int | None = None
-        # Off the main thread signals cannot be handled here anyway.
-        with contextlib.suppress(ValueError, AttributeError):
-            self.previous = signal.signal(signal.SIGTERM, self._raise)
-        return self
-
-    @staticmethod
-    def _raise(signum: int, frame: FrameType | None) -> NoReturn:
-        raise Terminated()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGTERM, self.previous)
-
-
-class _signals_held:
-    """SIGINT and SIGTERM wait while earlier files are put back, so a second Ctrl-C cannot stop
-    a rollback half done.  Where signals cannot be blocked (Windows has no pthread_sigmask) the
-    handlers ignore them for that time instead (main thread only; restored after)."""
-
-    def __enter__(self) -> None:
-        self.mask: set[int | signal.Signals] | None = None
-        self.previous: dict[int, Any] = {}
-        wanted = [getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)]
-        if hasattr(signal, "pthread_sigmask"):
-            self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, wanted)
-            return
-        for signum in wanted:
-            with contextlib.suppress(ValueError):      # not the main thread
-                self.previous[signum] = signal.signal(signum, signal.SIG_IGN)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.mask is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)
-        for signum, handler in self.previous.items():
-            signal.signal(signum, handler)

@@ -13,8 +13,9 @@ own `multiprocessing/` or `generator/` is never imported), and leave Ctrl-C to t
 (the terminal sends it to the whole process group: this process unwinds and stops them).  A
 problem in a worker (a KitError) is raised here, as if the work had run here; a worker lost
 (killed, out of memory) is the run's one-line problem too.  On any way out but success the
-workers are stopped before side_by_side returns, so nothing writes into a staging folder being
-rolled back; a worker whose build was killed outright ends once its lane is done, when it finds
+workers are stopped (SIGTERM, which unwinds a worker as Ctrl-C would, its temporary folders
+removed) and waited for before side_by_side returns, so nothing writes into a staging folder
+being rolled back; a worker whose build was killed outright ends once its lane is done, when it finds
 no one to send its result to.  A script that runs the kit's commands with --jobs must guard them
 with `if __name__ == "__main__":`, as with any spawned worker (it imports the script again).
 """
@@ -44,9 +45,10 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def lanes(work: Sequence[A], jobs: int) -> list[list[A]]:
-    """`work` dealt out over at most `jobs` lanes, in turn (the first lane is this process's)."""
-    count = max(1, min(jobs, len(work)))
+def lanes(work: Sequence[A], jobs: int, each: int = 1) -> list[list[A]]:
+    """`work` dealt out in turn over at most `jobs` lanes of at least `each` items (the first
+    lane is this process's)."""
+    count = max(1, min(jobs, len(work) // each))
     return [list(work[i::count]) for i in range(count)]
 
 
@@ -100,10 +102,15 @@ def _result(connection: "Connection") -> Any:
 def _worker(connection: "Connection", run: Callable[[A], T], item: A) -> None:
     """A worker's whole life: run(item), its result (or its problem) sent back, and the end."""
     import signal
+
+    from generator.signals import ended_as_interrupt
     collect_seldom()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        outcome: tuple[bool, object] = (True, run(item))
+        with ended_as_interrupt():      # stopped (terminate()): its temporary folders go as it unwinds
+            outcome: tuple[bool, object] = (True, run(item))
+    except KeyboardInterrupt:       # the build that stopped it is not waiting for a result
+        return
     except Exception as problem:        # a KitError, or a fault of the kit's: raised in the build as it is
         outcome = (False, problem)
     with contextlib.suppress(OSError):      # the build is gone: nobody to tell

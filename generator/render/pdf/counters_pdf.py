@@ -128,7 +128,7 @@ def _heading_suffix(ctx: BuildContext, side: str) -> str:
 def _fitted(ctx: BuildContext, groups: Groups, zone: fl.Zones, grid: geo.Grid) -> Fits:
     """_fit_faces; where a shop's safe zone is what leaves the faces no room, one line that says so."""
     try:
-        return fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit.directory, ctx.words)
+        return fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit, ctx.words)
     except RenderError:
         prepress = ctx.options.profile.prepress
         die = prepress.die_cut if prepress is not None else None

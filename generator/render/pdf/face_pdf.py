@@ -9,7 +9,6 @@ nonzero as SVG fills them.  Every black and grey is pure K.
 import functools
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, cast
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -19,7 +18,8 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 from generator.colour import luma
 from generator.content.faces import Face, Groups, Line, kind_label
 from generator.content.words import Words
-from generator.data.model import Nationality
+from generator.data.glossary import data_source
+from generator.data.model import KitData, Nationality
 from generator.errors import RenderError
 from generator.layout import face_layout as fl
 from generator.layout import pictograms
@@ -51,9 +51,10 @@ def ink_of(text: str, style: str, size: float) -> tuple[float, float]:
 Fits = tuple[fl.CounterType, dict[Face, fl.FaceFit]]
 
 
-def fit_faces(groups: Groups, zone: fl.Zones, counter_mm: Fraction, directory: Path, words: Words) -> Fits:
+def fit_faces(groups: Groups, zone: fl.Zones, counter_mm: Fraction, kit: KitData, words: Words) -> Fits:
     """The sheet's type sizes and every distinct face laid out at them; RenderError naming the
-    data (or the counter size) if some face cannot fit even at the floor."""
+    data (the file where the edition's value was written: `kit`'s, or its glossary) or the counter
+    size if some face cannot fit even at the floor."""
     fitted = fl.fit_faces(distinct_faces(groups), zone, measure, ink_of)
     if fitted is not None:
         return fitted
@@ -63,7 +64,7 @@ def fit_faces(groups: Groups, zone: fl.Zones, counter_mm: Fraction, directory: P
             for face in dict.fromkeys((counter.front, counter.back)):
                 kind = dataclass_floor(zone)
                 if fl.fit_face(face, zone, kind, measure, ink_of) is None:
-                    problems += _no_fit(face, zone, counter_mm, nat, kind_label(words, counter.kind), directory)
+                    problems += _no_fit(face, zone, counter_mm, nat, kind_label(words, counter.kind), kit)
     raise RenderError(list(dict.fromkeys(problems)) or [f"--counter-size {float(counter_mm):.2f} mm: the counters "
                                                          f"cannot fit their words at {zone.floor:g} pt"])
 
@@ -83,7 +84,7 @@ def dataclass_floor(zone: fl.Zones) -> fl.CounterType:
 
 
 def _no_fit(face: Face, zone: fl.Zones, counter_mm: Fraction, nat: Nationality, kind: str,
-            directory: Path) -> list[str]:
+            kit: KitData) -> list[str]:
     """One message per data value too long for the counter; if every value fits alone, the
     counter itself is too small for the face.  `kind`: what the catalogue calls the counter."""
     size = f"{float(counter_mm):.2f} mm"
@@ -96,10 +97,10 @@ def _no_fit(face: Face, zone: fl.Zones, counter_mm: Fraction, nat: Nationality, 
     problems = []
     for line in blamed:
         files: dict[str, list[str]] = {}
-        for file, key in line.source:
+        for file, key in (data_source(kit, *source) for source in line.source):
             files.setdefault(file, []).append(key)
         for file, keys in files.items():
-            problems.append(f"{directory}/{file}: {', '.join(keys)}: {truncate(line.text, SHOWN_CHARS)!r} "
+            problems.append(f"{kit.directory}/{file}: {', '.join(keys)}: {truncate(line.text, SHOWN_CHARS)!r} "
                             f"cannot fit on a {size} counter even at {floor}; "
                             "shorten it (or give it a short form) or choose a larger --counter-size")
     return problems

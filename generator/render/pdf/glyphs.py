@@ -18,7 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from generator.content.marks import CHANGED
 from generator.content.words import Words, catalogue_file
-from generator.data.glossary import Glossary
+from generator.data.glossary import Glossary, data_source
 from generator.data.model import KitData, Nationality
 from generator.errors import RenderError
 from generator.layout import pictograms
@@ -45,13 +45,15 @@ def check_template_text(text: str, folder: Path) -> None:
     shown = unprintable(text, allowed=allowed)
     if not shown:
         return
+    from generator.content.template_sandbox import MAX_TEMPLATE_BYTES
+    from generator.data.toml_file import Unreadable, read_limited
     cmap = letters()
     lacking = {ch for ch in text if unprintable(ch, cmap, allowed=allowed)}
     problems = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
         try:
-            source = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            source = read_limited(path, MAX_TEMPLATE_BYTES).decode("utf-8")
+        except (Unreadable, UnicodeDecodeError):      # no template: a stray file of any size
             continue
         problems += [f"{path}:{number}: the kit's font ({FONT_NAME}) cannot print {unprintable(line, cmap)}"
                      for number, line in enumerate(source.split("\n"), 1) if lacking & set(line)]
@@ -155,21 +157,18 @@ def undrawable_text(kit: KitData, glossary: Glossary | None = None) -> Iterator[
     for file, key, text in strings:
         shown = unprintable(str(text), cmap)
         if shown:
-            where, name = _source(file, key, glossary)
+            where, name = _source(kit, file, key, glossary)
             yield f"{kit.directory / where}: {name}: the kit's font ({FONT_NAME}) cannot print {shown}"
 
 
-def _source(file: str, key: str, glossary: Glossary | None) -> tuple[str, str]:
-    """Where a data string the edition prints comes from: the glossary's [text] or
-    [nationalities.KEY] when it gives it, else the data file and key."""
+def _source(kit: KitData, file: str, key: str, glossary: Glossary | None) -> tuple[str, str]:
+    """Where a data string the edition prints comes from: the glossary's [text], [nationalities.KEY]
+    or [models] when it gives it, else the data file and key."""
     if glossary is None:
         return file, key
     if file == "rules.toml":
         return (glossary.file, f"text.{key}") if key.partition("[")[0] in glossary.text else (file, key)
-    nationality = file.removeprefix("nationalities/").removesuffix(".toml")
-    if key in glossary.nationalities.get(nationality, {}):
-        return glossary.file, f"nationalities.{nationality}.{key}"
-    return file, key
+    return data_source(kit, file, key)
 
 
 def _data_strings(value: object, key: str) -> Iterator[tuple[str, str]]:
