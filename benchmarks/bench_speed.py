@@ -2,7 +2,7 @@
 reference (B), fresh processes, and the median of the pair-by-pair ratios A / B.
 
     python benchmarks/bench_speed.py [--pairs 7] [--only kit,release,release1,rows,million] [--rows 100000]
-                                     [--base FOLDER]
+                                     [--base FOLDER] [--test-runs 1]
 
 Rows (--only picks some, in this order):
 
@@ -15,6 +15,10 @@ Rows (--only picks some, in this order):
             cells a string at a time (bench_canvas_rows.py --rows N): wants at most 0.45x
   million   `bailout build --only prerolled --paper a4 --rows 1000000`, one run: its seconds and
             peak memory, which wants to stay under 200 MiB
+  tests     README's test command, `python -m pytest -q`, as README runs it (none of the variables
+            CI sets, the user's own cache), --test-runs times: its wall and CPU seconds and
+            pytest's closing line (what passed and skipped); it wants about a minute.  Minutes a
+            run, so only when asked for (--only tests), never by default
 
 Each row prints both medians (wall seconds), A's CPU seconds (its workers' included) and peak
 memory, the ratio, what it wants and the load average before and after.  --base FOLDER (a
@@ -23,10 +27,28 @@ rows asked for, the same command run here against it run from there, A B A B: no
 """
 
 import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-from paired import Command, Pairs, alternate, bailout, compile_kit, cores, load, median, private_cache, run, script
+from paired import (
+    ROOT,
+    Command,
+    Pairs,
+    alternate,
+    bailout,
+    compile_kit,
+    cores,
+    load,
+    median,
+    private_cache,
+    run,
+    script,
+)
 
 SEVEN = "en,de,fr,it,es,pl,ru"
 ROWS = ("kit", "release", "release1", "rows", "million")
@@ -53,6 +75,25 @@ def million() -> None:
     verdict = "met" if done.peak < 200 else "NOT MET"
     print(f"million   build --only prerolled --paper a4 --rows 1000000: {done.wall:.1f} s, CPU {done.cpu:.1f} s, "
           f"peak {done.peak:.0f} MiB (wants under 200 MiB: {verdict}); load {before} -> {load()}", flush=True)
+
+
+def readme_tests(runs: int) -> None:
+    """README's test command `runs` times, each a fresh process in the repository root with the
+    environment a reader has (CI's variables left out): wall and CPU seconds (the test workers and
+    the processes they waited for) and pytest's own closing line."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "BAILOUT_SLOW_TESTS", "BAILOUT_HYPOTHESIS_PROFILE")}
+    for _ in range(runs):
+        before = load()
+        with tempfile.TemporaryFile() as out:
+            start = time.perf_counter()
+            child = subprocess.Popen([sys.executable, "-m", "pytest", "-q"], cwd=ROOT, stdout=out,
+                                     stderr=subprocess.STDOUT, env=env)
+            _, status, usage = os.wait4(child.pid, 0)
+            wall = time.perf_counter() - start
+            out.seek(0)
+            closing = out.read().decode(errors="replace").strip().splitlines()[-1:]
+        print(f"tests     python -m pytest -q: {wall:.1f} s, CPU {usage.ru_utime + usage.ru_stime:.0f} s, exit "
+              f"{os.waitstatus_to_exitcode(status)}: {' '.join(closing)}; load {before} -> {load()}", flush=True)
 
 
 def rows_of(args: argparse.Namespace) -> dict[str, Callable[[], None]]:
@@ -82,10 +123,11 @@ def main() -> None:
     p.add_argument("--only", default=",".join(ROWS), help=f"comma list of rows (default {','.join(ROWS)})")
     p.add_argument("--rows", type=int, default=100_000, help="the rows row's table (default 100000)")
     p.add_argument("--base", type=Path, help="a checkout of another commit to compare with")
+    p.add_argument("--test-runs", type=int, default=1, help="runs of README's test command, --only tests (default 1)")
     args = p.parse_args()
     only = args.only.split(",")
-    if unknown := set(only) - set(ROWS):
-        p.error(f"no row {', '.join(sorted(unknown))} (rows: {', '.join(ROWS)})")
+    if unknown := set(only) - {*ROWS, "tests"}:
+        p.error(f"no row {', '.join(sorted(unknown))} (rows: {', '.join(ROWS)}, tests)")
     compile_kit(*[args.base] if args.base is not None else [])
     print(f"{args.pairs} pairs a row, fresh processes, {cores()}; load {load()}", flush=True)
     with private_cache():
@@ -94,6 +136,8 @@ def main() -> None:
             table[name]()
         if args.base is not None:
             against_base(args.base, args.pairs, only)
+    if "tests" in only:         # with the reader's own cache, as README's command runs
+        readme_tests(args.test_runs)
 
 
 if __name__ == "__main__":

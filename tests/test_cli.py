@@ -93,7 +93,7 @@ def test_bad_arguments_exit_2_without_traceback():
     for args in (["simulate", "0"], ["simulate", "x"], ["frobnicate"], ["odds", "--nope"]):
         status, _, err = run_cli(*args)
         assert status == 2, args
-        assert "Traceback" not in err and "error" in err
+        assert "Traceback" not in err and err.startswith("bailout: ") and len(err.splitlines()) == 1, err
 
 
 def _refusal(argv, capsys):
@@ -201,3 +201,22 @@ def test_a_reader_that_leaves_before_the_last_flush_gets_the_sigpipe_status_and_
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=ROOT,
                           env=env, timeout=120)
     assert done.returncode == 141 and done.stderr == ""
+
+
+@pytest.mark.parametrize("argv", [["odds"], ["simulate", "50"], ["crew", "german", "--afv-morale", "5"]])
+def test_every_note_a_report_cites_is_printed_with_it(argv):
+    # The notes live on the aid's second page; a terminal has no page to turn to.
+    import re
+    import tomllib
+
+    from conftest import DATA
+    notes = {n["note"]: n for n in tomllib.loads((DATA / "rules.toml").read_text())["interpretation"].values()}
+    status, out, _ = run_cli(*argv)
+    assert status == 0
+    lines = out.splitlines()
+    printed = {int(m[1]): line for line in lines if (m := re.match(r"  note (\d+): ", line))}
+    cited = {int(n) for line in lines if not line.startswith("  note ") for n in re.findall(r"\bnote (\d+)\b", line)}
+    assert cited and set(printed) == cited, (cited, sorted(printed))
+    for number, line in printed.items():
+        note = notes[number]
+        assert line.endswith(note["readings"][note["reading"]]), line

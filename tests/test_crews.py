@@ -100,10 +100,10 @@ def expected_crews(afv_morale, casualties=0, in_use=()):
 
 def listed_crews(out):
     """The crews the report lists, one a line, each as the set of its card ids; each card as the
-    roster gives it (role and Morale)."""
+    roster gives it (role and Morale); the notes the report ends with are not crews."""
     crews = []
     for line in out.splitlines():
-        if line.startswith("  ") and not line.startswith("  ..."):
+        if line.startswith("  ") and not line.startswith(("  ...", "  note ")):
             cards = LISTED.findall(line)
             assert ", ".join(f"{c}{' ' + r if r else ''} (M{m})" for c, r, m in cards) == line.strip(), line
             assert all((c, r, int(m)) in ROSTER for c, r, m in cards), line
@@ -161,3 +161,57 @@ def test_crew_reduced_to_none_is_one_line_not_a_division_by_zero(data_copy):
     status, out, err = run_cli("crew", "german", "--afv-morale", "7", "--casualties", str(lost - 1),
                                "--data", str(data_copy))
     assert status == 0, err
+
+
+# -- a roster added as docs/editing.md and the shipped files' example say -----------------------
+
+def _docs_example():
+    """The TOML block docs/editing.md gives under "Your own personality cards and AFVs"."""
+    text = (DATA.parent / "docs" / "editing.md").read_text(encoding="utf-8")
+    section = text.split("### Your own personality cards and AFVs", 1)[1].split("\n## ", 1)[0]
+    return re.search(r"```toml\n(.*?)```", section, re.S)[1]
+
+
+def _crew_finds(data, nationality, example):
+    """`bailout crew NATIONALITY --afv NAME` on `data`, NAME the example's AFV: its output."""
+    table = tomllib.loads(example)
+    [afv] = table["afv"]
+    status, out, err = run_cli("crew", nationality, "--afv", afv["name"], "--data", data)
+    assert status == 0, err
+    assert f"{afv['name']} (Morale {afv['morale']})" in out
+    assert f"crews from {len(table['roster'])} unused cards" in out
+    return out
+
+
+def test_a_roster_added_as_the_docs_show_is_found(data_copy):
+    with open(data_copy / "nationalities" / "german.toml", "a", encoding="utf-8") as handle:
+        handle.write("\n" + _docs_example())
+    _crew_finds(data_copy, "german", _docs_example())
+
+
+def test_each_nationality_file_ends_with_the_example_commented_out(data_copy):
+    kit = load(DATA)
+    assert all(not n.afvs and not n.roster for n in kit.nationalities)     # commented out: nothing listed
+    for nationality in kit.nationalities:
+        path = data_copy / "nationalities" / f"{nationality.key}.toml"
+        text = path.read_text(encoding="utf-8")
+        head, example = text.split("\n#[[afv]]\n", 1)
+        assert f'bailout crew {nationality.key} --afv "' in head.rsplit("\n\n", 1)[1]    # its comment says how
+        # as the comment says: the first "#" off each line from [[afv]] on
+        uncommented = "\n".join(line[1:] for line in ("#[[afv]]\n" + example).splitlines())
+        path.write_text(head + "\n" + uncommented + "\n", encoding="utf-8")
+        _crew_finds(data_copy, nationality.key, uncommented)
+
+
+def test_an_afv_asked_for_where_none_is_listed_says_where_and_how(data_copy):
+    status, out, err = run_cli("crew", "german", "--afv", "PzKpfw IVH", "--data", data_copy)
+    one_line(status, err, str(data_copy / "nationalities" / "german.toml"), "no AFV is listed", "[[afv]]",
+             "docs/editing.md", "--afv-morale M")
+    assert out == ""
+
+
+def test_crew_prints_the_note_it_cites(data_copy):
+    rules = tomllib.loads((DATA / "rules.toml").read_text())["interpretation"]["crew_size"]
+    status, out, _ = run_cli("crew", "german", "--afv-morale", "5", "--data", data_copy)
+    assert status == 0 and f"note {rules['note']})" in out
+    assert f"  note {rules['note']}: {rules['readings'][rules['reading']]}" in out.splitlines()

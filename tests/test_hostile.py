@@ -233,7 +233,7 @@ def test_an_argument_with_a_newline_stays_on_one_line():
     status, _, err = bailout("odds", "x\nbailout: forged")
     assert status == 2 and "Traceback" not in err
     assert [line for line in err.splitlines() if line.startswith("bailout:")] == [
-        r"bailout: error: unrecognized arguments: x\nbailout: forged"]
+        r"bailout: odds: unrecognized arguments: x\nbailout: forged; bailout help odds lists its options"]
 
 
 def test_a_roster_too_large_to_search_is_one_line(data_copy):

@@ -54,6 +54,23 @@ def test_the_release_readme_says_how_to_get_the_kit_and_rebuild(release_zip):
     words = load_words()
     readme = " ".join(_zip_text(release_zip[1], "README.txt").split())      # unwrapped
     assert words("release.readme.rebuild") in readme
-    assert words("release.readme.rebuild.install", version=__version__) in readme
-    assert f"=={__version__}" in readme and "bailout build --back-offset X,Y" in readme
+    assert f"\n    {words('release.readme.rebuild.install')}\n" in _zip_text(release_zip[1], "README.txt")
+    assert f"version {__version__}" in readme and "bailout build --back-offset X,Y" in readme
     assert " ".join(words("release.readme.rebuild.offset").split()) in readme
+
+
+# Where README.md would say the package is published; until it does, nothing a release carries
+# may tell a player to install it from a package index.
+PACKAGE_INDEX = f"pypi.org/project/{PROJECT['name']}"
+
+
+def test_no_release_text_installs_the_kit_from_an_index_readme_does_not_name(release_zip):
+    published = PACKAGE_INDEX in (ROOT / "README.md").read_text(encoding="utf-8")
+    archive = zipfile.ZipFile(io.BytesIO(release_zip[1]))
+    texts = {name: archive.read(name).decode() for name in archive.namelist()
+             if name.endswith((".txt", ".html", ".csv"))}
+    for catalogue in sorted((ROOT / "generator" / "content" / "locale").rglob("*.po")):    # every edition's words
+        texts[str(catalogue)] = catalogue.read_text(encoding="utf-8")
+    assert any(name.endswith("README.txt") for name in texts) and len(texts) > 7
+    for name, text in texts.items():
+        assert published or f"pip install {PROJECT['name']}" not in text, name

@@ -86,3 +86,11 @@ def test_ci_picks_a_hypothesis_profile_the_tests_define():
     chosen = re.findall(r"^export BAILOUT_HYPOTHESIS_PROFILE=(\w+)$", ci, flags=re.M)
     assert chosen and chosen[0] in PROFILES and chosen[0] != "default"
     assert PROFILES[chosen[0]]["max_examples"] > PROFILES["default"]["max_examples"]
+
+
+def test_git_ignores_the_folders_build_and_release_write_by_default():
+    from generator.cli.parser import parser
+    ignored = (ROOT / ".gitignore").read_text().splitlines()
+    for command in ("build", "release"):
+        out = parser().parse_args([command]).out
+        assert f"{out}/" in ignored or f"/{out}/" in ignored, command

@@ -2,6 +2,8 @@
 
 import html
 import io
+import re
+import zipfile
 from contextlib import redirect_stderr
 
 import pytest
@@ -20,11 +22,20 @@ def served(tmp_path):
         s.stop()
 
 
-def test_serve_rebuilds_keeps_the_last_good_and_recovers(served, tmp_path):
+def _style(page):
+    return re.search(r"<style>(.*?)</style>", page, re.S)[1]
+
+
+def test_serve_rebuilds_keeps_the_last_good_and_recovers(served, tmp_path, release_zip):
     status, page = served.get("/player-aid.html")
     assert status == 200 and b"Tom Cundiff" in page and b"EventSource" in page
     index = served.get("/")[1].decode()
     assert all(f'"{href}"' in index for href in ("/player-aid.html", "/view/player-aid-a4.pdf", "/view/kit-a4.pdf"))
+    # styled as the release's index, each file said as it says it
+    archive = zipfile.ZipFile(io.BytesIO(release_zip[1]))
+    release = archive.read(next(n for n in archive.namelist() if n.endswith("/index.html"))).decode()
+    assert _style(index) == _style(release) and '<ul class="files">' in index
+    assert html.escape(WORDS("release.file.csv")) in index and html.escape(WORDS("release.file.csv")) in release
     served.set_credit("An Editor")
     wait_for(lambda: b"An Editor" in served.get("/player-aid.html")[1])
     assert "An Editor" in served.get("/")[1].decode()          # the change list names the edit

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, RANDOM_SEED
 from generator.profiles import registry
-from generator.suggest import refusal
+from generator.suggest import refusal, suggestion_by_names
 from generator.units import MM_PER_INCH
 
 # Each unit --counter-size takes, in millimetres.
@@ -210,7 +210,10 @@ def language(text: str) -> str:
     asked = text.strip().lower().replace("-", "_")
     lang = next((known for known in available_languages() if known.lower() == asked), None)
     if lang is None:
-        raise argparse.ArgumentTypeError(f"no catalogue for {text!r}; the kit has {', '.join(available_languages())}")
+        from generator.content.words import language_names
+        hint = suggestion_by_names(text, {known: language_names(known) for known in available_languages()})
+        raise argparse.ArgumentTypeError(f"no catalogue for {_shown(text)}; {hint + ' ' if hint else ''}"
+                                         f"the kit has {', '.join(available_languages())}")
     return lang
 
 

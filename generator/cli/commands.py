@@ -91,7 +91,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> None:
-    from generator.cli.odds_report import figure_label
+    from generator.cli.odds_report import figure_label, with_notes
     from generator.cli.parser import drawn_seed
     from generator.engine import procedure as R
     from generator.engine.simulate import simulate
@@ -104,20 +104,21 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         return
     r = kit.rules
     note = next(i.note for i in r.interpretations if i.name == "hero_card")
-    say(f"{args.n} simulated bail-outs, seed {args.seed}: each reads one kill card for both checks "
-          f"({r.closed.rule}, {r.open.rule}), then resolves a crew of {R.crew_size(r)} of a destroyed AFV twice, "
-          f"without and with a Hero card in {r.hero.fate_rule} (note {note})")
+    lines = [f"{args.n} simulated bail-outs, seed {args.seed}: each reads one kill card for both checks "
+             f"({r.closed.rule}, {r.open.rule}), then resolves a crew of {R.crew_size(r)} of a destroyed AFV twice, "
+             f"without and with a Hero card in {r.hero.fate_rule} (note {note})"]
     labels = [figure_label(r, f) for f in figures]
     width = max(len("figure"), *(len(label) for label in labels))
-    say(f"{'figure':{width}} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
+    lines.append(f"{'figure':{width}} {'exact':>9} {'':>8} {'observed':>9} {'std err':>8} {'z':>6}")
     for f, label in zip(figures, labels, strict=True):
-        say(f"{label:{width}} {f.exact!s:>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
+        lines.append(f"{label:{width}} {f.exact!s:>9} {float(f.exact):8.4f} {f.observed:9.4f} {f.se:8.4f} {f.z:6.2f}")
     worst = max(abs(f.z) for f in figures)
     # what chance alone gives: the |z| that n independent figures all stay under 19 times in 20
     from statistics import NormalDist
     usual = NormalDist().inv_cdf(1 - (1 - 0.95 ** (1 / len(figures))) / 2)
-    say(f"largest |z| = {worst:.2f} (with {len(figures)} figures, chance alone keeps the largest under "
-        f"about {usual:.1f} 19 times in 20)")
+    lines.append(f"largest |z| = {worst:.2f} (with {len(figures)} figures, chance alone keeps the largest under "
+                 f"about {usual:.1f} 19 times in 20)")
+    say(with_notes(r, lines))
 
 
 def cmd_crew(args: argparse.Namespace) -> None:
@@ -220,11 +221,26 @@ def cmd_serve(args: argparse.Namespace) -> None:
         now = with_project(argv, args) if project_file(args.config) is not None else args
         data = data_folder(given[0] if now.data is None else now.data)
         return context(load(data), options_from_args(now), template_folder(given[0], given[1]))
+    _check_serve_folders(args)
     watched = watched_paths(args.data, args.templates, project_file(args.config))
     if args.out is not None:
         _check_out(args.out, args)
         check_out_not_watched(Path(args.out), watched)
     serve(Sources(watched, make_context), args.port, Path(args.out) if args.out else None, args.open)
+
+
+def _check_serve_folders(args: argparse.Namespace) -> None:
+    """What no save can mend is refused before serving, as a build refuses it: a --data or
+    --since folder that is not there (a problem inside one the preview shows, and a save mends)."""
+    try:
+        missing = probe(args.data) != "folder"
+    except PathProblem:
+        missing = True
+    if missing:
+        raise UsageError(f"{args.data}: no such data folder (give the kit's data/ folder with --data DIR)")
+    from generator.data.revisions import GIT, folder_side
+    if args.since is not None and not args.since.startswith(GIT):
+        folder_side(args.since)
 
 
 def _check_out(out: str, args: argparse.Namespace) -> None:

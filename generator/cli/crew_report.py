@@ -3,11 +3,12 @@
 import math
 from pathlib import Path
 
+from generator.cli.odds_report import with_notes
 from generator.data.model import MORALE_RANGE, KitData, Nationality, Rules
 from generator.engine.crews import CrewSearch, find_crews
 from generator.engine.procedure import crew_size
-from generator.errors import UsageError
-from generator.suggest import suggestion
+from generator.errors import DataError, UsageError
+from generator.suggest import suggestion, suggestion_by_names
 
 MAX_COMBINATIONS = 2_000_000    # crews a search tries at most; a real roster (a few dozen cards) is far below
 
@@ -26,8 +27,9 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
         raise UsageError("crew: --casualties cannot be negative")
     cards = [i.strip() for i in in_use.split(",") if i.strip()]
     unknown = sorted(set(cards) - {c.card_id for c in nat.roster})
-    if nat.roster and unknown:
-        raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}")
+    if unknown:
+        raise UsageError(f"crew: --in-use names cards not in {where}: {', '.join(unknown)}"
+                         f"{'' if nat.roster else ' (it lists none: key roster)'}")
     size = _crew_size(rules, casualties)
     free = len(nat.roster) - len(set(cards))
     if math.comb(max(free, 0), size) > MAX_COMBINATIONS:   # every combination is tried: keep it finite
@@ -39,8 +41,8 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
     c = rules.crew
     if not nat.roster:
         lines.append(f"No personality cards are listed in {where} (key: roster); add [[roster]] tables "
-                     f"(card, role, morale) to search for crews.")
-        return lines
+                     f"(card, role, morale; the file ends with one commented out) to search for crews.")
+        return with_notes(rules, lines)
     lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(cards)} unused cards"
                  f"{'' if search.crews else f': {c.morale_rule} cannot be met from these cards'}.")
     for crew in search.crews[:most]:
@@ -48,7 +50,7 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
                                       f"(M{card.morale})" for card in crew))
     if len(search.crews) > most:
         lines.append(f"  ... and {len(search.crews) - most} more (--most N lists more)")
-    return lines
+    return with_notes(rules, lines)
 
 
 def _nationality(kit: KitData, nationality: str) -> Nationality:
@@ -56,10 +58,29 @@ def _nationality(kit: KitData, nationality: str) -> Nationality:
     nat = next((n for n in kit.nationalities if n.key.lower() == nationality.lower()), None)   # no two differ in case
     if nat is None:
         keys = [n.key for n in kit.nationalities]
-        hint = suggestion(nationality.lower(), keys)
+        hint = suggestion_by_names(nationality, nationality_names(kit))
         raise UsageError(f"crew: no nationality {nationality!r}; {hint + ' ' if hint else ''}the data has "
                          f"{', '.join(keys)}")
     return nat
+
+
+def nationality_names(kit: KitData) -> dict[str, list[str]]:
+    """What a player may call each nationality, by its file's name: its name, adjective and army
+    in the data and in every edition's glossary, and the names of the languages its soldiers
+    spoke (`speaks`) in every language the kit has, as Babel gives them ('soviet': Soviet,
+    Sowjets, Russian, russisch, русский, ...)."""
+    from generator.content.words import available_languages, language_names
+    from generator.data.glossary import read_glossary
+    names = {n.key: [n.name, n.adjective, n.army, *(name for code in n.speaks for name in language_names(code))]
+             for n in kit.nationalities}
+    for lang in available_languages()[1:]:
+        try:
+            glossary = read_glossary(kit, lang)
+        except DataError:       # a glossary with a problem of its own: `bailout check` names it
+            continue
+        for key, words in glossary.nationalities.items():
+            names.get(key, []).extend(words.values())
+    return {key: [name for name in these if name] for key, these in names.items()}
 
 
 def _crew_size(rules: Rules, casualties: int) -> int:
@@ -100,11 +121,14 @@ def _target_lines(rules: Rules, name: str, label: str, casualties: int, search: 
 def _afv(nat: Nationality, where: str, afv: str | None, afv_morale: int | None) -> tuple[int, str]:
     """(the AFV's Morale, how the report names it): the AFV named from the file, or a Morale given."""
     if afv is not None:
+        if not nat.afvs:
+            raise UsageError(f"crew: {where}: afv: no AFV is listed; add an [[afv]] table (name, morale, open_topped: "
+                             f"the file ends with one commented out, docs/editing.md shows it), or give --afv-morale M")
         listed = next((a for a in nat.afvs if a.name.lower() == afv.lower()), None)
         if listed is None:
-            known = ", ".join(a.name for a in nat.afvs) or "none (add [[afv]] tables)"
             hint = suggestion(afv, [a.name for a in nat.afvs])
-            raise UsageError(f"crew: {where}: afv: no AFV named {afv!r}; {hint + ' ' if hint else ''}listed: {known}")
+            raise UsageError(f"crew: {where}: afv: no AFV named {afv!r}; {hint + ' ' if hint else ''}"
+                             f"listed: {', '.join(a.name for a in nat.afvs)}")
         return listed.morale, f"{listed.name} (Morale {listed.morale})"
     if afv_morale is None:
         raise UsageError("crew: give the AFV, by --afv NAME or --afv-morale M")

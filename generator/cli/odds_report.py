@@ -1,5 +1,6 @@
 """`bailout odds` as a plain-text table: each chance as a fraction and a percentage."""
 
+import re
 from fractions import Fraction
 
 from generator.data.model import KitData, Rules
@@ -14,7 +15,27 @@ def odds_lines(kit: KitData, odds: Odds) -> list[str]:
     r = kit.rules
     lines = [f"Rule {r.number} {r.title}: exact odds over a deck of {odds.deck_size} cards "
              f"({'transcribed' if kit.deck_cards else 'ideal'}), data {kit.short_hash}", ""]
-    return lines + _one_man_lines(r, odds) + _crew_lines(r, odds)
+    return with_notes(r, lines + _one_man_lines(r, odds) + _crew_lines(r, odds))
+
+
+_CITED = re.compile(r"\bnote (\d+)\b")
+
+
+def with_notes(rules: Rules, lines: list[str]) -> list[str]:
+    """`lines`, then each interpretation note they cite ("note 8"), in the words of the player
+    aid's notes: a terminal has no page 2 to turn to."""
+    cited = {int(n) for line in lines for n in _CITED.findall(line)}
+    notes = [i for i in rules.interpretations if i.note in cited]
+    if not notes:
+        return lines
+    from generator.content.words import load_words
+    words = load_words()        # the aid's own labels, in the terminal's English
+    out = [*lines, "", "Notes (as on the player aid)"]
+    for note in notes:
+        label = ("aid.note.house_rule" if note.house_rule
+                 else "aid.note.rule" if note.restates and note.reading == note.default else None)
+        out.append(f"  note {note.note}: {words(label) + ' ' if label else ''}{note.sentence}")
+    return out
 
 
 def _row(label: str, p: Fraction) -> str:

@@ -38,7 +38,7 @@ from generator.options import (
     default_counter_mm,
 )
 from generator.profiles import registry
-from generator.suggest import suggestion
+from generator.suggest import refusal, suggestion
 from generator.text import or_list
 
 MODES = ("independent", "balanced")
@@ -73,16 +73,29 @@ class _Parser(argparse.ArgumentParser):
         self.commands, self.summaries = {}, {}
 
     def error(self, message: str) -> NoReturn:
-        """The command's usage, then one line; a refused value (`argument --rows: ...`, which
-        lists what is accepted) is that one line alone, exit status 2 either way."""
-        if not re.match(r"argument [\w/-]+: (?!expected (one|at|\d)|invalid choice)", message):
-            self.print_usage(sys.stderr)
-        bad = re.search(r"invalid choice: '?(.*?)'? \(choose from (.*)\)$", message)
-        if bad:     # argparse lists the choices; say which one was meant
-            hint = suggestion(bad[1], [c.strip(" '") for c in bad[2].split(",")])
-            message += f"; {hint}" if hint else ""
-        print(f"bailout: error: {one_line(message)}", file=sys.stderr)    # argparse echoes arguments raw
+        """One line on stderr and exit status 2, whatever the mistake: what is wrong, with the
+        closest accepted name where one is close, else where the options are listed.  The usage
+        block is shown only when asked for (--help)."""
+        bad = re.fullmatch(r"argument (\S+): invalid choice: '?(.*?)'? \(choose from (.*)\)", message)
+        if bad:     # a command's name (the only choices argparse checks itself): say which one was meant
+            choices = list(dict.fromkeys(c.strip(" '") for c in bad[3].split(",")))
+            message = f"{bad[2]!r} is not a {bad[1].lower()}; {refusal(bad[2], choices)}"
+        elif "did you mean" not in message and not _REFUSED_VALUE.match(message):
+            message += f"; {self.help_hint()}"
+        # as the commands' own refusals read: 'bailout: crew: ...', '--paper: ...' for 'argument --paper: ...';
+        # one_line, as argparse echoes arguments raw
+        where = "".join(f"{word}: " for word in self.prog.split()[1:])
+        print(f"bailout: {where}{one_line(message.removeprefix('argument '))}", file=sys.stderr)
         raise SystemExit(2)
+
+    def help_hint(self) -> str:
+        """Where this parser's options (or, for `bailout` itself, the commands) are listed."""
+        command = self.prog.split()[1:]
+        return f"bailout help {command[0]} lists its options" if command else "bailout lists the commands"
+
+
+# argparse's "argument --rows: <the converter's own message>": the converter says what is accepted
+_REFUSED_VALUE = re.compile(r"argument [\w/-]+: (?!expected (one|at|\d)|ignored explicit|not allowed)")
 
 
 def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -216,7 +229,7 @@ def _add_help_commands(p: _Parser, add: Callable[..., argparse.ArgumentParser]) 
                         "docs/reference.md, Shell completion).")
     t.add_argument("shell", type=choice(SHELLS, what="a shell"), metavar="SHELL", help=", ".join(SHELLS))
     h = add("help", help="show one command's options (bailout help build), or list the commands")
-    h.add_argument("topic", nargs="?", choices=sorted([*p.commands, "help"]), metavar="COMMAND",
+    h.add_argument("topic", nargs="?", choices=sorted(p.commands), metavar="COMMAND",
                    help="the command")
 
 
@@ -274,8 +287,8 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
                        metavar="PROFILES",
                        help=profiles + "; a comma list puts each further profile's PDFs in a folder of its name")
     else:
-        g.add_argument("--print", dest="print_profile", type=str.lower, choices=registry.names(),
-                       default=registry.DEFAULT, help=profiles)
+        g.add_argument("--print", dest="print_profile", type=choice(registry.names(), what="a print profile"),
+                       choices=registry.names(), default=registry.DEFAULT, help=profiles)
     marked = [p.name for p in registry.PROFILES.values() if p.prepress is not None and p.prepress.marks]
     g.add_argument("--no-marks", action="store_true",
                    help=f"--print {or_list(marked)}: no crop marks (the page is the bleed box)")

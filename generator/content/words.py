@@ -485,6 +485,20 @@ def available_languages() -> tuple[str, ...]:
     return (SOURCE_LANGUAGE, *others)
 
 
+def language_names(code: str) -> tuple[str, ...]:
+    """What people call language `code`: its name in itself and in every language the kit has a
+    catalogue for, as Babel's CLDR data spells it ('de': Deutsch, German, allemand, ...); none
+    for a code Babel does not know."""
+    from babel import Locale, UnknownLocaleError
+    names = []
+    for lang in (code, *available_languages()):
+        try:
+            names.append(Locale.parse(code).get_display_name(Locale.parse(lang)) or "")
+        except (UnknownLocaleError, ValueError):
+            continue
+    return tuple(dict.fromkeys(name for name in names if name))
+
+
 def _fields(text: str) -> set[str]:
     """The str.format fields of a message ("{rule}" -> {"rule"}); none when it does not parse
     (field_problem names that)."""

@@ -213,6 +213,7 @@ class Nationality(Struct, frozen=True):
     afvs: tuple[Afv, ...]
     emblem: tuple[EmblemShape, ...] = ()    # drawn in order
     army: str = ""          # whose weapons the spans follow ('French Army to 1940, then Free French')
+    speaks: tuple[str, ...] = ()    # its soldiers' languages ('ru'): commands take their names for it too
 
     def rifle_in(self, year: int) -> str | None:
         return _span_model(self.rifles, year)

@@ -1,5 +1,6 @@
 """nationalities/*.toml -> Nationality: names, greyscale-safe colours, weapons by year."""
 
+import re
 from collections import Counter
 from itertools import pairwise
 from typing import Any
@@ -31,6 +32,12 @@ def _colour(value: str) -> str | None:
     return f"{value!r} is not a colour like '#8a9aa6'"
 
 
+def _language_code(value: str) -> str | None:
+    if re.fullmatch(r"[a-z]{2,3}", value):
+        return None
+    return f"{value!r} is not a language code like 'ru' (ISO 639, lower case)"
+
+
 def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, Any], rules: Rules | None) \
         -> Nationality:
     """One nationality file's table -> Nationality; `rules` (None if rules.toml is unreadable) gives the period."""
@@ -38,6 +45,7 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
     name = r.get("name", str, check=nonblank)
     adjective = r.get("adjective", str, check=nonblank)
     army = r.get("army", str, default="", check=nonblank)     # optional: whose weapons the spans follow
+    speaks = r.get_list("speaks", str, default=[], check_item=_language_code)     # optional
     colour = r.get("colour", str, check=_colour)
     text_colour = r.get("text_colour", str, check=_colour)
     if colour and text_colour:
@@ -67,7 +75,7 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
     emblem = _emblem(r)
     r.finish()
     return Nationality(key, name, adjective, colour, text_colour, tuple(rifles), tuple(smgs),
-                       tuple(roster), tuple(afvs), emblem, army or "")
+                       tuple(roster), tuple(afvs), emblem, army or "", tuple(speaks or ()))
 
 
 # Bounds that keep every shape inside its square and drawable; percentages, see EmblemShape.

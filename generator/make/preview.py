@@ -68,11 +68,16 @@ class Preview:
 
     def names(self) -> list[str]:
         """Every file of the current options, in build order."""
+        return [name for name, _, _ in self.listed()]
+
+    def listed(self) -> list[tuple[str, str, str | None]]:
+        """(name, kind, paper key or None) of every file of the current options, in build order:
+        what the index says of each (release.file.KIND, as the release's index does)."""
         ctx = self.ctx
         if ctx is None:
             return []
-        return [o.file_name(PAPERS[p] if o.per_paper else None) for o in _outputs(ctx.options)
-                for p in (ctx.options.papers if o.per_paper else [""])]
+        return [(o.file_name(PAPERS[p] if o.per_paper else None), o.kind, p if o.per_paper else None)
+                for o in _outputs(ctx.options) for p in (ctx.options.papers if o.per_paper else [""])]
 
     def reload(self) -> None:
         """Read the sources again: a new context and every file stale, or the problems shown."""

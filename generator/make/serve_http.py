@@ -14,8 +14,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from generator.content.context import BuildContext
 from generator.content.words import Words
 from generator.errors import one_line
+from generator.layout.paper import PAPERS
 from generator.make.preview import INDEX, Preview, change_lines
 from generator.render.html.safe_html import HEADER_ONLY, PAGE_POLICY, policy_meta, served_policy
 
@@ -81,23 +83,31 @@ def view_page(preview: Preview, name: str) -> Page:
 
 
 def index_page(preview: Preview) -> Page:
-    """Links to every output and the changes since the preview started."""
-    w = preview.words
-    links = []
-    for name in preview.names():
-        href = f"/view/{name}" if name.endswith(".pdf") else f"/{name}"
-        links.append(f'<li><a href="{html.escape(href)}">{html.escape(name)}</a></li>')
-    changes = "".join(f"<li>{html.escape(line)}</li>" for line in change_lines(preview))
-    stamp = preview.ctx.stamp_words() if preview.ctx is not None else ""
+    """Links to every output, each with what it is, and the changes since the preview started:
+    the release's index page in look and words (render/html/release_pages.py)."""
+    from generator.render.html.release_pages import preview_index
+    w, ctx = preview.words, preview.ctx
     script = live_script(INDEX, preview.state(INDEX))
-    body = (f'{_head(w, w("serve.title"))}</head><body style="font:16px sans-serif;margin:1em 2em">'
-            f'{problems_box(w, preview.problems)}<h1>{html.escape(w("serve.title"))}</h1>'
-            f'<p>{html.escape(w("serve.edition", stamp=stamp))}</p>'
-            f'<h2>{html.escape(w("serve.outputs"))}</h2><ul>{"".join(links)}</ul>'
-            f'<h2>{html.escape(w("serve.changes"))}</h2>'
-            f'<ul>{changes or "<li>" + html.escape(w("serve.no_changes")) + "</li>"}</ul>'
-            f'<script>{script}</script></body></html>')
+    body = preview_index(w, edition=w("serve.edition", stamp=ctx.stamp_words() if ctx is not None else ""),
+                         files=_files(preview, ctx) if ctx is not None else [],
+                         changes=change_lines(preview) or [w("serve.no_changes")],
+                         problems=problems_box(w, preview.problems), script=script)
     return Page(body, script)
+
+
+def _files(preview: Preview, ctx: BuildContext) -> list[dict[str, object]]:
+    """Each file the index links: its name and link, what it is and, for a PDF, its paper and
+    how to print it, in the release's words."""
+    from generator.render.html.release_pages import part_words
+    w, number = preview.words, ctx.kit.rules.number
+    files: list[dict[str, object]] = []
+    for name, kind, paper in preview.listed():
+        pdf = name.endswith(".pdf")
+        what = (part_words(w, kind, number, ctx.options.profile) if pdf
+                else {"what": w(f"release.file.{kind}"), "how": ""})
+        files.append({"name": name, "href": f"/view/{name}" if pdf else f"/{name}",
+                      "paper": PAPERS[paper].label if paper else "", **what})
+    return files
 
 
 # -- the server ------------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 """The release's own pages: README.txt for players and index.html, a page that shows and links
-every file in the zip (thumbnails, sizes, SHA-256).  No script, nothing fetched.
+every file in the zip (thumbnails, sizes, SHA-256).  No script, nothing fetched.  `bailout
+serve`'s index page is made here too, in the same style (release.css.j2), its one script given.
 
-Both are Jinja2 templates beside this module (README.txt.j2, index.html.j2, read as package
-files); their words are the catalogue's ("release.*").  The page is autoescaped: every piece of
-text is escaped, names included; the README is plain text.  Which files they describe comes in
-as Listed entries (make/release.py makes them from the Output registry); how to print them, from
-the options' print profile.
+Each is a Jinja2 template beside this module (README.txt.j2, index.html.j2, preview.html.j2,
+read as package files); their words are the catalogue's ("release.*", "serve.*").  The pages
+are autoescaped: every piece of text is escaped, names included; the README is plain text.
+Which files they describe comes in as Listed entries (make/release.py makes them from the Output
+registry); how to print them, from the options' print profile.
 """
 
 import hashlib
@@ -33,7 +34,7 @@ from generator.render.html.safe_html import policy_meta
 from generator.render.pdf.plain_pypdf import PdfReader
 from generator.text import words_of
 
-README, INDEX, EDITIONS = "README.txt.j2", "index.html.j2", "editions.html.j2"
+README, INDEX, EDITIONS, PREVIEW = "README.txt.j2", "index.html.j2", "editions.html.j2", "preview.html.j2"
 WIDTH, TIP_WIDTH = 92, 90       # the README's credits, and its printing tips (a hanging indent)
 
 
@@ -50,7 +51,7 @@ def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes],
     `pdfs` and `others`: the files it describes, in order."""
     r = kit.rules
     profile = options.profile
-    pdf_items = [{"names": ", ".join(name for name, _ in pdf.names), **_part(words, pdf.kind, r.number, profile)}
+    pdf_items = [{"names": ", ".join(name for name, _ in pdf.names), **part_words(words, pdf.kind, r.number, profile)}
                  for pdf in pdfs]
     actual_size = words("release.actual_size")
     papers = {key: paper.label for key, paper in PAPERS.items()}
@@ -85,7 +86,7 @@ def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], 
             pdf_items.append({"name": name, "thumb": f"thumbs/{name[:-len('.pdf')]}.png",
                               "paper": PAPERS[paper].label if paper is not None else "",
                               "facts": _facts(words, content, _pages(content)),
-                              **_part(words, pdf.kind, r.number, options.profile)})
+                              **part_words(words, pdf.kind, r.number, options.profile)})
     faces = [{"name": n, "alt": _face_alt(n)} for n in _faces(files)]
     page = _render(INDEX, words, html_words=partial(_html_words, words), r=r, data=edition or kit.hash[:8],
                    title=words("release.title", number=r.number, title=r.title, version=__version__),
@@ -115,7 +116,7 @@ def _switcher(langs: Sequence[str], current: str | None, href: str) -> list[dict
     return entries
 
 
-def _part(words: Words, kind: str, number: str, profile: PrintProfile) -> dict[str, str]:
+def part_words(words: Words, kind: str, number: str, profile: PrintProfile) -> dict[str, str]:
     """What a PDF is and how to print it, in the print profile's words where it has its own."""
     how = profile.release.how_to_print.get(kind, f"release.print.{kind}")
     what = profile.release.files.get(kind, f"release.file.{kind}")
@@ -230,6 +231,17 @@ def _wrap(text: str, width: int) -> str:
 def _bullet(text: str, width: int) -> str:
     """A list item: '- ' and `text` filled to `width`, its later lines indented under the first."""
     return "\n".join(("- " if i == 0 else "  ") + line for i, line in enumerate(_wrap(text, width - 2).split("\n")))
+
+
+# -- the live preview's index ------------------------------------------------------------------
+
+def preview_index(words: Words, *, edition: str, files: Sequence[Mapping[str, object]], changes: Sequence[str],
+                  problems: str, script: str) -> str:
+    """`bailout serve`'s index page, styled as a release's: `files` each with its name, href,
+    what it is and, for a PDF, its paper and how to print it (part_words); `changes`, the printed
+    changes since the preview started; `problems` and `script`, markup the server made."""
+    return _render(PREVIEW, words, title=words("serve.title"), edition=edition, files=files, changes=changes,
+                   problems=Markup(problems), script=Markup(script), colours=_colours(), policy=Markup(policy_meta()))
 
 
 # -- the index of a release of several editions -------------------------------------------------
