@@ -22,7 +22,7 @@ from generator.options import BuildOptions, default_counter_mm
 from generator.render.pdf.pdfx import margin
 
 DPI = 150
-PRESETS = ("drivethru", "meinspiel", "tgc-punchout")
+PRESETS = ("shop", "drivethru", "meinspiel", "tgc-punchout")
 
 
 def picture(pdf: bytes, page: int, options: BuildOptions, cut: bytes | None = None):

@@ -338,6 +338,18 @@ def test_a_release_holds_several_profiles(several):
         assert "/TrimBox" not in fold.pages[1] and f"fold/counters-{paper}.pdf" in manifest
 
 
+def test_a_release_without_a_calibration_page_says_nothing_of_reading_an_offset_off_it(several):
+    """A shop's counters and fold sheets open with no calibration page (docs/printing.md), so a
+    release of those alone leaves out how to rebuild with the offset read off it; a home duplex
+    release keeps it (test_metadata)."""
+    from generator.content.words import load_words
+    words = load_words()
+    archive, files = several
+    readme = archive.read(files["README.txt"]).decode()
+    assert words("release.readme.rebuild") not in readme and "--back-offset" not in readme
+    assert words("release.readme.credits") in readme
+
+
 def test_a_release_holds_the_game_crafters_slugs_as_images_its_upload_page_takes(several):
     """The Game Crafter's small punchout: each side of each slug a PNG of 3.5 x 5.5 in (the
     3.25 x 5.25 in slug and 1/8 in bleed) at 300 dpi, 1050 x 1650 px, a front and a back a slug."""
