@@ -113,6 +113,25 @@ def test_design_colours_print_through_the_output_profile_within_a_stated_delta_e
     assert math.dist(lab(olive), lab(proofed([6, 0, 35, 36]))) > 10     # what grey-component replacement printed
 
 
+def page_colours():
+    """{'#rrggbb': name} of the colours the aid and the tables print beside the data's: the
+    palette's accent, head and box, the tables' band and their Killed and armed tints."""
+    from generator.render import theme
+    named = {name: getattr(theme.COLOUR, name) for name in ("accent", "head", "box")}
+    named |= {name: getattr(theme, name) for name in ("BAND", "KILLED_TINT", "YES_TINT")}
+    return {colour: name for name, colour in named.items()}
+
+
+def test_the_pages_own_colours_print_through_the_profile_within_the_same_delta_e():
+    """The aid's and the tables' colours, as DriveThruRPG's pages print them."""
+    files = render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",), print_profile="drivethru"))
+    printed = fills(files["player-aid-a4.pdf"]) | fills(files["prerolled-a4.pdf"])
+    for hex_colour, name in page_colours().items():
+        inks = press_inks(hex_colour)
+        assert tuple(inks) in printed, (name, hex_colour, inks)
+        assert math.dist(lab(hex_colour), lab(proofed(inks))) <= DELTA_E, (name, hex_colour, inks)
+
+
 # ---- overprint and reversed type ----------------------------------------------------------------
 
 def painted(reader, stream, resources):
