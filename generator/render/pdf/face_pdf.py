@@ -131,6 +131,15 @@ def reversed_ink(nat: Nationality, bw: bool) -> Any:
     return colour(nat.colour)
 
 
+def band_ink(nat: Nationality, bw: bool) -> Any:
+    """The band's colour: a dark ink as the grey of its lightness, so a press lays the band in
+    black alone (a dark colour through a press's profile is a rich black of every ink, over its
+    ceiling); a light ink as it is."""
+    if bw or luma(nat.text_colour) < 0.5:
+        return grey(round(luma(nat.text_colour), 3))
+    return colour(nat.text_colour)
+
+
 def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationality, bw: bool, words: Words,
               forms: "PictogramForms | None" = None) -> None:
     """The face with its lower-left corner at the origin; its pictogram placed from `forms`
@@ -138,7 +147,7 @@ def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationalit
     kind, laid = fits[0], fits[1][face]
     ground, ink_colour, emblem_colour = paint(nat, bw)
     c.saveState()
-    _ground(c, zone, kind, face, ground, ink_colour, bw)
+    _ground(c, zone, kind, face, ground, band_ink(nat, bw), bw)
     ex, ey, e, _ = zone.emblem
     for shape in fl.emblem(nat.emblem, (ex, ey, e, e)):
         draw_shape(c, shape, emblem_colour(shape.colour))
@@ -154,10 +163,11 @@ def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationalit
     c.restoreState()
 
 
-def _ground(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, ground: Any, ink_colour: Any,
+def _ground(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, ground: Any, band: Any,
             bw: bool) -> None:
     """The counter's ground, bleeding past its cut lines (and its outline with --bw), and the
-    band of a reversed face: the ink across the face, bleeding past both sides, behind its label."""
+    band of a reversed face (`band`: its colour) across the face, bleeding past both sides,
+    behind its label."""
     s, b = zone.size, zone.bleed
     c.setFillColor(ground)
     c.rect(*geo.bleed_rect(0, 0, s, b), fill=1, stroke=0)
@@ -167,7 +177,7 @@ def _ground(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, ground:
     c.rect(0, 0, s, s, fill=1, stroke=1 if bw else 0)
     if face.band:
         bottom, top = zone.band(kind)
-        c.setFillColor(ink_colour)
+        c.setFillColor(band)
         c.rect(-b, bottom, s + 2 * b, top - bottom, fill=1, stroke=0)
 
 
@@ -285,15 +295,19 @@ def polygon(c: Canvas, points: Sequence[tuple[float, float]]) -> None:
 
 
 def no_smoke(c: Canvas, sign: tuple[float, float, float], ink_colour: Any, letter: str, small: float) -> None:
-    """No Smoke capability (871.4): Smoke's letter in a struck-through circle."""
+    """No Smoke capability (871.4): Smoke's letter in a struck-through circle.  The circle and
+    its stroke are filled shapes, not stroked lines: a shop's black lines overprint what lies
+    beneath (ink_stream.py), and a line beside the emblem would lay its black on the emblem's
+    inks where a press's dot touches both."""
     cx, cy, d = sign
-    r = d / 2
-    c.setStrokeColor(ink_colour)
+    r, half = d / 2, max(0.5, d * 0.1) / 2
     c.setFillColor(ink_colour)
-    c.setLineWidth(max(0.5, d * 0.1))
-    c.circle(cx, cy, r, fill=0, stroke=1)
+    ring = c.beginPath()
+    ring.circle(cx, cy, r + half)
+    ring.circle(cx, cy, r - half)
+    c.drawPath(ring, fill=1, stroke=0, fillMode=0)      # even-odd: the ring alone
     size = max(small, d * 0.7)
     c.setFont(font_of("small"), size)
     c.drawCentredString(cx, cy - size * fl.CAP / 2, letter)
-    k = r * 0.7071
-    c.line(cx - k, cy + k, cx + k, cy - k)
+    k, n = r * 0.7071, half * 0.7071        # the stroke's ends on the circle, its half-width across it
+    polygon(c, ((cx - k + n, cy + k + n), (cx + k + n, cy - k + n), (cx + k - n, cy - k - n), (cx - k - n, cy + k - n)))

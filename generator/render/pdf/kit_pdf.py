@@ -11,6 +11,7 @@ from typing import BinaryIO
 
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
+from generator.profiles.print_profile import PdfX
 from generator.render import theme
 from generator.render.pdf.canvas import FONT, DocumentInfo, Pdf, document_info, draw_footer, finish, new_canvas
 from generator.render.pdf.pdf_join import Footers, join
@@ -31,11 +32,16 @@ def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Source]) ->
     duplex = ctx.options.profile.duplex_hint
     parts = [(ctx.words(key), source) for _, key, source in sources]     # in the edition's language
     part_of = {ctx.words(key): part for part, key, _ in sources}
+    prepress = ctx.options.profile.prepress
+    blank = blank_page(ctx, paper, title, subject) if duplex else None
+    if prepress is not None and blank is not None:      # a shop's parts: the padding page the shop's too
+        from generator.render.pdf.shop_pdf import to_shop
+        blank = bytes(to_shop(blank, prepress, ctx.options.marks))
 
     def footers(owners: Sequence[str | None]) -> bytes:
         return kit_footers(ctx, paper, title, subject, [part_of.get(o) if o is not None else None for o in owners])
-    return merge(parts, paper, title, subject, document_info(ctx), duplex=duplex,
-                 blank=blank_page(ctx, paper, title, subject) if duplex else None, footers=footers)
+    return merge(parts, paper, title, subject, document_info(ctx), duplex=duplex, blank=blank, footers=footers,
+                 pdfx=prepress.pdfx if prepress is not None else None)
 
 
 def kit_footers(ctx: BuildContext, paper: Paper, title: str, subject: str, parts: Sequence[str | None]) -> bytes:
@@ -67,17 +73,20 @@ def blank_page(ctx: BuildContext, paper: Paper, title: str, subject: str) -> byt
 
 
 def merge(parts: Sequence[Part], paper: Paper, title: str, subject: str, info: DocumentInfo, *,
-          duplex: bool = True, blank: bytes | None = None, footers: Footers | None = None) -> Pdf:
+          duplex: bool = True, blank: bytes | None = None, footers: Footers | None = None,
+          pdfx: PdfX | None = None) -> Pdf:
     """`parts` is [(bookmark title, PDF bytes or binary file)]; return the joined PDF.
     `duplex`: the viewer hint for a long-edge duplex print, and each part on a fresh sheet,
-    padded with the page `blank`; `footers`: the kit's own footers (pdf_join.join's).  The
+    padded with the page `blank`; `footers`: the kit's own footers (pdf_join.join's); `pdfx`: a
+    print shop's parts, joined as that PDF/X file.  The
     dates are the parts' own (fixed, or SOURCE_DATE_EPOCH): no clock is read here."""
     if duplex and blank is None:
         blank = _empty_page(paper)
     written = bytearray()
     contents = [(name, content if isinstance(content, bytes) else content.read()) for name, content in parts]
     pages = join(contents, written.extend, Document(title, subject, info.author, info.creator, info.keywords,
-                                                    duplex=duplex), padding=blank if duplex else None, footers=footers)
+                                                    duplex=duplex), padding=blank if duplex else None,
+                 footers=footers, pdfx=pdfx)
     return Pdf(written, pages)
 
 

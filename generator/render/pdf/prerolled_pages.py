@@ -31,7 +31,8 @@ from generator.render.pdf.canvas import (
     footer_baseline,
     footer_text,
 )
-from generator.render.pdf.pdf_stream import ESCAPES, PdfStream, number
+from generator.render.pdf.pdf_stream import ESCAPES, PdfStream
+from generator.render.pdf.pdf_syntax import number
 from generator.text import truncate
 
 Text = Callable[[str, float, float, float, str], str]      # (font, size, x, y, text) -> operators
