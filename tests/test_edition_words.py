@@ -246,3 +246,38 @@ def test_a_glossary_model_no_nationality_names_is_named_by_file_and_key(data_cop
 def test_read_glossary_takes_the_models_in_the_editions_form():
     glossary = read_glossary(load(DATA), "ru")
     assert glossary.models["PPSh-41"] == ("ППШ-41", "")
+
+
+def _printed_names():
+    """(file, key, text) of every nationality name and army an edition prints in the aid's weapons
+    table: the English data's (nationalities/*.toml) and each glossary's [nationalities]."""
+    out = []
+    for path in sorted((DATA / "nationalities").glob("*.toml")):
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+        out += [(f"nationalities/{path.name}", key, table[key]) for key in ("name", "army") if key in table]
+    for lang in EDITIONS:
+        for nation, entry in _glossary(lang).get("nationalities", {}).items():
+            out += [(f"glossary/{lang}.toml", f"nationalities.{nation}.{key}", entry[key])
+                    for key in ("name", "army") if key in entry]
+    return out
+
+
+def test_every_editions_nationality_names_fit_the_aids_name_cell():
+    # the aid's weapons table prints a name or army of at most NAME_CHARS characters whole and cuts a
+    # longer one ("Brytyjczycy i Wspólnota Nar…"): every one the data and the glossaries give fits
+    from generator.content.aid_text import NAME_CHARS
+    names = _printed_names()
+    assert {file for file, _, _ in names} >= {f"glossary/{lang}.toml" for lang in EDITIONS}
+    cut = [f"data/{file}: {key}: {text!r} is {len(text)} characters" for file, key, text in names
+           if len(" ".join(text.split())) > NAME_CHARS]
+    assert cut == [], f"longer than the aid's name cell ({NAME_CHARS} characters): {cut}"
+
+
+def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy):
+    army = "Brytyjczycy i Wspólnota Narodów"        # 31 characters, as a translator once wrote it
+    edit(data_copy / "glossary" / "pl.toml", 'army = "Brytyjska Wspólnota Narodów"', f'army = "{army}"')
+    status, _, err = run_cli("check", "--data", data_copy)
+    assert status == 2 and "Traceback" not in err, err
+    line = next((line for line in err.splitlines() if "nationalities.british.army" in line), "")
+    assert "glossary/pl.toml: nationalities.british.army:" in line and repr(army) in line, err
+    assert f"{len(army)} characters" in line, line
