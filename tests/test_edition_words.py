@@ -281,3 +281,36 @@ def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy):
     line = next((line for line in err.splitlines() if "nationalities.british.army" in line), "")
     assert "glossary/pl.toml: nationalities.british.army:" in line and repr(army) in line, err
     assert f"{len(army)} characters" in line, line
+
+
+# Polish typesetting's rule: a one-letter word (the conjunctions a, i, o, u; the prepositions w, z)
+# never ends a line; it goes to the next line with the word it belongs to.
+POLISH_ONE_LETTER_WORDS = {"a", "i", "o", "u", "w", "z"}
+
+
+def _lines_ending_in_one_letter(pdf_lines, html):
+    """Each place a line of the PDF ends with a one-letter word that the aid's web page (the same
+    paragraphs) sets before the next line's first word: the word and its successor, split."""
+    segments = [" ".join(s.replace("\u00a0", " ").split()) for s in re.split(r"<[^>]+>", html)]
+    source = "\n".join(segments)
+    out = []
+    for a, b in itertools.pairwise(pdf_lines):
+        if a.split() and b.split() and a.split()[-1].casefold() in POLISH_ONE_LETTER_WORDS:
+            if f" {a.split()[-1]} {b.split()[0]}" in source:
+                out.append(f"{a.split()[-1]} / {b.split()[0]}")
+    return out
+
+
+def test_no_line_of_the_polish_aid_ends_with_a_one_letter_word():
+    files = aid_edition("pl")
+    lines = pdf_text(files["player-aid-a4.pdf"]).splitlines()
+    text = " ".join(" ".join(lines).split())
+    assert any(f" {w} " in text for w in POLISH_ONE_LETTER_WORDS)     # the aid has such words
+    assert _lines_ending_in_one_letter(lines, files["player-aid.html"].decode()) == []
+
+
+def test_the_one_letter_check_sees_a_preposition_ending_a_line():
+    html = "<p>Załoga tworzy nową grupę z identyfikatorem grupy AFV</p><td>Lee-Enfield No. 4 Mk I</td><td>1944</td>"
+    assert _lines_ending_in_one_letter(["Załoga tworzy nową grupę z", "identyfikatorem grupy AFV"], html) == \
+        ["z / identyfikatorem"]
+    assert _lines_ending_in_one_letter(["Lee-Enfield No. 4 Mk I", "1944"], html) == []
