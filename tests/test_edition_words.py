@@ -314,3 +314,13 @@ def test_the_one_letter_check_sees_a_preposition_ending_a_line():
     assert _lines_ending_in_one_letter(["Załoga tworzy nową grupę z", "identyfikatorem grupy AFV"], html) == \
         ["z / identyfikatorem"]
     assert _lines_ending_in_one_letter(["Lee-Enfield No. 4 Mk I", "1944"], html) == []
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_the_columns_and_their_product_are_never_broken_over_a_line(lang):
+    # the ideal deck's size is the product of the columns' sizes, as rules.toml lists the columns:
+    # "2 × 3 × 4" (and "2, 3, 4") is one expression, set on one line
+    columns = [str(c) for c in tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["deck"]["columns"]]
+    lines = [" ".join(line.split()) for line in pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).splitlines()]
+    assert any(" × ".join(columns) in line for line in lines), lang
+    assert any(", ".join(columns) in line for line in lines), lang
