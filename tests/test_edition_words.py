@@ -324,3 +324,16 @@ def test_the_columns_and_their_product_are_never_broken_over_a_line(lang):
     lines = [" ".join(line.split()) for line in pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).splitlines()]
     assert any(" × ".join(columns) in line for line in lines), lang
     assert any(", ".join(columns) in line for line in lines), lang
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_the_icons_credit_is_quoted_whole_in_english(lang):
+    # the licence's credit "Icons made by AUTHOR" is quoted as English in every edition: its
+    # authors (layout/pictograms.toml) joined by the English "and", never the edition's
+    authors = sorted({part["author"] for parts in tomllib.loads(
+        (ROOT / "generator" / "layout" / "pictograms.toml").read_text(encoding="utf-8"))["pictogram"].values()
+        for part in parts["part"]})
+    assert len(authors) > 1
+    credit = "Icons made by " + ", ".join(authors[:-1]) + " and " + authors[-1]
+    page = " ".join(aid_edition(lang)["player-aid.html"].decode().split())
+    assert credit in page, lang

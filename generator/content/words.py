@@ -19,7 +19,7 @@ import io
 import json
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -238,6 +238,15 @@ def polish_spacing(text: str) -> str:
 
 
 _TYPOGRAPHY: dict[str, Callable[[str], str]] = {"fr": french_spacing, "pl": polish_spacing}
+
+
+def english_names(names: Sequence[str]) -> str:
+    """'Lorc and Skoll', 'A, B and C': names joined by the English catalogue's colophon.and, for
+    a credit every edition quotes in English as its licence asks ("Icons made by ...")."""
+    items = [str(name) for name in names]
+    if len(items) < 2:
+        return "".join(items)
+    return load_words(SOURCE_LANGUAGE)("colophon.and", a=", ".join(items[:-1]), b=items[-1])
 
 
 def catalogue_file(lang: str) -> Path:

@@ -22,7 +22,7 @@ from markupsafe import Markup
 from msgspec import Struct
 
 from generator import __version__
-from generator.content.words import Words
+from generator.content.words import Words, english_names
 from generator.data.model import KitData
 from generator.layout import pictograms
 from generator.layout.paper import PAPERS
@@ -141,8 +141,7 @@ def _credits(kit: KitData, words: Words) -> str:
     """The rule's author and publisher, then the type's and the pictograms' makers, as their
     licences ask (the icons: "Icons made by AUTHOR", linked to game-icons.net and CC BY 3.0)."""
     r = kit.rules
-    names = pictograms.authors()
-    authors = names[0] if len(names) == 1 else words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
+    authors = english_names(pictograms.authors())        # inside the English quotation of the credit
     return " ".join([words("release.credits", number=r.number, title=r.title, credit=r.credit, game=r.game),
                      words("release.credits.art", authors=authors)])
 
