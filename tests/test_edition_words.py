@@ -295,9 +295,11 @@ def _lines_ending_in_one_letter(pdf_lines, html):
     source = "\n".join(segments)
     out = []
     for a, b in itertools.pairwise(pdf_lines):
-        if a.split() and b.split() and a.split()[-1].casefold() in POLISH_ONE_LETTER_WORDS:
-            if f" {a.split()[-1]} {b.split()[0]}" in source:
-                out.append(f"{a.split()[-1]} / {b.split()[0]}")
+        if not (a.split() and b.split()):
+            continue
+        last, first = a.split()[-1], b.split()[0]
+        if last.casefold() in POLISH_ONE_LETTER_WORDS and f" {last} {first}" in source:
+            out.append(f"{last} / {first}")
     return out
 
 
@@ -337,3 +339,20 @@ def test_the_icons_credit_is_quoted_whole_in_english(lang):
     credit = "Icons made by " + ", ".join(authors[:-1]) + " and " + authors[-1]
     page = " ".join(aid_edition(lang)["player-aid.html"].decode().split())
     assert credit in page, lang
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_a_face_images_alt_text_is_the_editions_name_kind_and_side(lang):
+    # 'faces/german-rifle-1939-45-back.png' (images.py names it so) says the glossary's name of the
+    # Germans, the catalogue's rifle with its years (an en dash, as a span prints) and its back
+    from generator.data.glossary import translated
+    from generator.render.html.release_pages import _face_alt
+    catalogue = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
+    german = _glossary(lang)["nationalities"]["german"]["name"]
+    kind = catalogue["counter.kind.rifle"] + " 1939\u201345"
+    back = catalogue["calibration.key.back"].replace("{kind}", kind)
+    kit = load(DATA)
+    edition = translated(kit, read_glossary(kit, lang))
+    alt = _face_alt("faces/german-rifle-1939-45-back.png", edition, Words(lang, catalogue))
+    assert alt == catalogue["release.index.face.alt"].replace("{nationality}", german).replace("{face}", back)
+    assert not re.search(r"(?i)german|rifle|back", alt), alt       # the file name's English words are gone

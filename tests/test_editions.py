@@ -409,3 +409,25 @@ def test_the_words_format_a_third_in_each_languages_convention():
                      "ru": "33,3 %"}
     assert Words("de", {}).percent(Fraction(1, 7776)).replace("\u00a0", " ") == "0,013 %"   # two figures, as English
     assert Words("xx", {}).percent(Fraction(1, 3)) == "33.3%"     # no such locale: the kit's own figures
+
+
+def test_every_face_images_alt_text_is_in_the_editions_words(two_editions):
+    # each face image is named by its nationality (the glossary's name), its kind (counter.kind.*)
+    # and its side (calibration.key.front/back), as the German catalogue and glossary give them
+    import html
+    import zipfile
+    with open(catalogue_file("de"), "rb") as f:
+        german = {m.id: m.string for m in read_po(f, locale="de") if m.id}
+    names = [n["name"] for n in tomllib.loads((DATA / "glossary" / "de.toml").read_text(encoding="utf-8"))
+             ["nationalities"].values()]
+    kinds = [german[f"counter.kind.{kind}"] for kind in ("crew", "rifle", "smg", "marker")]
+    sides = [german[f"calibration.key.{side}"].split("{kind}") for side in ("front", "back")]
+    with zipfile.ZipFile(two_editions) as archive:
+        root = sorted(archive.namelist())[0].split("/")[0]
+        page = archive.read(f"{root}/de/index.html").decode()
+    alts = [html.unescape(a) for a in re.findall(r'<img src="faces/[^"]+" [^>]*alt="([^"]*)"', page)]
+    assert alts
+    for alt in alts:
+        assert any(alt.startswith(f"{name}: ") for name in names), alt
+        assert any(kind in alt for kind in kinds), alt
+        assert any(alt.endswith(after) and before in alt for before, after in sides), alt
