@@ -6,6 +6,7 @@ Expected values come from the catalogues' own declarations (en.po's "#. words:" 
 glossaries, CLDR's quotation marks and Babel's percent pattern, never from the code that prints.
 """
 
+import io
 import itertools
 import re
 import tomllib
@@ -356,3 +357,20 @@ def test_a_face_images_alt_text_is_the_editions_name_kind_and_side(lang):
     alt = _face_alt("faces/german-rifle-1939-45-back.png", edition, Words(lang, catalogue))
     assert alt == catalogue["release.index.face.alt"].replace("{nationality}", german).replace("{face}", back)
     assert not re.search(r"(?i)german|rifle|back", alt), alt       # the file name's English words are gone
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_the_counters_subject_writes_the_size_with_the_editions_decimal_sign(lang):
+    from decimal import Decimal
+
+    from babel.numbers import format_decimal
+    from pypdf import PdfReader
+
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    options = BuildOptions(lang=lang, parts=("counters",), papers=("a4",))
+    size = format_decimal(Decimal(str(float(options.counter_mm))), format="0.00", locale=lang)      # CLDR: '19,05'
+    files = render_all(load(DATA), options)
+    subject = PdfReader(io.BytesIO(files["counters-a4.pdf"])).metadata.subject
+    assert size in subject, subject
+    assert "." not in subject.replace("A4", ""), subject

@@ -70,8 +70,7 @@ def render(ctx: BuildContext, paper: Paper, plan: geo.SheetPlan) -> bytes:
     if geo.board_of(opts) is not None:
         return _render_boards(ctx, paper, grid, zone, groups, fits, sheets)
     pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
-    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), words("counters.subject", paper=paper.label,
-                                                                size=f"{float(opts.counter_mm):.2f}"),
+    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), _subject(ctx, "counters.subject", paper),
                            duplex=opts.profile.duplex_hint)
     forms = Forms(c, ctx, zone, fits, groups)
     where = first_pages.Where(paper, grid, zone, fits, groups, pages)
@@ -131,8 +130,7 @@ def _render_boards(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zon
     counters alone (no calibration, ticks, bars or words: the board holds nothing else)."""
     words, opts = ctx.words, ctx.options
     board = Paper(paper.key, paper.label, grid.page_w, grid.page_h)
-    c, buffer = new_canvas(ctx, board, first_pages.title(ctx), words("counters.subject", paper=paper.label,
-                                                                size=f"{float(opts.counter_mm):.2f}"),
+    c, buffer = new_canvas(ctx, board, first_pages.title(ctx), _subject(ctx, "counters.subject", paper),
                            duplex=opts.profile.duplex_hint)
     forms = Forms(c, ctx, zone, fits, groups)
     for n, slots in enumerate(sheets, start=1):
@@ -280,8 +278,7 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones
     holding its fronts (left) and their backs (right), mirrored about the drawn fold line."""
     words = ctx.words
     pages = geo.FOLD_CALIBRATION_PAGES + len(sheets)
-    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), words("counters.subject.fold", paper=paper.label,
-                                                                size=f"{float(ctx.options.counter_mm):.2f}"),
+    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), _subject(ctx, "counters.subject.fold", paper),
                            duplex=ctx.options.profile.duplex_hint)
     forms = Forms(c, ctx, zone, fits, groups)
     first_pages.fold_instructions(c, ctx, first_pages.Where(paper, grid, zone, fits, groups, pages))
@@ -348,3 +345,9 @@ def _cut_contour(c: Canvas, grid: geo.Grid, slots: Sequence[geo.Slot]) -> None:
         x, y = grid.front(slot.col, slot.row)
         c.rect(x, y, grid.size, grid.size, fill=0, stroke=1)
     c.restoreState()
+
+
+def _subject(ctx: BuildContext, key: str, paper: Paper) -> str:
+    """The counters PDF's Subject: `key`'s words with the paper and the counter size in mm,
+    written with the edition's decimal sign (Babel: '19,05' in Polish)."""
+    return ctx.words(key, paper=paper.label, size=ctx.words.decimal(ctx.options.counter_mm, 2))
