@@ -374,3 +374,35 @@ def test_the_counters_subject_writes_the_size_with_the_editions_decimal_sign(lan
     subject = PdfReader(io.BytesIO(files["counters-a4.pdf"])).metadata.subject
     assert size in subject, subject
     assert "." not in subject.replace("A4", ""), subject
+
+
+def _russian_texts():
+    """(where, text) of every Russian message: ru.po, ru/aid.po and the glossary's [text] sentences."""
+    out = []
+    for path in (catalogue_file("ru"), aid_catalogue_file("ru")):
+        for message in _catalogue(path, "ru"):
+            if message.id:
+                out += [(f"{path.name}: {message.id}", text) for text in
+                        (message.string if isinstance(message.string, tuple) else (message.string,))]
+    for key, value in _glossary("ru").get("text", {}).items():
+        out += [(f"ru.toml: text.{key}", text) for text in (value if isinstance(value, list) else [value])]
+    return out
+
+
+def _misset_dashes(text):
+    """Each dash of `text` Russian typesetting would not set so: an en dash outside a range of
+    numbers, an em dash without a no-break space before it and a space after it."""
+    in_range = re.compile(r"(?<=[\d}])\u2013(?=[\d{])")
+    spaced = re.compile(r"(?<=\u00a0)\u2014(?= |$)")
+    return [text[max(0, m.start() - 10):m.start() + 10] for m in re.finditer("[\u2013\u2014]", text)
+            if not (in_range.match(text, m.start()) or spaced.match(text, m.start()))]
+
+
+def test_the_russian_dash_is_an_em_dash_held_to_the_word_before_it():
+    # Russian typesetting: тире is the em dash (—), spaced, never starting a line (a no-break space
+    # before it); the en dash (–) only joins a range of numbers ("1939–40")
+    texts = _russian_texts()
+    assert any("\u2014" in text for _, text in texts)
+    assert [(where, bad) for where, text in texts for bad in _misset_dashes(text)] == []
+    assert _misset_dashes("Экипаж – 5 бойцов; 1939–40; строки {first}–{last}; лист — это") == \
+        ["Экипаж – 5 бойцов", "st}; лист — это"]
