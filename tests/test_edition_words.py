@@ -173,7 +173,8 @@ def _split_pairs(pdf_lines, html):
             continue
         last, first = a.split()[-1], b.split()[0]
         number_after_word = re.search(r"[^\W\d_]\.?$", last) and re.match(r"\d", first)
-        before = a.split()[-2] if len(a.split()) > 1 else ""
+        # the word before the number, past a list of numbers ("columns 2, 3, 4" is a reference)
+        before = next((w for w in reversed(a.split()[:-1]) if not re.fullmatch(r"\d+,", w)), "")
         # a count ("5 men"); a reference's number ("column 3") may end a line
         word_after_number = re.search(r"\d$", last) and re.match(r"[^\W\d_]", first) and \
             not re.search(r"[^\W\d_]\.?$", before)
