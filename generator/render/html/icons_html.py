@@ -11,6 +11,7 @@ import xml.etree.ElementTree as etree
 
 from generator.content.context import BuildContext
 from generator.content.counter_key import counter_key
+from generator.content.words import english_names
 from generator.layout import pictograms
 
 
@@ -48,8 +49,7 @@ def key(ctx: BuildContext) -> etree.Element:
             shown.append(svg(role))
         caption = etree.SubElement(item, "span")
         caption.text = entry.text
-    names = pictograms.authors()
-    authors = names[0] if len(names) == 1 else words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
+    authors = english_names(pictograms.authors())        # inside the English quotation of the credit
     credit = etree.SubElement(section, "p", {"class": "credit"})
     credit.text = words("aid.html.icon.credit", authors=authors)
     return section

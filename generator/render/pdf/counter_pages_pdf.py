@@ -21,7 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.content.context import BuildContext
 from generator.content.counter_key import counter_key, heading
 from generator.content.faces import KINDS, Face, Groups, kind_label, tally
-from generator.content.words import Words
+from generator.content.words import Words, english_names
 from generator.data.model import Nationality
 from generator.layout import face_layout as fl
 from generator.layout import pictograms
@@ -416,8 +416,7 @@ def colophon(c: Canvas, ctx: BuildContext, left: float, y: float, width: float) 
     """Who made the type and the pictograms, as their licences ask (the icons: "Icons made by
     AUTHOR" and game-icons.net), and the colophon's line: the kit's version and the edition stamp,
     the one place the counters print them."""
-    names = pictograms.authors()
-    authors = names[0] if len(names) == 1 else ctx.words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
+    authors = english_names(pictograms.authors())        # inside the English quotation of the credit
     c.setFillColor(INK)
     paragraphs(c, left, y, width, [f"{ctx.words('colophon.text', authors=authors)} {colophon_text(ctx)}."],
                size=PAGE.small, font=CONDENSED)
