@@ -59,6 +59,7 @@ def _check_catalogues(kit: KitData) -> None:
     from generator.content.words import available_languages, missing_translations
     from generator.data.glossary import read_glossary, translated, untranslated
     from generator.make.pipeline import counter_fit_problems
+    from generator.render.pdf.canvas import edition_faces
     from generator.render.pdf.glyphs import undrawable_edition, undrawable_text
     problems = []
     for lang in available_languages():
@@ -73,7 +74,7 @@ def _check_catalogues(kit: KitData) -> None:
             problems += error.problems
             continue
         problems += untranslated(kit, glossary) + term_problems(kit, glossary)
-        drawn = list(undrawable_text(translated(kit, glossary), glossary))
+        drawn = list(undrawable_text(translated(kit, glossary), glossary, edition_faces(lang)))
         problems += drawn or counter_fit_problems(kit, lang)      # the edition's words on its counters
     if problems:
         raise DataError(problems)

@@ -17,7 +17,7 @@ import functools
 import os
 import struct
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from msgspec import Struct
 from reportlab import rl_config
@@ -40,21 +40,59 @@ from generator.units import mm
 # eighth smaller, and whatever reads them (a shop's conversion, pdfium, pypdf) skips a pass.
 rl_config.useA85 = 0
 
-FONT = "IBMPlexSans"                    # the body face: the aid's text, the pages' prose
-BOLD = "IBMPlexSans-Bold"
-ITALIC = "IBMPlexSans-Italic"
-BOLD_ITALIC = "IBMPlexSans-BoldItalic"
-CONDENSED = "IBMPlexSansCondensed"      # the condensed face: table cells, counters' small words
-CONDENSED_MEDIUM = "IBMPlexSansCondensed-Medium"    # counter text: firmer than regular at 5 and 6 pt
-CONDENSED_BOLD = "IBMPlexSansCondensed-Bold"        # table heads, counter titles and numerals
-CONDENSED_ITALIC = "IBMPlexSansCondensed-Italic"    # emphasis in a table cell (the aid's)
-FONT_NAME = "IBM Plex Sans"     # as the glyph check names it (the condensed face holds the same letters)
+class FaceSet(NamedTuple):
+    """The faces an edition prints in, by role (reportlab's registered names), and how its
+    paragraphs break lines.  edition_faces() chooses one by language; every renderer asks it."""
+    name: str               # as the glyph check names the type
+    body: str               # the aid's text, the pages' prose
+    bold: str
+    italic: str
+    bold_italic: str
+    condensed: str          # table cells, counters' small words
+    condensed_medium: str   # counter text: firmer than regular at 5 and 6 pt
+    condensed_bold: str     # table heads, counter titles and numerals
+    condensed_italic: str   # emphasis in a table cell (the aid's)
+    files: tuple[tuple[str, str], ...]      # (registered name, file in fonts/)
+    word_wrap: str | None = None    # reportlab's paragraph wrapping: None at spaces, "CJK" anywhere by kinsoku rules
+
+    def file(self, face: str) -> str:
+        return os.path.join(FONT_FOLDER, dict(self.files)[face])
+
+    def upright(self) -> tuple[str, ...]:
+        """The faces every renderer registers: all but the italics (only the aid prints those)."""
+        return tuple(dict.fromkeys((self.body, self.bold, self.condensed, self.condensed_medium, self.condensed_bold)))
+
+    def italics(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((self.italic, self.bold_italic, self.condensed_italic)))
+
+
 FONT_FOLDER = os.path.join(os.path.dirname(__file__), "fonts")
-_FILES = {FONT: "IBMPlexSans-Regular.ttf", BOLD: "IBMPlexSans-Bold.ttf", ITALIC: "IBMPlexSans-Italic.ttf",
-          BOLD_ITALIC: "IBMPlexSans-BoldItalic.ttf", CONDENSED: "IBMPlexSansCondensed-Regular.ttf",
-          CONDENSED_MEDIUM: "IBMPlexSansCondensed-Medium.ttf", CONDENSED_BOLD: "IBMPlexSansCondensed-Bold.ttf",
-          CONDENSED_ITALIC: "IBMPlexSansCondensed-Italic.ttf"}
-_CONDENSED = (CONDENSED, CONDENSED_MEDIUM, CONDENSED_BOLD)
+# IBM Plex Sans and Sans Condensed: Latin with Latin Extended, Greek, Cyrillic.
+LATIN = FaceSet(
+    "IBM Plex Sans", "IBMPlexSans", "IBMPlexSans-Bold", "IBMPlexSans-Italic", "IBMPlexSans-BoldItalic",
+    "IBMPlexSansCondensed", "IBMPlexSansCondensed-Medium", "IBMPlexSansCondensed-Bold", "IBMPlexSansCondensed-Italic",
+    (("IBMPlexSans", "IBMPlexSans-Regular.ttf"), ("IBMPlexSans-Bold", "IBMPlexSans-Bold.ttf"),
+     ("IBMPlexSans-Italic", "IBMPlexSans-Italic.ttf"), ("IBMPlexSans-BoldItalic", "IBMPlexSans-BoldItalic.ttf"),
+     ("IBMPlexSansCondensed", "IBMPlexSansCondensed-Regular.ttf"),
+     ("IBMPlexSansCondensed-Medium", "IBMPlexSansCondensed-Medium.ttf"),
+     ("IBMPlexSansCondensed-Bold", "IBMPlexSansCondensed-Bold.ttf"),
+     ("IBMPlexSansCondensed-Italic", "IBMPlexSansCondensed-Italic.ttf")))
+# IBM Plex Sans JP (its Latin is Plex Sans's): no condensed width and no italic, as Japanese
+# type has neither, so those roles take the upright faces; lines break between any two
+# characters but where Japanese kinsoku rules forbid.
+JAPANESE = FaceSet(
+    "IBM Plex Sans JP", "IBMPlexSansJP", "IBMPlexSansJP-Bold", "IBMPlexSansJP", "IBMPlexSansJP-Bold",
+    "IBMPlexSansJP", "IBMPlexSansJP", "IBMPlexSansJP-Bold", "IBMPlexSansJP",
+    (("IBMPlexSansJP", "IBMPlexSansJP-Regular.ttf"), ("IBMPlexSansJP-Bold", "IBMPlexSansJP-Bold.ttf")),
+    "CJK")
+SCRIPT_FACES = {"ja": JAPANESE}     # by language; every other edition prints in LATIN
+
+
+def edition_faces(lang: str) -> FaceSet:
+    """The faces of the edition in `lang` (a catalogue's language: "ja", "pt_BR")."""
+    return SCRIPT_FACES.get(lang.split("_")[0], LATIN)
+
+
 EDGE_MM = 5            # nothing is drawn nearer a page edge than this (many printers' margin)
 MM = mm(1)
 
@@ -100,27 +138,32 @@ def document_info(ctx: BuildContext) -> DocumentInfo:
                         ctx.words("pdf.keywords", **fields))
 
 
-def register_fonts(*, italics: bool = False) -> None:
-    """Register IBM Plex Sans and its bold, and the three condensed weights, as TrueType
-    (embedded), with `italics` the italics too; map bold/italic for Paragraph markup.
+def register_fonts(face_set: FaceSet = LATIN, *, italics: bool = False) -> None:
+    """Register `face_set`'s faces as TrueType (embedded), with `italics` the italics too; map
+    bold/italic for Paragraph markup.  LATIN's upright faces are always registered: platypus'
+    own canvases start in its body face.
 
     Parsing a face costs every build that registers it; only the aid prints italics (the tables
     and counters never do), so only its renderer asks for them."""
+    if face_set is not LATIN:
+        register_fonts(LATIN)
     registered = pdfmetrics.getRegisteredFontNames()
-    for name in (FONT, BOLD, *_CONDENSED, *((ITALIC, BOLD_ITALIC, CONDENSED_ITALIC) if italics else ())):
+    for name in (*face_set.upright(), *(face_set.italics() if italics else ())):
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, os.path.join(FONT_FOLDER, _FILES[name])))
-    if FONT in registered:
+            pdfmetrics.registerFont(TTFont(name, face_set.file(name)))
+    if face_set.body in registered:
         return
-    addMapping(FONT, 0, 0, FONT)
-    addMapping(FONT, 1, 0, BOLD)
-    addMapping(FONT, 0, 1, ITALIC)
-    addMapping(FONT, 1, 1, BOLD_ITALIC)
-    addMapping(CONDENSED, 0, 0, CONDENSED)
-    addMapping(CONDENSED, 1, 0, CONDENSED_BOLD)
-    addMapping(CONDENSED, 0, 1, CONDENSED_ITALIC)
-    addMapping(CONDENSED, 1, 1, CONDENSED_BOLD)     # no bold italic in a table: the bold says enough
-    rl_config.canvas_basefontname = FONT   # platypus' own canvases start in the body face too
+    addMapping(face_set.body, 0, 0, face_set.body)
+    addMapping(face_set.body, 1, 0, face_set.bold)
+    addMapping(face_set.body, 0, 1, face_set.italic)
+    addMapping(face_set.body, 1, 1, face_set.bold_italic)
+    if face_set.condensed != face_set.body:
+        addMapping(face_set.condensed, 0, 0, face_set.condensed)
+        addMapping(face_set.condensed, 1, 0, face_set.condensed_bold)
+        addMapping(face_set.condensed, 0, 1, face_set.condensed_italic)
+        addMapping(face_set.condensed, 1, 1, face_set.condensed_bold)   # no bold italic in a table: the bold says enough
+    if face_set is LATIN:
+        rl_config.canvas_basefontname = LATIN.body   # platypus' own canvases start in the body face too
 
 
 @functools.cache
@@ -168,10 +211,11 @@ def new_canvas(ctx: BuildContext, paper: Paper, title: str, subject: str, *,
                duplex: bool = False) -> tuple[Any, "_Capture"]:
     """A canvas writing into memory; return (canvas, buffer).  Call `finish()` for the bytes.
     The author, creator and keywords come from the build's context."""
-    register_fonts()
+    face_set = edition_faces(ctx.words.lang)
+    register_fonts(face_set)
     buffer = _Capture()
     c = rl_canvas.Canvas(buffer, pagesize=(paper.width, paper.height), invariant=1,
-                         initialFontName=FONT, initialFontSize=9, pageCompression=1)
+                         initialFontName=face_set.body, initialFontSize=9, pageCompression=1)
     set_metadata(c, title, subject, duplex=duplex)
     set_document_info(c, document_info(ctx))
     c.setPageCallBack(lambda number: page_ended())
@@ -250,7 +294,7 @@ def draw_footer(c: Any, ctx: BuildContext, paper: Paper, page: int | None = None
     """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM;
     `part`: footer_text's."""
     c.saveState()
-    c.setFont(FONT, size)
+    c.setFont(edition_faces(ctx.words.lang).body, size)
     c.setFillGray(theme.FOOTER_LEVEL)         # DeviceGray: pure K
     c.drawCentredString(paper.width / 2, max(margin * 0.6, footer_baseline(size)),
                         footer_text(ctx, paper, page, pages, part))

@@ -28,12 +28,9 @@ from generator.layout import sheets as geo
 from generator.layout.paper import Paper
 from generator.render import theme
 from generator.render.pdf.canvas import (
-    BOLD,
-    CONDENSED,
-    CONDENSED_BOLD,
-    FONT,
     INK,
     draw_footer,
+    edition_faces,
     ellipsise,
     register_fonts,
 )
@@ -61,8 +58,8 @@ class Where(Struct, frozen=True):
     pages: int
 
 
-def register() -> None:
-    register_fonts()
+def register(words: Words) -> None:
+    register_fonts(edition_faces(words.lang))
 
 
 def title(ctx: BuildContext) -> str:
@@ -80,7 +77,7 @@ def bars(c: Canvas, grid: geo.Grid, words: Words) -> None:
         c.setLineWidth(HAIRLINE)
         for x in bar.ticks:     # graduations stand above the bar, so its ends are plain to see
             c.line(x, bar.y + bar.height, x, bar.y + bar.height + mm(1))
-        c.setFont(CONDENSED, 6.5)
+        c.setFont(edition_faces(words.lang).condensed, 6.5)
         c.drawCentredString(bar.x + bar.length / 2, bar.label_y + mm(1),
                             words(f"counters.bar.{bar.unit}", length=bar.units))
     c.restoreState()
@@ -100,16 +97,20 @@ def _heading(c: Canvas, ctx: BuildContext, where: Where, outline: str, heading: 
     width = where.paper.width - 2 * left
     c.setFillColor(INK)
     top = where.paper.height - mm(22)
-    c.setFont(BOLD, PAGE.title)
-    c.drawString(left, top, ellipsise(title(ctx), BOLD, PAGE.title, width))
-    c.setFont(BOLD, PAGE.head)
-    c.drawString(left, top - PAGE.head * 1.6, ellipsise(ctx.words(heading), BOLD, PAGE.head, width))
+    bold = edition_faces(ctx.words.lang).bold
+    c.setFont(bold, PAGE.title)
+    c.drawString(left, top, ellipsise(title(ctx), bold, PAGE.title, width))
+    c.setFont(bold, PAGE.head)
+    c.drawString(left, top - PAGE.head * 1.6, ellipsise(ctx.words(heading), bold, PAGE.head, width))
     return left, width, top - PAGE.head * 1.6 - PAGE.body * 2
 
 
-def paragraphs(c: Canvas, x: float, y: float, width: float, texts: Sequence[str], size: float = PAGE.body,
-               font: str = FONT) -> float:
-    """Left-aligned wrapped paragraphs from baseline `y` down; returns the next paragraph's baseline."""
+def paragraphs(c: Canvas, words: Words, x: float, y: float, width: float, texts: Sequence[str],
+               size: float = PAGE.body, *, condensed: bool = False) -> float:
+    """Left-aligned wrapped paragraphs from baseline `y` down, in the edition's body face (or its
+    condensed one); returns the next paragraph's baseline."""
+    face_set = edition_faces(words.lang)
+    font = face_set.condensed if condensed else face_set.body
     lead = size * LEAD
     c.setFont(font, size)
     for text in texts:
@@ -150,10 +151,10 @@ def calibration_pair(c: Canvas, ctx: BuildContext, where: Where) -> None:
     cal = geo.calibration(where.grid)
     ox, oy = _offset(ctx)
     right, up = EXAMPLE_READING
-    paragraphs(c, left, y, width, [words("calibration.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN)])
-    _cross(c, cal.front, cal, None)
+    paragraphs(c, words, left, y, width, [words("calibration.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN)])
+    _cross(c, cal.front, cal, words, labelled=False)
     x_text = cal.front[0] + cal.scale + mm(10)
-    text_end = paragraphs(c, x_text, cal.front[1] + cal.scale + mm(2), where.paper.width - x_text - left, [
+    text_end = paragraphs(c, words, x_text, cal.front[1] + cal.scale + mm(2), where.paper.width - x_text - left, [
         words("calibration.step.2"), words("calibration.step.3"),
         words("calibration.step.4", x=f"{ox:g}", y=f"{oy:g}", right=_reading(right), down=_reading(-up),
               example_x=f"{ox + right:g}", example_y=f"{oy + up:g}"),
@@ -172,22 +173,23 @@ def _calibration_back(c: Canvas, ctx: BuildContext, where: Where) -> None:
     c.bookmarkPage("counters-calibration-back")
     c.addOutlineEntry(words("calibration.outline.back"), "counters-calibration-back", 1)
     cal = geo.calibration(where.grid)
-    _cross(c, cal.back, cal, words)
+    _cross(c, cal.back, cal, words, labelled=True)
     c.setFillColor(INK)
     left = mm(geo.MARGIN_SIDE_MM + 6)
     top = where.paper.height - mm(22)
-    c.setFont(BOLD, PAGE.head)
-    c.drawString(left, top, ellipsise(words("calibration.back.heading"), BOLD, PAGE.head, where.paper.width - 2 * left))
+    bold = edition_faces(words.lang).bold
+    c.setFont(bold, PAGE.head)
+    c.drawString(left, top, ellipsise(words("calibration.back.heading"), bold, PAGE.head, where.paper.width - 2 * left))
     ox, oy = _offset(ctx)
-    paragraphs(c, left, top - PAGE.head * 1.8, where.paper.width - 2 * left, [
+    paragraphs(c, words, left, top - PAGE.head * 1.8, where.paper.width - 2 * left, [
         words("calibration.back.read", x=f"{ox:g}", y=f"{oy:g}"),
         words("calibration.back.shift", x=_reading(ox), y=_reading(oy))])
     bars(c, where.grid, words)
     draw_footer(c, ctx, where.paper, 2, where.pages, part="page.footer.part.counters")
 
 
-def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: Words | None) -> None:
-    """A cross through `point` with a mm scale along both arms; with `words`, labelled every 5 mm."""
+def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: Words, *, labelled: bool) -> None:
+    """A cross through `point` with a mm scale along both arms; `labelled`: every 5 mm, in `words`."""
     x, y = point
     c.saveState()
     c.setStrokeColor(INK)
@@ -195,7 +197,7 @@ def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: W
     reach = cal.scale + mm(4)
     c.line(x - reach, y, x + reach, y)
     c.line(x, y - reach, x, y + reach)
-    c.setFont(CONDENSED, 6)
+    c.setFont(edition_faces(words.lang).condensed, 6)
     c.setFillColor(INK)
     for i in range(-geo.CAL_SCALE_MM, geo.CAL_SCALE_MM + 1):
         if i == 0:
@@ -204,12 +206,12 @@ def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: W
         t = mm(2) if i % 5 == 0 else mm(1)
         c.line(x + d, y - t / 2, x + d, y + t / 2)
         c.line(x - t / 2, y + d, x + t / 2, y + d)
-        if words and i % 5 == 0:
+        if labelled and i % 5 == 0:
             label = f"{i:+d}".replace("-", "\u2212")
             # x labels above the axis, y labels left of it: the two sets never meet
             c.drawCentredString(x + d, y + mm(1.5), label)
             c.drawRightString(x - mm(1.5), y + d - 2, label)
-    if words:
+    if labelled:
         c.drawString(x + reach + mm(1), y - 2, words("calibration.cross.right"))
         c.drawCentredString(x, y + reach + mm(1), words("calibration.cross.up"))
     c.circle(x, y, mm(1), stroke=1, fill=0)
@@ -222,7 +224,7 @@ def fold_instructions(c: Canvas, ctx: BuildContext, where: Where) -> None:
     """Page 1 of fold sheets: print single-sided, fold, glue, cut; then the manifest and the bars."""
     words = ctx.words
     left, width, y = _heading(c, ctx, where, "fold.outline", "fold.heading")
-    end = paragraphs(c, left, y, width, [
+    end = paragraphs(c, words, left, y, width, [
         words("fold.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN), words("fold.step.2"), words("fold.step.3"),
         words("fold.step.4"), words("fold.step.5")])
     _manifest_and_key(c, ctx, where, left, end - mm(4), width)
@@ -234,26 +236,27 @@ def fold_instructions(c: Canvas, ctx: BuildContext, where: Where) -> None:
 
 def shop_cover(c: Canvas, ctx: BuildContext, where: Where, contents: Sequence[str]) -> None:
     """Pages 1 and 2 for a print shop: what each cut sheet holds and where, then the manifest."""
+    face_set = edition_faces(ctx.words.lang)
     words = ctx.words
     left, width, y = _heading(c, ctx, where, "cover.outline", "cover.heading")
     sheets = len(contents)
     first = geo.sheet_page(1, "front") + 1
     prepress = ctx.options.profile.prepress
     intro = "cover.intro" if prepress is None or prepress.cut_contour else "cover.intro.diecut"
-    y = paragraphs(c, left, y, width, [
+    y = paragraphs(c, words, left, y, width, [
         words(intro, sheets=sheets, first=first, size=_reading(round(float(ctx.options.counter_mm), 1)),
               bleed=_reading(round(float(where.grid.bleed_mm), 1)),
               trim_bleed=_reading(round(float(prepress.bleed_mm), 1) if prepress is not None else 0))])
     y -= PAGE.body
     for n, groups in enumerate(contents, start=1):
         if y < _floor(where.grid) + PAGE.body * 4:
-            paragraphs(c, left, y, width, [words("cover.more", count=sheets - n + 1)])
+            paragraphs(c, words, left, y, width, [words("cover.more", count=sheets - n + 1)])
             break
-        c.setFont(BOLD, PAGE.body)
+        c.setFont(face_set.bold, PAGE.body)
         label = words("cover.sheet", n=n, front=geo.sheet_page(n, "front") + 1, back=geo.sheet_page(n, "back") + 1)
         c.drawString(left, y, label)
-        indent = stringWidth(label, BOLD, PAGE.body) + PAGE.body
-        y = paragraphs(c, left + indent, y, width - indent, [groups])
+        indent = stringWidth(label, face_set.bold, PAGE.body) + PAGE.body
+        y = paragraphs(c, words, left + indent, y, width - indent, [groups])
     colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 2, width)
     bars(c, where.grid, words)
     draw_footer(c, ctx, where.paper, 1, where.pages, part="page.footer.part.counters")
@@ -307,11 +310,12 @@ def _manifest_text(ctx: BuildContext) -> list[str]:
 def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: float, rows: Tally,
               floor: float) -> float:
     """The manifest's heading, paragraphs and table from `top` down; returns where it ends."""
+    face_set = edition_faces(ctx.words.lang)
     words = ctx.words
     c.setFillColor(INK)
-    c.setFont(BOLD, PAGE.head)
+    c.setFont(face_set.bold, PAGE.head)
     c.drawString(left, top, words("calibration.manifest.heading"))
-    y = paragraphs(c, left, top - PAGE.head * 1.4, width, _manifest_text(ctx), size=PAGE.small)
+    y = paragraphs(c, words, left, top - PAGE.head * 1.4, width, _manifest_text(ctx), size=PAGE.small)
     heads = ["nationality", *KINDS, "total"]
     headers: list[object] = [words(f"calibration.manifest.head.{k}") for k in heads]
     col_w = mm(18)
@@ -325,7 +329,7 @@ def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: floa
     room = max(0, int((y - 4 - floor) // pitch) - 2)
     shown = rows if len(rows) <= room else rows[:max(0, room - 1)]
     y -= 4
-    _row(c, left, y, name_w, col_w, headers, CONDENSED_BOLD, size)
+    _row(c, left, y, name_w, col_w, headers, face_set.condensed_bold, size)
     for nat, counts in shown:
         y -= pitch
         side = size * 1.1       # the emblem, as a legend, before the name
@@ -333,14 +337,14 @@ def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: floa
             draw_shape(c, shape, paint(nat, ctx.options.bw)[2](shape.colour))
         c.setFillColor(INK)
         _row(c, left + side * 1.4, y, name_w - side * 1.4, col_w,
-             [nat.name, *(counts[k] for k in KINDS), sum(counts.values())], CONDENSED, size)
+             [nat.name, *(counts[k] for k in KINDS), sum(counts.values())], face_set.condensed, size)
     if len(shown) < len(rows):
         y -= pitch
         _row(c, left, y, name_w, col_w, [words("calibration.manifest.more", count=len(rows) - len(shown))],
-             CONDENSED, size)
+             face_set.condensed, size)
     y -= pitch
     _row(c, left, y, name_w, col_w, [words("calibration.manifest.all"), *(totals[k] for k in KINDS),
-                                     sum(totals.values())], CONDENSED_BOLD, size)
+                                     sum(totals.values())], face_set.condensed_bold, size)
     return y - pitch
 
 
@@ -378,6 +382,7 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
                faces: Sequence[tuple[Face, str]], scale: float, rows: int) -> None:
     """The faces of _key_faces enlarged by `scale`, each named under it, from `place` (left, top,
     width) down in at most `rows` rows: how to read a counter, shown rather than told."""
+    face_set = edition_faces(ctx.words.lang)
     left, top, width = place
     words = ctx.words
     nat = where.groups[0][0]
@@ -385,7 +390,7 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
     pitch = size + KEY_GAP
     per_row = max(1, int((width + KEY_GAP) // pitch))
     c.setFillColor(INK)
-    c.setFont(BOLD, PAGE.small)
+    c.setFont(face_set.bold, PAGE.small)
     c.drawString(left, top, words("calibration.key.heading"))
     for i, (face, caption) in enumerate(faces[:per_row * rows]):
         x = left + (i % per_row) * pitch
@@ -396,8 +401,8 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
         draw_face(c, where.zone, where.fits, face, nat, ctx.options.bw, words)
         c.restoreState()
         c.setFillColor(INK)
-        c.setFont(CONDENSED, PAGE.small)
-        c.drawCentredString(x + size / 2, y - mm(2) - PAGE.small, ellipsise(caption, CONDENSED, PAGE.small, pitch - 2))
+        c.setFont(face_set.condensed, PAGE.small)
+        c.drawCentredString(x + size / 2, y - mm(2) - PAGE.small, ellipsise(caption, face_set.condensed, PAGE.small, pitch - 2))
 
 
 def colophon(c: Canvas, ctx: BuildContext, left: float, y: float, width: float) -> None:
@@ -406,4 +411,5 @@ def colophon(c: Canvas, ctx: BuildContext, left: float, y: float, width: float) 
     names = pictograms.authors()
     authors = names[0] if len(names) == 1 else ctx.words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
     c.setFillColor(INK)
-    paragraphs(c, left, y, width, [ctx.words("colophon.text", authors=authors)], size=PAGE.small, font=CONDENSED)
+    paragraphs(c, ctx.words, left, y, width, [ctx.words("colophon.text", authors=authors)], size=PAGE.small,
+               condensed=True)

@@ -9,7 +9,7 @@ nonzero as SVG fills them.  Every black and grey is pure K.
 import functools
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
@@ -24,28 +24,30 @@ from generator.errors import RenderError
 from generator.layout import face_layout as fl
 from generator.layout import pictograms
 from generator.layout import sheets as geo
-from generator.render.pdf.canvas import CONDENSED_BOLD, CONDENSED_MEDIUM, INK, colour, grey, ink
+from generator.render.pdf.canvas import INK, FaceSet, colour, edition_faces, grey, ink, register_fonts
 from generator.render.theme import WHITE
 from generator.text import truncate
 from generator.units import mm
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
-STYLE_FONTS = {"title": CONDENSED_BOLD, "small": CONDENSED_BOLD, "body": CONDENSED_MEDIUM}
-
 Paint = tuple[Any, Any, Any]      # reportlab colours: ground, ink, and a function of an emblem's '#rrggbb'
 
 
-def font_of(style: str) -> str:
-    return STYLE_FONTS.get(style, CONDENSED_MEDIUM)
+def font_of(style: str, face_set: FaceSet) -> str:
+    """The face of a counter's words in `style`: bold for titles, small words and numerals."""
+    return face_set.condensed_bold if style in ("title", "small") else face_set.condensed_medium
 
 
-def measure(text: str, style: str, size: float) -> float:
-    return stringWidth(text, font_of(style), size)
+class Measures(NamedTuple):
+    """The face layout's measures of a counter's words in one edition's faces."""
+    face_set: FaceSet
 
+    def measure(self, text: str, style: str, size: float) -> float:
+        return stringWidth(text, font_of(style, self.face_set), size)
 
-def ink_of(text: str, style: str, size: float) -> tuple[float, float]:
-    return ink(text, font_of(style), size)
+    def ink_of(self, text: str, style: str, size: float) -> tuple[float, float]:
+        return ink(text, font_of(style, self.face_set), size)
 
 
 Fits = tuple[fl.CounterType, dict[Face, fl.FaceFit]]
@@ -55,7 +57,9 @@ def fit_faces(groups: Groups, zone: fl.Zones, counter_mm: Fraction, kit: KitData
     """The sheet's type sizes and every distinct face laid out at them; RenderError naming the
     data (the file where the edition's value was written: `kit`'s, or its glossary) or the counter
     size if some face cannot fit even at the floor."""
-    fitted = fl.fit_faces(distinct_faces(groups), zone, measure, ink_of)
+    m = Measures(edition_faces(words.lang))
+    register_fonts(m.face_set)
+    fitted = fl.fit_faces(distinct_faces(groups), zone, m.measure, m.ink_of)
     if fitted is not None:
         return fitted
     problems: list[str] = []
@@ -63,8 +67,8 @@ def fit_faces(groups: Groups, zone: fl.Zones, counter_mm: Fraction, kit: KitData
         for counter in dict.fromkeys(counters):
             for face in dict.fromkeys((counter.front, counter.back)):
                 kind = dataclass_floor(zone)
-                if fl.fit_face(face, zone, kind, measure, ink_of) is None:
-                    problems += _no_fit(face, zone, counter_mm, nat, kind_label(words, counter.kind), kit)
+                if fl.fit_face(face, zone, kind, m.measure, m.ink_of) is None:
+                    problems += _no_fit(face, zone, counter_mm, nat, kind_label(words, counter.kind), kit, m)
     raise RenderError(list(dict.fromkeys(problems)) or [f"--counter-size {float(counter_mm):.2f} mm: the counters "
                                                          f"cannot fit their words at {zone.floor:g} pt"])
 
@@ -84,12 +88,12 @@ def dataclass_floor(zone: fl.Zones) -> fl.CounterType:
 
 
 def _no_fit(face: Face, zone: fl.Zones, counter_mm: Fraction, nat: Nationality, kind: str,
-            kit: KitData) -> list[str]:
+            kit: KitData, m: Measures) -> list[str]:
     """One message per data value too long for the counter; if every value fits alone, the
     counter itself is too small for the face.  `kind`: what the catalogue calls the counter."""
     size = f"{float(counter_mm):.2f} mm"
     floor = f"{zone.floor:g} pt"
-    blamed = [line for line in fl.culprits(face, zone, measure, ink_of) if line.source]
+    blamed = [line for line in fl.culprits(face, zone, m.measure, m.ink_of) if line.source]
     if not blamed:
         shown = " / ".join(truncate(line.text, 30) for line in _lines(face))
         return [f"--counter-size {size}: the {truncate(nat.name, SHOWN_CHARS)} {kind.lower()} "
@@ -137,7 +141,7 @@ def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationalit
     _corner(c, kind, laid, face, (text, back), words, places, forms)
     if "middle" in places:
         draw_pictogram(c, *places["middle"], text, back, forms)
-    _text(c, laid.middle)
+    _text(c, laid.middle, edition_faces(words.lang))
     c.setFillColor(ink_colour)
     _foot(c, zone, kind, face, (ink_colour, ground), words, places, forms)
     c.restoreState()
@@ -185,17 +189,18 @@ def _corner(c: Canvas, kind: fl.CounterType, laid: fl.FaceFit, face: Face, colou
             words: Words, places: dict[str, Place], forms: "PictogramForms | None") -> None:
     """The corner: its word, or its pictogram with its note and, for No Smoke, the sign beside it;
     `colours`: (its text's, the ground under it)."""
+    face_set = edition_faces(words.lang)
     if isinstance(face.corner, Line):
-        _text(c, laid.corner)
+        _text(c, laid.corner, face_set)
         return
     text, back = colours
     if "corner" in places:
         draw_pictogram(c, *places["corner"], text, back, forms)
     if laid.sign is not None:
-        no_smoke(c, laid.sign, text, words("counter.no_smoke.letter"), kind.small)
+        no_smoke(c, laid.sign, text, words("counter.no_smoke.letter"), kind.small, face_set)
     if laid.note is not None and face.corner_note is not None:
         c.setFillColor(text)
-        c.setFont(font_of("small"), kind.small)
+        c.setFont(font_of("small", face_set), kind.small)
         c.drawCentredString(laid.note[0], laid.note[1], face.corner_note.text)
 
 
@@ -207,19 +212,20 @@ def _foot(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, colours: 
     if "foot" in places:
         draw_pictogram(c, *places["foot"], ink_colour, ground, forms)
     spans = []
-    for pieces, span in fl.foot_numerals(face.numerals, zone, kind, measure):
+    face_set = edition_faces(words.lang)
+    for pieces, span in fl.foot_numerals(face.numerals, zone, kind, Measures(face_set).measure):
         for piece in pieces:
-            c.setFont(font_of("title" if piece.size == pieces[0].size else "small"), piece.size)
+            c.setFont(font_of("title" if piece.size == pieces[0].size else "small", face_set), piece.size)
             c.drawString(piece.x, piece.y, piece.text.replace("\u00a0", " "))
         spans.append(span)
     if face.no_smoke and isinstance(face.corner, Line):     # no pictogram in the corner: between the numerals
         sign = fl.icon_between(zone, kind, min(e for _, e in spans), max(b for b, _ in spans))
-        no_smoke(c, sign, ink_colour, words("counter.no_smoke.letter"), kind.small)
+        no_smoke(c, sign, ink_colour, words("counter.no_smoke.letter"), kind.small, face_set)
 
 
-def _text(c: Canvas, placed: Iterable[fl.Placed]) -> None:
+def _text(c: Canvas, placed: Iterable[fl.Placed], face_set: FaceSet) -> None:
     for item in placed:
-        c.setFont(font_of(item.style), item.size)
+        c.setFont(font_of(item.style, face_set), item.size)
         c.drawCentredString(item.x, item.y, item.text)
 
 
@@ -322,7 +328,8 @@ def polygon(c: Canvas, points: Sequence[tuple[float, float]]) -> None:
     c.drawPath(path, fill=1, stroke=0)
 
 
-def no_smoke(c: Canvas, sign: tuple[float, float, float], ink_colour: Any, letter: str, small: float) -> None:
+def no_smoke(c: Canvas, sign: tuple[float, float, float], ink_colour: Any, letter: str, small: float,
+             face_set: FaceSet) -> None:
     """No Smoke capability (871.4): Smoke's letter in a struck-through circle."""
     cx, cy, d = sign
     r = d / 2
@@ -331,7 +338,7 @@ def no_smoke(c: Canvas, sign: tuple[float, float, float], ink_colour: Any, lette
     c.setLineWidth(max(0.5, d * 0.1))
     c.circle(cx, cy, r, fill=0, stroke=1)
     size = max(small, d * 0.7)
-    c.setFont(font_of("small"), size)
+    c.setFont(font_of("small", face_set), size)
     c.drawCentredString(cx, cy - size * fl.CAP / 2, letter)
     k = r * 0.7071
     c.line(cx - k, cy + k, cx + k, cy - k)

@@ -21,7 +21,7 @@ from generator.content.rows import Table
 from generator.layout.paper import Paper
 from generator.layout.table import TableGeometry
 from generator.render import theme
-from generator.render.pdf.canvas import BOLD, FONT, ellipsise, footer_baseline, footer_text
+from generator.render.pdf.canvas import ellipsise, footer_baseline, footer_text
 from generator.render.pdf.pdf_stream import ESCAPES, PdfStream, number
 from generator.text import truncate
 
@@ -168,6 +168,8 @@ class Look(Struct, frozen=True):
     margin: float
     pad: float
     rule_chars: int
+    text_font: str          # the title's, stamp's, legend's and footer's faces: regular and bold
+    text_bold: str
     cell: str               # the cells' faces: regular and bold
     cell_bold: str
     dash: str               # a killed man's weapon cell
@@ -246,29 +248,30 @@ class PageMaker:
         """Page 1: the title, the stamp and the legend; a later page: the title as a running head
         with the stamp beside it.  The page number is the footer's alone."""
         look, text = self.look, self.text
+        font, bold = look.text_font, look.text_bold
         words, geo = look.ctx.words, look.geo
         top = look.paper.height - look.margin
         size = look.title_size if page == 1 else look.running
         heading = words("prerolled.heading.title", rule=look.ctx.kit.rules.number)
         width = geo.right - geo.left
-        ops = ["0 g", text(BOLD, size, geo.left, top - size, ellipsise(heading, BOLD, size, width))]
+        ops = ["0 g", text(bold, size, geo.left, top - size, ellipsise(heading, bold, size, width))]
         table = look.table
         block = words("prerolled.heading.block", block=table.block) if table.mode == "balanced" else ""
         stamp = words("prerolled.heading.stamp", seed=look.seed, mode=look.mode, block=block,
                       data=look.ctx.kit.short_hash, first=span.start + 1, last=span.stop, rows=len(table.rows))
         if page > 1:        # the stamp right of the running head, in what room it leaves
-            room = width - stringWidth(heading, BOLD, size) - 12
-            ops.append(aligned(text, FONT, look.legend, geo.right, top - size,
-                               ellipsise(stamp, FONT, look.legend, max(room, 0)), "right"))
+            room = width - stringWidth(heading, bold, size) - 12
+            ops.append(aligned(text, font, look.legend, geo.right, top - size,
+                               ellipsise(stamp, font, look.legend, max(room, 0)), "right"))
             return "\n".join(ops)
         y = top - look.title_size - 6 - look.legend_lead
-        ops += [text(FONT, look.legend, geo.left, y, ellipsise(stamp, FONT, look.legend, width)), "0.1 g"]
+        ops += [text(font, look.legend, geo.left, y, ellipsise(stamp, font, look.legend, width)), "0.1 g"]
         indent, lines = self.legend
         for key, line in lines:
             y -= look.legend_lead
             if key:
-                ops.append(text(BOLD, look.legend, geo.left, y, ellipsise(key, BOLD, look.legend, indent - 4)))
-            ops.append(text(FONT, look.legend, geo.left + indent, y, line))
+                ops.append(text(bold, look.legend, geo.left, y, ellipsise(key, bold, look.legend, indent - 4)))
+            ops.append(text(font, look.legend, geo.left + indent, y, line))
         return "\n".join(ops)
 
     def _column_heads(self, later: bool) -> str:
@@ -375,5 +378,5 @@ class PageMaker:
         look, size = self.look, 7
         line = footer_text(look.ctx, look.paper, page, pages, "page.footer.part.prerolled")
         y = max(look.margin * 0.6, footer_baseline(size))
-        return f"q {number(theme.FOOTER_LEVEL)} g " + aligned(self.text, FONT, size, look.paper.width / 2, y, line,
-                                                              "centre") + " Q"
+        centred = aligned(self.text, look.text_font, size, look.paper.width / 2, y, line, "centre")
+        return f"q {number(theme.FOOTER_LEVEL)} g {centred} Q"
