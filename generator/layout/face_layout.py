@@ -22,6 +22,7 @@ from msgspec.structs import replace
 
 from generator.content.faces import Face, Line, Numeral
 from generator.data.model import EmblemShape
+from generator.text import has_wide, line_pieces
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]     # (x, y, w, h), y up
@@ -168,9 +169,12 @@ def _hyphenated(word: str, width: float, measure: Measure, style: str, size: flo
 def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> list[str] | None:
     """Greedy word wrap at plain spaces; a no-break space holds a phrase together unless the
     phrase alone is too wide, and a word too wide for a line breaks at its soft hyphens.
-    None if one word alone is wider than `width`."""
+    None if one word alone is wider than `width`.  Japanese text breaks between its characters
+    too, as kinsoku allows (text.line_pieces)."""
     words: list[str] = []
     text = text.translate({ord(c): " " for c in "\t\r\n"})     # data may hold any whitespace
+    if has_wide(text):
+        return _wrap_pieces(line_pieces(text.replace(SOFT_HYPHEN, "")), width, measure, style, size)
     for chunk in (w for w in text.split(" ") if w):
         whole = chunk.replace(SOFT_HYPHEN, "")
         if measure(whole, style, size) <= width:
@@ -190,6 +194,25 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
         else:
             lines.append(current)
             current = word
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
+def _wrap_pieces(pieces: Sequence[str], width: float, measure: Measure, style: str, size: float) -> list[str] | None:
+    """Greedy wrap of `pieces` (each with the space before it, if any); None if one alone is wider."""
+    lines: list[str] = []
+    current = ""
+    for piece in pieces:
+        trial = current + piece if current else piece.lstrip(" ")
+        if measure(trial, style, size) <= width:
+            current = trial
+            continue
+        alone = piece.lstrip(" ")
+        if measure(alone, style, size) > width:
+            return None
+        lines.append(current)
+        current = alone
     if current or not lines:
         lines.append(current)
     return lines

@@ -17,6 +17,8 @@ The ink rules (canvas.py applies them):
 - black and white (--bw): the accent is black and the fills white, so nothing prints in colour.
 """
 
+from typing import NamedTuple
+
 from msgspec import Struct
 
 BLACK = "#000000"
@@ -61,6 +63,66 @@ PAGE_TYPE = TypeScale(title=16, head=11, body=8.5, small=7.5)
 # The web pages' faces: the same family where the reader has it installed, else the system's sans.
 WEB_FONT = '"IBM Plex Sans", system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif'
 WEB_CONDENSED = '"IBM Plex Sans Condensed", "Arial Narrow", ' + WEB_FONT.split(", ", 1)[1]
+# Japanese: a Japanese face first, or the browser sets kanji in a Latin face's fallback (often a
+# Chinese one); no condensed Japanese face is common, so tables take the same stack.
+WEB_JAPANESE = ('"IBM Plex Sans JP", "Hiragino Sans", "Hiragino Kaku Gothic ProN", "Noto Sans JP", '
+                '"Noto Sans CJK JP", "Yu Gothic", YuGothic, Meiryo, sans-serif')
+
+
+class FaceSet(NamedTuple):
+    """The faces an edition prints in, by role (reportlab's registered names), and how its
+    paragraphs break lines.  edition_faces() chooses one by language; every renderer asks it."""
+    name: str               # as the glyph check names the type
+    body: str               # the aid's text, the pages' prose
+    bold: str
+    italic: str
+    bold_italic: str
+    condensed: str          # table cells, counters' small words
+    condensed_medium: str   # counter text: firmer than regular at 5 and 6 pt
+    condensed_bold: str     # table heads, counter titles and numerals
+    condensed_italic: str   # emphasis in a table cell (the aid's)
+    files: tuple[tuple[str, str], ...]      # (registered name, file in render/pdf/fonts/)
+    web: str                # the web pages' font stack: the family where the reader has it, else the system's
+    web_condensed: str
+    word_wrap: str | None = None    # reportlab's paragraph wrapping: None at spaces, "CJK" anywhere by kinsoku rules
+
+    def file(self, face: str) -> str:
+        """The file of a registered name, in render/pdf/fonts/."""
+        return dict(self.files)[face]
+
+    def upright(self) -> tuple[str, ...]:
+        """The faces every renderer registers: all but the italics (only the aid prints those)."""
+        return tuple(dict.fromkeys((self.body, self.bold, self.condensed, self.condensed_medium, self.condensed_bold)))
+
+    def italics(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((self.italic, self.bold_italic, self.condensed_italic)))
+
+
+# IBM Plex Sans and Sans Condensed: Latin with Latin Extended, Greek, Cyrillic.
+LATIN = FaceSet(
+    "IBM Plex Sans", "IBMPlexSans", "IBMPlexSans-Bold", "IBMPlexSans-Italic", "IBMPlexSans-BoldItalic",
+    "IBMPlexSansCondensed", "IBMPlexSansCondensed-Medium", "IBMPlexSansCondensed-Bold", "IBMPlexSansCondensed-Italic",
+    (("IBMPlexSans", "IBMPlexSans-Regular.ttf"), ("IBMPlexSans-Bold", "IBMPlexSans-Bold.ttf"),
+     ("IBMPlexSans-Italic", "IBMPlexSans-Italic.ttf"), ("IBMPlexSans-BoldItalic", "IBMPlexSans-BoldItalic.ttf"),
+     ("IBMPlexSansCondensed", "IBMPlexSansCondensed-Regular.ttf"),
+     ("IBMPlexSansCondensed-Medium", "IBMPlexSansCondensed-Medium.ttf"),
+     ("IBMPlexSansCondensed-Bold", "IBMPlexSansCondensed-Bold.ttf"),
+     ("IBMPlexSansCondensed-Italic", "IBMPlexSansCondensed-Italic.ttf")),
+    WEB_FONT, WEB_CONDENSED)
+# IBM Plex Sans JP (its Latin is Plex Sans's): no condensed width and no italic, as Japanese
+# type has neither, so those roles take the upright faces; lines break between any two
+# characters but where Japanese kinsoku rules forbid.
+JAPANESE = FaceSet(
+    "IBM Plex Sans JP", "IBMPlexSansJP", "IBMPlexSansJP-Bold", "IBMPlexSansJP", "IBMPlexSansJP-Bold",
+    "IBMPlexSansJP", "IBMPlexSansJP", "IBMPlexSansJP-Bold", "IBMPlexSansJP",
+    (("IBMPlexSansJP", "IBMPlexSansJP-Regular.ttf"), ("IBMPlexSansJP-Bold", "IBMPlexSansJP-Bold.ttf")),
+    WEB_JAPANESE, WEB_JAPANESE, "CJK")
+SCRIPT_FACES = {"ja": JAPANESE}     # by language; every other edition prints in LATIN
+
+
+def edition_faces(lang: str) -> FaceSet:
+    """The faces of the edition in `lang` (a catalogue's language: "ja", "pt_BR")."""
+    return SCRIPT_FACES.get(lang.split("_", maxsplit=1)[0], LATIN)
 
 
 # -- the web pages --------------------------------------------------------------------------

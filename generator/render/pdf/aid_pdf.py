@@ -234,8 +234,8 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
     buffer = io.BytesIO()
     doc = BaseDocTemplate(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
                           title=title, subject=subject, author=info.author, creator=info.creator,
-                          initialFontName=edition_faces(ctx.words.lang).body, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                          bottomMargin=FOOTER)
+                          initialFontName=edition_faces(ctx.words.lang).body, leftMargin=MARGIN,
+                          rightMargin=MARGIN, topMargin=MARGIN, bottomMargin=FOOTER)
     doc.addPageTemplates([
         PageTemplate("page1", templates[0], onPage=on_page, autoNextPageTemplate="page2"),
         # A page past the last (only while trying a size) reuses page 2's frames, then stops.

@@ -17,7 +17,7 @@ import functools
 import os
 import struct
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from msgspec import Struct
 from reportlab import rl_config
@@ -32,6 +32,7 @@ from generator import __version__
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render import theme
+from generator.render.theme import LATIN, FaceSet, edition_faces
 from generator.text import ELLIPSIS, words_of
 from generator.units import mm
 
@@ -40,59 +41,7 @@ from generator.units import mm
 # eighth smaller, and whatever reads them (a shop's conversion, pdfium, pypdf) skips a pass.
 rl_config.useA85 = 0
 
-class FaceSet(NamedTuple):
-    """The faces an edition prints in, by role (reportlab's registered names), and how its
-    paragraphs break lines.  edition_faces() chooses one by language; every renderer asks it."""
-    name: str               # as the glyph check names the type
-    body: str               # the aid's text, the pages' prose
-    bold: str
-    italic: str
-    bold_italic: str
-    condensed: str          # table cells, counters' small words
-    condensed_medium: str   # counter text: firmer than regular at 5 and 6 pt
-    condensed_bold: str     # table heads, counter titles and numerals
-    condensed_italic: str   # emphasis in a table cell (the aid's)
-    files: tuple[tuple[str, str], ...]      # (registered name, file in fonts/)
-    word_wrap: str | None = None    # reportlab's paragraph wrapping: None at spaces, "CJK" anywhere by kinsoku rules
-
-    def file(self, face: str) -> str:
-        return os.path.join(FONT_FOLDER, dict(self.files)[face])
-
-    def upright(self) -> tuple[str, ...]:
-        """The faces every renderer registers: all but the italics (only the aid prints those)."""
-        return tuple(dict.fromkeys((self.body, self.bold, self.condensed, self.condensed_medium, self.condensed_bold)))
-
-    def italics(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys((self.italic, self.bold_italic, self.condensed_italic)))
-
-
 FONT_FOLDER = os.path.join(os.path.dirname(__file__), "fonts")
-# IBM Plex Sans and Sans Condensed: Latin with Latin Extended, Greek, Cyrillic.
-LATIN = FaceSet(
-    "IBM Plex Sans", "IBMPlexSans", "IBMPlexSans-Bold", "IBMPlexSans-Italic", "IBMPlexSans-BoldItalic",
-    "IBMPlexSansCondensed", "IBMPlexSansCondensed-Medium", "IBMPlexSansCondensed-Bold", "IBMPlexSansCondensed-Italic",
-    (("IBMPlexSans", "IBMPlexSans-Regular.ttf"), ("IBMPlexSans-Bold", "IBMPlexSans-Bold.ttf"),
-     ("IBMPlexSans-Italic", "IBMPlexSans-Italic.ttf"), ("IBMPlexSans-BoldItalic", "IBMPlexSans-BoldItalic.ttf"),
-     ("IBMPlexSansCondensed", "IBMPlexSansCondensed-Regular.ttf"),
-     ("IBMPlexSansCondensed-Medium", "IBMPlexSansCondensed-Medium.ttf"),
-     ("IBMPlexSansCondensed-Bold", "IBMPlexSansCondensed-Bold.ttf"),
-     ("IBMPlexSansCondensed-Italic", "IBMPlexSansCondensed-Italic.ttf")))
-# IBM Plex Sans JP (its Latin is Plex Sans's): no condensed width and no italic, as Japanese
-# type has neither, so those roles take the upright faces; lines break between any two
-# characters but where Japanese kinsoku rules forbid.
-JAPANESE = FaceSet(
-    "IBM Plex Sans JP", "IBMPlexSansJP", "IBMPlexSansJP-Bold", "IBMPlexSansJP", "IBMPlexSansJP-Bold",
-    "IBMPlexSansJP", "IBMPlexSansJP", "IBMPlexSansJP-Bold", "IBMPlexSansJP",
-    (("IBMPlexSansJP", "IBMPlexSansJP-Regular.ttf"), ("IBMPlexSansJP-Bold", "IBMPlexSansJP-Bold.ttf")),
-    "CJK")
-SCRIPT_FACES = {"ja": JAPANESE}     # by language; every other edition prints in LATIN
-
-
-def edition_faces(lang: str) -> FaceSet:
-    """The faces of the edition in `lang` (a catalogue's language: "ja", "pt_BR")."""
-    return SCRIPT_FACES.get(lang.split("_")[0], LATIN)
-
-
 EDGE_MM = 5            # nothing is drawn nearer a page edge than this (many printers' margin)
 MM = mm(1)
 
@@ -150,7 +99,7 @@ def register_fonts(face_set: FaceSet = LATIN, *, italics: bool = False) -> None:
     registered = pdfmetrics.getRegisteredFontNames()
     for name in (*face_set.upright(), *(face_set.italics() if italics else ())):
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, face_set.file(name)))
+            pdfmetrics.registerFont(TTFont(name, os.path.join(FONT_FOLDER, face_set.file(name))))
     if face_set.body in registered:
         return
     addMapping(face_set.body, 0, 0, face_set.body)
@@ -161,7 +110,8 @@ def register_fonts(face_set: FaceSet = LATIN, *, italics: bool = False) -> None:
         addMapping(face_set.condensed, 0, 0, face_set.condensed)
         addMapping(face_set.condensed, 1, 0, face_set.condensed_bold)
         addMapping(face_set.condensed, 0, 1, face_set.condensed_italic)
-        addMapping(face_set.condensed, 1, 1, face_set.condensed_bold)   # no bold italic in a table: the bold says enough
+        # no bold italic in a table: the bold says enough
+        addMapping(face_set.condensed, 1, 1, face_set.condensed_bold)
     if face_set is LATIN:
         rl_config.canvas_basefontname = LATIN.body   # platypus' own canvases start in the body face too
 

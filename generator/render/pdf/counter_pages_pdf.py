@@ -402,7 +402,8 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
         c.restoreState()
         c.setFillColor(INK)
         c.setFont(face_set.condensed, PAGE.small)
-        c.drawCentredString(x + size / 2, y - mm(2) - PAGE.small, ellipsise(caption, face_set.condensed, PAGE.small, pitch - 2))
+        c.drawCentredString(x + size / 2, y - mm(2) - PAGE.small,
+                            ellipsise(caption, face_set.condensed, PAGE.small, pitch - 2))
 
 
 def colophon(c: Canvas, ctx: BuildContext, left: float, y: float, width: float) -> None:

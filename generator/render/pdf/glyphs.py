@@ -61,8 +61,8 @@ def check_template_text(text: str, folder: Path, face_set: FaceSet = LATIN) -> N
             continue
         problems += [f"{path}:{number}: the kit's font ({face_set.name}) cannot print {unprintable(line, cmap)}"
                      for number, line in enumerate(source.split("\n"), 1) if lacking & set(line)]
-    raise RenderError(problems or [f"{folder}: the aid's text holds what the kit's font ({face_set.name}) cannot print: "
-                                   f"{shown}"])
+    raise RenderError(problems or [f"{folder}: the aid's text holds what the kit's font ({face_set.name}) "
+                                   f"cannot print: {shown}"])
 
 
 def undrawable_credits(face_set: FaceSet = LATIN) -> list[str]:

@@ -39,7 +39,7 @@ from reportlab.platypus import (
 
 from generator.render import theme
 from generator.render.pdf.canvas import INK, LATIN, FaceSet, escape, grey, register_fonts
-from generator.text import words_of
+from generator.text import line_pieces
 
 # Markdown's documented placeholder for stashed raw HTML (markdown.util reference); group 1 indexes
 # md.htmlStash.rawHtmlBlocks.
@@ -95,8 +95,8 @@ def make_styles(size: float, faces: FaceSet = LATIN, *, accent: Any = INK, head_
     h2 = ParagraphStyle("h2", body, fontName=faces.bold, fontSize=scale.head, leading=round(scale.head * 1.15, 2),
                         spaceBefore=size * 0.5, spaceAfter=size * 0.35, textColor=accent, keepWithNext=1)
     h3 = ParagraphStyle("h3", h2, fontSize=size, leading=lead + 1, spaceBefore=size * 0.3)
-    cell = ParagraphStyle("cell", body, fontName=faces.condensed, fontSize=table_size, leading=round(table_size * 1.18, 2),
-                          spaceAfter=0)
+    cell = ParagraphStyle("cell", body, fontName=faces.condensed, fontSize=table_size,
+                          leading=round(table_size * 1.18, 2), spaceAfter=0)
     head = ParagraphStyle("head_cell", cell, fontName=faces.condensed_bold)
     return Styles(body, h1, h2, h3, cell, head, faces, accent, head_fill)
 
@@ -236,7 +236,8 @@ class FitTable(Flowable):
             for i, (text, style) in enumerate(row):
                 if (r, i) in spans:         # a head over two columns: it wraps in their width together
                     continue
-                words = words_of(text) or [""]     # a no-break space ("33,3 %") holds
+                # where a line may break: a no-break space ("33,3 %") holds, Japanese breaks by kinsoku
+                words = [piece.lstrip(" ") for piece in line_pieces(text)] or [""]
                 line = max(stringWidth(t, style.fontName, style.fontSize) for t in text.split("\n"))
                 natural[i] = max(natural[i], line + pad)
                 longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)
@@ -471,7 +472,8 @@ class Converter:
             items.append(ListItem(content or [Spacer(0, 0)]))
         ordered = el.tag == "ol"
         return ListFlowable(items, bulletType="1" if ordered else "bullet", start=el.get("start", "1") if ordered
-                            else "\u2022", bulletFontName=self.styles.faces.body, bulletColor=INK, bulletFontSize=style.fontSize,
+                            else "\u2022", bulletFontName=self.styles.faces.body, bulletColor=INK,
+                            bulletFontSize=style.fontSize,
                             leftIndent=style.fontSize * 1.3, bulletDedent=style.fontSize * 1.1,
                             spaceAfter=style.spaceAfter, bulletFormat="%s." if ordered else None)
 
