@@ -51,7 +51,7 @@ def fill_pieces(text: str, width: int) -> list[str]:
     """`text` filled to lines of at most `width` columns (a longer piece has a line of its own),
     broken where line_pieces allows."""
     out, line = [], ""
-    for piece in line_pieces(text):
+    for piece in line_pieces(text, phrases=True):
         word = piece.lstrip(" ")
         if line and columns(line + piece) > width:
             out.append(line)
@@ -61,10 +61,28 @@ def fill_pieces(text: str, width: int) -> list[str]:
     return [*out, line] if line else out
 
 
-def line_pieces(text: str) -> list[str]:
+def is_hiragana(char: str) -> bool:
+    return "\u3041" <= char <= "\u309f"
+
+
+def _phrase_ends(previous: str, char: str) -> bool:
+    """Whether a Japanese phrase ends between `previous` and `char`: after its particles (the
+    hiragana after a word: "乗員が|別の|レンジチットへ|移動時"), after a comma, full stop or
+    colon, after a closing bracket but for the particle after it ("（Hero）が"), and before an
+    opening bracket.  Latin letters and figures are a word as kanji are ("ルール33を|除く")."""
+    kind = unicodedata.category(previous)
+    if kind == "Po" or char in CANNOT_END:
+        return True
+    if kind in ("Pe", "Pf"):
+        return not is_hiragana(char)
+    return is_hiragana(previous) and not is_hiragana(char)
+
+
+def line_pieces(text: str, *, phrases: bool = False) -> list[str]:
     """The pieces of `text` a line may break between, each with the space before it (if any):
-    at plain spaces (a no-break space holds), and between wide characters as kinsoku allows.
-    Joined, they give `text` back, its runs of breaking whitespace one plain space."""
+    at plain spaces (a no-break space holds), and between wide characters as kinsoku allows;
+    with `phrases`, only where a Japanese phrase ends too (_phrase_ends).  Joined, they give
+    `text` back, its runs of breaking whitespace one plain space."""
     pieces: list[str] = []
     space = False
     for char in text:
@@ -74,7 +92,8 @@ def line_pieces(text: str) -> list[str]:
         previous = pieces[-1][-1] if pieces else ""
         breaks = space or (bool(previous) and (is_wide(previous) or is_wide(char))
                            and char not in CANNOT_START and previous not in CANNOT_END
-                           and "\u00a0" not in (char, previous))
+                           and "\u00a0" not in (char, previous)
+                           and (not phrases or _phrase_ends(previous, char)))
         if breaks or not pieces:
             pieces.append((" " if space else "") + char)
         else:

@@ -10,8 +10,8 @@ sentences that are data (the interpretation readings) stay in data/.
 The locale's rules come from Babel and gettext, never from code here: numbers filled into a
 message (decimal comma, grouping), percentages, lists ("a, b or c"), plural forms (the
 catalogue's Plural-Forms, read by gettext as GNUTranslations reads a catalogue's header), and
-French spacing before : ; ! ? and inside guillemets (typeset below, from the French
-typographic rule).
+French spacing before : ; ! ? and inside guillemets, and no space between Japanese words
+(typeset below, from the French and Japanese typographic rules).
 """
 
 import importlib.util
@@ -86,8 +86,17 @@ class Words(Struct, frozen=True):
         return _listed(items, self._locale()) if items else ""
 
     def typeset(self, text: str) -> str:
-        """`text` with the typography its language asks of punctuation (French spacing)."""
-        return french_spacing(text) if self.lang.split("_")[0] == "fr" else text
+        """`text` with the typography its language asks of punctuation (French spacing) and of
+        spaces (none between Japanese words)."""
+        language = self.lang.split("_")[0]
+        if language == "fr":
+            return french_spacing(text)
+        return japanese_spacing(text) if language == "ja" else text
+
+    def sentences(self, texts: Iterable[str]) -> str:
+        """Sentences set one after another as the language sets them: a space between them, none
+        in Japanese."""
+        return ("" if self.lang.split("_")[0] == "ja" else " ").join(texts)
 
     def _locale(self) -> str:
         return self.lang if self.numbers_localised() else SOURCE_LANGUAGE
@@ -222,6 +231,20 @@ def french_spacing(text: str) -> str:
             return match.group(0)
         return ("\u00a0" if mark == ":" else "\u202f") + mark
     return _FRENCH.sub(space, text)
+
+
+# A space where Japanese sets none: after a full-width mark, or between two Japanese characters
+# (the template and the data join sentences with a space, as the Latin editions write them).
+# A Markdown emphasis closing after the mark ("**ルールそのもの：** 871.1") keeps its place.
+_JAPANESE_SPACE = re.compile(r"(?<=[\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f\uff3b-\uff40\uff5b-\uff65])"
+                             r"(\**) +|(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]) +"
+                             r"(?=[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef])")
+
+
+def japanese_spacing(text: str) -> str:
+    """`text` without the spaces Japanese does not set (JIS X 4051): after a full-width mark (。、：
+    （）「」), and between two Japanese characters."""
+    return _JAPANESE_SPACE.sub(lambda match: match.group(1) or "", text)
 
 
 def catalogue_file(lang: str) -> Path:

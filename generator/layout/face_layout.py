@@ -174,7 +174,7 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
     words: list[str] = []
     text = text.translate({ord(c): " " for c in "\t\r\n"})     # data may hold any whitespace
     if has_wide(text):
-        return _wrap_pieces(line_pieces(text.replace(SOFT_HYPHEN, "")), width, measure, style, size)
+        return _wrap_pieces(line_pieces(text.replace(SOFT_HYPHEN, ""), phrases=True), width, measure, style, size)
     for chunk in (w for w in text.split(" ") if w):
         whole = chunk.replace(SOFT_HYPHEN, "")
         if measure(whole, style, size) <= width:
@@ -200,10 +200,12 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
 
 
 def _wrap_pieces(pieces: Sequence[str], width: float, measure: Measure, style: str, size: float) -> list[str] | None:
-    """Greedy wrap of `pieces` (each with the space before it, if any); None if one alone is wider."""
+    """Greedy wrap of Japanese phrases (`pieces`, each with the space before it, if any), a phrase
+    too wide for a line alone broken between its characters as kinsoku allows; None if one
+    character run kinsoku holds together is wider."""
     lines: list[str] = []
     current = ""
-    for piece in pieces:
+    for piece in _split_wide(pieces, width, measure, style, size):
         trial = current + piece if current else piece.lstrip(" ")
         if measure(trial, style, size) <= width:
             current = trial
@@ -216,6 +218,18 @@ def _wrap_pieces(pieces: Sequence[str], width: float, measure: Measure, style: s
     if current or not lines:
         lines.append(current)
     return lines
+
+
+def _split_wide(pieces: Sequence[str], width: float, measure: Measure, style: str, size: float) -> list[str]:
+    """`pieces`, each wider than `width` alone split where kinsoku lets a line break."""
+    out: list[str] = []
+    for piece in pieces:
+        if measure(piece.lstrip(" "), style, size) <= width:
+            out.append(piece)
+            continue
+        parts = line_pieces(piece.lstrip(" "))
+        out += [piece[:len(piece) - len(piece.lstrip(" "))] + parts[0], *parts[1:]]
+    return out
 
 
 def whole_words(face: Face) -> Face:

@@ -85,6 +85,12 @@ class FaceSet(NamedTuple):
     web: str                # the web pages' font stack: the family where the reader has it, else the system's
     web_condensed: str
     word_wrap: str | None = None    # reportlab's paragraph wrapping: None at spaces, "CJK" anywhere by kinsoku rules
+    # (character, stand-in): a character the kit prints that the faces lack, drawn with another
+    # glyph of theirs made for the same use; the text keeps the character (copied, or read aloud)
+    stand_ins: tuple[tuple[str, str], ...] = ()
+    # the aid's tables' type size against the theme's: where the condensed role has no condensed
+    # face, the regular one a little smaller keeps a table's figures as wide as Latin ones
+    table_scale: float = 1.0
 
     def file(self, face: str) -> str:
         """The file of a registered name, in render/pdf/fonts/."""
@@ -116,7 +122,9 @@ JAPANESE = FaceSet(
     "IBM Plex Sans JP", "IBMPlexSansJP", "IBMPlexSansJP-Bold", "IBMPlexSansJP", "IBMPlexSansJP-Bold",
     "IBMPlexSansJP", "IBMPlexSansJP", "IBMPlexSansJP-Bold", "IBMPlexSansJP",
     (("IBMPlexSansJP", "IBMPlexSansJP-Regular.ttf"), ("IBMPlexSansJP-Bold", "IBMPlexSansJP-Bold.ttf")),
-    WEB_JAPANESE, WEB_JAPANESE, "CJK")
+    WEB_JAPANESE, WEB_JAPANESE, "CJK",
+    # the kit's minus (text.MINUS, U+2212): the JP faces have none; their figure dash is a digit wide
+    (("\u2212", "\u2012"),), 0.9)
 SCRIPT_FACES = {"ja": JAPANESE}     # by language; every other edition prints in LATIN
 
 

@@ -425,7 +425,7 @@ def _svg_text(svg: etree.Element, boxes: list[_Box], bypasses: list[tuple[int, i
                  else words("aid.html.chart.bypass", start=a + 1, end=b + 1)
                  for (a, b), label in zip(bypasses, labels, strict=True)]
     d = etree.SubElement(svg, "desc", {"id": "chart-desc"})
-    d.text = " ".join([*sentences, words("aid.html.chart.below")])
+    d.text = words.sentences([*sentences, words("aid.html.chart.below")])
 
 
 def _svg_box(g: etree.Element, box: _Box, rect: geometry.Rect, title_lines: list[str], y: _Flip) -> None:

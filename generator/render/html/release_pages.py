@@ -143,8 +143,8 @@ def _credits(kit: KitData, words: Words) -> str:
     r = kit.rules
     names = pictograms.authors()
     authors = names[0] if len(names) == 1 else words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
-    return " ".join([words("release.credits", number=r.number, title=r.title, credit=r.credit, game=r.game),
-                     words("release.credits.art", authors=authors)])
+    return words.sentences([words("release.credits", number=r.number, title=r.title, credit=r.credit, game=r.game),
+                            words("release.credits.art", authors=authors)])
 
 
 def _facts(words: Words, content: bytes, pages: int | None = None) -> dict[str, object]:

@@ -99,7 +99,9 @@ def register_fonts(face_set: FaceSet = LATIN, *, italics: bool = False) -> None:
     registered = pdfmetrics.getRegisteredFontNames()
     for name in (*face_set.upright(), *(face_set.italics() if italics else ())):
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, os.path.join(FONT_FOLDER, face_set.file(name))))
+            font = TTFont(name, os.path.join(FONT_FOLDER, face_set.file(name)))
+            _stand_in(font, face_set.stand_ins)
+            pdfmetrics.registerFont(font)
     if face_set.body in registered:
         return
     addMapping(face_set.body, 0, 0, face_set.body)
@@ -114,6 +116,16 @@ def register_fonts(face_set: FaceSet = LATIN, *, italics: bool = False) -> None:
         addMapping(face_set.condensed, 1, 1, face_set.condensed_bold)
     if face_set is LATIN:
         rl_config.canvas_basefontname = LATIN.body   # platypus' own canvases start in the body face too
+
+
+def _stand_in(font: TTFont, stand_ins: tuple[tuple[str, str], ...]) -> None:
+    """Map each character the face lacks to its stand-in's glyph and width: the PDF draws the
+    stand-in's glyph, and its text (ToUnicode) still says the character."""
+    face = font.face
+    for char, stand_in in stand_ins:
+        if ord(char) not in face.charToGlyph:
+            face.charToGlyph[ord(char)] = face.charToGlyph[ord(stand_in)]
+            face.charWidths[ord(char)] = face.charWidths[ord(stand_in)]
 
 
 @functools.cache

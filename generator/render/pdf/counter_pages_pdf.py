@@ -304,7 +304,7 @@ def _manifest_text(ctx: BuildContext) -> list[str]:
                    ccv_unit=words("counter.crew.ccv.unit")),
              words("calibration.manifest.marker", voluntary="; ".join(r.voluntary), tem=signed(after.wreck_tem),
                    terrain=after.wreck_terrain)]
-    return [" ".join(what), " ".join(faces), words("calibration.manifest.emblems")]
+    return [words.sentences(what), words.sentences(faces), words("calibration.manifest.emblems")]
 
 
 def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: float, rows: Tally,

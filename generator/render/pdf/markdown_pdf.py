@@ -39,7 +39,7 @@ from reportlab.platypus import (
 
 from generator.render import theme
 from generator.render.pdf.canvas import INK, LATIN, FaceSet, escape, grey, register_fonts
-from generator.text import line_pieces
+from generator.text import has_wide, line_pieces
 
 # Markdown's documented placeholder for stashed raw HTML (markdown.util reference); group 1 indexes
 # md.htmlStash.rawHtmlBlocks.
@@ -85,7 +85,7 @@ def make_styles(size: float, faces: FaceSet = LATIN, *, accent: Any = INK, head_
     (default: its small).  Lines break as the faces' script does (faces.word_wrap)."""
     register_fonts(faces, italics=True)        # the styles name the font and its bold/italic mapping
     scale = theme.PAGE_TYPE.at(size)
-    table_size = table_size or scale.small
+    table_size = round((table_size or scale.small) * faces.table_scale, 2)
     lead = round(size * 1.2, 2)
     wrap = {"wordWrap": faces.word_wrap} if faces.word_wrap else {}
     body = ParagraphStyle("body", fontName=faces.body, fontSize=size, leading=lead, spaceAfter=size * 0.4,
@@ -99,6 +99,17 @@ def make_styles(size: float, faces: FaceSet = LATIN, *, accent: Any = INK, head_
                           leading=round(table_size * 1.18, 2), spaceAfter=0)
     head = ParagraphStyle("head_cell", cell, fontName=faces.condensed_bold)
     return Styles(body, h1, h2, h3, cell, head, faces, accent, head_fill)
+
+
+SHORT_WORD = 4      # a Japanese cell this short is a word or two ("生存", "平均"): never broken
+
+
+def _unbroken(text: str) -> list[str]:
+    """The pieces of a cell's text that no line breaks: its words (a no-break space, "33,3 %",
+    holds), or as kinsoku breaks Japanese, but a short Japanese cell whole."""
+    if has_wide(text) and len(text) <= SHORT_WORD:
+        return [text]
+    return [piece.lstrip(" ") for piece in line_pieces(text)] or [""]
 
 
 class KeptParagraph(Paragraph):
@@ -236,8 +247,7 @@ class FitTable(Flowable):
             for i, (text, style) in enumerate(row):
                 if (r, i) in spans:         # a head over two columns: it wraps in their width together
                     continue
-                # where a line may break: a no-break space ("33,3 %") holds, Japanese breaks by kinsoku
-                words = [piece.lstrip(" ") for piece in line_pieces(text)] or [""]
+                words = _unbroken(text)
                 line = max(stringWidth(t, style.fontName, style.fontSize) for t in text.split("\n"))
                 natural[i] = max(natural[i], line + pad)
                 longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)

@@ -187,7 +187,7 @@ def _mode_text(words: Words, table: Table) -> str:
         whole = rows - rest
         said.append(words("prerolled.legend.rows.part", first=whole + 1, last=rows) if whole else
                     words("prerolled.legend.rows.short", rows=rows, block=block))
-    return " ".join(said)
+    return words.sentences(said)
 
 
 def legend_lines(ctx: BuildContext, table: Table, width: float, codes: bool = False) -> Legend:
