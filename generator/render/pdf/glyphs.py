@@ -201,10 +201,11 @@ def _nationality_strings(n: Nationality) -> list[tuple[str, str]]:
     return [("name", n.name), ("adjective", n.adjective), *((("army", n.army),) if n.army else ()), *models]
 
 
-def undrawable_words(words: Words, file: Path | None = None, face_set: FaceSet = LATIN) -> list[str]:
+def undrawable_words(words: Words, file: Path | None = None, face_set: FaceSet | None = None) -> list[str]:
     """One problem line per message of an edition's catalogue (`file`, its key catalogue unless
     given), plural forms included, that a face of the kit cannot print, naming the edition, the
-    file, the key and the characters (in `face_set`, the edition's faces)."""
+    file, the key and the characters (in `face_set`, else the edition's faces)."""
+    face_set = face_set if face_set is not None else edition_faces(words.lang)
     cmap = letters(face_set)
     texts = [*words.messages.items(), *((key, form) for key, forms in words.plurals.items() for form in forms)]
     if printable("".join(text for _, text in texts), cmap, allowed="\n\u00ad"):
