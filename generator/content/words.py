@@ -241,9 +241,18 @@ _JAPANESE_SPACE = re.compile(r"(?<=[\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f\uff3
                              r"(?=[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef])")
 
 
+_JAPANESE_CHARACTER = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]"
+# A Latin mark the template or the data sets after Japanese words: a full stop that ends a sentence
+# (not a rule number's point), and the semicolon between items of a list.
+_JAPANESE_STOP = re.compile(rf"(?<={_JAPANESE_CHARACTER})\.(?=\s|\*|$)", re.MULTILINE)
+_JAPANESE_LIST = re.compile(rf"(?<={_JAPANESE_CHARACTER}); (?={_JAPANESE_CHARACTER})")
+
+
 def japanese_spacing(text: str) -> str:
-    """`text` without the spaces Japanese does not set (JIS X 4051): after a full-width mark (。、：
-    （）「」), and between two Japanese characters."""
+    """`text` with Japanese punctuation and spacing (JIS X 4051): a sentence after Japanese words
+    ends with 。 and a list's items are parted by 、, and no space is set after a full-width mark
+    (。、：（）「」) or between two Japanese characters."""
+    text = _JAPANESE_LIST.sub("、", _JAPANESE_STOP.sub("。", text))
     return _JAPANESE_SPACE.sub(lambda match: match.group(1) or "", text)
 
 
