@@ -1,13 +1,16 @@
 """The kit's speed against what it is held to: each row the kit's command (A) alternated with its
 reference (B), fresh processes, and the median of the pair-by-pair ratios A / B.
 
-    python benchmarks/bench_speed.py [--pairs 7] [--only kit,release,release1,rows,million] [--rows 100000]
+    python benchmarks/bench_speed.py [--pairs 7] [--only kit,digital,release,release1,rows,million] [--rows 100000]
                                      [--base FOLDER] [--test-runs 1]
 
 Rows (--only picks some, in this order):
 
-  kit       `bailout build` (the default kit, one process) / the same 48 pages written by bare
-            reportlab with the same fonts (bench_same_pages.py): wants at most 2x
+  kit       `bailout build --only aid,prerolled,counters` (the printed kit: the default build but
+            its digital tables, one process) / the same 48 pages written by bare reportlab with the
+            same fonts (bench_same_pages.py): wants at most 2x
+  digital   `bailout build` (the default build, the VASSAL files and the Tabletop Simulator
+            object too) / the printed kit alone: what the digital tables add, for information
   release   `bailout release --lang en,de,fr,it,es,pl,ru` (its default --jobs auto) / `bailout
             release` (one edition): wants at most 4x
   release1  the same seven editions with --jobs 1 / one edition: for information
@@ -51,7 +54,8 @@ from paired import (
 )
 
 SEVEN = "en,de,fr,it,es,pl,ru"
-ROWS = ("kit", "release", "release1", "rows", "million")
+PRINTED = "aid,prerolled,counters"      # the parts that print (the merged kit with them)
+ROWS = ("kit", "digital", "release", "release1", "rows", "million")
 
 
 def report(name: str, label: str, timed: Pairs, want: float | None, before: str) -> None:
@@ -99,8 +103,10 @@ def readme_tests(runs: int) -> None:
 def rows_of(args: argparse.Namespace) -> dict[str, Callable[[], None]]:
     n, table = args.pairs, ("build", "--only", "prerolled", "--paper", "a4", "--rows", str(args.rows))
     return {
-        "kit": lambda: row("kit", "build / same pages, bare reportlab", bailout("build"),
-                           script("bench_same_pages.py"), n, 2.0),
+        "kit": lambda: row("kit", f"build --only {PRINTED} / same pages, bare reportlab",
+                           bailout("build", "--only", PRINTED), script("bench_same_pages.py"), n, 2.0),
+        "digital": lambda: row("digital", f"build / build --only {PRINTED}", bailout("build"),
+                               bailout("build", "--only", PRINTED), n),
         "release": lambda: row("release", f"release --lang {SEVEN} / release", bailout("release", "--lang", SEVEN),
                                bailout("release"), n, 4.0),
         "release1": lambda: row("release1", f"release --lang {SEVEN} --jobs 1 / release",

@@ -45,6 +45,9 @@ class BuildOptions(Struct, frozen=True):
     # A seed anyone can read lets him print the same rows and read ahead; a drawn one
     # (--seed random, 63 secret bits) is kept out of every page (the stamp still changes with it).
     seed_shown: bool = True
+    # --image-url: where a Tabletop Simulator object loads its images and PDF from (ending in '/');
+    # None: the folder it unpacks to in this computer's Saved Objects (render/tts.py)
+    image_url: str | None = None
 
     @property
     def profile(self) -> PrintProfile:

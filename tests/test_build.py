@@ -266,4 +266,5 @@ def test_partial_build_names_the_files_it_did_not_make(tmp_path):
     text = (out / "MANIFEST.txt").read_text()
     listed, left = text.split("Not made by this build", 1)
     assert "player-aid-a4.pdf" in listed and "counters-a4.pdf" not in listed
-    assert {"counters-a4.pdf", "kit-a4.pdf", "prerolled-a4.pdf", "prerolled.csv"} == set(left.split()[-4:])
+    assert {"counters-a4.pdf", "kit-a4.pdf", "prerolled-a4.pdf", "prerolled.csv", "bailout.vmdx", "bailout.vmod",
+            "bailout-tts.zip"} == set(left.split()[-7:])

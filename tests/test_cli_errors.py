@@ -20,7 +20,7 @@ BAD_VALUES = {
     "--print": "duplx", "--label": "bell\x07", "--lang": "german", "--jobs": "0", "--port": "70000",
     "--afv": "Panther", "--afv-morale": "99", "--casualties": "-1", "--in-use": "G99", "--most": "0",
     "nationality": "russian", "old": "no-such-folder", "new": "no-such-folder", "n": "x", "folder": "a-file",
-    "shell": "csh", "topic": "buidl",
+    "shell": "csh", "topic": "buidl", "--image-url": "ftp://example.org/bailout/",
 }
 # What each command needs besides the option tried, so that the option is what is refused.
 GIVEN = {"crew": ["german", "--afv-morale", "5"], "simulate": ["10"], "diff": [str(DATA)], "completion": ["bash"]}

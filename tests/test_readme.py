@@ -76,7 +76,7 @@ def test_readme_lists_every_command():
 def test_every_file_readme_names_is_one_a_build_writes():
     from generator.layout.paper import PAPERS
     from generator.make.outputs import all_file_names
-    named = set(re.findall(r"`(?:output/)?([\w-]+\.(?:pdf|csv|html))`", _readme()))
+    named = set(re.findall(r"`(?:output/)?([\w-]+\.(?:pdf|csv|html|vmdx|vmod|zip))`", _readme()))
     assert named and named <= set(all_file_names(PAPERS.values()))
 
 

@@ -27,8 +27,8 @@ def test_a_project_file_back_offset_is_left_out_of_a_release_saying_so(release_o
     assert status == 0, err
     [options] = release_of
     assert options.back_offset_mm == (0, 0) and options.sets == 1       # the rest of the file still holds
-    [note] = [line for line in err.splitlines() if "note:" in line]
-    assert "back_offset" in note and "release is for every printer" in note
+    [note] = [line for line in err.splitlines() if "note:" in line and "back_offset" in line]
+    assert "release is for every printer" in note
     status, _, err = run_cli("build", "--only", "aid", "--paper", "a4", "--out", "o", "--quiet")
     assert status == 0 and "back_offset" not in err     # a build still shifts them, quietly
 
@@ -45,3 +45,14 @@ def test_a_back_offset_on_the_release_command_line_is_refused(release_of, tmp_pa
     status, _, err = run_cli("release", "--back-offset", "0.5,1", "--out", tmp_path / "dist")
     one_line(status, err, "--back-offset", "release is for every printer")
     assert not (tmp_path / "dist").exists() and release_of == []
+
+
+def test_a_release_says_where_its_saved_object_loads_its_images_from(release_of, tmp_path):
+    status, _, err = run_cli("release", "--out", tmp_path / "dist")
+    assert status == 0, err
+    [note] = [line for line in err.splitlines() if "Tabletop Simulator" in line]
+    assert "Saved Objects" in note and "--image-url" in note        # a folder of this computer: say so
+    status, _, err = run_cli("release", "--out", tmp_path / "dist2", "--image-url", "https://example.org/k/")
+    assert status == 0 and "Tabletop Simulator" not in err
+    [options] = release_of[-1:]
+    assert options.image_url == "https://example.org/k/"

@@ -223,3 +223,26 @@ def language_list(text: str) -> tuple[str, ...]:
     if not langs:
         raise argparse.ArgumentTypeError(f"--lang takes a comma list of languages, like en,de; got {text!r}")
     return tuple(dict.fromkeys(langs))
+
+
+MAX_URL = 2000      # far more than a host and a folder need
+# What an address may hold as it is (RFC 3986's unreserved and reserved characters, and '%' of an
+# escape): no space, quote, angle bracket or control character, which TTS would read otherwise.
+_URL_CHARS = re.compile(r"[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+")
+
+
+def image_url(text: str) -> str:
+    """--image-url: a web address (http or https) or a file:// folder the Tabletop Simulator
+    object's files are loaded from, with no query or fragment; returned ending in '/'."""
+    from urllib.parse import urlsplit
+    if len(text) > MAX_URL or not _URL_CHARS.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not an address: give one like "
+                                         f"https://example.org/bailout/ (a space is %20; at most {MAX_URL} "
+                                         f"characters)")
+    parts = urlsplit(text)
+    web = parts.scheme in ("http", "https") and bool(parts.netloc)
+    folder = parts.scheme == "file" and parts.path.startswith("/")
+    if not (web or folder) or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a folder's address: give an http://, https:// or "
+                                         f"file:// address with no ? or #, like https://example.org/bailout/")
+    return text if text.endswith("/") else text + "/"

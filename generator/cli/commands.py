@@ -55,8 +55,9 @@ def _check_catalogues(kit: KitData) -> None:
     aid sentences likewise, its glossary every sentence and name of the data, and every text says
     the glossary's terms: name what is missing."""
     from generator.content.aid_text import aid_catalogue_problems
+    from generator.content.rows import csv_word_problems
     from generator.content.terms import term_problems
-    from generator.content.words import available_languages, missing_translations
+    from generator.content.words import available_languages, load_words, missing_translations
     from generator.data.glossary import read_glossary, translated, untranslated
     from generator.make.pipeline import counter_fit_problems
     from generator.render.pdf.canvas import edition_faces
@@ -65,6 +66,7 @@ def _check_catalogues(kit: KitData) -> None:
     for lang in available_languages():
         try:
             problems += missing_translations(lang)
+            problems += csv_word_problems(load_words(lang))     # the CSV's header: no formula in a spreadsheet
             if lang == available_languages()[0]:
                 continue
             problems += aid_catalogue_problems(lang)
@@ -171,7 +173,10 @@ def cmd_release(args: argparse.Namespace) -> None:
     write_one(out, name, content)       # the zip alone: no lock or staging left beside it
     say(out / name)
     if not args.quiet:
+        from generator.cli.parser import release_notes
         from generator.data.sources import template_folder
+        for note in release_notes(args):
+            print(f"bailout: {note}", file=sys.stderr)
         templates = args.templates if args.templates is not None else template_folder(kit.directory)
         _closing(1, out, args.data, templates, name[:-len(".zip")].rsplit("-", 1)[-1])   # the zip's stamp
 

@@ -16,6 +16,7 @@ from generator.cli.argtypes import (
     choice,
     count,
     counter_size_mm,
+    image_url,
     jobs,
     label_text,
     language,
@@ -292,6 +293,11 @@ def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> N
     marked = [p.name for p in registry.PROFILES.values() if p.prepress is not None and p.prepress.marks]
     g.add_argument("--no-marks", action="store_true",
                    help=f"--print {or_list(marked)}: no crop marks (the page is the bleed box)")
+    g = p.add_argument_group("digital tables")
+    g.add_argument("--image-url", type=image_url, default=None, metavar="URL",
+                   help="where the Tabletop Simulator object loads its images and PDF from: the web address "
+                        "you upload its folder's files to (http://, https://), or a file:// folder (default: "
+                        "the folder it unpacks to in this computer's Tabletop Simulator Saved Objects)")
 
 
 def profiles_help() -> str:
@@ -351,7 +357,8 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
                         size, offset, args.sets, not args.no_fill, getattr(args, "since", None),
                         print_profile=profiles[0].name, marks=not args.no_marks,
                         label=getattr(args, "label", None),
-                        lang=args.lang if isinstance(args.lang, str) else args.lang[0], seed_shown=shown)
+                        lang=args.lang if isinstance(args.lang, str) else args.lang[0], seed_shown=shown,
+                        image_url=args.image_url)
 
 
 def option_notes(args: argparse.Namespace) -> list[str]:
@@ -367,6 +374,16 @@ def option_notes(args: argparse.Namespace) -> list[str]:
     for key in getattr(args, "left_out", ()):
         notes.append(f"note: {key} in the project file is left out: {LEFT_OUT[key]}")
     return notes
+
+
+def release_notes(args: argparse.Namespace) -> list[str]:
+    """What a written release's reader should know of where it loads from, one line each (said
+    once the zip is written, unless --quiet: a refused argument stays the one line)."""
+    if args.image_url is not None:
+        return []
+    from generator.render.tts import saved_objects
+    return [f"note: the release's Tabletop Simulator object loads its images from {saved_objects()}, "
+            f"a folder of this computer; to share it, upload its folder's files and give --image-url"]
 
 
 # Project-file keys a command leaves out, and why (cli/project.py sets args.left_out).

@@ -26,7 +26,8 @@ from generator.text import or_list
 FILE = "bailout.toml"
 # The keys and their TOML kinds; each is the option --KEY (underscores as hyphens) of a build command.
 KEYS: dict[str, type] = {"paper": str, "lang": str, "print": str, "counter_size": str, "back_offset": str,
-                         "bw": bool, "sets": int, "rows": int, "seed": int, "mode": str, "label": str, "since": str}
+                         "bw": bool, "sets": int, "rows": int, "seed": int, "mode": str, "label": str, "since": str,
+                         "image_url": str}
 BUILD_COMMANDS = ("build", "release", "serve")      # each reads the project file; the others do not
 # Keys a command reads and checks but leaves out (cli/parser.py LEFT_OUT says why): a release is
 # for every printer, so one printer's back offset stays out of it.
@@ -80,6 +81,9 @@ def _entries() -> list[tuple[str, object, str]]:
                           "before your edits) or git:REV, like git:HEAD"),
         ("lang", default.lang, f"the edition's language: {or_list(available_languages())}"),
         ("print", default.print_profile, f"the print profile: {or_list(PRINT_PROFILES)}"),
+        ("image_url", "https://example.org/bailout/", "where the Tabletop Simulator object loads its images from: "
+                                                      "the web address you upload its folder's files to (default: "
+                                                      "the folder in this computer's Saved Objects)"),
     ]
 
 

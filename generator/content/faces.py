@@ -12,6 +12,7 @@ from msgspec import Struct
 
 from generator.content.context import BuildContext
 from generator.content.words import Words, catalogue_file, fill
+from generator.data.file_names import entry_name
 from generator.data.model import KitData, Nationality, WeaponSpan
 from generator.engine import procedure as R
 from generator.text import signed
@@ -206,6 +207,32 @@ def extras(kit: KitData, spare: int) -> dict[str, tuple[int, int]]:
 
 
 Groups = tuple[tuple[Nationality, tuple[Counter, ...]], ...]   # counters by nationality, in print order
+
+# A kind's part of a face image's file name: names, not printed words, so they stay the same
+# whatever the catalogue calls the kinds (the release's faces/*.png keep their names).
+FILE_KINDS = {"crew": "crew", "rifle": "rifle", "smg": "smg", "marker": "bailed-out-afv"}
+
+
+def face_names(groups: Groups) -> dict[Counter, str]:
+    """{Counter: 'german-rifle-1939-45'}: nationality key, kind, and the years where a kind has
+    several counters (taken from the nationality's spans when they match one to one)."""
+    names = {}
+    for nat, counters in groups:
+        by_kind: dict[str, list[Counter]] = {}
+        for counter in dict.fromkeys(counters):
+            by_kind.setdefault(counter.kind, []).append(counter)
+        for kind, distinct in by_kind.items():
+            spans = {"rifle": nat.rifles, "smg": nat.smgs}.get(kind, ())
+            for i, counter in enumerate(distinct):
+                parts = [nat.key, FILE_KINDS[kind]]     # 'german-bailed-out-afv'
+                if len(distinct) > 1:
+                    if len(spans) == len(distinct):
+                        span = spans[i]
+                        parts.append(f"{span.first}" + (f"-{str(span.last)[2:]}" if span.last != span.first else ""))
+                    else:
+                        parts.append(f"{i + 1}")
+                names[counter] = entry_name(*parts)
+    return names
 
 
 def all_counters(kit: KitData, sets: int, words: Words, spare: int = 0) -> Groups:

@@ -24,7 +24,7 @@ from typing import overload
 from msgspec import Struct
 
 from generator.content.context import BuildContext
-from generator.content.words import Words
+from generator.content.words import Words, catalogue_file
 from generator.data.model import KitData
 from generator.engine.odds import Odds, fate_code, weapon_code
 from generator.errors import UsageError
@@ -175,18 +175,61 @@ def _independent(rng: random.Random, col: Column, block: int, rows: int) -> list
             for x in (rng.randrange(block) for _ in range(rows))]
 
 
+KILLED = fate_code("killed")       # a killed man draws no weapon: his weapon cell is not read
+
+# What a spreadsheet reads as the start of a formula (or, tab and carriage return, as a cell it
+# shifts): a CSV field starting with one is written with an apostrophe before it.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CSV_KEYS = ("prerolled.csv.row", "prerolled.csv.fate", "prerolled.csv.weapon")   # the header's words
+
+
+def fate_columns(table: Table) -> list[int | None]:
+    """Per column: its man's fate column for a weapon column, None for a fate column."""
+    fates = {col.man: i for i, col in enumerate(table.columns) if col.kind == FATE}
+    return [fates[col.man] if col.kind == WEAPON else None for col in table.columns]
+
+
+def read_cells(row: Row, fate_of: Sequence[int | None]) -> tuple[str | None, ...]:
+    """The cells of `row` a player reads: each code as drawn, but None for a killed man's weapon
+    (871.4 arms a man who gets out: the PDF prints a dash there, the CSV nothing)."""
+    return tuple(None if f is not None and row[f] == KILLED else code for code, f in zip(row, fate_of, strict=True))
+
+
 def header(table: Table, words: Words) -> list[str]:
     """The CSV's header row: the row number's column, then each column's (keys "prerolled.csv.*")."""
     return [words("prerolled.csv.row"), *(words(f"prerolled.csv.{c.kind}", n=c.man) for c in table.columns)]
 
 
-def csv_chunks(table: Table, words: Words, lines: int = 10_000) -> Iterator[str]:
-    """The rows as CSV (LF line ends): header `row,fate1,...,weapon1,...`, then one line a row, in
-    pieces of some `lines` lines, so a long table is never one list of lines."""
-    yield ",".join(header(table, words)) + "\n"
-    rows = table.rows
+def csv_records(table: Table, words: Words, lines: int = 10_000) -> Iterator[list[list[str]]]:
+    """The CSV's records in pieces of some `lines` records (a long table is never one list):
+    the header, then a record a row, its number and the cells a player reads ('' for a killed
+    man's weapon, as the PDF's dash)."""
+    yield [header(table, words)]
+    rows, fate_of = table.rows, fate_columns(table)
     for start in range(0, len(rows), lines):
-        yield "".join(f"{i},{','.join(rows[i - 1])}\n" for i in range(start + 1, min(start + lines, len(rows)) + 1))
+        yield [[str(i), *(cell or "" for cell in read_cells(rows[i - 1], fate_of))]
+               for i in range(start + 1, min(start + lines, len(rows)) + 1)]
+
+
+def formula_start(text: str) -> str | None:
+    """The character that makes a spreadsheet read `text` as a formula, if it starts with one."""
+    return text[0] if text.startswith(FORMULA_STARTS) else None
+
+
+def csv_word_problems(words: Words) -> list[str]:
+    """The CSV header's words of an edition a spreadsheet would read as a formula, one line each
+    (the CSV writes them inert, with an apostrophe before them; `bailout check` names them)."""
+    problems = []
+    for key in CSV_KEYS:
+        text = words(key, n=1) if key != CSV_KEYS[0] else words(key)
+        start = formula_start(text)
+        if start is not None:
+            problems.append(f"{catalogue_file(words.lang)}: {key}: {text!r} starts with {start!r}, which a "
+                            f"spreadsheet reads as a formula; give a word that starts with a letter")
+        elif any(ch in text for ch in "\n\r\t"):
+            problems.append(f"{catalogue_file(words.lang)}: {key}: {text!r} holds a line break or a tab, which "
+                            f"a spreadsheet shows as a header cell of two lines; give it on one line")
+    return problems
 
 
 def table_for(ctx: BuildContext) -> Table:

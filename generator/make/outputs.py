@@ -15,12 +15,27 @@ An output made per paper has "{paper}" in its name.  Three ways to make the file
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from generator.layout.paper import Paper
-from generator.make.products import AID_DOCUMENT, AID_TEXT, COUNTER_SHEETS, COUNTERS_PDF, ROWS, Made, Product
+from generator.layout.paper import PAPERS, Paper
+from generator.make.products import (
+    AID_PAGES,
+    AID_PDF,
+    AID_TEXT,
+    COUNTER_SHEETS,
+    COUNTERS_PDF,
+    FACE_IMAGES,
+    ROW_CARDS,
+    ROWS,
+    SCREEN_FACES,
+    Made,
+    Product,
+)
 from generator.profiles import registry
 from generator.profiles.print_profile import PrintProfile
+
+if TYPE_CHECKING:
+    from generator.content.digital import Force
 
 Sink = Callable[[bytes], object]
 Sources = Sequence[tuple[str, BinaryIO]]       # (the catalogue key of a part's bookmark, its PDF file)
@@ -71,8 +86,7 @@ class Output:
 # -- each output's file, from its products ---------------------------------------------------------
 
 def _aid_pdf(made: Made) -> bytes:
-    from generator.render.pdf.aid_pdf import render
-    return render(made.ctx, made.on, made(AID_DOCUMENT))
+    return made(AID_PDF)
 
 
 def _aid_html(made: Made) -> bytes:
@@ -114,13 +128,43 @@ def _cut_files(profile: PrintProfile) -> bool:
     return profile.cut_files
 
 
+def _vassal_extension(made: Made) -> bytes:
+    from generator.render.vassal import extension
+    return extension(made.ctx, *_vassal_parts(made))
+
+
+def _vassal_module(made: Made) -> bytes:
+    from generator.render.vassal import module
+    return module(made.ctx, *_vassal_parts(made))
+
+
+def _vassal_parts(made: Made) -> tuple["tuple[Force, ...]", int, dict[str, bytes]]:
+    """What a VASSAL file holds: the pieces by nationality, the deck's cards, their images."""
+    from generator.content.digital import deck_rows, forces
+    from generator.content.faces import build_counters
+    images = {**made(SCREEN_FACES), **made(ROW_CARDS), **made(AID_PAGES)}
+    return forces(made.ctx, build_counters(made.ctx)), deck_rows(made(ROWS)), images
+
+
+VASSAL_NEEDS = (SCREEN_FACES, ROW_CARDS, AID_PAGES, ROWS)
+
+
+def _tts(made: Made) -> bytes:
+    from generator.content.digital import deck_rows, forces
+    from generator.content.faces import build_counters
+    from generator.render.tts import saved_object
+    aid = made(AID_PDF, PAPERS[made.ctx.options.papers[0]])     # the build's first paper
+    return saved_object(made.ctx, forces(made.ctx, build_counters(made.ctx)), deck_rows(made(ROWS)),
+                        {**made(FACE_IMAGES), **made(ROW_CARDS)}, aid)
+
+
 def _kit_pdf(made: Made, sources: Sources) -> bytes:
     from generator.render.pdf.kit_pdf import render
     return render(made.ctx, made.on, sources)
 
 
 OUTPUTS: list[Output] = [
-    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, (AID_DOCUMENT,), title="kit.part.aid"),
+    Output("aid", "player-aid-{paper}.pdf", _aid_pdf, (AID_PDF,), title="kit.part.aid"),
     Output("aid", "player-aid.html", _aid_html, (AID_TEXT,), kind="html"),
     Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, (ROWS,), title="kit.part.prerolled",
            stream=_prerolled_stream),
@@ -129,6 +173,9 @@ OUTPUTS: list[Output] = [
     Output("counters", "cut-{paper}.pdf", _cut_pdf, (COUNTER_SHEETS,), kind="cut", made_for=_cut_files),
     Output("counters", "cut-{paper}.svg", _cut_svg, (COUNTER_SHEETS,), kind="cut_svg", made_for=_cut_files),
     Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), merge=_kit_pdf),
+    Output("vassal", "bailout.vmdx", _vassal_extension, VASSAL_NEEDS, kind="vassal_extension"),
+    Output("vassal", "bailout.vmod", _vassal_module, VASSAL_NEEDS, kind="vassal_module"),
+    Output("tts", "bailout-tts.zip", _tts, (FACE_IMAGES, ROW_CARDS, AID_PDF, ROWS), kind="tts"),
 ]
 
 

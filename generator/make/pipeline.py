@@ -57,6 +57,7 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
         made_in.append(ctx)
         if not quiet:
             rows_notice(ctx)
+            deck_notice(ctx)
         return render_files(folder, ctx, progress=progress, earlier=earlier, jobs=jobs)
     try:
         made = transaction(out, make)
@@ -297,6 +298,15 @@ def rows_notice(ctx: BuildContext) -> None:
     pages = ", ".join(f"{page_count(ctx, paper, table):,} pages on {paper.label}" for paper in papers)
     print(f"note: --rows {ctx.options.rows:,} makes pre-rolled tables of {pages}; this takes a while",
           file=sys.stderr)
+
+
+def deck_notice(ctx: BuildContext) -> None:
+    """A table longer than a digital deck holds: say the decks hold its first rows only."""
+    from generator.content.digital import DECK_ROWS
+    digital = {o.part for o in selected(ctx.options.parts)} & {"vassal", "tts"}
+    if (ctx.options.rows or 0) > DECK_ROWS and digital:
+        print(f"note: the VASSAL and Tabletop Simulator decks hold the first {DECK_ROWS:,} of the "
+              f"{ctx.options.rows:,} pre-rolled rows", file=sys.stderr)
 
 
 def edition_data(kit: KitData, lang: str) -> KitData:

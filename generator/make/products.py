@@ -12,7 +12,9 @@ A product's function is given a Made: the context, the paper it is made for, and
 it named (asking for one it did not name is a mistake in the declaration, and says so).
 """
 
+import math
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from msgspec import Struct
@@ -21,9 +23,11 @@ from generator.content.context import BuildContext
 from generator.content.rows import Table
 from generator.layout.paper import PAPERS, Paper
 from generator.layout.sheets import SheetPlan
+from generator.units import MM_PER_INCH
 
 if TYPE_CHECKING:       # the PDF library is imported only where the aid's PDF is made
     from generator.render.pdf.aid_pdf import AidDocument
+    from generator.render.pdf.canvas import Pdf
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -144,6 +148,35 @@ def _face_images(made: Made) -> dict[str, bytes]:
     return face_images(made.ctx.options, made(COUNTER_SHEETS, paper), made(COUNTERS_PDF, paper))
 
 
+def _aid_pdf(made: Made) -> "Pdf":
+    from generator.render.pdf.aid_pdf import render
+    return render(made.ctx, made.on, made(AID_DOCUMENT))
+
+
+def _row_cards(made: Made) -> dict[str, bytes]:
+    from generator.content.digital import CARD_BACK, card_name, cards
+    from generator.render.images import card_images
+    from generator.render.pdf.cards_pdf import CARD_DPI, card_pdf
+    deck = cards(made.ctx, made(ROWS))
+    names = [card_name(card.row, len(deck)) for card in deck] + [CARD_BACK]
+    return card_images(card_pdf(made.ctx, deck), CARD_DPI, names)
+
+
+def _aid_pages(made: Made) -> dict[str, bytes]:
+    from generator.content.digital import aid_page_name
+    from generator.render.images import page_images
+    from generator.render.vassal import CHART_DPI
+    pdf = made(AID_PDF, PAPERS[made.ctx.options.papers[0]])     # the build's first paper
+    return page_images(pdf, CHART_DPI, [aid_page_name(n) for n in range(1, pdf.pages + 1)])
+
+
+def _screen_faces(made: Made) -> dict[str, bytes]:
+    from generator.render.images import scaled
+    from generator.render.vassal import SCREEN_DPI
+    px = math.floor(made.ctx.options.counter_mm / MM_PER_INCH * SCREEN_DPI + Fraction(1, 2))     # half a pixel up
+    return {name: scaled(png, px) for name, png in made(FACE_IMAGES).items()}
+
+
 AID_TEXT: Product[str] = Product("the aid's text", _aid_text)
 # the aid's text parsed for its PDF (render/pdf/aid_pdf.py AidDocument): laid out on each paper
 AID_DOCUMENT: "Product[AidDocument]" = Product("the aid's document", _aid_document, needs=(AID_TEXT,))
@@ -153,3 +186,11 @@ COUNTERS_PDF: Product[bytes] = Product("the counters' PDF", _counters_pdf, needs
 # every distinct counter face as a PNG at cut size, by its file name (faces/NAT-KIND-SIDE.png)
 FACE_IMAGES: Product[dict[str, bytes]] = Product("the counter face images", _face_images,
                                                  needs=(COUNTER_SHEETS, COUNTERS_PDF))
+# the player aid's PDF on a paper (the aid's file, and the digital tables' pages of it)
+AID_PDF: "Product[Pdf]" = Product("the aid's PDF", _aid_pdf, needs=(AID_DOCUMENT,), per_paper=True)
+# each pre-rolled row of a digital deck as a card image (rows/row-N.png), and their back (rows/back.png)
+ROW_CARDS: Product[dict[str, bytes]] = Product("the rows as cards", _row_cards, needs=(ROWS,))
+# the aid's pages as images (aid/page-N.png), for a VASSAL chart window
+AID_PAGES: Product[dict[str, bytes]] = Product("the aid's pages as images", _aid_pages, needs=(AID_PDF,))
+# the face images at the size a screen shows them at 100% (a VASSAL piece)
+SCREEN_FACES: Product[dict[str, bytes]] = Product("the face images for a screen", _screen_faces, needs=(FACE_IMAGES,))

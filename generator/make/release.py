@@ -9,10 +9,6 @@ SOURCE_DATE_EPOCH when set), sorted names, fixed permissions and compression.
 
 import functools
 import hashlib
-import io
-import os
-import time
-import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +17,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from generator import __version__
+from generator.archive import zip_bytes
 from generator.content.context import BuildContext, Since
 from generator.content.stamp import Stamp
 from generator.content.words import SOURCE_LANGUAGE, load_words
@@ -33,13 +30,12 @@ from generator.make.pipeline import context, render_all
 from generator.make.products import FACE_IMAGES, Products
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST
-from generator.options import PAPER_KEYS, BuildOptions, check_source_date_epoch
+from generator.options import PAPER_KEYS, BuildOptions
 from generator.profiles import registry
 
 if TYPE_CHECKING:
     from generator.render.html.release_pages import Listed
 
-FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
 README = "README.txt"
 # A worker process is a new interpreter that imports the kit and parses its fonts: with one
 # edition of its own it ends little sooner than the editions in one process would
@@ -60,7 +56,7 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     `more_profiles`: further print profiles, each one's PDFs in a folder of its name."""
     files, stamp = release_files(kit, options, templates=templates, quiet=quiet, more_profiles=more_profiles)
     name = zip_name(stamp)
-    return name, zip_bytes(name[:-len(".zip")], files)
+    return name, zip_bytes(files, name[:-len(".zip")])
 
 
 def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None = None, quiet: bool = True,
@@ -190,7 +186,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
                                      libraries=LIBRARIES + IMAGE_LIBRARIES)
     stamps = " ".join(f"{lang}:{made[lang][1].hash}" for lang in langs)
     name = f"bailout-kit-{__version__}-{hashlib.sha256(stamps.encode()).hexdigest()[:8]}.zip"
-    return name, zip_bytes(name[:-len(".zip")], files)
+    return name, zip_bytes(files, name[:-len(".zip")])
 
 
 def _editions(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
@@ -223,33 +219,3 @@ def language_named(files: Mapping[str, bytes], lang: str) -> dict[str, bytes]:
 def _whole_kit(options: BuildOptions) -> BuildOptions:
     """A release always holds every part for both papers; the other options stand as given."""
     return replace(options, papers=PAPER_KEYS, parts=None)
-
-
-def zip_bytes(folder: str, files: Mapping[str, bytes]) -> bytes:
-    """A reproducible zip of {name: bytes}, every file under `folder/`, in sorted order."""
-    stamp = _zip_date()
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name in sorted(files):
-            info = zipfile.ZipInfo(f"{folder}/{name}", date_time=stamp)
-            info.create_system = 3                  # unix, so the permissions below are read
-            info.external_attr = 0o100644 << 16     # a plain file, rw-r--r--
-            # A PNG is deflated already: deflating it again saves almost nothing for the time it
-            # takes; stored as it is.
-            info.compress_type = zipfile.ZIP_STORED if name.endswith(".png") else zipfile.ZIP_DEFLATED
-            archive.writestr(info, files[name], compresslevel=9)
-    return buffer.getvalue()
-
-
-# A zip entry's date (MS-DOS time) can say 1980 to 2107: a SOURCE_DATE_EPOCH outside that (which
-# a PDF's dates can still say) dates the entries at the nearest end.
-ZIP_DATES = ((1980, 1, 1, 0, 0, 0), (2107, 12, 31, 23, 59, 58))
-
-
-def _zip_date() -> tuple[int, int, int, int, int, int]:
-    check_source_date_epoch()
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not epoch:
-        return FIXED_DATE
-    first, last = ZIP_DATES
-    return min(max(time.gmtime(int(epoch))[:6], first), last)

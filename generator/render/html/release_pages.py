@@ -62,7 +62,8 @@ def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes],
             tips.append(words(tip, folder=folder))
     text = _render(README, words, r=r, version=__version__, data=edition or kit.hash[:8], pdfs=pdf_items,
                    others=_others(words, files, others, facts=False), faces=len(_faces(files)), tips=tips,
-                   credits=_credits(kit, words), width=WIDTH, tip_width=TIP_WIDTH)
+                   online=_online(words, options, others), credits=_credits(kit, words), width=WIDTH,
+                   tip_width=TIP_WIDTH)
     return text.encode("utf-8")
 
 
@@ -91,6 +92,7 @@ def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], 
     page = _render(INDEX, words, html_words=partial(_html_words, words), r=r, data=edition or kit.hash[:8],
                    title=words("release.title", number=r.number, title=r.title, version=__version__),
                    pdfs=pdf_items, others=_others(words, files, others, facts=True), faces=faces,
+                   online=_online(words, options, others),
                    thumbs=sorted(n for n in files if n.startswith("thumbs/")), credits=_credits(kit, words),
                    colours=_colours(words.lang), editions=_switcher(editions, words.lang, "../{lang}/index.html"),
                    policy=Markup(policy_meta()))
@@ -128,6 +130,20 @@ def _others(words: Words, files: Mapping[str, bytes], others: Sequence[Listed], 
     return [{"name": name, "what": words(f"release.file.{other.kind}"),
              "facts": _facts(words, files[name]) if facts and name in files else None}
             for other in others for name, _ in other.names]
+
+
+def _online(words: Words, options: BuildOptions, others: Sequence[Listed]) -> list[str]:
+    """How to play with the digital tables' files the release holds: a paragraph each for
+    VASSAL and Tabletop Simulator (where the saved object loads its images from, said)."""
+    from generator.render.tts import image_base
+    named = {other.kind: other.names[0][0] for other in others}
+    steps = []
+    if "vassal_extension" in named and "vassal_module" in named:
+        steps.append(words("release.readme.online.vassal", extension=named["vassal_extension"],
+                           module=named["vassal_module"]))
+    if "tts" in named:
+        steps.append(words("release.readme.online.tts", file=named["tts"], base=image_base(options)))
+    return steps
 
 
 def _faces(files: Mapping[str, bytes]) -> list[str]:

@@ -185,8 +185,7 @@ class Look(Struct, frozen=True):
     @property
     def fate_of(self) -> list[int | None]:
         """Per column: its man's fate column for a weapon column, None for a fate column."""
-        fates = {col.man: i for i, col in enumerate(self.table.columns) if col.kind == prerolled.FATE}
-        return [fates[col.man] if col.kind == prerolled.WEAPON else None for col in self.table.columns]
+        return prerolled.fate_columns(self.table)
 
     @property
     def killed(self) -> list[int]:

@@ -14,7 +14,7 @@ cell), then the weapons (an 871.4 Hero card played before its man's weapon cell)
 """
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import simpleSplit
@@ -66,7 +66,7 @@ BAND = HexColor(theme.BAND)
 KILLED_TINT = HexColor(theme.KILLED_TINT)
 ARMED_TINT = HexColor(theme.YES_TINT)
 
-KILLED = fate_code("killed")
+KILLED = prerolled.KILLED
 ARMED = tuple(weapon_code(w) for w in WEAPONS if w != PISTOL)     # a weapon besides the pistol
 
 Legend = tuple[float, list[tuple[str, str]]]    # (hanging indent, [(key or '', line), ...])
@@ -93,18 +93,6 @@ def man_labels(odds: Odds, words: Words) -> Labels:
 def cell_font(code: str, face_set: FaceSet) -> str:
     """Bold for the cells a player must not miss: a killed man, a weapon besides the pistol."""
     return face_set.condensed_bold if code == KILLED or code in ARMED else face_set.condensed
-
-
-def dashed(table: Table) -> dict[int, int]:
-    """{a weapon column's index: its man's fate column's index}: where a killed man's weapon
-    cell prints a dash (the row keeps its drawn weapon; the CSV has it)."""
-    fates = {col.man: i for i, col in enumerate(table.columns) if col.kind == prerolled.FATE}
-    return {i: fates[col.man] for i, col in enumerate(table.columns) if col.kind == prerolled.WEAPON}
-
-
-def shown(table: Table, row: Sequence[str], weapon_of: dict[int, int]) -> list[str]:
-    """The codes a row's cells print: each as drawn, but a dash for a killed man's weapon."""
-    return [DASH if i in weapon_of and row[weapon_of[i]] == KILLED else code for i, code in enumerate(row)]
 
 
 def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
