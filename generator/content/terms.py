@@ -136,6 +136,10 @@ class _TermCheck:
 
 def _union(words: tuple[str, ...], *, whole: bool) -> str:
     """The words as one pattern of alternatives, longest first (so none hides a longer one), each
-    at the start of a word (and, if `whole`, at its end too)."""
-    plain = sorted({_plain(word) for word in words}, key=lambda w: (-len(w), w))
-    return "|".join(_word_start(w) + re.escape(w) + (_word_end(w) if whole else "") for w in plain)
+    at the start of a word (and, if `whole`, at its end too).  Words whose edges are alike share
+    one test of them, made once a place in the text, not once a word (a glossary may avoid
+    thousands)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for w in sorted({_plain(word) for word in words}, key=lambda w: (-len(w), w)):
+        groups.setdefault((_word_start(w), _word_end(w) if whole else ""), []).append(re.escape(w))
+    return "|".join(f"{start}(?:{'|'.join(alternatives)}){end}" for (start, end), alternatives in groups.items())

@@ -4,7 +4,8 @@ the ink rules.
 Type: one scale of four roles (title, head, body, small) for every page, set in one superfamily,
 IBM Plex (render/pdf/canvas.py registers it): IBM Plex Sans for prose, IBM Plex Sans Condensed for
 table cells, table heads, the flowchart's rule tabs and the counters (whose own sizes, by counter
-size, are layout/face_layout.py's: a face is geometry before it is type).  The aid's PDF fits its
+size, are layout/face_layout.py's: a face is geometry before it is type); the Japanese edition
+sets every role in IBM Plex Sans JP (FaceSet below: the faces are the edition's).  The aid's PDF fits its
 body to two pages and takes the scale around it (TypeScale.at).
 
 Values are plain hex ('#rrggbb') or grey levels (0 black .. 1 white), so the web aid's CSS and

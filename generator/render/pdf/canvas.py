@@ -3,9 +3,10 @@
 The kit's type is one superfamily, IBM Plex (SIL Open Font License 1.1, shipped in fonts/ beside
 this file with its LICENSE): IBM Plex Sans for the aid's text, IBM Plex Sans Condensed for the
 counters, the tables and every table head (render/theme.py says which role takes which face and
-size).  Both are registered as TrueType, so they are embedded and subset (the PDFs that bring
-parts together tag each subset by what it holds: subset_tags.py); both cover every edition's
-letters (Latin with Latin Extended, Greek, Cyrillic).  No standard-14 font is ever referenced.  Canvases are made in
+size), IBM Plex Sans JP in every role of the Japanese edition: the faces are the edition's
+(theme.FaceSet, chosen by edition_faces).  All are registered as TrueType, so they are embedded
+and subset (the PDFs that bring parts together tag each subset by what it holds:
+subset_tags.py).  No standard-14 font is ever referenced.  Canvases are made in
 invariant mode, which (with SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same
 input, same bytes.  Colours are the theme's (render/theme.py) made reportlab colours here, by
 its ink rules.  The document info (author, creator, keywords) is the catalogue's words filled
