@@ -5,7 +5,7 @@
 Builds the counters with `--print fold` and `--print shop` from the kit's own data (in memory,
 nothing else written), renders with pypdfium2 (installed with the kit) and writes, into --out:
   fold-sheet.png, fold-sheet-grey.png     page 2 of the fold counters: fronts, fold line, backs
-  shop-page.png, shop-page-grey.png       page 3 of the shop counters, whole media box, with the
+  shop-page.png, shop-page-grey.png       page 1 of the shop counters (sheet 1's fronts), whole media box, with the
                                           TrimBox drawn in cyan and the BleedBox in magenta
   fold-instructions.png                   page 1 of the fold counters: how to fold and glue
 The PNGs are generated, not kept in git (pictures/ is ignored); rerun this to see them.
@@ -22,7 +22,7 @@ from pypdf import PdfReader
 from generator.data import load
 from generator.data.sources import data_folder
 from generator.make.pipeline import render_all
-from generator.options import BuildOptions
+from generator.options import BuildOptions, default_counter_mm
 
 TRIM, BLEED = (0, 160, 255), (255, 0, 200)
 
@@ -56,10 +56,11 @@ def main() -> None:
     kit = load(data_folder(None))
     name = f"counters-{args.paper}.pdf"
     fold = render_all(kit, BuildOptions(parts=("counters",), papers=(args.paper,), print_profile="fold"))[name]
-    shop = render_all(kit, BuildOptions(parts=("counters",), papers=(args.paper,), print_profile="shop"))[name]
+    shop = render_all(kit, BuildOptions(parts=("counters",), papers=(args.paper,), print_profile="shop",
+                                        counter_mm=default_counter_mm(("shop",))))[name]
     args.out.mkdir(parents=True, exist_ok=True)
     pictures = {"fold-sheet": page_image(fold, 1, args.dpi), "fold-instructions": page_image(fold, 0, args.dpi),
-                "shop-page": draw_boxes(page_image(shop, 2, args.dpi), shop, 2, args.dpi)}
+                "shop-page": draw_boxes(page_image(shop, 0, args.dpi), shop, 0, args.dpi)}
     for stem in ("fold-sheet", "shop-page"):
         pictures[f"{stem}-grey"] = ImageOps.grayscale(pictures[stem])
     for stem, image in pictures.items():

@@ -19,10 +19,10 @@ from generator.layout import sheets
 from generator.layout.paper import PAPERS
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions, default_counter_mm
-from generator.render.pdf.shop_pdf import margin
+from generator.render.pdf.pdfx import margin
 
 DPI = 150
-PRESETS = ("drivethru", "meinspiel", "tgc-punchout")
+PRESETS = ("shop", "drivethru", "meinspiel", "tgc-punchout")
 
 
 def picture(pdf: bytes, page: int, options: BuildOptions, cut: bytes | None = None):

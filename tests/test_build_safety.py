@@ -220,12 +220,22 @@ def test_two_hundred_thousand_rows_peak_under_200_mib(tmp_path):
 
 
 @slow
-def test_memory_grows_by_a_small_constant_per_page(tmp_path):
+def test_a_print_shops_kit_of_two_hundred_thousand_rows_peaks_under_200_mib_too(tmp_path):
+    """A shop's tables are drawn as its pages, one at a time, and its kit joined from them as
+    they were written (docs/guarantees.md): DriveThruRPG's kit, both papers."""
+    assert peak_kib("--out", tmp_path / "o", "--print", "drivethru", "--rows", "200000", "--quiet") < 200 * 1024
+
+
+@slow
+@pytest.mark.parametrize("profile", ["duplex", "meinspiel"])
+def test_memory_grows_by_a_small_constant_per_page(tmp_path, profile):
+    """A home printer's tables and a print shop's (PDF/X-4, its colours converted page by page)."""
     from pypdf import PdfReader
     peak, pages = {}, {}
     for rows in (5_000, 100_000):
         out = tmp_path / str(rows)
-        peak[rows] = peak_kib("--out", out, "--only", "prerolled", "--paper", "a4", "--rows", rows, "--quiet")
+        peak[rows] = peak_kib("--out", out, "--only", "prerolled", "--paper", "a4", "--rows", rows, "--print", profile,
+                              "--quiet")
         pages[rows] = len(PdfReader(out / "prerolled-a4.pdf").pages)
     per_page = (peak[100_000] - peak[5_000]) / (pages[100_000] - pages[5_000])
     assert per_page < 40, f"{per_page:.1f} KiB a page"

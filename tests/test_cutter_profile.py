@@ -6,6 +6,7 @@ every cut path on its counter's trim.  The marks' numbers are Silhouette Studio'
 from the edges), not read from the code."""
 
 import io
+import math
 import re
 
 import pytest
@@ -14,7 +15,7 @@ from pypdf.generic import ContentStream
 
 from conftest import DATA, run_cli
 from pdfpage import pages_of
-from test_shop_presets import cut_svg_paths, front_pages, placements
+from test_shop_presets import cut_dxf_paths, cut_svg_paths, front_pages, placements
 
 MM = 72 / 25.4
 A4 = (210 * MM, 297 * MM)
@@ -106,17 +107,27 @@ def test_nothing_prints_near_a_mark(cutter):
             for x0, y0, x1, y1 in want:
                 apart = x > x1 + CLEAR or x + COUNTER < x0 - CLEAR or y > y1 + CLEAR or y + COUNTER < y0 - CLEAR
                 assert apart, (i, x, y)
-        # no cut ticks: no line beside the grid of counters
+        # the print-and-cut area: every counter and its bleed inside the marks' frame, which is
+        # where Silhouette Studio reads and cuts (10 mm in from every edge)
         spots = placements(reader, reader.pages[i])
+        bleed = 1.5 * MM
+        inset = 10 * MM
+        assert all(inset < x - bleed and x + COUNTER + bleed < A4[0] - inset and inset < y - bleed
+                   and y + COUNTER + bleed < A4[1] - inset for (x, y), _ in spots)
+        # no cut ticks: no line beside the grid of counters
         left, right = min(x for (x, _), _ in spots), max(x for (x, _), _ in spots) + COUNTER
         assert not [ln for ln in page.lines if ln["x1"] < left or ln["x0"] > right], i
 
 
 def test_the_cut_files_marks_and_paths_lie_where_the_sheet_has_them(cutter):
     svg = cutter["cut-a4.svg"].decode()
-    assert re.search(r'width="210\.000mm" height="297\.000mm"', svg)
+    marks = cutter["marks-a4.svg"].decode()
+    for drawing in (svg, marks):
+        assert re.search(r'width="210\.000mm" height="297\.000mm"', drawing)
+    # the cut SVG holds cut paths and nothing a cutter would cut round: no filled shape, no mark
+    assert "<rect" not in svg and 'fill="none"' in svg and not re.search(r'fill="#', svg)
     rects = sorted((float(x), float(y), float(w), float(hh)) for x, y, w, hh in
-                   re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/>', svg))
+                   re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/>', marks))
     want = sorted((x0 / MM, (A4[1] - y1) / MM, (x1 - x0) / MM, (y1 - y0) / MM) for x0, y0, x1, y1 in
                   silhouette_marks(*A4))
     assert len(rects) == 5 and all(abs(a - b) <= 0.01 for r, m in zip(rects, want, strict=True)
@@ -134,6 +145,11 @@ def test_the_cut_files_marks_and_paths_lie_where_the_sheet_has_them(cutter):
                 on_edge = min(abs(px - left), abs(px - left - COUNTER / MM), abs(py - top),
                               abs(py - top - COUNTER / MM))
                 assert on_edge <= CUT_TOL / MM
+    # the DXF (for Silhouette Studio's free edition) holds the same paths, y up from the page's foot
+    dxf = sorted([(x, A4[1] / MM - y) for x, y in line] for line in cut_dxf_paths(cutter["cut-a4.dxf"]))
+    drawn = sorted([*line, line[0]] for ls in paths for line in ls)
+    assert len(dxf) == len(drawn) and all(math.dist(p, q) < 0.01 for a, b in zip(dxf, drawn, strict=True)
+                                          for p, q in zip(a, b, strict=True))
     cut = PdfReader(io.BytesIO(cutter["cut-a4.pdf"]))
     assert len(cut.pages) == len(front_pages(reader))
     found = [r for r in black_rects(cut, 0) if any(close(r, m) for m in silhouette_marks(*A4))]
@@ -146,3 +162,13 @@ def test_a_print_shop_cut_file_carries_no_home_marks(tmp_path):
                              "--out", tmp_path, "--quiet")
     assert status == 0, err
     assert "registration-marks" not in (tmp_path / "cut-a4.svg").read_text()
+    assert not (tmp_path / "marks-a4.svg").exists()
+
+
+def test_the_cut_dxf_is_the_same_bytes_from_the_same_inputs(cutter, tmp_path):
+    """ezdxf writes the time and a GUID into a drawing unless told not to: a second build, later,
+    writes the same DXF."""
+    status, _, err = run_cli("build", "--print", "cutter", "--paper", "a4", "--only", "counters", "--data", DATA,
+                             "--out", tmp_path, "--quiet")
+    assert status == 0, err
+    assert (tmp_path / "cut-a4.dxf").read_bytes() == cutter["cut-a4.dxf"]

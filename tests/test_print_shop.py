@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+from fractions import Fraction
 
 import pytest
 from pypdf import PdfReader
@@ -31,6 +32,7 @@ PAPER_PT = {"a4": (210 * MM, 297 * MM), "letter": (612.0, 792.0)}     # ISO 216;
 NOT_CMYK = {"/DeviceRGB", "/CalRGB", "/DefaultRGB", "/DeviceGray", "/CalGray", "/DefaultGray", "/Lab"}
 RGB_OPS = {b"rg", b"RG", b"g", b"G"}
 IN_CI = os.environ.get("CI") == "true"
+SHOP_COUNTER = Fraction(254, 10)    # 1 in: what a die-cut shop prints without --counter-size (docs/printing.md)
 
 
 def shop_build(marks=True):
@@ -43,7 +45,8 @@ def _shop_build(marks):
     BAILOUT_SLOW_TESTS=1: the boxes are the paper's, which the build with marks checks on both)."""
     parts = ("aid", "prerolled", "counters") if marks else ("counters",)
     papers = ("a4", "letter") if marks or SLOW else ("a4",)
-    return render_all(load(DATA), BuildOptions(parts=parts, papers=papers, print_profile="shop", marks=marks))
+    return render_all(load(DATA), BuildOptions(parts=parts, papers=papers, print_profile="shop", marks=marks,
+                                               counter_mm=SHOP_COUNTER))
 
 
 def pdfs(outputs):
@@ -174,7 +177,7 @@ def cut_contour(reader, page):
 def test_counter_cut_lines_are_the_cutcontour_separation_overprinted():
     for paper in ("a4", "letter"):
         reader = PdfReader(io.BytesIO(shop_build()[f"counters-{paper}.pdf"]))
-        fronts = reader.pages[2::2]
+        fronts = reader.pages[0::2]     # the die-cut sheets alone: each front, then its back
         assert fronts
         for number, page in enumerate(fronts, 1):
             spaces, overprint = cut_contour(reader, page)
@@ -188,23 +191,47 @@ def test_counter_cut_lines_are_the_cutcontour_separation_overprinted():
             first_stroke = next(i for i, (_, op) in enumerate(cut) if op == b"S")
             assert any(op == b"gs" and str(args[0]) in overprint for args, op in cut[:first_stroke]), (paper, number)
             assert sum(1 for _, op in cut if op == b"re") == placed and any(op == b"S" for _, op in cut)
-        for page in reader.pages[3::2]:     # the backs carry no cut line
+        for page in reader.pages[1::2]:     # the backs carry no cut line
             assert not cut_contour(reader, page)[0]
 
 
+PROFILE = "generator/render/pdf/icc/FOGRA39L-300.icc"     # the shop presets' output profile
+
+
+def _profile_transforms():
+    from PIL import ImageCms
+    press, screen = ImageCms.getOpenProfile(str(DATA.parent / PROFILE)), ImageCms.createProfile("sRGB")
+    intent = ImageCms.Intent.RELATIVE_COLORIMETRIC
+    return (ImageCms.buildTransform(screen, press, "RGB", "CMYK", intent),
+            ImageCms.buildTransform(press, screen, "CMYK", "RGB", intent))
+
+
+def press_inks(hex_colour):
+    """[C, M, Y, K] in whole percent, as docs/printing.md states a shop prints a colour: a grey as K
+    alone (1 - its level), any other colour through the FOGRA39 output profile, relative colorimetric."""
+    from PIL import Image, ImageCms
+    rgb = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    if len(set(rgb)) == 1:
+        return [0, 0, 0, round(100 - rgb[0] * 100 / 255)]
+    pixel = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), _profile_transforms()[0]).getpixel((0, 0))
+    return [round(v * 100 / 255) for v in pixel]
+
+
+def proofed(cmyk):
+    """Inks in whole percent as they print, '#rrggbb' through the same profile and intent."""
+    from PIL import Image, ImageCms
+    image = Image.new("CMYK", (1, 1), tuple(round(v * 255 / 100) for v in cmyk))
+    return "#" + "".join(f"{v:02x}" for v in ImageCms.applyTransform(image, _profile_transforms()[1]).getpixel((0, 0)))
+
+
 def inks(hex_colour):
-    """The shop colour rule as docs/printing.md states it: K = 1 - max(R, G, B), C = (1 - R - K) / (1 - K) and
-    so on, each in whole percent; read back as (1 - C)(1 - K) and so on."""
-    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    k = 1 - max(r, g, b)
-    cmy = [0.0] * 3 if k == 1 else [(1 - v - k) / (1 - k) for v in (r, g, b)]
-    c, m, y, k = (round(v * 100) / 100 for v in (*cmy, k))
-    return "#" + "".join(f"{round((1 - v) * (1 - k) * 255):02x}" for v in (c, m, y))
+    """How a shop prints the colour, proofed back to sRGB."""
+    return proofed(press_inks(hex_colour))
 
 
 def test_a_colour_that_loses_its_contrast_as_inks_is_named(data_copy):
-    """A blue that `bailout check` passes against white text (4.51:1 in greyscale) but that
-    whole-percent inks darken under 4.5:1: the shop build names its file and key."""
+    """A cyan that `bailout check` passes against white text (4.51:1 in greyscale) but that the
+    press prints lighter, out of its gamut (4.07:1 proofed): the shop build names its file and key."""
     from conftest import edit
     from generator.colour import grey_contrast
     from generator.errors import RenderError
@@ -218,7 +245,8 @@ def test_a_colour_that_loses_its_contrast_as_inks_is_named(data_copy):
     kit = load(data_copy)       # the data check passes it
     render_all(kit, BuildOptions(parts=("aid",), papers=("a4",)))      # and so does a duplex build
     with pytest.raises(RenderError) as err:
-        render_all(kit, BuildOptions(parts=("counters",), papers=("a4",), print_profile="shop"))
+        render_all(kit, BuildOptions(parts=("counters",), papers=("a4",), print_profile="shop",
+                                     counter_mm=SHOP_COUNTER))
     assert "nationalities/german.toml: text_colour:" in str(err.value)
 
 
@@ -254,11 +282,11 @@ def test_ghostscript_renders_every_shop_pdf_without_a_warning(tmp_path):
 
 
 def test_ghostscript_inkcov_finds_only_black_on_a_text_only_page(tmp_path):
-    """Page 1 of the shop's counters, the cover of its cut sheets: words and bars, all pure K."""
+    """Page 1 of the shop's cover of its cut sheets: words and bars, all pure K."""
     gs = ghostscript()
     for paper in ("a4", "letter"):
-        path = tmp_path / f"counters-{paper}.pdf"
-        path.write_bytes(shop_build()[f"counters-{paper}.pdf"])
+        path = tmp_path / f"counters-cover-{paper}.pdf"
+        path.write_bytes(shop_build()[f"counters-cover-{paper}.pdf"])
         run = subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=inkcov", "-dFirstPage=1", "-dLastPage=1",
                               "-o", "-", str(path)], capture_output=True, text=True, timeout=120, check=True)
         c, m, y, k = (float(v) for v in run.stdout.split()[:4])
@@ -310,6 +338,18 @@ def test_a_release_holds_several_profiles(several):
         assert "/TrimBox" not in fold.pages[1] and f"fold/counters-{paper}.pdf" in manifest
 
 
+def test_a_release_without_a_calibration_page_says_nothing_of_reading_an_offset_off_it(several):
+    """A shop's counters and fold sheets open with no calibration page (docs/printing.md), so a
+    release of those alone leaves out how to rebuild with the offset read off it; a home duplex
+    release keeps it (test_metadata)."""
+    from generator.content.words import load_words
+    words = load_words()
+    archive, files = several
+    readme = archive.read(files["README.txt"]).decode()
+    assert words("release.readme.rebuild") not in readme and "--back-offset" not in readme
+    assert words("release.readme.credits") in readme
+
+
 def test_a_release_holds_the_game_crafters_slugs_as_images_its_upload_page_takes(several):
     """The Game Crafter's small punchout: each side of each slug a PNG of 3.5 x 5.5 in (the
     3.25 x 5.25 in slug and 1/8 in bleed) at 300 dpi, 1050 x 1650 px, a front and a back a slug."""
@@ -323,24 +363,27 @@ def test_a_release_holds_the_game_crafters_slugs_as_images_its_upload_page_takes
         image = Image.open(io.BytesIO(archive.read(files[name])))
         assert image.size == (1050, 1650) and round(image.info["dpi"][0]) == 300, name
     assert not [n for n in files if n.startswith("slugs/") or n.startswith("fold/slugs/")]
-    # The first slug's front is its page's pixels from the top left corner, not resampled:
-    # pdfium, asked for 300 dpi, gives a fraction of a pixel more.
+    # The slugs are the design's RGB (the upload takes RGB), not a picture of the CMYK PDF: the
+    # American counters' olive drab (data/nationalities/american.toml) is on the first slug exactly,
+    # where the CMYK page, rasterised, shows the press's conversion of it.
     import pypdfium2 as pdfium
+    olive = (0x9a, 0xa3, 0x6a)
+    front = Image.open(io.BytesIO(archive.read(files["tgc-punchout/slugs/slug1-front.png"]))).convert("RGB")
+    assert front.getcolors(1 << 20) and {c: n for n, c in front.getcolors(1 << 20)}.get(olive, 0) > 10_000
     doc = pdfium.PdfDocument(archive.read(files["tgc-punchout/counters-a4.pdf"]))
     try:
         page = doc[0].render(scale=300 / 72).to_pil().convert("RGB")
     finally:
         doc.close()
-    front = Image.open(io.BytesIO(archive.read(files["tgc-punchout/slugs/slug1-front.png"]))).convert("RGB")
-    assert page.width >= front.width and page.height >= front.height
-    assert page.crop((0, 0, *front.size)).tobytes() == front.tobytes()
+    assert {c: n for n, c in page.getcolors(1 << 20)}.get(olive, 0) < 100
 
 
 @pytest.mark.parametrize("profile", ["fold", "shop"])
 def test_same_inputs_same_bytes(profile):
     """Twice the same counters; the shop's second is the whole shop build's the other tests read
     (the counters alone or beside the other parts: one file's bytes are its own inputs')."""
-    opts = BuildOptions(parts=("counters",), papers=("letter",), print_profile=profile)
+    opts = BuildOptions(parts=("counters",), papers=("letter",), print_profile=profile,
+                        counter_mm=SHOP_COUNTER if profile == "shop" else BuildOptions().counter_mm)
     first = render_all(load(DATA), opts)["counters-letter.pdf"]
     second = shop_build()["counters-letter.pdf"] if profile == "shop" else render_all(load(DATA), opts)[
         "counters-letter.pdf"]

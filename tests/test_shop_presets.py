@@ -7,6 +7,7 @@ read from the code."""
 
 import io
 import itertools
+import math
 import re
 import subprocess
 from fractions import Fraction
@@ -208,6 +209,46 @@ def test_cut_file_paths_lie_on_their_counters_trim(preset_builds, preset):
     assert [float(v) for v in pdf_reader.pages[0].mediabox] == [float(v) for v in reader.pages[0].mediabox]
 
 
+def cut_dxf_paths(content):
+    """[[polyline, ...] a counter] of a cut DXF as ezdxf reads it back, in mm, y up from the page's
+    lower left; each counter's polylines are those whose points lie on one square (grouped by the
+    corner nearest the origin of their bounding box, within 1 mm)."""
+    import ezdxf
+    doc = ezdxf.read(io.StringIO(content.decode("ascii")))
+    assert doc.header["$INSUNITS"] == 4         # millimetres
+    entities = list(doc.modelspace())
+    assert entities and all(e.dxftype() == "LWPOLYLINE" and e.dxf.layer == "CUT" for e in entities)
+    lines = []
+    for e in entities:
+        points = [(float(x), float(y)) for x, y in e.get_points("xy")]
+        lines.append(points + points[:1] if e.closed else points)
+    return lines
+
+
+@pytest.mark.parametrize("preset", ["meinspiel", "tgc-punchout"])
+def test_the_cut_dxf_reads_back_with_every_path_on_its_counters_trim(preset_builds, preset):
+    """ezdxf reads cut-a4.dxf; every point of every cut path lies on its counter's trim square (from
+    the counters PDF), every counter of the first sheet has its path, and the nicks are the SVG's."""
+    _, squares = counter_squares(preset_builds, preset)
+    size = 1 * IN / MM
+    first = squares[min(squares)]
+    lines = cut_dxf_paths(preset_builds[preset]["cut-a4.dxf"])
+    for x, y in first:
+        left, bottom = x / MM, y / MM
+        mine = [ln for ln in lines if all(left - 0.05 <= px <= left + size + 0.05
+                                          and bottom - 0.05 <= py <= bottom + size + 0.05 for px, py in ln)]
+        assert mine, (x, y)
+        for line in mine:
+            for px, py in line:
+                on_edge = min(abs(px - left), abs(px - left - size), abs(py - bottom), abs(py - bottom - size))
+                assert on_edge <= CUT_TOL / MM
+        # the whole square is cut but for the nicks: the lines' lengths add up to its perimeter
+        length = sum(math.dist(a, b) for ln in mine for a, b in itertools.pairwise(ln))
+        gaps = 4 * 0.254 if preset == "tgc-punchout" else 0
+        assert abs(length + gaps - 4 * size) < 0.01, (length, gaps)
+    assert sum(1 for ln in lines if len(ln) == 5) == (0 if preset == "tgc-punchout" else len(first))
+
+
 def nicks(lines, side):
     """[(gap length, its centre along the perimeter)] between the polylines of one counter's path (mm)."""
     left = min(p[0] for line in lines for p in line)
@@ -250,6 +291,9 @@ def test_ink_on_the_rendered_separations_stays_under_the_ceiling(preset_builds, 
 
 
 def test_a_colour_over_the_ink_ceiling_is_refused_naming_its_file_and_key(data_copy, tmp_path):
+    from test_print_shop import press_inks
+    total = sum(press_inks("#330000"))
+    assert total > 240
     german = data_copy / "nationalities" / "german.toml"
     text = german.read_text()
     edit(german, next(line for line in text.splitlines() if line.startswith("colour =")), 'colour = "#330000"')
@@ -257,7 +301,7 @@ def test_a_colour_over_the_ink_ceiling_is_refused_naming_its_file_and_key(data_c
          'text_colour = "#ffffff"')
     status, _, err = run_cli("build", "--data", data_copy, "--print", "drivethru", "--only", "counters",
                              "--paper", "a4", "--out", tmp_path, "--quiet")
-    one_line(status, err, "nationalities/german.toml: colour:", "280%", "240%")
+    one_line(status, err, "nationalities/german.toml: colour:", f"{total}%", "240%")
 
 
 def test_shop_text_in_full_black_and_tinted_lines_half_a_point(preset_builds):

@@ -358,9 +358,16 @@ def board_of(options: BuildOptions) -> Punchboard | None:
     return prepress.die_cut.board if prepress is not None and prepress.die_cut is not None else None
 
 
-def board_page(n: int, side: str) -> int:
-    """The 0-based page of punchboard `n` (1-based): each board's front, then its back; no
-    calibration pair (the shop prints both sides in register)."""
+def die_cut(options: BuildOptions) -> DieCut | None:
+    """The die cut of the options' print profile: its shop cuts the counters with a die."""
+    prepress = options.profile.prepress
+    return prepress.die_cut if prepress is not None else None
+
+
+def die_cut_page(n: int, side: str) -> int:
+    """The 0-based page of die-cut sheet (or punchboard) `n` (1-based) in a die-cutting shop's
+    print file: each sheet's front, then its back, in the cut file's order, with nothing before
+    them (the shop prints both sides in register; the cover is a file of its own)."""
     return 2 * (n - 1) + (side == "back")
 
 
@@ -368,4 +375,4 @@ def page_of_sheet(options: BuildOptions, n: int, side: str) -> int:
     """The 0-based page holding sheet `n`'s `side` under the options' print profile."""
     if options.profile.fold_sheets:
         return fold_sheet_page(n)
-    return board_page(n, side) if board_of(options) is not None else sheet_page(n, side)
+    return die_cut_page(n, side) if die_cut(options) is not None else sheet_page(n, side)

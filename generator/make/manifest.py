@@ -21,8 +21,11 @@ Opener = Callable[[str], BinaryIO]      # opens a file of the build, by name, fo
 # What else decides the bytes: same data, options and these versions give the same files.
 LIBRARIES = ("reportlab", "pypdf", "Jinja2", "Markdown")
 SHOP_LIBRARY = "pypdf"      # rewrites a print shop's PDFs (render/pdf/shop_pdf.py); no other build uses it
+# A print shop's colours go through its output profile by Pillow's littleCMS (render/pdf/press_colour.py).
+SHOP_COLOUR_LIBRARY = "Pillow"
 # A release's images are rasterised by pypdfium2 and written as PNG by Pillow.
 IMAGE_LIBRARIES = ("pypdfium2", "Pillow")
+CUT_LIBRARIES = ("ezdxf",)     # writes the cut DXF (render/cut_files.py), where a profile makes cut files
 
 
 def manifest(kit: KitData, names: Mapping[str, bytes] | Iterable[str], options: BuildOptions,
@@ -84,8 +87,13 @@ def _page_count(handle: BinaryIO) -> int:
 
 
 def build_libraries(options: BuildOptions) -> tuple[str, ...]:
-    """The libraries that write a build with `options`: pypdf only for a print shop's profile."""
-    return tuple(name for name in LIBRARIES if name != SHOP_LIBRARY or options.profile.prepress is not None)
+    """The libraries that write a build with `options`: pypdf and Pillow only for a print
+    shop's profile, ezdxf only for a profile that makes cut files."""
+    shop = options.profile.prepress is not None
+    names = [name for name in LIBRARIES if name != SHOP_LIBRARY or shop]
+    names += [SHOP_COLOUR_LIBRARY] if shop else []
+    names += list(CUT_LIBRARIES) if options.profile.cut_files else []
+    return tuple(names)
 
 
 @lru_cache(maxsize=4)

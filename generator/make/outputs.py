@@ -8,7 +8,7 @@ function calls; a build of the output's part makes it and whatever it needs, eac
 An output made per paper has "{paper}" in its name.  Three ways to make the file:
 - `make(made)` returns its bytes (a PDF's bytes know their page count: render/pdf/canvas.Pdf);
 - `stream(made, sink)` writes it into `sink` as it is made and returns its page count (a long
-  table is never held whole), where the profile converts no PDF for a print shop;
+  table is never held whole, a print shop's included: its writer draws the shop's pages);
 - `merges`: the PDFs of those parts for the same paper, joined by `merge(made, sources)` from
   their files as the build wrote them (the kit).
 """
@@ -52,7 +52,7 @@ class Output:
     make: Callable[[Made], bytes] | None = None         # the file's bytes, from the products it needs
     needs: tuple[Product[Any], ...] = ()
     title: str = ""         # the catalogue key of the part's bookmark in the merged kit
-    # where the file can be written as it is made: what a build writes it with (but for a print shop)
+    # where the file can be written as it is made: what a build writes it with
     stream: Callable[[Made, Sink], int] | None = None
     merges: tuple[str, ...] = ()                        # parts this output is made from
     merge: Callable[[Made, Sources], bytes] | None = None
@@ -113,6 +113,18 @@ def _counters_pdf(made: Made) -> bytes:
     return made(COUNTERS_PDF)
 
 
+def _cover_pdf(made: Made) -> bytes:
+    from generator.render.pdf.counters_pdf import render_cover
+    return render_cover(made.ctx, made.on, made(COUNTER_SHEETS))
+
+
+def _die_cut_sheets(profile: PrintProfile) -> bool:
+    """Whether a profile's shop die-cuts sheets of the paper: its print file holds the sheets
+    alone, and their cover is a file of its own (a punchboard of its own size has no cover)."""
+    return profile.prepress is not None and profile.prepress.die_cut is not None \
+        and profile.prepress.die_cut.board is None
+
+
 def _cut_pdf(made: Made) -> bytes:
     from generator.render.cut_files import render_pdf
     return render_pdf(made.ctx, made.on, made(COUNTER_SHEETS))
@@ -121,6 +133,20 @@ def _cut_pdf(made: Made) -> bytes:
 def _cut_svg(made: Made) -> bytes:
     from generator.render.cut_files import render_svg
     return render_svg(made.ctx, made(COUNTER_SHEETS))
+
+
+def _cut_dxf(made: Made) -> bytes:
+    from generator.render.cut_files import render_dxf
+    return render_dxf(made.ctx, made(COUNTER_SHEETS))
+
+
+def _marks_svg(made: Made) -> bytes:
+    from generator.render.cut_files import render_marks_svg
+    return render_marks_svg(made.ctx, made(COUNTER_SHEETS))
+
+
+def _home_cutter(profile: PrintProfile) -> bool:
+    return profile.home_cutter
 
 
 def _cut_files(profile: PrintProfile) -> bool:
@@ -170,8 +196,12 @@ OUTPUTS: list[Output] = [
            stream=_prerolled_stream),
     Output("prerolled", "prerolled.csv", _prerolled_csv, (ROWS,), kind="csv"),
     Output("counters", "counters-{paper}.pdf", _counters_pdf, (COUNTERS_PDF,), title="kit.part.counters"),
+    Output("counters", "counters-cover-{paper}.pdf", _cover_pdf, (COUNTER_SHEETS,), kind="cover",
+           made_for=_die_cut_sheets),
     Output("counters", "cut-{paper}.pdf", _cut_pdf, (COUNTER_SHEETS,), kind="cut", made_for=_cut_files),
     Output("counters", "cut-{paper}.svg", _cut_svg, (COUNTER_SHEETS,), kind="cut_svg", made_for=_cut_files),
+    Output("counters", "cut-{paper}.dxf", _cut_dxf, (COUNTER_SHEETS,), kind="cut_dxf", made_for=_cut_files),
+    Output("counters", "marks-{paper}.svg", _marks_svg, (COUNTER_SHEETS,), kind="marks_svg", made_for=_home_cutter),
     Output("kit", "kit-{paper}.pdf", merges=("aid", "prerolled", "counters"), merge=_kit_pdf),
     Output("vassal", "bailout.vmdx", _vassal_extension, VASSAL_NEEDS, kind="vassal_extension"),
     Output("vassal", "bailout.vmod", _vassal_module, VASSAL_NEEDS, kind="vassal_module"),

@@ -178,7 +178,7 @@ def context(kit: KitData, options: BuildOptions, templates: Path | None = None) 
     check_printable(kit, words, glossary)   # before any part: no PDF may print an empty box for a name or word
     prepress = options.profile.prepress
     if prepress is not None:        # colours that keep their contrast as inks, under the shop's ink ceiling
-        from generator.render.pdf.shop_pdf import cmyk_problems, ink_problems
+        from generator.render.pdf.press_colour import cmyk_problems, ink_problems
         if problems := cmyk_problems(kit, options.print_profile) + ink_problems(kit, prepress, options.print_profile):
             raise RenderError(problems)
     templates = templates if templates is not None else template_folder(kit.directory)    # X/templates beside X/data
@@ -233,13 +233,14 @@ def write_files(products: Products, folder: Path, jobs: list[Job], progress: Pro
         name = output.file_name(paper)
         if begin is not None:
             begin(name, _pages_ahead(products, output, paper))
-        if output.stream is not None and prepress is None:      # written as it is made: never held whole
+        if output.stream is not None:      # written as it is made (a shop's too): never held whole
             pages: int | None = _streamed(products, folder, output, paper)
             if progress is not None:
                 progress(name, _read_pdf(folder / name, pages or 0))
         else:
             content = _content(products, folder, output, paper)
-            if prepress is not None and name.endswith(".pdf"):
+            # a shop's PDF, but the kit: its parts are the shop's already, and the join says PDF/X
+            if prepress is not None and name.endswith(".pdf") and not output.merges:
                 content = shop(content, prepress, products.ctx.options.marks)
             write_file(folder, name, content)
             pages = getattr(content, "pages", None)     # PDFs count their pages

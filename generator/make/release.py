@@ -24,10 +24,10 @@ from generator.content.words import SOURCE_LANGUAGE, load_words
 from generator.data.model import KitData
 from generator.layout.paper import PAPERS
 from generator.make import workers
-from generator.make.manifest import IMAGE_LIBRARIES, LIBRARIES, manifest
-from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf, parts
+from generator.make.manifest import CUT_LIBRARIES, IMAGE_LIBRARIES, LIBRARIES, manifest
+from generator.make.outputs import OUTPUTS, Output, all_file_names, parts
 from generator.make.pipeline import context, render_all
-from generator.make.products import FACE_IMAGES, Products
+from generator.make.products import COUNTERS_PDF, FACE_IMAGES, Products
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST
 from generator.options import PAPER_KEYS, BuildOptions
@@ -78,10 +78,11 @@ def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None
     for profile in (p for p in dict.fromkeys(more_profiles) if p != options.print_profile):
         # only what its folder keeps
         more_options = replace(options, print_profile=profile, parts=_shop_parts(profile))
-        more = render_all(kit, more_options, templates=templates, paperless=False)
+        more_products = Products(context(kit, more_options, templates))
+        more = render_all(kit, more_options, products=more_products, paperless=False)
         files.update({f"{profile}/{name}": content for name, content in more.items() if _in_folder(name, profile)})
-        files.update(_boards(more, more_options, f"{profile}/"))
-    files.update(_boards(files, options, ""))
+        files.update(_boards(more_products, f"{profile}/"))
+    files.update(_boards(products, ""))
     files.update(products.get(FACE_IMAGES))
     files.update(thumbnails({n: c for n, c in files.items() if n.endswith(".pdf") and "/" not in n}))
     ctx = products.ctx
@@ -110,19 +111,23 @@ def edition_files(kit: KitData, options: BuildOptions, files: dict[str, bytes], 
     files["index.html"] = index_html(kit, options, files, words, told.edition, pdfs=pdfs, others=others,
                                      editions=editions)
     files[MANIFEST] = manifest(kit, files, options, since=told.changes, stamp=told.stamp,
-                               libraries=LIBRARIES + IMAGE_LIBRARIES)
+                               libraries=LIBRARIES + IMAGE_LIBRARIES + CUT_LIBRARIES)
     return files
 
 
-def _boards(files: dict[str, bytes], options: BuildOptions, folder: str) -> dict[str, bytes]:
+def _boards(products: Products, folder: str) -> dict[str, bytes]:
     """A punchboard profile's slugs as images, each side a PNG, under `folder`: the shop's
-    upload page takes images, not the PDF."""
+    upload page takes images, not the PDF, and takes them in RGB, so they are made from the
+    design's own RGB counters (the PDF before its shop's CMYK conversion), page and bleed."""
     from generator.layout.sheets import board_of
     from generator.render.images import FACE_PAPER, board_images
-    if board_of(options) is None:
+    from generator.render.pdf.pdfx import margin
+    options = products.ctx.options
+    prepress = options.profile.prepress
+    if board_of(options) is None or prepress is None:
         return {}
-    counters = files[part_pdf("counters").file_name(PAPERS[FACE_PAPER])]       # a board is one size on any paper
-    return {folder + name: png for name, png in board_images(counters).items()}
+    design = products.get(COUNTERS_PDF, PAPERS[FACE_PAPER])     # a board is one size on any paper
+    return {folder + name: png for name, png in board_images(design, margin(prepress, options.marks)).items()}
 
 
 def _shop_parts(profile: str) -> tuple[str, ...]:
@@ -137,7 +142,7 @@ def _in_folder(name: str, profile: str) -> bool:
     its shop prints."""
     parts = _shop_parts(profile)
     output = next((o for o in OUTPUTS for p in PAPERS.values() if o.file_name(p) == name), None)
-    if output is None or not name.endswith((".pdf", ".svg")):
+    if output is None or not name.endswith((".pdf", ".svg", ".dxf")):
         return False
     return output.part in parts if not output.merges else set(output.merges) <= set(parts)
 
@@ -183,7 +188,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     from generator.render.html.release_pages import editions_index
     files["index.html"] = editions_index(kit, langs)
     files["MANIFEST.txt"] = manifest(kit, files, replace(_whole_kit(options), lang=",".join(langs)),
-                                     libraries=LIBRARIES + IMAGE_LIBRARIES)
+                                     libraries=LIBRARIES + IMAGE_LIBRARIES + CUT_LIBRARIES)
     stamps = " ".join(f"{lang}:{made[lang][1].hash}" for lang in langs)
     name = f"bailout-kit-{__version__}-{hashlib.sha256(stamps.encode()).hexdigest()[:8]}.zip"
     return name, zip_bytes(files, name[:-len(".zip")])

@@ -53,7 +53,7 @@ class PdfX(Struct, frozen=True):
 
 
 # PDF/X-1a on the registered FOGRA39 condition (coated offset, ISO 12647-2): what the presses of
-# the shop profile, DriveThruCards and The Game Crafter take; meinspiel.de's X-4 is this with its profile
+# the shop profile, DriveThruRPG and The Game Crafter take; meinspiel.de's X-4 is this with its profile
 X1A_FOGRA39 = PdfX(version="PDF/X-1a:2003", header="%PDF-1.4", condition="FOGRA39",
                    condition_info="Coated FOGRA39 (ISO 12647-2:2004)")
 

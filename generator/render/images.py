@@ -58,16 +58,21 @@ def face_images(options: BuildOptions, plan: geo.SheetPlan, counters_pdf: bytes)
     return images
 
 
-def board_images(counters_pdf: bytes) -> dict[str, bytes]:
+def board_images(counters_pdf: bytes, bleed: float) -> dict[str, bytes]:
     """{'slugs/slug1-front.png': png, ...}: each side of each punchboard as a shop's upload page
-    takes it, the whole page (the trim and its bleed) at DPI (The Game Crafter's small punchout:
-    3.5 x 5.5 in, 1050 x 1650 px); a board's front, then its back, page by page."""
+    takes it, the trim and `bleed` points round it at DPI (The Game Crafter's small punchout:
+    3.5 x 5.5 in, 1050 x 1650 px), from `counters_pdf`, the design's RGB pages of the boards'
+    trim; a board's front, then its back, page by page."""
     doc = pdfium.PdfDocument(counters_pdf)
     images = {}
     try:
         for i in range(len(doc)):
             page = doc[i]
-            size = (round(page.get_width() / 72 * DPI), round(page.get_height() / 72 * DPI))
+            width, height = page.get_width() + 2 * bleed, page.get_height() + 2 * bleed
+            # the page widened by the bleed, where the design's colour runs on past the trim
+            page.set_mediabox(-bleed, -bleed, width - bleed, height - bleed)
+            page.set_cropbox(-bleed, -bleed, width - bleed, height - bleed)
+            size = (round(width / 72 * DPI), round(height / 72 * DPI))
             image = page.render(scale=DPI / 72).to_pil()
             if image.size != size:      # the upload's size is exact
                 # pdfium rounds a fraction of a pixel up: the sheet is cut from its top left corner,

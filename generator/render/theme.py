@@ -39,6 +39,12 @@ COLOUR = Palette(accent="#3b4722", head="#e3dfca", box="#f7f5ed", rule="#6b6b6b"
 BLACK_AND_WHITE = Palette(accent=BLACK, head=WHITE, box=WHITE, rule="#595959")
 
 
+# Small type reversed out of a ground (the flowchart's rule tabs: white at 7.5 pt) on a press: the
+# ground in one solid ink, black, since a ground of several screened inks a hair out of register
+# fringes the letters; on screens and home printers the tab keeps the accent.
+PRESS_REVERSED_GROUND = BLACK
+
+
 def palette(bw: bool) -> Palette:
     """The aid's palette: --bw's, or the colour one."""
     return BLACK_AND_WHITE if bw else COLOUR
@@ -168,44 +174,3 @@ def short_hex(hex_colour: str) -> str:
     if len(digits) == 6 and all(digits[i] == digits[i + 1] for i in (0, 2, 4)):
         return "#" + digits[0::2]
     return hex_colour
-
-
-# -- the print shop's inks (--print shop) ---------------------------------------------------------
-# The rule: neutral colours as pure K (1 - level); any other colour by full grey-component
-# replacement, K = 1 - max(R, G, B) and C = (1 - R - K) / (1 - K) (M from G, Y from B alike),
-# each ink in whole percent (how shops state tints).  Printed back through the same rule,
-# (1 - C)(1 - K) and so on, a colour keeps its grey to within that rounding, so the greyscale
-# contrast `bailout check` measures carries into CMYK; SHOP_MIN_CONTRAST is checked on the
-# rounded inks (render/pdf/shop_pdf.py, cmyk_problems).
-Cmyk = tuple[float, float, float, float]
-INK_STEP = 100          # inks in whole percent
-
-
-def cmyk(hex_colour: str) -> Cmyk:
-    """'#rrggbb' as (C, M, Y, K) in 0..1 by the rule above; white is (0, 0, 0, 0)."""
-    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    return cmyk_of_rgb(r, g, b)
-
-
-def cmyk_of_rgb(r: float, g: float, b: float) -> Cmyk:
-    """(r, g, b) in 0..1 as (C, M, Y, K) in 0..1 by the rule above."""
-    k = 1 - max(r, g, b)
-    if r == g == b or k >= 1:
-        return 0.0, 0.0, 0.0, _step(k)
-    c, m, y = ((1 - v - k) / (1 - k) for v in (r, g, b))
-    return _step(c), _step(m), _step(y), _step(k)
-
-
-def _step(v: float) -> float:
-    return round(min(1.0, max(0.0, v)) * INK_STEP) / INK_STEP
-
-
-def rgb_of_cmyk(inks: Cmyk) -> tuple[float, float, float]:
-    """The rule read backwards: how the inks look, as (r, g, b) in 0..1 (for the contrast check)."""
-    c, m, y, k = inks
-    return (1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)
-
-
-def cmyk_hex(inks: Cmyk) -> str:
-    """The inks as '#rrggbb' by rgb_of_cmyk, for colour.grey_contrast."""
-    return "#" + "".join(f"{round(v * 255):02x}" for v in rgb_of_cmyk(inks))

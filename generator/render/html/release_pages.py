@@ -56,14 +56,18 @@ def readme_text(kit: KitData, options: BuildOptions, files: Mapping[str, bytes],
     actual_size = words("release.actual_size")
     papers = {key: paper.label for key, paper in PAPERS.items()}
     tips = [words(tip, actual_size=actual_size, **papers) for tip in profile.release.tips]
-    for folder in sorted({n.split("/")[0] for n in files if "/" in n}):    # a release of several profiles
+    folders = sorted({n.split("/")[0] for n in files if "/" in n})     # a release of several profiles
+    for folder in folders:
         tip = _folder_tip(folder)
         if tip is not None:
             tips.append(words(tip, folder=folder))
+    # How to rebuild with a back offset, only where some counters of the release open with the
+    # calibration page it is read off: a print shop's and a fold sheet's have none.
+    calibration = profile.calibration or any(p is not None and p.calibration for p in map(registry.find, folders))
     text = _render(README, words, r=r, version=__version__, data=edition or kit.hash[:8], pdfs=pdf_items,
                    others=_others(words, files, others, facts=False), faces=len(_faces(files)), tips=tips,
                    online=_online(words, options, others), credits=_credits(kit, words), width=WIDTH,
-                   tip_width=TIP_WIDTH)
+                   tip_width=TIP_WIDTH, calibration=calibration)
     return text.encode("utf-8")
 
 

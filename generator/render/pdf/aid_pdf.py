@@ -99,11 +99,13 @@ def _styles(ctx: BuildContext, size: float) -> Styles:
 def _converter(ctx: BuildContext) -> Converter:
     """A Markdown walker for the aid; its styles are set per size tried (see _build)."""
     colours = theme.palette(ctx.options.bw)
+    # a press prints the rule tabs' reversed small type out of one solid ink (theme.PRESS_REVERSED_GROUND)
+    tab = colour(theme.PRESS_REVERSED_GROUND) if ctx.options.profile.cmyk else None
 
     def chart(el: Element, converter: Converter) -> Flowable:
         return flowchart.from_element(el, converter, accent=converter.styles.rule_colour,
                                       fill=fill(colours.box), head_fill=fill(colours.head),
-                                      source=template_file(ctx))
+                                      source=template_file(ctx), tab=tab)
 
     def changes(el: Element, converter: Converter) -> Flowable:
         # Table-cell type, a little air between rule numbers: the list is dense by nature.

@@ -58,11 +58,12 @@ class BoxBars:
 class Flowchart(Flowable):
     def __init__(self, boxes: list[Box], styles: Styles, *, per_row: int = 4,
                  bypasses: Sequence[tuple[int, int]] = (), bypass_labels: Sequence[str] = (), accent: Any = INK,
-                 fill: Any = None, head_fill: Any = None) -> None:
+                 fill: Any = None, head_fill: Any = None, tab: Any = None) -> None:
         super().__init__()
         self.boxes, self.styles = boxes, styles
         self.per_row, self.bypasses, self.bypass_labels = per_row, tuple(bypasses), tuple(bypass_labels)
         self.accent, self.fill, self.head_fill = accent, fill, head_fill
+        self.tab = tab if tab is not None else accent       # the ground the rule tabs' words reverse out of
         size = styles.body.fontSize
         self.title_style = ParagraphStyle("box-title", styles.body, fontName=styles.faces.bold, fontSize=size + 0.5,
                                           leading=size + 2, spaceAfter=0)
@@ -178,7 +179,7 @@ class Flowchart(Flowable):
         if box.rule:
             tw = self._tab_width(box)
             tx, ty = rect.right - PAD - tw, rect.top - TAB_SIZE / 2
-            c.setFillColor(self.accent)
+            c.setFillColor(self.tab)
             c.roundRect(tx, ty - 1.5, tw, TAB_SIZE + 3, 1.5, stroke=0, fill=1)
             c.setFillColor(PAPER)
             c.setFont(self.styles.faces.condensed_bold, TAB_SIZE)
@@ -198,7 +199,7 @@ class Flowchart(Flowable):
 
 
 def from_element(el: Element, converter: Converter, *, accent: Any, fill: Any, head_fill: Any,
-                 source: Path) -> Flowchart:
+                 source: Path, tab: Any = None) -> Flowchart:
     """Build a Flowchart from the template's `<div class="flowchart">` element."""
     listing = next((child for child in el if child.tag in ("ol", "ul")), None)
     if listing is None:
@@ -227,4 +228,4 @@ def from_element(el: Element, converter: Converter, *, accent: Any, fill: Any, h
         raise RenderError(f"{source}: the flowchart has no boxes")
     per_row, bypasses, labels = flowchart_settings(el.attrib, source)
     return Flowchart(boxes, styles, per_row=per_row, bypasses=bypasses, bypass_labels=labels,
-                     accent=accent, fill=fill, head_fill=head_fill)
+                     accent=accent, fill=fill, head_fill=head_fill, tab=tab)

@@ -38,6 +38,8 @@ from generator.render.pdf.face_pdf import HAIRLINE, Fits, draw_face, draw_shape,
 from generator.text import signed
 from generator.units import mm
 
+COVER_PAGES = 2     # a print shop's cover: the cut sheets, then the manifest
+
 PAGE = theme.PAGE_TYPE
 LEAD = 1.3                      # body text's leading, as a multiple of its size
 EXAMPLE_READING = (1.5, -0.5)   # the calibration steps' example: the cross 1.5 mm right, 0.5 mm down
@@ -235,14 +237,15 @@ def fold_instructions(c: Canvas, ctx: BuildContext, where: Where) -> None:
 # ---- the print shop's cover ---------------------------------------------------------------------
 
 def shop_cover(c: Canvas, ctx: BuildContext, where: Where, contents: Sequence[str]) -> None:
-    """Pages 1 and 2 for a print shop: what each cut sheet holds and where, then the manifest."""
+    """The COVER_PAGES for a print shop: what each cut sheet holds and on which pages, then the
+    manifest; the first pages of its counters, or (a shop that die-cuts) a file of their own."""
     face_set = edition_faces(ctx.words.lang)
     words = ctx.words
     left, width, y = _heading(c, ctx, where, "cover.outline", "cover.heading")
     sheets = len(contents)
-    first = geo.sheet_page(1, "front") + 1
+    first = geo.page_of_sheet(ctx.options, 1, "front") + 1
+    intro = _cover_intro(ctx)
     prepress = ctx.options.profile.prepress
-    intro = "cover.intro" if prepress is None or prepress.cut_contour else "cover.intro.diecut"
     y = paragraphs(c, words, left, y, width, [
         words(intro, sheets=sheets, first=first, size=_reading(round(float(ctx.options.counter_mm), 1)),
               bleed=_reading(round(float(where.grid.bleed_mm), 1)),
@@ -253,7 +256,8 @@ def shop_cover(c: Canvas, ctx: BuildContext, where: Where, contents: Sequence[st
             paragraphs(c, words, left, y, width, [words("cover.more", count=sheets - n + 1)])
             break
         c.setFont(face_set.bold, PAGE.body)
-        label = words("cover.sheet", n=n, front=geo.sheet_page(n, "front") + 1, back=geo.sheet_page(n, "back") + 1)
+        label = words("cover.sheet", n=n, front=geo.page_of_sheet(ctx.options, n, "front") + 1,
+                      back=geo.page_of_sheet(ctx.options, n, "back") + 1)
         c.drawString(left, y, label)
         indent = stringWidth(label, face_set.bold, PAGE.body) + PAGE.body
         y = paragraphs(c, words, left + indent, y, width - indent, [groups])
@@ -267,6 +271,15 @@ def shop_cover(c: Canvas, ctx: BuildContext, where: Where, contents: Sequence[st
     bars(c, where.grid, words)
     draw_footer(c, ctx, where.paper, 2, where.pages, part="page.footer.part.counters")
     c.showPage()
+
+
+def _cover_intro(ctx: BuildContext) -> str:
+    """The catalogue key of what the cover says of the sheets: where their cut lines are (on the
+    fronts as CutContour and in the cut file, in the cut file alone, or cut by hand on the ticks)."""
+    prepress = ctx.options.profile.prepress
+    if prepress is not None and prepress.cut_contour:
+        return "cover.intro"
+    return "cover.intro.diecut" if ctx.options.profile.cut_files else "cover.intro.hand"
 
 
 # ---- the manifest, the faces' key and the colophon --------------------------------------------

@@ -68,21 +68,22 @@ def render(ctx: BuildContext, paper: Paper, plan: geo.SheetPlan) -> bytes:
         return _render_fold(ctx, paper, grid, zone, groups, fits, sheets)
     if geo.board_of(opts) is not None:
         return _render_boards(ctx, paper, grid, zone, groups, fits, sheets)
-    pages = geo.CALIBRATION_PAGES + 2 * len(sheets)
+    # a die-cutting shop's print file holds the sheets alone (its cover is a file of its own)
+    pages = geo.page_of_sheet(opts, len(sheets), "back") + 1
     c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), words("counters.subject", paper=paper.label,
                                                                 size=f"{float(opts.counter_mm):.2f}"),
                            duplex=opts.profile.duplex_hint)
     forms = Forms(c, ctx, zone, fits, groups)
-    where = first_pages.Where(paper, grid, zone, fits, groups, pages)
     held = [_groups(words, groups, slots) for slots in sheets]     # each sheet's: its cover line, both its sides
+    where = first_pages.Where(paper, grid, zone, fits, groups, pages)
     if opts.profile.calibration:
         first_pages.calibration_pair(c, ctx, where)
-    else:       # a print shop: a cover that says what each sheet holds, then the manifest
+    elif geo.die_cut(opts) is None:     # a shop that prints the sheets whole: its cover opens them
         first_pages.shop_cover(c, ctx, where, held)
     for n, slots in enumerate(sheets, start=1):
         contents = words("counters.heading.contents", groups=held[n - 1])
         for side in ("front", "back"):
-            page = geo.sheet_page(n, side) + 1
+            page = geo.page_of_sheet(opts, n, side) + 1
             key = f"counters-sheet{n}-{side}"
             c.bookmarkPage(key)
             c.addOutlineEntry(words(f"counters.outline.{side}", n=n), key, 0)
@@ -98,13 +99,29 @@ def render(ctx: BuildContext, paper: Paper, plan: geo.SheetPlan) -> bytes:
     return finish(c, buffer)
 
 
+def render_cover(ctx: BuildContext, paper: Paper, plan: geo.SheetPlan) -> bytes:
+    """A die-cutting shop's cover of `paper`'s sheets, a file of its own: what each sheet holds and
+    on which pages of the print file, then the manifest and one of each face as a key."""
+    first_pages.register(ctx.words)
+    grid, groups, sheets = plan
+    zone = geo.face_zones(grid)
+    fits = _fitted(ctx, groups, zone, grid)
+    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), ctx.words("counters.subject", paper=paper.label,
+                                                                    size=f"{float(ctx.options.counter_mm):.2f}"))
+    where = first_pages.Where(paper, grid, zone, fits, groups, first_pages.COVER_PAGES)
+    first_pages.shop_cover(c, ctx, where, [_groups(ctx.words, groups, slots) for slots in sheets])
+    return finish(c, buffer)
+
+
 def _heading_suffix(ctx: BuildContext, side: str) -> str:
     """Which words a sheet's heading takes: the home printer's, or a shop's, whose fronts carry
-    the die line (CutContour) or leave it to the cut file."""
+    the die line (CutContour), leave it to the cut file, or are cut by hand on the ticks."""
     prepress = ctx.options.profile.prepress
     if prepress is None:
         return ""
-    return ".diecut" if side == "front" and not prepress.cut_contour else ".shop"
+    if side == "back" or prepress.cut_contour:
+        return ".shop"
+    return ".diecut" if ctx.options.profile.cut_files else ".hand"
 
 
 def _fitted(ctx: BuildContext, groups: Groups, zone: fl.Zones, grid: geo.Grid) -> Fits:

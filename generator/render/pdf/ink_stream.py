@@ -1,10 +1,14 @@
 """A content stream's colours rewritten as a print shop's inks, in the stream's own bytes.
 
 What changes (shop_pdf.py's docstring says why): every RGB and grey colour operator becomes its
-DeviceCMYK one (rg -> k, g -> k, and the strokes) by theme.cmyk's rule; text set in a grey (K
-alone, under 100%) is set in 100% K; a line stroked in a tint (any ink under 100%) is stroked at
-least SCREENED_LINE wide.  To know that, the rewrite follows the fill, the stroke and the line
-width through q and Q, and the text objects (BT ... ET).
+DeviceCMYK one (rg -> k, g -> k, and the strokes) through the press's output profile
+(press_colour.py); text set in a grey (K alone, under 100%) is set in 100% K; a line stroked in a
+tint (any ink under 100%) is stroked at least SCREENED_LINE wide; with `overprint`, text in 100% K
+and lines stroked in 100% K overprint what lies beneath (a press's misregistration then leaves no
+white gap round black type or a rule), by the ExtGStates of OVERPRINT_STATES, which the caller
+puts in the stream's resources; every other fill and stroke knocks out as before.  To know that,
+the rewrite follows the fill, the stroke, the line width and the overprint through q and Q, and
+the text objects (BT ... ET).
 
 Only those operators are read.  A content stream is a run of tokens, and the kit's renderers
 (reportlab's canvas and platypus) write most of it as paths and text whose bytes never change
@@ -18,8 +22,8 @@ import re
 from collections.abc import Iterable
 from typing import cast
 
-from generator.render.pdf.pdf_stream import number as pdf_number
-from generator.render.theme import Cmyk, cmyk_of_rgb
+from generator.render.pdf.pdf_syntax import number as pdf_number
+from generator.render.pdf.press_colour import Cmyk, cmyk_of_rgb
 
 SCREENED_LINE = 0.5     # points: the thinnest line a shop prints in a tint
 BLACK: Cmyk = (0.0, 0.0, 0.0, 1.0)
@@ -38,8 +42,20 @@ _TOKEN = re.compile(
 _IMAGE_DATA = re.compile(rb"\sID\s")
 _IMAGE_END = re.compile(rb"\sEI(?![^" + _DELIMITER + rb"])")
 STROKES = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
+# (stroke overprint, fill overprint) -> the ExtGState that sets both, with overprint mode 1 (a
+# CMYK colour's zero inks leave the plates beneath as they are): both flags always given, since
+# an ExtGState's OP alone sets the fill's overprint too (PDF 32000-1, 8.6.7)
+OVERPRINT_STATES = {(stroke, fill): f"OP{int(stroke)}{int(fill)}".encode()
+                    for stroke in (False, True) for fill in (False, True)}
 _FILL_SPACE, _STROKE_SPACE = {b"cs", b"scn", b"sc"}, {b"CS", b"SCN", b"SC"}
 _COLOURS = {b"rg", b"RG", b"g", b"G", b"k", b"K"}
+_OVERPRINT_CHANGES = _COLOURS | {b"BT", b"ET", b"Q"}     # where the overprint a stream wants can change
+
+
+def overprint_states() -> str:
+    """OVERPRINT_STATES as the entries of a resource dictionary's /ExtGState, in PDF syntax."""
+    return " ".join(f"/{name.decode()} << /Type /ExtGState /OP {str(stroke).lower()} /op {str(fill).lower()} "
+                    f"/OPM 1 >>" for (stroke, fill), name in OVERPRINT_STATES.items())
 
 
 def screened(inks: Cmyk | None) -> bool:
@@ -61,9 +77,10 @@ def numbers(values: Iterable[float]) -> bytes:
     return b" ".join(number(v) for v in values)
 
 
-def in_inks(data: bytes) -> bytes:
-    """The content stream `data` (decoded) with its colours as the shop prints them."""
-    ink = _InkState()
+def in_inks(data: bytes, overprint: bool = False) -> bytes:
+    """The content stream `data` (decoded) with its colours as the shop prints them; with
+    `overprint`, black text and lines overprinting (the module's docstring)."""
+    ink = _InkState(overprint)
     out: list[bytes] = []
     copied = position = 0
     while (found := _TOKEN.search(data, position)) is not None:
@@ -112,19 +129,34 @@ def _image_end(data: bytes, start: int) -> int:
 
 
 class _InkState:
-    """The fill, stroke and line width along a content stream (q and Q included), and what sets
-    text in 100% K and widens tinted lines."""
+    """The fill, stroke, line width and overprint along a content stream (q and Q included), and
+    what sets text in 100% K, widens tinted lines and overprints black."""
 
-    def __init__(self) -> None:
+    def __init__(self, overprint: bool) -> None:
         # the stream's own colours; None: a colour space of its own (the CutContour separation)
         self.fill: Cmyk | None = BLACK
         self.stroke: Cmyk | None = BLACK
         self.width = 1.0
-        self.saved: list[tuple[Cmyk | None, Cmyk | None, float]] = []
         self.text = False
+        self.overprint = overprint
+        # the (stroke, fill) overprint in force; None: as the stream was invoked (a form's is its caller's)
+        self.overprinting: tuple[bool, bool] | None = None
+        self.saved: list[tuple[Cmyk | None, Cmyk | None, float, tuple[bool, bool] | None]] = []
 
     def step(self, operands: list[float], operator: bytes) -> bytes | None:
         """What the operation (its operands and operator) is written as for the shop; None: as it was."""
+        replaced = self._step(operands, operator)
+        if not self.overprint or operator not in _OVERPRINT_CHANGES:
+            return replaced
+        wanted = (self.stroke == BLACK, self.text and (self.fill == BLACK or grey_tint(self.fill)))
+        if wanted == self.overprinting:
+            return replaced
+        self.overprinting = wanted
+        if replaced is None:
+            replaced = numbers(operands) + b" " + operator if operator in _COLOURS else operator
+        return replaced + b" /" + OVERPRINT_STATES[wanted] + b" gs"
+
+    def _step(self, operands: list[float], operator: bytes) -> bytes | None:
         if operator in (b"rg", b"RG") and len(operands) == 3:
             return self._colour(cmyk_of_rgb(*operands), operator == b"rg")
         if operator in (b"g", b"G") and len(operands) == 1:
@@ -147,9 +179,9 @@ class _InkState:
 
     def _save(self, operator: bytes) -> None:
         if operator == b"q":
-            self.saved.append((self.fill, self.stroke, self.width))
+            self.saved.append((self.fill, self.stroke, self.width, self.overprinting))
         elif self.saved:
-            self.fill, self.stroke, self.width = self.saved.pop()
+            self.fill, self.stroke, self.width, self.overprinting = self.saved.pop()
 
     def _colour(self, inks: Cmyk, fill: bool, given: bool = False) -> bytes | None:
         """A colour noted; written as CMYK, and a grey fill inside a text object as 100% K."""

@@ -11,6 +11,7 @@ from typing import BinaryIO
 
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
+from generator.profiles.print_profile import PdfX
 from generator.render import theme
 from generator.render.pdf.canvas import DocumentInfo, Pdf, document_info, edition_faces, finish, new_canvas
 from generator.render.pdf.pdf_join import join
@@ -28,8 +29,13 @@ def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Part]) -> P
     subject = ctx.words("kit.subject", number=r.number, title=r.title, game=r.game)
     duplex = ctx.options.profile.duplex_hint
     parts = [(ctx.words(key), source) for key, source in sources]     # in the edition's language
-    return merge(parts, paper, title, subject, document_info(ctx), duplex=duplex,
-                 blank=blank_page(ctx, paper, title, subject) if duplex else None)
+    prepress = ctx.options.profile.prepress
+    blank = blank_page(ctx, paper, title, subject) if duplex else None
+    if prepress is not None and blank is not None:      # a shop's parts: the padding page the shop's too
+        from generator.render.pdf.shop_pdf import to_shop
+        blank = bytes(to_shop(blank, prepress, ctx.options.marks))
+    return merge(parts, paper, title, subject, document_info(ctx), duplex=duplex, blank=blank,
+                 pdfx=prepress.pdfx if prepress is not None else None)
 
 
 def blank_page(ctx: BuildContext, paper: Paper, title: str, subject: str) -> bytes:
@@ -44,17 +50,17 @@ def blank_page(ctx: BuildContext, paper: Paper, title: str, subject: str) -> byt
 
 
 def merge(parts: Sequence[Part], paper: Paper, title: str, subject: str, info: DocumentInfo, *,
-          duplex: bool = True, blank: bytes | None = None) -> Pdf:
+          duplex: bool = True, blank: bytes | None = None, pdfx: PdfX | None = None) -> Pdf:
     """`parts` is [(bookmark title, PDF bytes or binary file)]; return the joined PDF.
     `duplex`: the viewer hint for a long-edge duplex print, and each part on a fresh sheet,
-    padded with the page `blank`.  The dates are the parts' own (fixed, or SOURCE_DATE_EPOCH):
-    no clock is read here."""
+    padded with the page `blank`; `pdfx`: a print shop's parts, joined as that PDF/X file.  The
+    dates are the parts' own (fixed, or SOURCE_DATE_EPOCH): no clock is read here."""
     if duplex and blank is None:
         blank = _empty_page(paper)
     written = bytearray()
     contents = [(name, content if isinstance(content, bytes) else content.read()) for name, content in parts]
     pages = join(contents, written.extend, Document(title, subject, info.author, info.creator, info.keywords,
-                                                    duplex=duplex), padding=blank if duplex else None)
+                                                    duplex=duplex), padding=blank if duplex else None, pdfx=pdfx)
     return Pdf(written, pages)
 
 

@@ -9,12 +9,16 @@ join one page tree; its outline becomes the entry of a bookmark named for the pa
 font subsets is named by its program (subset_tags.py), so no two parts' subsets share a name.
 """
 
+import hashlib
 import itertools
 import re
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from generator.profiles.print_profile import PdfX
 from generator.render.pdf.pdf_stream import Document, Sink, pdf_date, text_string
+from generator.render.pdf.pdfx import icc_profile, intent_entries, xmp
 from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
 
 # A string (literal, with its parentheses escaped as reportlab and pdf_stream write them; or
@@ -44,6 +48,15 @@ class _Part:
         body = self.objects[number]
         cut = body.find(b"stream")
         return body if cut < 0 else body[:cut]
+
+    def press_objects(self) -> set[int]:
+        """A shop's part's own PDF/X objects (its output intents, their ICC profiles, its XMP
+        metadata): the joined document declares its own."""
+        intents = re.search(rb"/OutputIntents\s*\[([^\]]*)\]", self.head(self.root))
+        found = {int(n) for n in re.findall(_REF, intents.group(1))} if intents is not None else set()
+        found |= {n for intent in list(found) if (n := self.entry(intent, b"DestOutputProfile")) is not None}
+        metadata = self.entry(self.root, b"Metadata")
+        return found | ({metadata} if metadata is not None else set())
 
     def pages(self, node: int) -> list[int]:
         """The page objects under the page-tree node `node`, in order."""
@@ -134,9 +147,11 @@ class _Writer:
     def __init__(self, sink: Sink) -> None:
         self.sink, self.position = sink, 0
         self.offsets: dict[int, int] = {}
+        self.digest = hashlib.md5(usedforsecurity=False)     # the file ID: the same bytes, the same ID
 
     def write(self, data: bytes) -> None:
         self.sink(data)
+        self.digest.update(data)
         self.position += len(data)
 
     def object(self, number: int, body: bytes) -> None:
@@ -147,13 +162,16 @@ class _Writer:
 Item = tuple[int, str, int, tuple[int, int, int] | None]    # (number, title, first page, (first, last, count))
 
 
-def join(parts: Sequence[tuple[str, bytes]], sink: Sink, document: Document, padding: bytes | None = None) -> int:
+def join(parts: Sequence[tuple[str, bytes]], sink: Sink, document: Document, padding: bytes | None = None,
+         pdfx: PdfX | None = None) -> int:
     """Write into `sink` the PDF of `parts` ([(bookmark title, PDF)], in order), with
     `document`'s info and viewer hints; its page count.  Each part gets a bookmark holding its
     own outline; with `padding` (a one-page PDF), a part that would start on the back of a
-    sheet starts on the next sheet, the padding page between."""
+    sheet starts on the next sheet, the padding page between.  With `pdfx`, parts a print shop's
+    already (shop_pdf.py, pdf_stream.py) make a PDF/X file: the header, output intent, info keys,
+    XMP and file ID that version asks for, each part's own intent left out."""
     out = _Writer(sink)
-    out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    out.write((pdfx.header if pdfx is not None else "%PDF-1.4").encode("latin-1") + b"\n%\xe2\xe3\xcf\xd3\n")
     pages: list[int] = []
     items: list[Item] = []
     next_number = 4         # 1 the catalog, 2 the page tree, 3 the outline
@@ -161,7 +179,7 @@ def join(parts: Sequence[tuple[str, bytes]], sink: Sink, document: Document, pad
         if padding is not None and len(pages) % 2:
             next_number = _copy(out, read(padding), None, next_number, pages, items)
         next_number = _copy(out, read(content), title, next_number, pages, items)
-    return _finish(out, pages, items, next_number, document)
+    return _finish(out, pages, items, next_number, document, pdfx)
 
 
 def _copy(out: "_Writer", part: _Part, title: str | None, next_number: int, pages: list[int],
@@ -176,7 +194,7 @@ def _copy(out: "_Writer", part: _Part, title: str | None, next_number: int, page
     nodes = set(part.tree(node))
     prefs = part.entry(part.root, b"ViewerPreferences")
     # the part's catalog, info and hints give way to the joined document's; its tree joins ours
-    drop = {part.root, part.info, prefs, own, *nodes}
+    drop = {part.root, part.info, prefs, own, *nodes, *part.press_objects()}
     numbers = dict.fromkeys(nodes, tree)
     for n in sorted(part.objects):
         if n not in drop:
@@ -208,26 +226,54 @@ def _kids(part: _Part, own: int | None, numbers: dict[int, int]) -> tuple[int, i
     return numbers[first], numbers[last], int(count.group(1)) if count else 0
 
 
-def _finish(out: "_Writer", pages: list[int], items: list[Item], next_number: int, document: Document) -> int:
-    """The joined document's own objects (outline, page tree, hints, catalog, info) and trailer."""
+def _finish(out: "_Writer", pages: list[int], items: list[Item], next_number: int, document: Document,
+            pdfx: PdfX | None) -> int:
+    """The joined document's own objects (outline, page tree, hints, PDF/X, catalog, info) and trailer."""
     catalog, tree, outline = 1, 2, 3
     _outline(out, outline, items)
     out.object(tree, b"<< /Type /Pages /Count %d /Kids [%s] >>" % (len(pages), b" ".join(b"%d 0 R" % p
                                                                                           for p in pages)))
     prefs_number = next_number
-    info = next_number + 1
     hints = b"/PrintScaling /None" + (b" /Duplex /DuplexFlipLongEdge" if document.duplex else b"")
     out.object(prefs_number, b"<< " + hints + b" >>")
-    out.object(catalog, b"<< /Type /Catalog /Pages 2 0 R /Outlines 3 0 R /PageMode /UseOutlines "
-                        b"/ViewerPreferences %d 0 R >>" % prefs_number)
     d = document
-    date = text_string(pdf_date())
+    date = pdf_date()
     entries = {"Title": d.title, "Subject": d.subject, "Author": d.author, "Creator": d.creator,
                "Producer": d.creator, "Keywords": d.keywords}
-    out.object(info, (" ".join(f"/{k} {text_string(v)}" for k, v in entries.items())
-                      + f" /CreationDate {date} /ModDate {date}").join(("<< ", " >>")).encode("latin-1"))
-    _trailer(out, info + 1, info)
+    declared, next_number = (b"", next_number + 1) if pdfx is None else \
+        _pdfx(out, pdfx, {**entries, "CreationDate": date}, next_number + 1)
+    out.object(catalog, b"<< /Type /Catalog /Pages 2 0 R /Outlines 3 0 R /PageMode /UseOutlines "
+                        b"/ViewerPreferences %d 0 R%s >>" % (prefs_number, declared))
+    info = next_number
+    said = " ".join(f"/{k} {text_string(v)}" for k, v in entries.items())
+    said += f" /CreationDate {text_string(date)} /ModDate {text_string(date)}"
+    if pdfx is not None:
+        said += f" /GTS_PDFXVersion {text_string(pdfx.version)} /Trapped /False"
+    out.object(info, said.join(("<< ", " >>")).encode("latin-1"))
+    _trailer(out, info + 1, info, pdfx is not None)
     return len(pages)
+
+
+def _pdfx(out: "_Writer", pdfx: PdfX, info: dict[str, str], number: int) -> tuple[bytes, int]:
+    """The joined document's output intent (its ICC profile for PDF/X-4) and, for PDF/X-4, its
+    XMP metadata, written from object `number` on: (the catalog's entries, the next free number)."""
+    entries = " ".join(f"/{key} {text_string(value)}" for key, value in intent_entries(pdfx).items())
+    profile = icc_profile(pdfx)
+    if profile is not None:
+        packed = zlib.compress(profile, 9)
+        out.object(number, b"<< /N 4 /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (len(packed), packed))
+        entries += f" /DestOutputProfile {number} 0 R"
+        number += 1
+    out.object(number, f"<< /Type /OutputIntent /S /GTS_PDFX {entries} >>".encode("latin-1"))
+    declared = b" /OutputIntents [%d 0 R]" % number
+    number += 1
+    if pdfx.x4:     # uncompressed, so any tool can read it
+        packet = xmp(pdfx, info, out.digest.digest())
+        out.object(number, b"<< /Type /Metadata /Subtype /XML /Length %d >>\nstream\n%s\nendstream"
+                   % (len(packet), packet))
+        declared += b" /Metadata %d 0 R" % number
+        number += 1
+    return declared, number
 
 
 def _outline(out: "_Writer", root: int, items: list[Item]) -> None:
@@ -243,11 +289,14 @@ def _outline(out: "_Writer", root: int, items: list[Item]) -> None:
     out.object(root, f"<< /Type /Outlines /Count {len(items)}{first_last} >>".encode("latin-1"))
 
 
-def _trailer(out: "_Writer", size: int, info: int) -> None:
+def _trailer(out: "_Writer", size: int, info: int, identified: bool = False) -> None:
+    """The cross-reference table and trailer; `identified`: with the file ID PDF/X asks for."""
     xref = out.position
     lines = [b"xref", b"0 %d" % size, b"0000000000 65535 f "]
     lines += [b"%010d 00000 n " % out.offsets[n] if n in out.offsets else b"0000000000 65535 f "
               for n in range(1, size)]
-    lines += [b"trailer", b"<< /Size %d /Root 1 0 R /Info %d 0 R >>" % (size, info), b"startxref", b"%d" % xref,
-              b"%%EOF", b""]
+    ident = out.digest.hexdigest().upper().encode()
+    file_id = b" /ID [<%s> <%s>]" % (ident, ident) if identified else b""
+    lines += [b"trailer", b"<< /Size %d /Root 1 0 R /Info %d 0 R%s >>" % (size, info, file_id), b"startxref",
+              b"%d" % xref, b"%%EOF", b""]
     out.write(b"\n".join(lines))

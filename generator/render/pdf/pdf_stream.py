@@ -22,18 +22,15 @@ from functools import lru_cache
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFontFace, makeToUnicodeCMap
 
+from generator.render.pdf.ink_stream import in_inks, overprint_states
+from generator.render.pdf.pdf_syntax import number
+from generator.render.pdf.pdfx import Press, icc_profile, intent_entries, xmp
 from generator.render.pdf.subset_tags import subset_tag
 
 FIXED_EPOCH = 946684800         # 2000-01-01, the date reportlab's invariant mode prints
 LEVEL = 6                       # zlib's default: the size reportlab's own streams have
 ESCAPES = str.maketrans({"\\": "\\\\", "(": "\\(", ")": "\\)", "\r": "\\r", "\n": "\\n"})
 Sink = Callable[[bytes], object]
-
-
-def number(v: float) -> str:
-    """A number as the page prints it: at most four decimals (as reportlab's), no trailing zeros."""
-    text = f"{v:.4f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
 
 
 def pdf_date(epoch: int | None = None) -> str:
@@ -142,7 +139,10 @@ class Document:
 
 
 class PdfStream:
-    """A PDF of `width` x `height` pages written into `sink` as each page ends.
+    """A PDF of `width` x `height` pages written into `sink` as each page ends; with `press`, a
+    print shop's file (pdfx.Press): each page's drawing moved inside the shop's bleed and slug,
+    its colours as the shop's inks (ink_stream.py), its boxes and crop marks, and the document's
+    PDF/X output intent, as shop_pdf.py makes a renderer's PDF, one page at a time.
 
     Object numbers 1 to 3 are the catalog, the page tree and the shared resources; the rest
     follow in the order written.  Fonts, the tree, the outline and the info are written by
@@ -150,9 +150,12 @@ class PdfStream:
 
     CATALOG, PAGES, RESOURCES = 1, 2, 3
 
-    def __init__(self, sink: Sink, width: float, height: float, document: Document) -> None:
-        self.sink, self.document = sink, document
+    def __init__(self, sink: Sink, width: float, height: float, document: Document,
+                 press: Press | None = None) -> None:
+        self.sink, self.document, self.press = sink, document, press
         self.box = f"[0 0 {number(width)} {number(height)}]"
+        self.page_boxes = f"/MediaBox {self.box}" if press is None else " ".join(
+            f"/{name} [{' '.join(map(number, box))}]" for name, box in press.boxes(width, height).items())
         self.offsets: dict[int, int] = {}
         self.position = 0
         self.digest = hashlib.md5(usedforsecurity=False)
@@ -162,7 +165,8 @@ class PdfStream:
         self.resource_count = 0
         self.outlines: list[_Outline] = []
         self.forms: list[int] = []
-        self._write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+        header = press.pdfx.header if press is not None else "%PDF-1.4"
+        self._write(header.encode("latin-1") + b"\n%\xe2\xe3\xcf\xd3\n")
 
     # -- what a page's operators are made of -----------------------------------------------
 
@@ -187,17 +191,24 @@ class PdfStream:
     def form(self, content: str) -> str:
         """Write `content` once as a form XObject the size of the page; the operator that draws it."""
         n = self._object()
-        self._stream(n, content.encode("latin-1"), f"/Type /XObject /Subtype /Form /BBox {self.box} "
-                                                    f"/Resources {self.RESOURCES} 0 R")
+        data = content.encode("latin-1")
+        if self.press is not None:
+            data = in_inks(data, overprint=True)
+        self._stream(n, data,
+                     f"/Type /XObject /Subtype /Form /BBox {self.box} /Resources {self.RESOURCES} 0 R")
         self.forms.append(n)
         return f"/X{len(self.forms)} Do"
 
     def page(self, content: str, bookmark: str | None = None) -> None:
         """Write one page whose operators are `content`; `bookmark`: an outline entry opening it."""
         stream = self._object()
-        self._stream(stream, content.encode("latin-1"))
+        data = content.encode("latin-1")
+        if self.press is not None:      # inside the shop's margin, in its inks, with its marks
+            m = number(self.press.margin).encode()
+            data = b"q 1 0 0 1 %s %s cm\n%s\nQ\n%s" % (m, m, in_inks(data, overprint=True), self.press.marks)
+        self._stream(stream, data)
         page = self._object()
-        self._dictionary(page, f"/Type /Page /Parent {self.PAGES} 0 R /MediaBox {self.box} "
+        self._dictionary(page, f"/Type /Page /Parent {self.PAGES} 0 R {self.page_boxes} "
                                f"/Resources {self.RESOURCES} 0 R /Contents {stream} 0 R")
         self.pages.append(page)
         if bookmark is not None:
@@ -208,7 +219,8 @@ class PdfStream:
         fonts = self._fonts()
         forms = " ".join(f"/X{i} {n} 0 R" for i, n in enumerate(self.forms, start=1))
         self._dictionary(self.RESOURCES, f"/Font << {fonts} >> /ProcSet [/PDF /Text]"
-                                         + (f" /XObject << {forms} >>" if forms else ""))
+                                         + (f" /XObject << {forms} >>" if forms else "")
+                                         + (f" /ExtGState << {overprint_states()} >>" if self.press else ""))
         self._dictionary(self.PAGES, f"/Type /Pages /Count {len(self.pages)} "
                                      f"/Kids [{' '.join(f'{p} 0 R' for p in self.pages)}]")
         outline = self._outline()
@@ -216,16 +228,42 @@ class PdfStream:
         prefs = self._object()
         self._dictionary(prefs, "/PrintScaling /None" + (" /Duplex /DuplexFlipLongEdge" if d.duplex else ""))
         mode = " /PageMode /UseOutlines" if d.outline else ""
-        self._dictionary(self.CATALOG, f"/Type /Catalog /Pages {self.PAGES} 0 R /ViewerPreferences {prefs} 0 R"
-                                       + (f" /Outlines {outline} 0 R" if outline else "") + mode)
-        info = self._object()
-        date = text_string(pdf_date())
+        date = pdf_date()
         entries = {"Title": d.title, "Subject": d.subject, "Author": d.author, "Creator": d.creator,
                    "Producer": d.creator, "Keywords": d.keywords, **d.extra}
+        pdfx = self._pdfx({**entries, "CreationDate": date}) if self.press is not None else ""
+        self._dictionary(self.CATALOG, f"/Type /Catalog /Pages {self.PAGES} 0 R /ViewerPreferences {prefs} 0 R"
+                                       + (f" /Outlines {outline} 0 R" if outline else "") + mode + pdfx)
+        if self.press is not None:
+            entries["GTS_PDFXVersion"] = self.press.pdfx.version
+        info = self._object()
         self._dictionary(info, " ".join(f"/{k} {text_string(v)}" for k, v in entries.items())
-                         + f" /CreationDate {date} /ModDate {date} /Trapped /False")
+                         + f" /CreationDate {text_string(date)} /ModDate {text_string(date)} /Trapped /False")
         self._trailer(info)
         return len(self.pages)
+
+    def _pdfx(self, info: dict[str, str]) -> str:
+        """The catalog's PDF/X entries (written before it): the output intent, with its ICC
+        profile for PDF/X-4 and the XMP metadata that version asks for."""
+        assert self.press is not None
+        pdfx = self.press.pdfx
+        entries = " ".join(f"/{key} {text_string(value)}" for key, value in intent_entries(pdfx).items())
+        profile = icc_profile(pdfx)
+        if profile is not None:
+            icc = self._object()
+            self._packed(icc, zlib.compress(profile, 9), "/N 4")
+            entries += f" /DestOutputProfile {icc} 0 R"
+        intent = self._object()
+        self._dictionary(intent, f"/Type /OutputIntent /S /GTS_PDFX {entries}")
+        found = f" /OutputIntents [{intent} 0 R]"
+        if pdfx.x4:
+            metadata = self._object()
+            packet = xmp(pdfx, info, self.digest.digest())
+            self._begin(metadata)       # uncompressed, so any tool can read it
+            self._write(f"<< /Type /Metadata /Subtype /XML /Length {len(packet)} >>\nstream\n".encode("latin-1"))
+            self._write(packet + b"\nendstream\nendobj\n")
+            found += f" /Metadata {metadata} 0 R"
+        return found
 
     def _fonts(self) -> str:
         """Every subset of every face as a TrueType font; the resource dictionary's entries."""

@@ -22,7 +22,8 @@ from generator.layout.paper import Paper
 from generator.layout.table import TableGeometry
 from generator.render import theme
 from generator.render.pdf.canvas import ellipsise, footer_baseline, footer_text
-from generator.render.pdf.pdf_stream import ESCAPES, PdfStream, number
+from generator.render.pdf.pdf_stream import ESCAPES, PdfStream
+from generator.render.pdf.pdf_syntax import number
 from generator.text import truncate
 
 Text = Callable[[str, float, float, float, str], str]      # (font, size, x, y, text) -> operators

@@ -43,6 +43,7 @@ from generator.render.pdf.canvas import (
     register_fonts,
 )
 from generator.render.pdf.pdf_stream import Document, PdfStream
+from generator.render.pdf.pdfx import Press, press
 from generator.render.pdf.prerolled_pages import Look, PageMaker
 
 TYPE = theme.PAGE_TYPE
@@ -267,7 +268,7 @@ def write(ctx: BuildContext, paper: Paper, table: Table, sink: Callable[[bytes],
         words("prerolled.meta.title", paper=paper.label),
         words("prerolled.meta.subject", rule=ctx.kit.rules.number, seed=seed_text(ctx),
               mode=mode_word(words, table.mode), rows=rows, data=ctx.kit.short_hash),
-        info.author, info.creator, info.keywords))
+        info.author, info.creator, info.keywords), press=_press(ctx, paper))
     maker = PageMaker(doc, _look(ctx, paper, table, geo, labels), legend, fast=fast_text)
     groups = {g[3]: g for g in geo.bookmark_groups(rows)}
     for page in range(1, pages + 1):
@@ -278,6 +279,15 @@ def write(ctx: BuildContext, paper: Paper, table: Table, sink: Callable[[bytes],
         doc.page(maker.page(page, pages, span, columns), bookmark=title)
         page_ended()
     return doc.close()
+
+
+def _press(ctx: BuildContext, paper: Paper) -> Press | None:
+    """A print shop's page for the tables (its profile's prepress), made as each page is written:
+    the tables of any length stream for a shop too."""
+    prepress = ctx.options.profile.prepress
+    if prepress is None:
+        return None
+    return press(prepress, ctx.options.marks, paper.width, paper.height)
 
 
 def _look(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry, labels: Labels) -> Look:

@@ -8,11 +8,13 @@ profile's Prepress (generator/profiles/):
   MediaBox is the bleed and a slug holding crop marks (none with --no-marks or a profile
   without marks: media = bleed).  No page of the kit lays colour within 5 mm of its edge (tests
   hold that), so no colour reaches a trim edge and none needs running on into the bleed;
-- every colour operator becomes DeviceCMYK by theme.cmyk's stated rule: DeviceGray and neutral
-  RGB as pure K; annotations lose their RGB border colour;
+- every colour operator becomes DeviceCMYK through the press's output profile (press_colour.py):
+  DeviceGray and neutral RGB as pure K; annotations lose their RGB border colour;
 - text set in a grey (K alone, under 100%) is set in 100% K, and a line stroked in a tint
   (any ink under 100%) is stroked at least ink_stream.SCREENED_LINE wide: a press screens a
   tint, and small type or a hairline breaks up in the screen;
+- text and lines in 100% K overprint (ink_stream.OVERPRINT_STATES in every page's and form's
+  resources): a plate a hair out of register leaves no white edge round black type or a rule;
 - the document carries a PDF/X output intent for the profile's registered characterization
   (RegistryName http://www.color.org): for PDF/X-1a with no DestOutputProfile, which it allows
   for a registered condition; for PDF/X-4 with the profile's ICC output profile embedded and
@@ -24,12 +26,11 @@ counters_pdf.py; the crop marks here are pure K.
 
 import hashlib
 import io
-import re
-from pathlib import Path
 from typing import Any, cast
 
 from pypdf.generic import (
     ArrayObject,
+    BooleanObject,
     ByteStringObject,
     DecodedStreamObject,
     DictionaryObject,
@@ -39,27 +40,16 @@ from pypdf.generic import (
     TextStringObject,
 )
 
-from generator.colour import grey_contrast
-from generator.data.model import KitData
-from generator.profiles.print_profile import Mm, PdfX, Prepress
+from generator.profiles.print_profile import PdfX, Prepress
 from generator.render.pdf.canvas import Pdf
-from generator.render.pdf.ink_stream import BLACK, in_inks, number, numbers
+from generator.render.pdf.ink_stream import OVERPRINT_STATES, in_inks, numbers
+from generator.render.pdf.pdfx import crop_marks, icc_profile, intent_entries, margin, xmp
 from generator.render.pdf.plain_pypdf import PdfReader, PdfWriter
+from generator.render.pdf.press_colour import Cmyk
 from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
-from generator.render.theme import Cmyk, cmyk, cmyk_hex
 from generator.units import mm
 
-MARK_GAP_MM = 1         # crop marks start this far outside the bleed
-MARK_WIDTH = 0.25       # points
-REGISTRY = "http://www.color.org"   # where the output conditions are registered
-SHOP_MIN_CONTRAST = 4.5     # the greyscale contrast `bailout check` asks of a nationality's colours
 CUT_CONTOUR = "CutContour"  # the cutting plotters' separation name
-ICC_FOLDER = Path(__file__).parent / "icc"      # the output profiles a PDF/X-4 embeds (README.md there)
-
-
-def margin(prepress: Prepress, marks: bool) -> float:
-    """Points from the MediaBox's edge to the TrimBox's; `marks`: the build's (--no-marks: none)."""
-    return mm(prepress.bleed_mm + (prepress.slug_mm if marks and prepress.marks else 0))
 
 
 def to_shop(content: bytes, prepress: Prepress, marks: bool) -> Pdf:
@@ -115,7 +105,8 @@ def _convert_forms(page: Any, converted: set[int]) -> None:
         if form.get("/Subtype") != "/Form" or id(form) in converted:
             continue
         converted.add(id(form))
-        data = in_inks(form.get_data())
+        data = in_inks(form.get_data(), overprint=True)
+        _overprint_states(form)
         form[NameObject("/Filter")] = NameObject("/FlateDecode")    # set_data re-encodes Flate alone
         form.pop("/DecodeParms", None)
         form.set_data(data)
@@ -126,7 +117,8 @@ def _place(page: Any, prepress: Prepress, marks: bool) -> None:
     w, h = float(page.mediabox.width), float(page.mediabox.height)
     m, b = margin(prepress, marks), mm(prepress.bleed_mm)
     stream = DecodedStreamObject()
-    stream.set_data(b"q 1 0 0 1 %s cm\n%s\nQ\n%s" % (numbers((m, m)), in_inks(_contents(page)),
+    _overprint_states(page)
+    stream.set_data(b"q 1 0 0 1 %s cm\n%s\nQ\n%s" % (numbers((m, m)), in_inks(_contents(page), overprint=True),
                                                      crop_marks(w, h, m, prepress.bleed_mm) if marks else b""))
     page.replace_contents(stream.flate_encode())
     page.mediabox = RectangleObject([0, 0, w + 2 * m, h + 2 * m])
@@ -141,6 +133,20 @@ def _place(page: Any, prepress: Prepress, marks: bool) -> None:
             del annot["/C"]
 
 
+def _overprint_states(holder: Any) -> None:
+    """The ExtGStates that ink_stream's black overprint names, in a page's or form's resources."""
+    if "/Resources" not in holder:
+        holder[NameObject("/Resources")] = DictionaryObject()
+    resources = holder["/Resources"].get_object()
+    if "/ExtGState" not in resources:
+        resources[NameObject("/ExtGState")] = DictionaryObject()
+    states = resources["/ExtGState"].get_object()
+    for (stroke, fill), name in OVERPRINT_STATES.items():
+        states[NameObject("/" + name.decode())] = DictionaryObject({
+            NameObject("/Type"): NameObject("/ExtGState"), NameObject("/OP"): BooleanObject(stroke),
+            NameObject("/op"): BooleanObject(fill), NameObject("/OPM"): NumberObject(1)})
+
+
 def _contents(page: Any) -> bytes:
     """The page's content stream, decoded (its streams joined, where it has several)."""
     contents = page.get("/Contents")
@@ -151,29 +157,15 @@ def _contents(page: Any) -> bytes:
     return b"\n".join(stream.get_object().get_data() for stream in streams)
 
 
-def crop_marks(w: float, h: float, m: float, bleed_mm: Mm) -> bytes:
-    """Crop marks in pure K at the trim's corners, in the slug only (from MARK_GAP_MM past the
-    bleed); `m`: points from the media's edge to the trim's."""
-    start, end = mm(bleed_mm + MARK_GAP_MM), m - mm(MARK_GAP_MM)
-    lines = [b"q", numbers(BLACK) + b" K", number(MARK_WIDTH) + b" w"]
-    for x, sx in ((m, -1), (m + w, 1)):
-        for y, sy in ((m, -1), (m + h, 1)):
-            lines += [numbers((x + sx * start, y)) + b" m " + numbers((x + sx * end, y)) + b" l S",
-                      numbers((x, y + sy * start)) + b" m " + numbers((x, y + sy * end)) + b" l S"]
-    return b"\n".join([*lines, b"Q"]) + b"\n"
-
-
 def _output_intent(writer: PdfWriter, pdfx: PdfX) -> None:
     """The PDF/X output intent (a registered condition, and the ICC profile where the version
     asks for one), its info keys and header."""
     intent = DictionaryObject({
         NameObject("/Type"): NameObject("/OutputIntent"), NameObject("/S"): NameObject("/GTS_PDFX"),
-        NameObject("/OutputConditionIdentifier"): TextStringObject(pdfx.condition),
-        NameObject("/OutputCondition"): TextStringObject(pdfx.condition_info),
-        NameObject("/Info"): TextStringObject(pdfx.condition_info),
-        NameObject("/RegistryName"): TextStringObject(REGISTRY)})
-    if pdfx.icc is not None:
-        intent[NameObject("/DestOutputProfile")] = writer._add_object(_icc_stream(pdfx.icc))
+        **{NameObject(f"/{key}"): TextStringObject(value) for key, value in intent_entries(pdfx).items()}})
+    profile = icc_profile(pdfx)
+    if profile is not None:
+        intent[NameObject("/DestOutputProfile")] = writer._add_object(_icc_stream(profile))
     writer.root_object[NameObject("/OutputIntents")] = ArrayObject([intent])
     writer.add_metadata({"/GTS_PDFXVersion": pdfx.version})
     # /Trapped must be a name, which add_metadata cannot write (it makes every value a string),
@@ -184,64 +176,21 @@ def _output_intent(writer: PdfWriter, pdfx: PdfX) -> None:
     writer.pdf_header = pdfx.header
 
 
-def _icc_stream(name: str) -> DecodedStreamObject:
-    """The ICC output profile `name` (render/pdf/icc/) as a four-channel profile stream, deflated."""
+def _icc_stream(profile: bytes) -> DecodedStreamObject:
+    """An ICC output profile as a four-channel profile stream, deflated."""
     stream = DecodedStreamObject()
-    stream.set_data((ICC_FOLDER / name).read_bytes())
+    stream.set_data(profile)
     stream[NameObject("/N")] = NumberObject(4)
     return cast(DecodedStreamObject, stream.flate_encode(level=9))
 
 
-def pdf_date_to_xmp(date: str) -> str:
-    """A PDF date (D:YYYYMMDDHHmmSS and a zone: +HH'mm', Z) as XMP writes it (ISO 8601)."""
-    match = re.fullmatch(r"D:(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(?:([+-])(\d\d)'?(\d\d)'?|Z.*)?", date)
-    if match is None:
-        raise ValueError(f"not a PDF date: {date!r}")
-    y, mo, d, h, mi, sec, sign, zh, zm = match.groups()
-    zone = f"{sign}{zh}:{zm}" if sign else "Z"
-    return f"{y}-{mo}-{d}T{h}:{mi}:{sec}{zone}"
-
-
-XMP = """<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
-<x:xmpmeta xmlns:x="adobe:ns:meta/">
-<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
- xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"
- xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">
-<dc:format>application/pdf</dc:format>
-<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{title}</rdf:li></rdf:Alt></dc:title>
-<xmp:CreateDate>{created}</xmp:CreateDate>
-<xmp:ModifyDate>{modified}</xmp:ModifyDate>
-<xmp:MetadataDate>{modified}</xmp:MetadataDate>
-<xmp:CreatorTool>{creator}</xmp:CreatorTool>
-<pdf:Producer>{producer}</pdf:Producer>
-<pdf:Trapped>False</pdf:Trapped>
-<xmpMM:DocumentID>uuid:{uuid}</xmpMM:DocumentID>
-<xmpMM:InstanceID>uuid:{uuid}</xmpMM:InstanceID>
-<xmpMM:VersionID>1</xmpMM:VersionID>
-<xmpMM:RenditionClass>default</xmpMM:RenditionClass>
-<pdfxid:GTS_PDFXVersion>{version}</pdfxid:GTS_PDFXVersion>
-</rdf:Description>
-</rdf:RDF>
-</x:xmpmeta>
-<?xpacket end="w"?>"""
-
-
 def _xmp(writer: PdfWriter, pdfx: PdfX, content: bytes) -> None:
-    """The document's XMP metadata, as PDF/X-4 asks: the version, and the info's title, dates,
-    creator and producer as the info dictionary has them; the document ID from the input's bytes."""
-    from xml.sax.saxutils import escape
+    """The document's XMP metadata (pdfx.xmp), from the info dictionary as the writer has it; the
+    document ID from the input's bytes."""
     info = cast(DictionaryObject, writer._info.get_object()) if writer._info is not None else DictionaryObject()
-    uuid = hashlib.md5(content, usedforsecurity=False).hexdigest()
-    fields = {"title": str(info.get("/Title", "")), "creator": str(info.get("/Creator", "")),
-              "producer": str(info.get("/Producer", ""))}
-    packet = XMP.format(version=pdfx.version, uuid=f"{uuid[:8]}-{uuid[8:12]}-{uuid[12:16]}-{uuid[16:20]}-{uuid[20:32]}",
-                        created=pdf_date_to_xmp(str(info["/CreationDate"])),
-                        modified=pdf_date_to_xmp(str(info.get("/ModDate", info["/CreationDate"]))),
-                        **{k: escape(v) for k, v in fields.items()})
     stream = DecodedStreamObject()
-    stream.set_data(packet.encode("utf-8"))     # uncompressed, so any tool can read it
-    stream[NameObject("/Type")] = NameObject("/Metadata")
+    stream.set_data(xmp(pdfx, {key[1:]: str(value) for key, value in info.items()}, content))
+    stream[NameObject("/Type")] = NameObject("/Metadata")      # uncompressed, so any tool can read it
     stream[NameObject("/Subtype")] = NameObject("/XML")
     writer.root_object[NameObject("/Metadata")] = writer._add_object(stream)
 
@@ -256,45 +205,3 @@ def _file_id(writer: PdfWriter, content: bytes) -> None:
 def cut_contour_inks() -> Cmyk:
     """How a viewer shows the CutContour separation: 100% magenta, plain beside the K marks."""
     return 0.0, 1.0, 0.0, 0.0
-
-
-def cmyk_problems(kit: KitData, profile: str) -> list[str]:
-    """`bailout check`-style lines: a nationality whose text stops reaching SHOP_MIN_CONTRAST
-    in greyscale once its colours are inks (theme.cmyk), named by file and key; `profile`: the
-    --print that asks for inks."""
-    problems = []
-    for nat in kit.nationalities:
-        ratio = grey_contrast(cmyk_hex(cmyk(nat.colour)), cmyk_hex(cmyk(nat.text_colour)))
-        if ratio < SHOP_MIN_CONTRAST:
-            inks = "/".join(f"{round(v * 100)}" for v in cmyk(nat.colour))
-            problems.append(f"{kit.directory}/nationalities/{nat.key}.toml: text_colour: contrast with colour is "
-                            f"{ratio:.2f}:1 in greyscale once printed in CMYK (colour as C/M/Y/K {inks}%); --print "
-                            f"{profile} needs at least {SHOP_MIN_CONTRAST}:1")
-    return problems
-
-
-def total_ink(inks: Cmyk) -> int:
-    """C + M + Y + K in whole percent: what a shop's ink ceiling limits."""
-    return round(sum(inks) * 100)
-
-
-def ink_problems(kit: KitData, prepress: Prepress, profile: str) -> list[str]:
-    """One line for each colour of the data whose inks (theme.cmyk's rule) pass the shop's
-    ink ceiling, naming its file and key; `profile`: the --print that sets the ceiling."""
-    limit = prepress.ink_limit
-    if limit is None:
-        return []
-    problems = []
-    for nat in kit.nationalities:
-        colours = [("colour", nat.colour), ("text_colour", nat.text_colour)]
-        for i, shape in enumerate(nat.emblem):
-            key = "colour" if len(shape.colours) == 1 else "colours"
-            colours += [(f"emblem[{i}].{key}", c) for c in shape.colours]
-        for key, hex_colour in colours:
-            inks = cmyk(hex_colour)
-            if total_ink(inks) > limit:
-                shown = "/".join(f"{round(v * 100)}" for v in inks)
-                problems.append(f"{kit.directory}/nationalities/{nat.key}.toml: {key}: {hex_colour} prints as "
-                                f"C/M/Y/K {shown}%, {total_ink(inks)}% of ink; --print {profile} allows at most "
-                                f"{limit}% ({prepress.shop}): choose a lighter colour")
-    return problems

@@ -1,0 +1,252 @@
+"""A print shop's files as a prepress desk reads them, measured on the built files: the output
+profile the kit ships (no characterization data in it, its licence beside it), the design's
+colours through that profile (each within a stated ΔE76 of its proof), 100% K text and lines
+overprinting, small reversed type out of one ink, die-cut print files holding the punchboard
+sides alone, and no page naming a file its preset does not write.
+
+The expected numbers are the sources' (docs/printing.md, the data's colours, the ICC
+specification's tag table), and a colour's inks are the test's own littleCMS conversion
+(test_print_shop.press_inks), not read from the code."""
+
+import functools
+import io
+import math
+import re
+import struct
+import tomllib
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import DATA, ROOT, page_texts
+from generator.data import load
+from generator.make.pipeline import render_all
+from generator.options import BuildOptions, default_counter_mm
+from test_print_shop import PROFILE, press_inks, proofed, shop_build
+
+DATA_TAGS = {b"targ", b"DevD", b"CIED"}     # where colprof copies the measurement data
+DELTA_E = 5.0       # docs/printing.md: every design colour prints within this of its screen colour (ΔE76)
+BLACK = (0.0, 0.0, 0.0, 1.0)
+
+
+def icc_tags(profile):
+    """{signature: (offset, size)} of an ICC profile's tag table (ICC.1:2001-04, 6.2)."""
+    count = struct.unpack_from(">I", profile, 128)[0]
+    return {sig: (off, size) for sig, off, size in (struct.unpack_from(">4sII", profile, 132 + 12 * i)
+                                                   for i in range(count))}
+
+
+def test_the_shipped_profile_holds_no_characterization_data_and_its_licence_ships_beside_it():
+    from PIL import ImageCms
+    profile = (ROOT / PROFILE).read_bytes()
+    tags = icc_tags(profile)
+    assert not DATA_TAGS & set(tags), set(tags)
+    assert b"CTI3" not in profile and b"BEGIN_DATA" not in profile     # no .ti3 text anywhere in it
+    assert {b"A2B0", b"A2B1", b"B2A0", b"B2A1", b"wtpt", b"desc", b"cprt"} <= set(tags)
+    assert struct.unpack_from(">I", profile, 0)[0] == len(profile) and profile[36:40] == b"acsp"
+    assert "no characterization data" in ImageCms.getProfileCopyright(ImageCms.getOpenProfile(io.BytesIO(profile)))
+    licence = (ROOT / PROFILE).with_name("LICENSE").read_text()
+    assert "Permission is granted to anyone to use this software for any purpose" in licence
+    assert "This notice may not be removed or altered from any source" in licence
+    assert "Fogra" in licence and "icc-profiles-free" in licence
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert {"icc/*.icc", "icc/LICENSE", "icc/README.md"} <= set(data["generator.render.pdf"])
+
+
+def test_a_pdf_x4_file_embeds_that_profile_as_it_ships(preset_builds):
+    reader = PdfReader(io.BytesIO(preset_builds["meinspiel"]["counters-a4.pdf"]))
+    intent = reader.trailer["/Root"]["/OutputIntents"][0].get_object()
+    embedded = intent["/DestOutputProfile"].get_object().get_data()
+    assert embedded == (ROOT / PROFILE).read_bytes() and not DATA_TAGS & set(icc_tags(embedded))
+
+
+# ---- colour -------------------------------------------------------------------------------------
+
+def lab(hex_colour):
+    """CIE L*a*b* (D65) of an sRGB colour, by IEC 61966-2-1 and CIE 15."""
+    linear = [(v / 12.92) if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+              for v in (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))]
+    xyz = [sum(m * v for m, v in zip(row, linear, strict=True)) for row in
+           ((0.4124, 0.3576, 0.1805), (0.2126, 0.7152, 0.0722), (0.0193, 0.1192, 0.9505))]
+    f = [t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+         for t in (v / w for v, w in zip(xyz, (0.95047, 1.0, 1.08883), strict=True))]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def fills(content):
+    """Every CMYK fill colour (C, M, Y, K in whole percent) set in the PDF's streams, pages and forms."""
+    reader = PdfReader(io.BytesIO(content))
+    streams = [page.get_contents().get_data() for page in reader.pages]
+    streams += [form.get_object().get_data() for page in reader.pages
+                for form in ((page["/Resources"].get("/XObject") or {}).values())]
+    found = set()
+    for data in streams:
+        for c, m, y, k in re.findall(rb"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) k\b", data):
+            found.add(tuple(round(float(v) * 100) for v in (c, m, y, k)))
+    return found
+
+
+def design_colours():
+    """{'#rrggbb': where} of every colour in the data: each nationality's ground and emblem."""
+    colours = {}
+    for nat in load(DATA).nationalities:
+        colours[nat.colour] = f"{nat.key}.colour"
+        for shape in nat.emblem:
+            colours.update(dict.fromkeys(shape.colours, f"{nat.key}.emblem"))
+    return colours
+
+
+def test_design_colours_print_through_the_output_profile_within_a_stated_delta_e(preset_builds):
+    """Every colour of the data but its greys prints (DriveThruRPG's counters) as the output
+    profile converts it (relative colorimetric, whole percent), and that proofs within DELTA_E of
+    its screen colour; the old grey-component rule printed the olive 13.5 away."""
+    printed = fills(preset_builds["drivethru"]["counters-a4.pdf"])
+    worst = []
+    for hex_colour, where in design_colours().items():
+        inks = press_inks(hex_colour)
+        if len({hex_colour[1:3], hex_colour[3:5], hex_colour[5:7]}) == 1:
+            continue        # a grey prints as K alone, by the rule before the profile; white lays no ink
+        assert tuple(inks) in printed, (where, hex_colour, inks)
+        worst.append((math.dist(lab(hex_colour), lab(proofed(inks))), where, hex_colour))
+    assert max(worst)[0] <= DELTA_E, max(worst)
+    olive = "#9aa36a"       # the American ground: data/nationalities/american.toml
+    assert math.dist(lab(olive), lab(proofed([6, 0, 35, 36]))) > 10     # what grey-component replacement printed
+
+
+def page_colours():
+    """{'#rrggbb': name} of the colours the aid and the tables print beside the data's: the
+    palette's accent, head and box, the tables' band and their Killed and armed tints."""
+    from generator.render import theme
+    named = {name: getattr(theme.COLOUR, name) for name in ("accent", "head", "box")}
+    named |= {name: getattr(theme, name) for name in ("BAND", "KILLED_TINT", "YES_TINT")}
+    return {colour: name for name, colour in named.items()}
+
+
+def test_the_pages_own_colours_print_through_the_profile_within_the_same_delta_e():
+    """The aid's and the tables' colours, as DriveThruRPG's pages print them."""
+    files = render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",), print_profile="drivethru"))
+    printed = fills(files["player-aid-a4.pdf"]) | fills(files["prerolled-a4.pdf"])
+    for hex_colour, name in page_colours().items():
+        inks = press_inks(hex_colour)
+        assert tuple(inks) in printed, (name, hex_colour, inks)
+        assert math.dist(lab(hex_colour), lab(proofed(inks))) <= DELTA_E, (name, hex_colour, inks)
+
+
+# ---- overprint and reversed type ----------------------------------------------------------------
+
+def painted(reader, stream, resources):
+    """(operator, fill, stroke, fill overprint, stroke overprint) of each text show, fill and stroke
+    of one stream, following q/Q, colours and the ExtGStates it sets (overprint off where unset)."""
+    from pypdf.generic import ContentStream
+    states = {name: state.get_object() for name, state in (resources.get("/ExtGState") or {}).items()}
+    fill = stroke = None
+    op = OP = False
+    saved, out = [], []
+    for args, operator in ContentStream(stream, reader).operations:
+        if operator == b"q":
+            saved.append((fill, stroke, op, OP))
+        elif operator == b"Q":
+            fill, stroke, op, OP = saved.pop()
+        elif operator in (b"k", b"K"):
+            inks = tuple(float(v) for v in args)
+            fill, stroke = (inks, stroke) if operator == b"k" else (fill, inks)
+        elif operator == b"gs":
+            state = states[str(args[0])]    # a pypdf BooleanObject compares equal to its value
+            OP = state["/OP"] == True if "/OP" in state else OP     # noqa: E712
+            op = state["/op"] == True if "/op" in state else OP     # noqa: E712 (an OP alone sets both)
+        elif operator in (b"Tj", b"TJ", b"f", b"f*", b"S", b"s", b"B"):
+            out.append((operator, fill, stroke, op, OP))
+    return out
+
+
+def all_painted(content):
+    reader = PdfReader(io.BytesIO(content))
+    for page in reader.pages:
+        yield from painted(reader, page.get_contents(), page["/Resources"])
+        for ref in ((page["/Resources"].get("/XObject") or {}).values()):
+            form = ref.get_object()
+            if form.get("/Subtype") == "/Form":
+                yield from painted(reader, form, form.get("/Resources") or page["/Resources"])
+
+
+@pytest.mark.parametrize("name", ["counters-a4.pdf", "prerolled-a4.pdf"])
+def test_black_text_and_lines_overprint_and_nothing_in_colour_does(preset_builds, name):
+    ops = list(all_painted(preset_builds["drivethru"][name]))
+    black_text = [o for o in ops if o[0] in (b"Tj", b"TJ") and o[1] == BLACK]
+    black_lines = [o for o in ops if o[0] in (b"S", b"s") and o[2] == BLACK]
+    assert black_text and black_lines
+    assert all(o[3] for o in black_text), "100% K text that knocks out"
+    assert all(o[4] for o in black_lines), "a 100% K line that knocks out"
+    coloured = [o for o in ops if o[0] in (b"f", b"f*", b"Tj", b"TJ") and o[1] not in (None, BLACK)]
+    assert coloured and not any(o[3] for o in coloured), "a colour that overprints"
+
+
+@functools.lru_cache(maxsize=1)
+def drivethru_aid():
+    return render_all(load(DATA), BuildOptions(parts=("aid",), papers=("a4",), print_profile="drivethru"))
+
+
+def test_small_reversed_type_stands_out_of_one_ink():
+    """The aid's rule tabs: white type (C0 M0 Y0 K0) at 7.5 pt on a filled ground, which on a
+    press is one solid ink, not two or three screened ones a hair out of register."""
+    from pypdf.generic import ContentStream
+    reader = PdfReader(io.BytesIO(drivethru_aid()["player-aid-a4.pdf"]))
+    reversed_on = []
+    for page in reader.pages:
+        fill, ground = None, None
+        for args, operator in ContentStream(page.get_contents(), reader).operations:
+            if operator == b"k":
+                fill = tuple(float(v) for v in args)
+            elif operator in (b"f", b"f*"):
+                ground = fill
+            elif operator in (b"Tj", b"TJ") and fill == (0, 0, 0, 0):
+                reversed_on.append(ground)
+    assert reversed_on
+    assert all(sum(1 for v in ground if v) == 1 and max(ground) == 1 for ground in reversed_on), reversed_on
+
+
+# ---- the shop's files ---------------------------------------------------------------------------
+
+def faces_placed(reader, page):
+    return b" Do" in page.get_contents().get_data()
+
+
+@pytest.mark.parametrize("preset", ["shop", "meinspiel", "tgc-punchout"])
+def test_a_die_cut_print_file_holds_the_punchboard_sides_alone_in_the_die_lines_order(preset_builds, preset):
+    files = shop_build() if preset == "shop" else preset_builds[preset]
+    reader = PdfReader(io.BytesIO(files["counters-a4.pdf"]))
+    die_line = PdfReader(io.BytesIO(files["cut-a4.pdf"]))
+    assert len(reader.pages) == 2 * len(die_line.pages)     # each sheet's front, then its back
+    assert all(faces_placed(reader, page) for page in reader.pages)     # no cover, no manifest
+    if preset != "tgc-punchout":        # the cover and manifest: a file of their own, no counter sheet in it
+        cover = PdfReader(io.BytesIO(files["counters-cover-a4.pdf"]))
+        assert len(cover.pages) == 2 and not any(b"counters-sheet" in p.get_contents().get_data()
+                                                 for p in cover.pages)
+
+
+FILE_NAME = re.compile(r"\b[\w-]+\.(?:pdf|svg|dxf|csv|html|txt)\b")
+
+
+@functools.lru_cache(maxsize=8)
+def counters_of(profile):
+    counter = default_counter_mm((profile,))
+    return render_all(load(DATA), BuildOptions(parts=("counters",), papers=("a4",), print_profile=profile,
+                                               counter_mm=counter))
+
+
+@pytest.mark.parametrize("profile", ["duplex", "fold", "cutter", "shop", "drivethru", "meinspiel", "tgc-punchout"])
+def test_no_page_names_a_file_its_preset_does_not_write(profile):
+    """What every page says of files (the cut file, any file by name) against what the build wrote:
+    drivethru's pages once said "its die line is in the cut file", and it writes none."""
+    files = counters_of(profile)
+    written = set(files)
+    cut_file = any(name.startswith("cut-") and name.endswith(".pdf") for name in written)
+    for name in (n for n in files if n.endswith(".pdf")):
+        for n, text in enumerate(page_texts(files[name]), 1):
+            flat = " ".join(text.split())
+            assert cut_file or "cut file" not in flat, (profile, name, n)
+            for found in FILE_NAME.finditer(flat):
+                named = found.group()
+                if flat[:found.start()].endswith("the release's "):
+                    continue        # a file of the release, named as such ("the release's README.txt")
+                assert named in written or named.replace("letter", "a4") in written, (profile, name, n, named)
