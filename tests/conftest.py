@@ -69,6 +69,15 @@ def pytest_configure(config):
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_collection_modifyitems(config, items):
+    if SLOW:
+        return
+    later = pytest.mark.skip(reason="a larger budget: BAILOUT_SLOW_TESTS=1 runs it (.ci/run sets it)")
+    for item in items:
+        if item.get_closest_marker("larger_budget"):
+            item.add_marker(later)
+
+
 def pytest_report_header(config):
     return f"hypothesis profile: {PROFILE} (BAILOUT_HYPOTHESIS_PROFILE), {PROFILES[PROFILE]}"
 

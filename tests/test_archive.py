@@ -46,6 +46,7 @@ def test_every_entry_of_the_kit_s_digital_files_is_plain(kit_files):
         assert names and [n for n in names if entry_problem(n) is not None] == [], name
 
 
+@pytest.mark.larger_budget
 def test_the_digital_files_of_a_build_dated_past_2107_are_dated_2107(monkeypatch, tmp_path):
     # a zip entry can say 2107 at most (MS-DOS time), a PDF 9999: every zip of the kit is dated
     # by generator.archive, so the VASSAL files and the saved object end at 2107 too

@@ -104,6 +104,7 @@ def test_a_list_of_names_is_babels_kept_by_babel_and_read_again_when_damaged(tmp
     assert words.Words("de", {}).either(names) == expected
 
 
+@pytest.mark.larger_budget
 def test_a_warm_english_build_loads_no_babel(tmp_path):
     # English numbers are the kit's own and its catalogue and lists are kept: Babel's CLDR data
     # (a whole locale file for a list's pattern) is read by the first build only.

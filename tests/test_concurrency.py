@@ -60,6 +60,7 @@ def test_one_job_the_default_starts_no_worker(pools, tmp_path):
     assert pools == []          # one paper: no second lane to give a worker
 
 
+@pytest.mark.larger_budget
 def test_a_release_of_two_editions_a_process_each_is_the_same_zip_as_in_one(pools, tmp_path, two_editions,
                                                                            monkeypatch):
     # two editions in two processes (a process is given two at the least, unless told otherwise)
@@ -82,6 +83,7 @@ def test_work_is_dealt_out_in_turn_over_at_most_as_many_lanes_as_there_is_work()
     assert workers.lanes(["en", "de", "fr", "it"], 2, each=2) == [["en", "fr"], ["de", "it"]]
 
 
+@pytest.mark.larger_budget
 def test_a_release_of_three_editions_stays_in_one_process(pools, tmp_path):
     status, _, err = run_cli("release", "--quiet", "--lang", "en,de,fr", "--rows", "8", "--out", tmp_path / "a",
                              "--jobs", "2")
@@ -217,6 +219,7 @@ def test_a_worker_killed_is_the_builds_one_line_and_changes_nothing(earlier):
     assert files(out) == before and not any(out.glob(STAGING_PREFIX + "*"))
 
 
+@pytest.mark.larger_budget
 @needs_proc
 def test_a_build_killed_outright_leaves_a_worker_that_ends_with_its_work(earlier):
     # A worker left without its build finishes its lane at most (here one table): it then finds

@@ -17,6 +17,7 @@ from generator.errors import one_line as one_line_text
 
 # -- 5. deep folders, and a data folder that is the whole disk --------------------------------
 
+@pytest.mark.larger_budget
 def test_twelve_hundred_nested_folders_do_not_end_in_recursion(data_copy):
     folders = [data_copy / "n"]
     for _ in range(1199):           # one at a time: mkdir(parents=True) itself recurses

@@ -5,6 +5,7 @@ import io
 import subprocess
 import sys
 
+import pytest
 from pypdf import PdfReader
 from reportlab.pdfgen import canvas
 
@@ -60,6 +61,7 @@ def test_a_duplex_join_starts_each_part_on_a_fresh_sheet():
     assert texts == ["alone", "blank", "b 1", "b 2"]
 
 
+@pytest.mark.larger_budget
 def test_a_default_build_loads_no_pdf_library(tmp_path):
     code = ("import sys, runpy; sys.argv = ['bailout', 'build', '--quiet', '--out', sys.argv[1]]\n"
             "try:\n    runpy.run_module('generator', run_name='__main__')\nexcept SystemExit:\n    pass\n"

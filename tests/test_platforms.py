@@ -11,6 +11,8 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 from conftest import ROOT
 from generator.locking import LOCK_NAME
 
@@ -79,6 +81,7 @@ def test_a_second_build_is_refused_without_posix_calls(tmp_path):
     assert again.returncode == 0, again.stderr      # released: the next build goes ahead
 
 
+@pytest.mark.larger_budget
 def test_the_whole_build_and_release_without_posix_calls(tmp_path, kit_dir):
     out, dist = tmp_path / "out", tmp_path / "dist"
     done = stripped(["build", "--out", str(out), "--quiet"], ["release", "--out", str(dist), "--quiet"])

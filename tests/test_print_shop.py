@@ -327,6 +327,7 @@ def several():
     return archive, {n.split("/", 1)[1]: n for n in archive.namelist()}
 
 
+@pytest.mark.larger_budget
 def test_a_release_holds_several_profiles(several):
     archive, files = several
     manifest = archive.read(files["MANIFEST.txt"]).decode()
@@ -338,6 +339,7 @@ def test_a_release_holds_several_profiles(several):
         assert "/TrimBox" not in fold.pages[1] and f"fold/counters-{paper}.pdf" in manifest
 
 
+@pytest.mark.larger_budget
 def test_a_release_without_a_calibration_page_says_nothing_of_reading_an_offset_off_it(several):
     """A shop's counters and fold sheets open with no calibration page (docs/printing.md), so a
     release of those alone leaves out how to rebuild with the offset read off it; a home duplex
@@ -350,6 +352,7 @@ def test_a_release_without_a_calibration_page_says_nothing_of_reading_an_offset_
     assert words("release.readme.credits") in readme
 
 
+@pytest.mark.larger_budget
 def test_a_release_holds_the_game_crafters_slugs_as_images_its_upload_page_takes(several):
     """The Game Crafter's small punchout: each side of each slug a PNG of 3.5 x 5.5 in (the
     3.25 x 5.25 in slug and 1/8 in bleed) at 300 dpi, 1050 x 1650 px, a front and a back a slug."""

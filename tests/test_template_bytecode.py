@@ -71,7 +71,7 @@ def project(tmp_path):
     return folder
 
 
-@pytest.mark.parametrize("command", ["build", "check"])
+@pytest.mark.parametrize("command", ["build", pytest.param("check", marks=pytest.mark.larger_budget)])
 def test_an_include_by_absolute_name_runs_no_file_planted_beside_the_template(command, project, tmp_path):
     templates, mark = project / "templates", tmp_path / "ran"
     with open(templates / "aid.md.j2", "a", encoding="utf-8") as aid:
@@ -112,7 +112,7 @@ def _warm(project: Path, tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return entry, env
 
 
-@pytest.mark.parametrize("command", ["build", "check"])
+@pytest.mark.parametrize("command", ["build", pytest.param("check", marks=pytest.mark.larger_budget)])
 def test_stray_and_forged_files_in_the_cache_folder_run_nothing(command, project, tmp_path):
     entry, env = _warm(project, tmp_path)
     mark, source = tmp_path / "ran", (ROOT / "templates" / "aid.md.j2").read_text(encoding="utf-8")
