@@ -101,3 +101,22 @@ def test_the_japanese_catalogue_has_one_plural_form_and_babels_numbers():
     assert words.count("change.off_aid", 1, where="x") == "x（変更1件）"
     assert words.count("change.off_aid", 2, where="x") == "x（変更2件）"
     assert words("release.size.mb", size=12345.6) == "12,345.6 MB"
+
+
+def test_every_japanese_subset_of_the_merged_kit_has_its_own_tag():
+    """The Japanese faces fill several subsets of 256 glyphs each: in the kit that joins the parts,
+    one tag still names one font program (DESIGN.md's subset tags)."""
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    kit = render_all(load(DATA), BuildOptions(lang="ja", papers=("a4",), rows=20,
+                                              parts=("aid", "prerolled", "counters")))["kit-a4.pdf"]
+    programs: dict[str, bytes] = {}
+    for page in PdfReader(io.BytesIO(kit)).pages:
+        for ref in (page["/Resources"].get("/Font") or {}).values():
+            font = ref.get_object()
+            tag = str(font["/BaseFont"])
+            assert re.fullmatch(r"/[A-Z]{6}\+IBMPlexSansJP(-Bold)?", tag), tag
+            data = font["/FontDescriptor"]["/FontFile2"].get_object().get_data()
+            assert programs.setdefault(tag, data) == data, tag
+    assert len(programs) >= 4, sorted(programs)
