@@ -108,7 +108,7 @@ def line_pieces(text: str, *, phrases: bool = False) -> list[str]:
 # count split over two lines reads as two things, and a chain of ties ("column 3 reads 1") would not
 # fit a narrow box.
 _REFERENCE = re.compile(r"(?<=[^\W\d_]) (?=\d)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d_]\\\.) (?=\d)")
-_COUNT = re.compile(r"(?<![\w\u00a0.,\\])(\d+(?:[.,]\d+)*) (?=[^\W\d_])")
+_COUNT = re.compile(r"(?<![\w\u00a0.,\\])(\d+(?:\\?[.,]\d+)*) (?=[^\W\d_])")      # "871\.3": Markdown-escaped
 
 
 def tie_numbers(text: str) -> str:

@@ -6,6 +6,7 @@ Expected values come from the catalogues' own declarations (en.po's "#. words:" 
 glossaries, CLDR's quotation marks and Babel's percent pattern, never from the code that prints.
 """
 
+import io
 import itertools
 import re
 import tomllib
@@ -172,7 +173,8 @@ def _split_pairs(pdf_lines, html):
             continue
         last, first = a.split()[-1], b.split()[0]
         number_after_word = re.search(r"[^\W\d_]\.?$", last) and re.match(r"\d", first)
-        before = a.split()[-2] if len(a.split()) > 1 else ""
+        # the word before the number, past a list of numbers ("columns 2, 3, 4" is a reference)
+        before = next((w for w in reversed(a.split()[:-1]) if not re.fullmatch(r"\d+,", w)), "")
         # a count ("5 men"); a reference's number ("column 3") may end a line
         word_after_number = re.search(r"\d$", last) and re.match(r"[^\W\d_]", first) and \
             not re.search(r"[^\W\d_]\.?$", before)
@@ -246,3 +248,162 @@ def test_a_glossary_model_no_nationality_names_is_named_by_file_and_key(data_cop
 def test_read_glossary_takes_the_models_in_the_editions_form():
     glossary = read_glossary(load(DATA), "ru")
     assert glossary.models["PPSh-41"] == ("ППШ-41", "")
+
+
+def _printed_names():
+    """(file, key, text) of every nationality name and army an edition prints in the aid's weapons
+    table: the English data's (nationalities/*.toml) and each glossary's [nationalities]."""
+    out = []
+    for path in sorted((DATA / "nationalities").glob("*.toml")):
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+        out += [(f"nationalities/{path.name}", key, table[key]) for key in ("name", "army") if key in table]
+    for lang in EDITIONS:
+        for nation, entry in _glossary(lang).get("nationalities", {}).items():
+            out += [(f"glossary/{lang}.toml", f"nationalities.{nation}.{key}", entry[key])
+                    for key in ("name", "army") if key in entry]
+    return out
+
+
+def test_every_editions_nationality_names_fit_the_aids_name_cell():
+    # the aid's weapons table prints a name or army of at most NAME_CHARS characters whole and cuts a
+    # longer one ("Brytyjczycy i Wspólnota Nar…"): every one the data and the glossaries give fits
+    from generator.content.aid_text import NAME_CHARS
+    names = _printed_names()
+    assert {file for file, _, _ in names} >= {f"glossary/{lang}.toml" for lang in EDITIONS}
+    cut = [f"data/{file}: {key}: {text!r} is {len(text)} characters" for file, key, text in names
+           if len(" ".join(text.split())) > NAME_CHARS]
+    assert cut == [], f"longer than the aid's name cell ({NAME_CHARS} characters): {cut}"
+
+
+def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy):
+    army = "Brytyjczycy i Wspólnota Narodów"        # 31 characters, as a translator once wrote it
+    edit(data_copy / "glossary" / "pl.toml", 'army = "Brytyjska Wspólnota Narodów"', f'army = "{army}"')
+    status, _, err = run_cli("check", "--data", data_copy)
+    assert status == 2 and "Traceback" not in err, err
+    line = next((line for line in err.splitlines() if "nationalities.british.army" in line), "")
+    assert "glossary/pl.toml: nationalities.british.army:" in line and repr(army) in line, err
+    assert f"{len(army)} characters" in line, line
+
+
+# Polish typesetting's rule: a one-letter word (the conjunctions a, i, o, u; the prepositions w, z)
+# never ends a line; it goes to the next line with the word it belongs to.
+POLISH_ONE_LETTER_WORDS = {"a", "i", "o", "u", "w", "z"}
+
+
+def _lines_ending_in_one_letter(pdf_lines, html):
+    """Each place a line of the PDF ends with a one-letter word that the aid's web page (the same
+    paragraphs) sets before the next line's first word: the word and its successor, split."""
+    segments = [" ".join(s.replace("\u00a0", " ").split()) for s in re.split(r"<[^>]+>", html)]
+    source = "\n".join(segments)
+    out = []
+    for a, b in itertools.pairwise(pdf_lines):
+        if not (a.split() and b.split()):
+            continue
+        last, first = a.split()[-1], b.split()[0]
+        if last.casefold() in POLISH_ONE_LETTER_WORDS and f" {last} {first}" in source:
+            out.append(f"{last} / {first}")
+    return out
+
+
+def test_no_line_of_the_polish_aid_ends_with_a_one_letter_word():
+    files = aid_edition("pl")
+    lines = pdf_text(files["player-aid-a4.pdf"]).splitlines()
+    text = " ".join(" ".join(lines).split())
+    assert any(f" {w} " in text for w in POLISH_ONE_LETTER_WORDS)     # the aid has such words
+    assert _lines_ending_in_one_letter(lines, files["player-aid.html"].decode()) == []
+
+
+def test_the_one_letter_check_sees_a_preposition_ending_a_line():
+    html = "<p>Załoga tworzy nową grupę z identyfikatorem grupy AFV</p><td>Lee-Enfield No. 4 Mk I</td><td>1944</td>"
+    assert _lines_ending_in_one_letter(["Załoga tworzy nową grupę z", "identyfikatorem grupy AFV"], html) == \
+        ["z / identyfikatorem"]
+    assert _lines_ending_in_one_letter(["Lee-Enfield No. 4 Mk I", "1944"], html) == []
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_the_columns_and_their_product_are_never_broken_over_a_line(lang):
+    # the ideal deck's size is the product of the columns' sizes, as rules.toml lists the columns:
+    # "2 × 3 × 4" (and "2, 3, 4") is one expression, set on one line
+    columns = [str(c) for c in tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["deck"]["columns"]]
+    lines = [" ".join(line.split()) for line in pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).splitlines()]
+    assert any(" × ".join(columns) in line for line in lines), lang
+    assert any(", ".join(columns) in line for line in lines), lang
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_the_icons_credit_is_quoted_whole_in_english(lang):
+    # the licence's credit "Icons made by AUTHOR" is quoted as English in every edition: its
+    # authors (layout/pictograms.toml) joined by the English "and", never the edition's
+    authors = sorted({part["author"] for parts in tomllib.loads(
+        (ROOT / "generator" / "layout" / "pictograms.toml").read_text(encoding="utf-8"))["pictogram"].values()
+        for part in parts["part"]})
+    assert len(authors) > 1
+    credit = "Icons made by " + ", ".join(authors[:-1]) + " and " + authors[-1]
+    page = " ".join(aid_edition(lang)["player-aid.html"].decode().split())
+    assert credit in page, lang
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_a_face_images_alt_text_is_the_editions_name_kind_and_side(lang):
+    # 'faces/german-rifle-1939-45-back.png' (images.py names it so) says the glossary's name of the
+    # Germans, the catalogue's rifle with its years (an en dash, as a span prints) and its back
+    from generator.data.glossary import translated
+    from generator.render.html.release_pages import _face_alt
+    catalogue = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
+    german = _glossary(lang)["nationalities"]["german"]["name"]
+    kind = catalogue["counter.kind.rifle"] + " 1939\u201345"
+    back = catalogue["calibration.key.back"].replace("{kind}", kind)
+    kit = load(DATA)
+    edition = translated(kit, read_glossary(kit, lang))
+    alt = _face_alt("faces/german-rifle-1939-45-back.png", edition, Words(lang, catalogue))
+    assert alt == catalogue["release.index.face.alt"].replace("{nationality}", german).replace("{face}", back)
+    assert not re.search(r"(?i)german|rifle|back", alt), alt       # the file name's English words are gone
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_the_counters_subject_writes_the_size_with_the_editions_decimal_sign(lang):
+    from decimal import Decimal
+
+    from babel.numbers import format_decimal
+    from pypdf import PdfReader
+
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    options = BuildOptions(lang=lang, parts=("counters",), papers=("a4",))
+    size = format_decimal(Decimal(str(float(options.counter_mm))), format="0.00", locale=lang)      # CLDR: '19,05'
+    files = render_all(load(DATA), options)
+    subject = PdfReader(io.BytesIO(files["counters-a4.pdf"])).metadata.subject
+    assert size in subject, subject
+    assert "." not in subject.replace("A4", ""), subject
+
+
+def _russian_texts():
+    """(where, text) of every Russian message: ru.po, ru/aid.po and the glossary's [text] sentences."""
+    out = []
+    for path in (catalogue_file("ru"), aid_catalogue_file("ru")):
+        for message in _catalogue(path, "ru"):
+            if message.id:
+                out += [(f"{path.name}: {message.id}", text) for text in
+                        (message.string if isinstance(message.string, tuple) else (message.string,))]
+    for key, value in _glossary("ru").get("text", {}).items():
+        out += [(f"ru.toml: text.{key}", text) for text in (value if isinstance(value, list) else [value])]
+    return out
+
+
+def _misset_dashes(text):
+    """Each dash of `text` Russian typesetting would not set so: an en dash outside a range of
+    numbers, an em dash without a no-break space before it and a space after it."""
+    in_range = re.compile(r"(?<=[\d}])\u2013(?=[\d{])")
+    spaced = re.compile(r"(?<=\u00a0)\u2014(?= |$)")
+    return [text[max(0, m.start() - 10):m.start() + 10] for m in re.finditer("[\u2013\u2014]", text)
+            if not (in_range.match(text, m.start()) or spaced.match(text, m.start()))]
+
+
+def test_the_russian_dash_is_an_em_dash_held_to_the_word_before_it():
+    # Russian typesetting: тире is the em dash (—), spaced, never starting a line (a no-break space
+    # before it); the en dash (–) only joins a range of numbers ("1939–40")
+    texts = _russian_texts()
+    assert any("\u2014" in text for _, text in texts)
+    assert [(where, bad) for where, text in texts for bad in _misset_dashes(text)] == []
+    assert _misset_dashes("Экипаж – 5 бойцов; 1939–40; строки {first}–{last}; лист — это") == \
+        ["Экипаж – 5 бойцов", "st}; лист — это"]

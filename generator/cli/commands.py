@@ -54,7 +54,7 @@ def _check_catalogues(kit: KitData) -> None:
     """Every edition's catalogue translates every English key with fields the formatter takes, its
     aid sentences likewise, its glossary every sentence and name of the data, and every text says
     the glossary's terms: name what is missing."""
-    from generator.content.aid_text import aid_catalogue_problems
+    from generator.content.aid_text import aid_catalogue_problems, name_cell_problems
     from generator.content.rows import csv_word_problems
     from generator.content.terms import term_problems
     from generator.content.words import available_languages, load_words, missing_translations
@@ -62,7 +62,7 @@ def _check_catalogues(kit: KitData) -> None:
     from generator.make.pipeline import counter_fit_problems
     from generator.render.pdf.canvas import edition_faces
     from generator.render.pdf.glyphs import undrawable_edition, undrawable_text
-    problems = []
+    problems = name_cell_problems(kit)
     for lang in available_languages():
         try:
             problems += missing_translations(lang)
@@ -75,8 +75,9 @@ def _check_catalogues(kit: KitData) -> None:
         except DataError as error:      # a catalogue or glossary that cannot be read: its problem, then the next
             problems += error.problems
             continue
-        problems += untranslated(kit, glossary) + term_problems(kit, glossary)
-        drawn = list(undrawable_text(translated(kit, glossary), glossary, edition_faces(lang)))
+        edition = translated(kit, glossary)
+        problems += untranslated(kit, glossary) + term_problems(kit, glossary) + name_cell_problems(edition)
+        drawn = list(undrawable_text(edition, glossary, edition_faces(lang)))
         problems += drawn or counter_fit_problems(kit, lang)      # the edition's words on its counters
     if problems:
         raise DataError(problems)

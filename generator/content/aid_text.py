@@ -30,6 +30,8 @@ from generator.content.template_sandbox import KitSandbox, TemplateFiles, Templa
 from generator.content.weapons import weapon_rows
 from generator.content.words import SOURCE_LANGUAGE, Words, _fields, field_problem, fill
 from generator.data import FATES
+from generator.data.glossary import data_source
+from generator.data.model import KitData
 from generator.engine import procedure as R
 from generator.engine.odds import man_code
 from generator.errors import DataError, KitError, RenderError
@@ -254,6 +256,21 @@ def aid_catalogue_problems(lang: str) -> list[str]:
                 if _fields(converted) != set(wanted) else "")
         if why:
             problems.append(f"{path}: {msgid!r}: {why}")
+    return problems
+
+
+def name_cell_problems(kit: KitData) -> list[str]:
+    """One line per nationality name or army of `kit` (an edition's data: its glossary's names)
+    longer than the aid's weapons table prints whole in a name cell (NAME_CHARS; the rest is cut),
+    named by the file and key it was written in: what `bailout check` names."""
+    problems = []
+    for n in kit.nationalities:
+        for key, text in (("name", n.name), ("army", n.army)):
+            shown = " ".join(text.split())
+            if len(shown) > NAME_CHARS:
+                file, where = data_source(kit, f"nationalities/{n.key}.toml", key)
+                problems.append(f"{kit.directory / file}: {where}: {shown!r} is {len(shown)} characters; the aid's "
+                                f"weapons table prints {NAME_CHARS} whole and cuts the rest: say it shorter")
     return problems
 
 

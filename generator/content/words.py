@@ -9,9 +9,10 @@ sentences that are data (the interpretation readings) stay in data/.
 
 The locale's rules come from Babel and gettext, never from code here: numbers filled into a
 message (decimal comma, grouping), percentages, lists ("a, b or c"), plural forms (the
-catalogue's Plural-Forms, read by gettext as GNUTranslations reads a catalogue's header), and
-French spacing before : ; ! ? and inside guillemets, and no space between Japanese words
-(typeset below, from the French and Japanese typographic rules).
+catalogue's Plural-Forms, read by gettext as GNUTranslations reads a catalogue's header),
+French spacing before : ; ! ? and inside guillemets, the Polish rule that a one-letter word never
+ends a line, and no space between Japanese words (typeset below, from the French, Polish and
+Japanese typographic rules).
 """
 
 import importlib.util
@@ -19,7 +20,7 @@ import io
 import json
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -86,12 +87,10 @@ class Words(Struct, frozen=True):
         return _listed(items, self._locale()) if items else ""
 
     def typeset(self, text: str) -> str:
-        """`text` with the typography its language asks of punctuation (French spacing) and of
-        spaces (none between Japanese words)."""
-        language = self.lang.split("_")[0]
-        if language == "fr":
-            return french_spacing(text)
-        return japanese_spacing(text) if language == "ja" else text
+        """`text` with the typography its language asks of spaces (French spacing before
+        punctuation, Polish one-letter words tied to the next, none between Japanese words)."""
+        rule = _TYPOGRAPHY.get(self.lang.split("_")[0])
+        return rule(text) if rule is not None else text
 
     def sentences(self, texts: Iterable[str]) -> str:
         """Sentences set one after another as the language sets them: a space between them, none
@@ -233,6 +232,17 @@ def french_spacing(text: str) -> str:
     return _FRENCH.sub(space, text)
 
 
+# Polish typesetting: a one-letter word (the conjunctions a, i, o, u and the prepositions w, z,
+# capitals too) never ends a line; a no-break space ties it to the word after it.  A letter that
+# is part of a longer token ("871.1.a", "\\a") is no word of its own and stays as it is.
+_POLISH_ONE_LETTER = re.compile(r"(?<![\w.\\-])([aiouwzAIOUWZ]) (?=[\w\u201e\u201c(«\"*_])")
+
+
+def polish_spacing(text: str) -> str:
+    """`text` with a no-break space after each one-letter word."""
+    return _POLISH_ONE_LETTER.sub("\\1\u00a0", text)
+
+
 # A space where Japanese sets none: after a full-width mark, or between two Japanese characters
 # (the template and the data join sentences with a space, as the Latin editions write them).
 # A Markdown emphasis closing after the mark ("**ルールそのもの：** 871.1") keeps its place.
@@ -254,6 +264,19 @@ def japanese_spacing(text: str) -> str:
     (。、：（）「」) or between two Japanese characters."""
     text = _JAPANESE_LIST.sub("、", _JAPANESE_STOP.sub("。", text))
     return _JAPANESE_SPACE.sub(lambda match: match.group(1) or "", text)
+
+
+_TYPOGRAPHY: dict[str, Callable[[str], str]] = {"fr": french_spacing, "pl": polish_spacing,
+                                              "ja": japanese_spacing}
+
+
+def english_names(names: Sequence[str]) -> str:
+    """'Lorc and Skoll', 'A, B and C': names joined by the English catalogue's colophon.and, for
+    a credit every edition quotes in English as its licence asks ("Icons made by ...")."""
+    items = [str(name) for name in names]
+    if len(items) < 2:
+        return "".join(items)
+    return load_words(SOURCE_LANGUAGE)("colophon.and", a=", ".join(items[:-1]), b=items[-1])
 
 
 def catalogue_file(lang: str) -> Path:

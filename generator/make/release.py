@@ -26,7 +26,7 @@ from generator.layout.paper import PAPERS
 from generator.make import workers
 from generator.make.manifest import CUT_LIBRARIES, IMAGE_LIBRARIES, LIBRARIES, manifest
 from generator.make.outputs import OUTPUTS, Output, all_file_names, parts
-from generator.make.pipeline import context, render_all
+from generator.make.pipeline import context, edition_data, render_all
 from generator.make.products import COUNTERS_PDF, FACE_IMAGES, Products
 from generator.make.progress import FileProgress
 from generator.make.transaction import MANIFEST
@@ -109,7 +109,7 @@ def edition_files(kit: KitData, options: BuildOptions, files: dict[str, bytes], 
     pdfs, others = listed(options)
     files[README] = readme_text(kit, options, files, words, told.edition, pdfs=pdfs, others=others)
     files["index.html"] = index_html(kit, options, files, words, told.edition, pdfs=pdfs, others=others,
-                                     editions=editions)
+                                     editions=editions, printed=edition_data(kit, options.lang))
     files[MANIFEST] = manifest(kit, files, options, since=told.changes, stamp=told.stamp,
                                libraries=LIBRARIES + IMAGE_LIBRARIES + CUT_LIBRARIES)
     return files

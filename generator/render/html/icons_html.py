@@ -10,6 +10,7 @@ is the pictogram's ink, so a pictogram fills the box CSS gives it.
 import xml.etree.ElementTree as etree
 
 from generator.content.context import BuildContext
+from generator.content.words import english_names
 from generator.layout import pictograms
 from generator.text import signed
 
@@ -56,8 +57,7 @@ def key(ctx: BuildContext) -> etree.Element:
         item.append(svg(role))
         caption = etree.SubElement(item, "span")
         caption.text = captions[role]
-    names = pictograms.authors()
-    authors = names[0] if len(names) == 1 else words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
+    authors = english_names(pictograms.authors())        # inside the English quotation of the credit
     credit = etree.SubElement(section, "p", {"class": "credit"})
     credit.text = words("aid.html.icon.credit", authors=authors)
     return section

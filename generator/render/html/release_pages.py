@@ -22,7 +22,8 @@ from markupsafe import Markup
 from msgspec import Struct
 
 from generator import __version__
-from generator.content.words import SOURCE_LANGUAGE, Words
+from generator.content.faces import FILE_KINDS
+from generator.content.words import SOURCE_LANGUAGE, Words, english_names
 from generator.data.model import KitData
 from generator.layout import pictograms
 from generator.layout.paper import PAPERS
@@ -79,10 +80,11 @@ def _folder_tip(folder: str) -> str | None:
 
 def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], words: Words,
                edition: str | None = None, *, pdfs: Sequence[Listed], others: Sequence[Listed],
-               editions: Sequence[str] = ()) -> bytes:
+               editions: Sequence[str] = (), printed: KitData | None = None) -> bytes:
     """index.html: every file shown and linked, each PDF with its first page, size, pages and hash.
     `pdfs` and `others`: the files it describes, in order; `editions`: the languages of a release
-    of several, each linked from this one's language switcher."""
+    of several, each linked from this one's language switcher; `printed`: the data as the edition
+    prints it (its glossary's nationality names), for the face images' alternative text."""
     r = kit.rules
     pdf_items = []
     for pdf in pdfs:
@@ -92,7 +94,7 @@ def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], 
                               "paper": PAPERS[paper].label if paper is not None else "",
                               "facts": _facts(words, content, _pages(content)),
                               **part_words(words, pdf.kind, r.number, options.profile)})
-    faces = [{"name": n, "alt": _face_alt(n)} for n in _faces(files)]
+    faces = [{"name": n, "alt": _face_alt(n, printed or kit, words)} for n in _faces(files)]
     page = _render(INDEX, words, html_words=partial(_html_words, words), r=r, data=edition or kit.hash[:8],
                    title=words("release.title", number=r.number, title=r.title, version=__version__),
                    pdfs=pdf_items, others=_others(words, files, others, facts=True), faces=faces,
@@ -161,8 +163,7 @@ def _credits(kit: KitData, words: Words) -> str:
     """The rule's author and publisher, then the type's and the pictograms' makers, as their
     licences ask (the icons: "Icons made by AUTHOR", linked to game-icons.net and CC BY 3.0)."""
     r = kit.rules
-    names = pictograms.authors()
-    authors = names[0] if len(names) == 1 else words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
+    authors = english_names(pictograms.authors())        # inside the English quotation of the credit
     return words.sentences([words("release.credits", number=r.number, title=r.title, credit=r.credit, game=r.game),
                             words("release.credits.art", authors=authors)])
 
@@ -184,11 +185,18 @@ def _pages(content: bytes) -> int:
     return count if isinstance(count, int) else len(PdfReader(io.BytesIO(content)).pages)
 
 
-def _face_alt(name: str) -> str:
-    # 'faces/german-rifle-1939-45-front.png' -> 'german rifle 1939-45, front'
-    stem = name[len("faces/"):-len(".png")]
-    body, face = stem.rsplit("-", 1)
-    return f"{body.replace('-', ' ', 2)}, {face}"
+def _face_alt(name: str, kit: KitData, words: Words) -> str:
+    """A face image's alternative text in the edition's words, from its file name (images.py's
+    face_names): 'faces/german-rifle-1939-45-front.png' -> 'Germans: Rifle 1939–45, front'."""
+    body, side = name[len("faces/"):-len(".png")].rsplit("-", 1)
+    nat = max((n for n in kit.nationalities if body.startswith(f"{n.key}-")), key=lambda n: len(n.key), default=None)
+    rest = body[len(nat.key) + 1:] if nat is not None else body
+    kind = next((k for k, part in FILE_KINDS.items() if rest == part or rest.startswith(f"{part}-")), None)
+    if nat is None or kind is None or side not in ("front", "back"):
+        return body.replace("-", " ")       # a face the kit did not name: its file name
+    years = rest[len(FILE_KINDS[kind]):].lstrip("-").replace("-", "\u2013")       # '1939–45', or the counter's number
+    shown = " ".join(filter(None, (words(f"counter.kind.{kind}"), years)))
+    return words("release.index.face.alt", nationality=nat.name, face=words(f"calibration.key.{side}", kind=shown))
 
 
 # -- the templates ----------------------------------------------------------------------------

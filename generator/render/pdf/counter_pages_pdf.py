@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.content.context import BuildContext
 from generator.content.faces import KINDS, Face, Groups, kind_label, tally
-from generator.content.words import Words
+from generator.content.words import Words, english_names
 from generator.data.model import Nationality
 from generator.layout import face_layout as fl
 from generator.layout import pictograms
@@ -422,8 +422,7 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
 def colophon(c: Canvas, ctx: BuildContext, left: float, y: float, width: float) -> None:
     """Who made the type and the pictograms, as their licences ask (the icons: "Icons made by
     AUTHOR" and game-icons.net)."""
-    names = pictograms.authors()
-    authors = names[0] if len(names) == 1 else ctx.words("colophon.and", a=", ".join(names[:-1]), b=names[-1])
+    authors = english_names(pictograms.authors())        # inside the English quotation of the credit
     c.setFillColor(INK)
     paragraphs(c, ctx.words, left, y, width, [ctx.words("colophon.text", authors=authors)], size=PAGE.small,
                condensed=True)

@@ -70,8 +70,7 @@ def render(ctx: BuildContext, paper: Paper, plan: geo.SheetPlan) -> bytes:
         return _render_boards(ctx, paper, grid, zone, groups, fits, sheets)
     # a die-cutting shop's print file holds the sheets alone (its cover is a file of its own)
     pages = geo.page_of_sheet(opts, len(sheets), "back") + 1
-    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), words("counters.subject", paper=paper.label,
-                                                                size=f"{float(opts.counter_mm):.2f}"),
+    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), _subject(ctx, "counters.subject", paper),
                            duplex=opts.profile.duplex_hint)
     forms = Forms(c, ctx, zone, fits, groups)
     held = [_groups(words, groups, slots) for slots in sheets]     # each sheet's: its cover line, both its sides
@@ -106,8 +105,7 @@ def render_cover(ctx: BuildContext, paper: Paper, plan: geo.SheetPlan) -> bytes:
     grid, groups, sheets = plan
     zone = geo.face_zones(grid)
     fits = _fitted(ctx, groups, zone, grid)
-    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), ctx.words("counters.subject", paper=paper.label,
-                                                                    size=f"{float(ctx.options.counter_mm):.2f}"))
+    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), _subject(ctx, "counters.subject", paper))
     where = first_pages.Where(paper, grid, zone, fits, groups, first_pages.COVER_PAGES)
     first_pages.shop_cover(c, ctx, where, [_groups(ctx.words, groups, slots) for slots in sheets])
     return finish(c, buffer)
@@ -147,8 +145,7 @@ def _render_boards(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zon
     counters alone (no calibration, ticks, bars or words: the board holds nothing else)."""
     words, opts = ctx.words, ctx.options
     board = Paper(paper.key, paper.label, grid.page_w, grid.page_h)
-    c, buffer = new_canvas(ctx, board, first_pages.title(ctx), words("counters.subject", paper=paper.label,
-                                                                size=f"{float(opts.counter_mm):.2f}"),
+    c, buffer = new_canvas(ctx, board, first_pages.title(ctx), _subject(ctx, "counters.subject", paper),
                            duplex=opts.profile.duplex_hint)
     forms = Forms(c, ctx, zone, fits, groups)
     for n, slots in enumerate(sheets, start=1):
@@ -297,8 +294,7 @@ def _render_fold(ctx: BuildContext, paper: Paper, grid: geo.Grid, zone: fl.Zones
     holding its fronts (left) and their backs (right), mirrored about the drawn fold line."""
     words = ctx.words
     pages = geo.FOLD_CALIBRATION_PAGES + len(sheets)
-    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), words("counters.subject.fold", paper=paper.label,
-                                                                size=f"{float(ctx.options.counter_mm):.2f}"),
+    c, buffer = new_canvas(ctx, paper, first_pages.title(ctx), _subject(ctx, "counters.subject.fold", paper),
                            duplex=ctx.options.profile.duplex_hint)
     forms = Forms(c, ctx, zone, fits, groups)
     first_pages.fold_instructions(c, ctx, first_pages.Where(paper, grid, zone, fits, groups, pages))
@@ -366,3 +362,9 @@ def _cut_contour(c: Canvas, grid: geo.Grid, slots: Sequence[geo.Slot]) -> None:
         x, y = grid.front(slot.col, slot.row)
         c.rect(x, y, grid.size, grid.size, fill=0, stroke=1)
     c.restoreState()
+
+
+def _subject(ctx: BuildContext, key: str, paper: Paper) -> str:
+    """The counters PDF's Subject: `key`'s words with the paper and the counter size in mm,
+    written with the edition's decimal sign (Babel: '19,05' in Polish)."""
+    return ctx.words(key, paper=paper.label, size=ctx.words.decimal(ctx.options.counter_mm, 2))
