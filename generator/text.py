@@ -5,6 +5,7 @@ modifiers, spans and shortened names the same way.
 """
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -17,6 +18,88 @@ def words_of(text: str) -> list[str]:
     """The pieces of `text` a line may break between: split at any whitespace but a no-break
     space (a tie, French spacing's narrow one: "33,3 %" holds), no empty piece."""
     return [word for word in _BREAKING.split(text) if word]
+
+
+# Japanese line breaking (kinsoku shori, JIS X 4051, as reportlab's wordWrap="CJK" applies it in
+# the aid's paragraphs): a line may break between two characters where either is a wide one (kanji,
+# kana, full-width marks), except before a mark that must not start a line (closing brackets and
+# quotes, the ideographic comma and full stop, small kana, the prolonged sound mark) or after one
+# that must not end it (opening brackets and quotes).
+CANNOT_START = set("、。，．・：；？！゛゜ヽヾゝゞ々〻ー‐—―〜…‥ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
+                   "）〕］｝〉》」』】〙〗〟’”｠»)]}!?,.:;%‰℃°′″％")
+CANNOT_END = set("（〔［｛〈《「『【〘〖〝‘“｟«([{")
+
+
+NO_BREAK_SPACES = ("\u00a0", "\u202f")
+
+
+def is_wide(char: str) -> bool:
+    """Whether `char` is set one em wide in East Asian text (kanji, kana, full-width marks)."""
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def has_wide(text: str) -> bool:
+    return any(is_wide(char) for char in text)
+
+
+def columns(text: str) -> int:
+    """The columns `text` takes in a plain-text file or a terminal: two for a wide character."""
+    return sum(2 if is_wide(char) else 1 for char in text)
+
+
+def fill_pieces(text: str, width: int) -> list[str]:
+    """`text` filled to lines of at most `width` columns (a longer piece has a line of its own),
+    broken where line_pieces allows."""
+    out, line = [], ""
+    for piece in line_pieces(text, phrases=True):
+        word = piece.lstrip(" ")
+        if line and columns(line + piece) > width:
+            out.append(line)
+            line = word
+        else:
+            line = line + piece if line else word
+    return [*out, line] if line else out
+
+
+def is_hiragana(char: str) -> bool:
+    return "\u3041" <= char <= "\u309f"
+
+
+def _phrase_ends(previous: str, char: str) -> bool:
+    """Whether a Japanese phrase ends between `previous` and `char`: after its particles (the
+    hiragana after a word: "乗員が|別の|レンジチットへ|移動時"), after a comma, full stop or
+    colon, after a closing bracket but for the particle after it ("（Hero）が"), and before an
+    opening bracket.  Latin letters and figures are a word as kanji are ("ルール33を|除く")."""
+    kind = unicodedata.category(previous)
+    if kind == "Po" or char in CANNOT_END:
+        return True
+    if kind in ("Pe", "Pf"):
+        return not is_hiragana(char)
+    return is_hiragana(previous) and not is_hiragana(char)
+
+
+def line_pieces(text: str, *, phrases: bool = False) -> list[str]:
+    """The pieces of `text` a line may break between, each with the space before it (if any):
+    at plain spaces (a no-break space holds), and between wide characters as kinsoku allows;
+    with `phrases`, only where a Japanese phrase ends too (_phrase_ends).  Joined, they give
+    `text` back, its runs of breaking whitespace one plain space."""
+    pieces: list[str] = []
+    space = False
+    for char in text:
+        if char not in NO_BREAK_SPACES and char.isspace():
+            space = bool(pieces)
+            continue
+        previous = pieces[-1][-1] if pieces else ""
+        breaks = space or (bool(previous) and (is_wide(previous) or is_wide(char))
+                           and char not in CANNOT_START and previous not in CANNOT_END
+                           and "\u00a0" not in (char, previous)
+                           and (not phrases or _phrase_ends(previous, char)))
+        if breaks or not pieces:
+            pieces.append((" " if space else "") + char)
+        else:
+            pieces[-1] += char
+        space = False
+    return pieces
 
 
 # A space a line must not break at: between a word (or an abbreviation's point, escaped or not)

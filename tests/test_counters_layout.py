@@ -220,7 +220,9 @@ def test_a_pictogram_keeps_its_place_whatever_the_words():
 def test_no_piece_of_a_face_overlaps_another_or_leaves_the_inset():
     """Measured with the kit's own type (its ink, not its advance), at each named size and 40 mm."""
     from generator.render.pdf.canvas import register_fonts
-    from generator.render.pdf.face_pdf import METRICS
+    from generator.render.pdf.face_pdf import metrics
+    from generator.render.theme import LATIN
+    latin_type = metrics(LATIN)       # the Latin editions' counters, as the layout measures them
     register_fonts()
     aspect = {role: pic.aspect for role, pic in pictograms.pictograms().items()}
     for size_mm in (*SIZES_MM[:3], Fraction(40)):
@@ -229,9 +231,9 @@ def test_no_piece_of_a_face_overlaps_another_or_leaves_the_inset():
                  weapon_face("SMG", "MP 40", "smg"),
                  content.Face("wreck", content.Line("BAILED OUT", "title"),
                               (content.Numeral("\u22121", "left", unit="TEM"),))]
-        kind, fits = fl.fit_faces(faces, zone, METRICS)
+        kind, fits = fl.fit_faces(faces, zone, latin_type)
         for face in faces:
-            boxes = fl.ink_boxes(face, fits[face], zone, kind, METRICS, aspect.__getitem__)
+            boxes = fl.ink_boxes(face, fits[face], zone, kind, latin_type, aspect.__getitem__)
             for what, (x, y, w, h) in boxes:
                 assert x >= zone.inset - 1e-6 and x + w <= zone.size - zone.inset + 1e-6, (size_mm, what)
                 assert y >= zone.inset - 1e-6 and y + h <= zone.top + 1e-6, (size_mm, what)

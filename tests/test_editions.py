@@ -1,4 +1,4 @@
-"""The editions in German, Spanish, French, Italian, Polish and Russian: every catalogue complete,
+"""The editions in German, Spanish, French, Italian, Polish, Russian and Japanese: every catalogue complete,
 each edition passes the print checks English passes, prints the same figures, and keeps no common
 English word outside the terms it keeps on purpose.
 
@@ -34,10 +34,10 @@ from generator.errors import DataError
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
-EDITIONS = ("de", "es", "fr", "it", "pl", "ru")
+EDITIONS = ("de", "es", "fr", "it", "pl", "ru", "ja")
 # The print checks build a whole kit per edition (seconds each).  README's test command checks
 # German, the longest text and the hardest to fit; CI (BAILOUT_SLOW_TESTS=1, set by .ci/run)
-# checks every edition.  The catalogue checks below always cover all six.
+# checks every edition.  The catalogue checks below always cover them all.
 PRINTED = EDITIONS if os.environ.get("BAILOUT_SLOW_TESTS") == "1" else ("de",)
 CI = os.environ.get("CI") == "true"
 MM = 72 / 25.4
@@ -64,7 +64,7 @@ def html_text(content):
 
 # ---- the catalogues -----------------------------------------------------------------------------
 
-def test_the_kit_has_the_six_editions_and_english_first():
+def test_the_kit_has_the_editions_and_english_first():
     assert available_languages() == ("en", *sorted(EDITIONS))
 
 
@@ -145,11 +145,12 @@ def test_the_longest_footer_keeps_clear_of_the_narrowest_papers_sides(lang):
     from generator.cli.argtypes import MAX_LABEL
     from generator.layout.paper import PAPERS
     from generator.make.pipeline import context
-    from generator.render.pdf.canvas import EDGE_MM, FONT, footer_text
+    from generator.render.pdf.canvas import EDGE_MM, edition_faces, footer_text
     ctx = context(load(DATA), BuildOptions(lang=lang, label="W" * MAX_LABEL))
     paper = min(PAPERS.values(), key=lambda p: p.width)
     room = paper.width - 2 * EDGE_MM * MM
-    widest = max(stringWidth(footer_text(ctx, paper, 88888, 88888, f"page.footer.part.{part}"), FONT, 7)
+    font = edition_faces(lang).body
+    widest = max(stringWidth(footer_text(ctx, paper, 88888, 88888, f"page.footer.part.{part}"), font, 7)
                  for part in ("aid", "prerolled", "counters"))
     assert widest <= room, (lang, round(widest), round(room))
 
@@ -279,11 +280,16 @@ def test_every_fraction_and_percentage_equals_the_english(lang, kit_files):
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_percentages_follow_the_readers_convention(lang):
-    """A decimal comma, and (but in Italian and Polish) a space before the sign: '33,3 %' (CLDR)."""
-    text = pdf_text(aid_a4(lang)).replace("\u00a0", " ")
+    """The locale's decimal sign and, where it sets one, a space before the sign: '33,3 %' in
+    German, '33,3%' in Italian and Polish, '33.3%' in Japanese (CLDR, read from Babel's data)."""
+    from babel import Locale
+    locale = Locale.parse(lang)
+    sign = locale.number_symbols["latn"]["decimal"]
+    spaced = re.search(r"[\s\u00a0\u202f]%", locale.percent_formats[None].pattern) is not None
+    text = pdf_text(aid_a4(lang)).replace("\u00a0", " ").replace("\u202f", " ")
     shown = re.findall(r"\d+[.,]\d+\s?%", text)
-    assert shown and all("," in p for p in shown), (lang, shown[:5])
-    assert all(p.endswith(" %") != (lang in ("it", "pl")) for p in shown), (lang, shown[:5])
+    assert shown and all(sign in p for p in shown), (lang, shown[:5])
+    assert all(p.endswith(" %") == spaced for p in shown), (lang, shown[:5])
 
 
 # ---- no English left --------------------------------------------------------------------------------
@@ -296,7 +302,7 @@ ENGLISH = {"the", "and", "with", "when", "each", "every", "from", "only", "this"
            "both", "rows", "row", "man", "men", "draw", "draws", "card", "cards", "column", "reads", "chance"}
 # The English terms each edition keeps on purpose beside its own (the glossary's rule): a player
 # matches them to the English cards.  "man" is German ("one"); "pistol" never appears alone.
-KEPT = {"de": {"man"}, "fr": set(), "it": set(), "es": set(), "pl": set(), "ru": set()}
+KEPT = {"de": {"man"}, "fr": set(), "it": set(), "es": set(), "pl": set(), "ru": set(), "ja": set()}
 KEPT_TERMS = {"hero", "pinned", "unhurt", "wounded", "killed", "pistol", "rifle", "smg", "range", "chit"}
 
 
@@ -407,13 +413,13 @@ def test_release_lang_puts_each_edition_in_its_folder_with_an_index(two_editions
 
 def test_the_words_format_a_third_in_each_languages_convention():
     """'33,3 %' in German, French, Spanish and Russian, '33,3%' in Italian and Polish (CLDR: no
-    space); exact fractions untouched."""
+    space), '33.3%' in Japanese; exact fractions untouched."""
     from fractions import Fraction
 
     from generator.content.words import Words
     shown = {lang: Words(lang, {}).percent(Fraction(1, 3)).replace("\u00a0", " ") for lang in ("en", *EDITIONS)}
     assert shown == {"en": "33.3%", "de": "33,3 %", "fr": "33,3 %", "it": "33,3%", "es": "33,3 %", "pl": "33,3%",
-                     "ru": "33,3 %"}
+                     "ru": "33,3 %", "ja": "33.3%"}
     assert Words("de", {}).percent(Fraction(1, 7776)).replace("\u00a0", " ") == "0,013 %"   # two figures, as English
     assert Words("xx", {}).percent(Fraction(1, 3)) == "33.3%"     # no such locale: the kit's own figures
 

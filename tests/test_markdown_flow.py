@@ -97,12 +97,12 @@ def test_the_tables_and_counters_parse_no_italic_face():
     # Only the aid sets italics: the faces it alone needs are parsed only when asked for.
     done = subprocess.run([sys.executable, "-c", textwrap.dedent("""
         from reportlab.pdfbase import pdfmetrics
-        from generator.render.pdf.canvas import register_fonts, ITALIC, BOLD_ITALIC, FONT, BOLD
+        from generator.render.pdf.canvas import register_fonts, LATIN
         register_fonts()
         names = set(pdfmetrics.getRegisteredFontNames())
-        print({FONT, BOLD} <= names, bool({ITALIC, BOLD_ITALIC} & names))
+        print({LATIN.body, LATIN.bold} <= names, bool({LATIN.italic, LATIN.bold_italic} & names))
         register_fonts(italics=True)
-        print({ITALIC, BOLD_ITALIC} <= set(pdfmetrics.getRegisteredFontNames()))
+        print({LATIN.italic, LATIN.bold_italic} <= set(pdfmetrics.getRegisteredFontNames()))
     """)], capture_output=True, text=True, cwd=ROOT, timeout=120)       # a fresh process: no font registered yet
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "False", "True"]
@@ -112,10 +112,10 @@ def test_a_kept_paragraph_wraps_as_reportlabs_at_every_width_and_after_a_refused
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
-    from generator.render.pdf.canvas import FONT, register_fonts
+    from generator.render.pdf.canvas import LATIN, register_fonts
     from generator.render.pdf.markdown_pdf import KeptParagraph
     register_fonts()
-    style = ParagraphStyle("t", fontName=FONT, fontSize=9, leading=11)
+    style = ParagraphStyle("t", fontName=LATIN.body, fontSize=9, leading=11)
     text = "Each crew member checks once, in the order the crew counter lists them, " * 6
     kept = KeptParagraph(text, style)
     for width in (120.0, 300.0, 120.0, 120.0, 61.5):

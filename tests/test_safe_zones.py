@@ -84,7 +84,8 @@ MATRIX = [(lang, profile, size) for lang in available_languages() for profile in
 @pytest.mark.parametrize("lang", available_languages())
 def test_every_piece_of_every_face_inside_its_inset_and_apart_in_every_profile_and_size(lang):
     """The layout's ink boxes, for every face of an edition, under every profile and named size."""
-    from generator.render.pdf.face_pdf import METRICS
+    from generator.render.pdf.face_pdf import metrics
+    from generator.render.theme import edition_faces
     aspect = {role: pic.aspect for role, pic in pictograms.pictograms().items()}
     laid = 0
     for profile in PROFILES:
@@ -98,7 +99,7 @@ def test_every_piece_of_every_face_inside_its_inset_and_apart_in_every_profile_a
             assert zone.inset >= safe - 1e-6, (profile, size)
             assert min(kind.title, kind.body, kind.small) >= FLOORS[size] - 0.01, (profile, size, kind)
             for face, fit in fits.items():
-                boxes = fl.ink_boxes(face, fit, zone, kind, METRICS, aspect.__getitem__)
+                boxes = fl.ink_boxes(face, fit, zone, kind, metrics(edition_faces(lang)), aspect.__getitem__)
                 for what, (x, y, w, h) in boxes:
                     assert safe - 1e-6 <= x and x + w <= zone.size - safe + 1e-6, (profile, size, face.label, what)
                     assert safe - 1e-6 <= y and y + h <= zone.size - safe + 1e-6, (profile, size, face.label, what)

@@ -155,10 +155,12 @@ def test_die_cut_geometry_on_every_sheet_and_size(preset, counter_in):
     zone = sheets.face_zones(grid)
     from generator.layout import face_layout as fl
     from generator.render.pdf.canvas import register_fonts
-    from generator.render.pdf.face_pdf import METRICS
+    from generator.render.pdf.face_pdf import metrics
+    from generator.render.theme import LATIN
+    latin_type = metrics(LATIN)       # the Latin editions' counters, as the layout measures them
     register_fonts()
     faces = {face for _, counters in groups for c in counters for face in (c.front, c.back)}
-    fitted = fl.fit_faces(faces, zone, METRICS)
+    fitted = fl.fit_faces(faces, zone, latin_type)
     assert fitted is not None or counter_in < 1      # a smaller counter is refused (the test below)
     for face in faces if fitted is not None else ():
         where = fl.places(face, zone, fitted[0])

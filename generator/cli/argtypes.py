@@ -191,11 +191,11 @@ def label_text(text: str) -> str:
         raise argparse.ArgumentTypeError(f"a label is printable text on one line, got {text!r}")
     if len(shown) > MAX_LABEL:
         raise argparse.ArgumentTypeError(f"a label fits the footer in {MAX_LABEL} characters; got {len(shown)}")
-    from generator.render.pdf.canvas import FONT_NAME
+    from generator.render.pdf.canvas import LATIN
     from generator.render.pdf.glyphs import unprintable  # the font, only when a label is given
     lacking = unprintable(shown)
     if lacking:
-        raise argparse.ArgumentTypeError(f"a label prints in every footer, and the kit's font ({FONT_NAME}) cannot "
+        raise argparse.ArgumentTypeError(f"a label prints in every footer, and the kit's font ({LATIN.name}) cannot "
                                          f"print {lacking}; write it another way")
     return shown
 

@@ -60,6 +60,7 @@ def _check_catalogues(kit: KitData) -> None:
     from generator.content.words import available_languages, load_words, missing_translations
     from generator.data.glossary import read_glossary, translated, untranslated
     from generator.make.pipeline import counter_fit_problems
+    from generator.render.pdf.canvas import edition_faces
     from generator.render.pdf.glyphs import undrawable_edition, undrawable_text
     problems = name_cell_problems(kit)
     for lang in available_languages():
@@ -76,7 +77,7 @@ def _check_catalogues(kit: KitData) -> None:
             continue
         edition = translated(kit, glossary)
         problems += untranslated(kit, glossary) + term_problems(kit, glossary) + name_cell_problems(edition)
-        drawn = list(undrawable_text(edition, glossary))
+        drawn = list(undrawable_text(edition, glossary, edition_faces(lang)))
         problems += drawn or counter_fit_problems(kit, lang)      # the edition's words on its counters
     if problems:
         raise DataError(problems)

@@ -17,6 +17,7 @@ from generator.content.aid_files import aid_catalogue_file, aid_words
 from generator.content.words import catalogue_file, load_words
 from generator.data.glossary import Glossary, Term, english_text
 from generator.data.model import KitData
+from generator.text import is_wide
 
 # A tie (~, a counter's no-break space) and the no-break spaces read as spaces; a soft hyphen as nothing.
 _SPACES = str.maketrans({"~": " ", "\u00a0": " ", "\u202f": " ", "\u00ad": None})
@@ -33,10 +34,25 @@ def _pattern(word: str, before: str, after: str = "") -> re.Pattern[str]:
     return re.compile(before + re.escape(_plain(word)) + after)
 
 
+# Kana, kanji and full-width forms: a script written without spaces, where any character may
+# start a word, and a word in Latin letters starts right after one ("のSMG").
+_WIDE = r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
+
+
+def _word_start(form: str) -> str:
+    """What must not stand before `form` for it to start a word: a letter, unless a Japanese one
+    (or nothing, for a form that starts in Japanese)."""
+    return "" if form and is_wide(form[0]) else rf"(?:(?<!{_LETTER})|(?<={_WIDE}))"
+
+
+def _word_end(form: str) -> str:
+    return "" if form and is_wide(form[-1]) else rf"(?:(?!{_LETTER})|(?={_WIDE}))"
+
+
 def holds(text: str, form: str) -> bool:
     """Whether `text` holds `form` at the start of a word, in any case ("Heldenkarten" holds
     "Heldenkarte"; a hyphen starts a word, so "Infanterie-Personenkarte" holds "Personenkarte")."""
-    return _pattern(form, rf"(?<!{_LETTER})").search(_plain(text)) is not None
+    return _pattern(form, _word_start(form)).search(_plain(text)) is not None
 
 
 def names(text: str, english: str) -> bool:
@@ -52,7 +68,7 @@ def says(text: str, word: str) -> bool:
 
 def _says_plain(plain: str, word: str) -> bool:
     """says() of a text already made plain (_plain)."""
-    return _pattern(word, rf"(?<!{_LETTER})", rf"(?!{_LETTER})").search(plain) is not None
+    return _pattern(word, _word_start(word), _word_end(word)).search(plain) is not None
 
 
 def messages(kit: KitData, glossary: Glossary) -> Iterator[tuple[str, str, str]]:
@@ -100,9 +116,8 @@ class _TermCheck:
         self.term = term
         self.english_plain = _plain(term.english)     # a message without it cannot name the term: no search
         self.english = _pattern(term.english, r"(?<![\w-])")
-        self.forms = re.compile(rf"(?<!{_LETTER})(?:{'|'.join(_alternatives(term.forms))})")
-        self.avoid = re.compile(rf"(?<!{_LETTER})(?:{'|'.join(_alternatives(term.avoid))})(?!{_LETTER})") \
-            if term.avoid else None
+        self.forms = re.compile(_union(term.forms, whole=False))
+        self.avoid = re.compile(_union(term.avoid, whole=True)) if term.avoid else None
         self.avoided = [(word, _plain(word)) for word in term.avoid]      # each made plain once, not once a message
 
     def problems(self, where: str, english: tuple[str, str], text: tuple[str, str]) -> list[str]:
@@ -119,6 +134,12 @@ class _TermCheck:
         return out
 
 
-def _alternatives(words: tuple[str, ...]) -> list[str]:
-    """The words as regular-expression alternatives, longest first (so none hides a longer one)."""
-    return sorted({re.escape(_plain(word)) for word in words}, key=lambda w: (-len(w), w))
+def _union(words: tuple[str, ...], *, whole: bool) -> str:
+    """The words as one pattern of alternatives, longest first (so none hides a longer one), each
+    at the start of a word (and, if `whole`, at its end too).  Words whose edges are alike share
+    one test of them, made once a place in the text, not once a word (a glossary may avoid
+    thousands)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for w in sorted({_plain(word) for word in words}, key=lambda w: (-len(w), w)):
+        groups.setdefault((_word_start(w), _word_end(w) if whole else ""), []).append(re.escape(w))
+    return "|".join(f"{start}(?:{'|'.join(alternatives)}){end}" for (start, end), alternatives in groups.items())

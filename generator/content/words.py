@@ -10,8 +10,9 @@ sentences that are data (the interpretation readings) stay in data/.
 The locale's rules come from Babel and gettext, never from code here: numbers filled into a
 message (decimal comma, grouping), percentages, lists ("a, b or c"), plural forms (the
 catalogue's Plural-Forms, read by gettext as GNUTranslations reads a catalogue's header),
-French spacing before : ; ! ? and inside guillemets (typeset below, from the French
-typographic rule) and the Polish rule that a one-letter word never ends a line.
+French spacing before : ; ! ? and inside guillemets, the Polish rule that a one-letter word never
+ends a line, and no space between Japanese words (typeset below, from the French, Polish and
+Japanese typographic rules).
 """
 
 import importlib.util
@@ -87,9 +88,14 @@ class Words(Struct, frozen=True):
 
     def typeset(self, text: str) -> str:
         """`text` with the typography its language asks of spaces (French spacing before
-        punctuation, Polish one-letter words tied to the next)."""
+        punctuation, Polish one-letter words tied to the next, none between Japanese words)."""
         rule = _TYPOGRAPHY.get(self.lang.split("_")[0])
         return rule(text) if rule is not None else text
+
+    def sentences(self, texts: Iterable[str]) -> str:
+        """Sentences set one after another as the language sets them: a space between them, none
+        in Japanese."""
+        return ("" if self.lang.split("_")[0] == "ja" else " ").join(texts)
 
     def _locale(self) -> str:
         return self.lang if self.numbers_localised() else SOURCE_LANGUAGE
@@ -237,7 +243,31 @@ def polish_spacing(text: str) -> str:
     return _POLISH_ONE_LETTER.sub("\\1\u00a0", text)
 
 
-_TYPOGRAPHY: dict[str, Callable[[str], str]] = {"fr": french_spacing, "pl": polish_spacing}
+# A space where Japanese sets none: after a full-width mark, or between two Japanese characters
+# (the template and the data join sentences with a space, as the Latin editions write them).
+# A Markdown emphasis closing after the mark ("**ルールそのもの：** 871.1") keeps its place.
+_JAPANESE_SPACE = re.compile(r"(?<=[\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f\uff3b-\uff40\uff5b-\uff65])"
+                             r"(\**) +|(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]) +"
+                             r"(?=[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef])")
+
+
+_JAPANESE_CHARACTER = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]"
+# A Latin mark the template or the data sets after Japanese words: a full stop that ends a sentence
+# (not a rule number's point), and the semicolon between items of a list.
+_JAPANESE_STOP = re.compile(rf"(?<={_JAPANESE_CHARACTER})\.(?=\s|\*|$)", re.MULTILINE)
+_JAPANESE_LIST = re.compile(rf"(?<={_JAPANESE_CHARACTER}); (?={_JAPANESE_CHARACTER})")
+
+
+def japanese_spacing(text: str) -> str:
+    """`text` with Japanese punctuation and spacing (JIS X 4051): a sentence after Japanese words
+    ends with 。 and a list's items are parted by 、, and no space is set after a full-width mark
+    (。、：（）「」) or between two Japanese characters."""
+    text = _JAPANESE_LIST.sub("、", _JAPANESE_STOP.sub("。", text))
+    return _JAPANESE_SPACE.sub(lambda match: match.group(1) or "", text)
+
+
+_TYPOGRAPHY: dict[str, Callable[[str], str]] = {"fr": french_spacing, "pl": polish_spacing,
+                                              "ja": japanese_spacing}
 
 
 def english_names(names: Sequence[str]) -> str:

@@ -30,6 +30,7 @@ from msgspec.structs import replace
 
 from generator.content.faces import Face, Line, Numeral
 from generator.data.model import EmblemShape
+from generator.text import has_wide, line_pieces
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]     # (x, y, w, h), y up
@@ -234,9 +235,12 @@ def _hyphenated(word: str, width: float, measure: Measure, style: str, size: flo
 def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> list[str] | None:
     """Greedy word wrap at plain spaces; a no-break space holds a phrase together unless the
     phrase alone is too wide, and a word too wide for a line breaks at its soft hyphens.
-    None if one word alone is wider than `width`."""
+    None if one word alone is wider than `width`.  Japanese text breaks between its characters
+    too, as kinsoku allows (text.line_pieces)."""
     words: list[str] = []
     text = text.translate({ord(c): " " for c in "\t\r\n"})     # data may hold any whitespace
+    if has_wide(text):
+        return _wrap_pieces(line_pieces(text.replace(SOFT_HYPHEN, ""), phrases=True), width, measure, style, size)
     for chunk in (w for w in text.split(" ") if w):
         whole = chunk.replace(SOFT_HYPHEN, "")
         if measure(whole, style, size) <= width:
@@ -259,6 +263,39 @@ def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> 
     if current or not lines:
         lines.append(current)
     return lines
+
+
+def _wrap_pieces(pieces: Sequence[str], width: float, measure: Measure, style: str, size: float) -> list[str] | None:
+    """Greedy wrap of Japanese phrases (`pieces`, each with the space before it, if any), a phrase
+    too wide for a line alone broken between its characters as kinsoku allows; None if one
+    character run kinsoku holds together is wider."""
+    lines: list[str] = []
+    current = ""
+    for piece in _split_wide(pieces, width, measure, style, size):
+        trial = current + piece if current else piece.lstrip(" ")
+        if measure(trial, style, size) <= width:
+            current = trial
+            continue
+        alone = piece.lstrip(" ")
+        if measure(alone, style, size) > width:
+            return None
+        lines.append(current)
+        current = alone
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
+def _split_wide(pieces: Sequence[str], width: float, measure: Measure, style: str, size: float) -> list[str]:
+    """`pieces`, each wider than `width` alone split where kinsoku lets a line break."""
+    out: list[str] = []
+    for piece in pieces:
+        if measure(piece.lstrip(" "), style, size) <= width:
+            out.append(piece)
+            continue
+        parts = line_pieces(piece.lstrip(" "))
+        out += [piece[:len(piece) - len(piece.lstrip(" "))] + parts[0], *parts[1:]]
+    return out
 
 
 def lay_out(rows: Sequence[tuple[str, str, float]], box: Box, ink: Ink) -> list[Placed] | None:

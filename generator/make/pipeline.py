@@ -352,7 +352,7 @@ def since_base(kit: KitData, options: BuildOptions, templates: Path) -> Since:
 def _check_since_printable(spec: str, compared: "Compared", label: str) -> None:
     """The base's data and label are printed on the aid (the changes box): the font must draw
     them, as check_printable asks of the built data."""
-    from generator.render.pdf.canvas import FONT_NAME
+    from generator.render.pdf.canvas import LATIN
     from generator.render.pdf.glyphs import undrawable_text, unprintable
     old = compared.old
     where = str(compared.old_kit.directory)
@@ -360,7 +360,7 @@ def _check_since_printable(spec: str, compared: "Compared", label: str) -> None:
     problems = [f"--since {spec}: {line.replace(where, shown, 1)}" for line in undrawable_text(compared.old_kit)]
     lacking = unprintable(label)
     if lacking:
-        problems.append(f"--since {spec}: the base's label {label!r} holds what the kit's font ({FONT_NAME}) "
+        problems.append(f"--since {spec}: the base's label {label!r} holds what the kit's font ({LATIN.name}) "
                         f"cannot print: {lacking}; name the revision another way (its commit id)")
     if problems:
         raise RenderError(problems)

@@ -3,8 +3,8 @@ Python-Markdown -> HTML with the CSS inline and the flowchart as inline SVG.
 
 Same text and figures as the PDF.  Data text reaches us Markdown-escaped (`&` and `<` as
 entities), and everything added here goes through ElementTree, which escapes on output, so
-nothing from data can become markup.  No script, nothing fetched (its type, IBM Plex, is in the
-page: web_fonts.py): the page works saved to a phone or attached to a forum post.  The
+nothing from data can become markup.  No script, nothing fetched (its type, the edition's IBM Plex, is
+in the page: web_fonts.py): the page works saved to a phone or attached to a forum post.  The
 flowchart's list stays in the page as the step-by-step text (and the SVG's text equivalent);
 the SVG is the overview, left out on screens too narrow to read it.  The page's own words are
 the catalogue's ("aid.html.*"); its style is aid.css beside this module (aid_changes.css with
@@ -35,6 +35,7 @@ from generator.render import theme
 from generator.render.html import icons_html
 from generator.render.html.safe_html import policy_meta, sanitize, text_only
 from generator.render.html.web_fonts import font_faces
+from generator.text import fill_pieces
 
 CHART_W = 960           # the SVG's own units; CSS scales it to the column
 TITLE_PX, TAB_PX, LABEL_PX = 20, 14, 15
@@ -72,7 +73,7 @@ def render(ctx: BuildContext, text: str) -> bytes:
     key = etree.tostring(pictograms, encoding="unicode", method="html")
     foot = f'<footer><p>{_escape(footer)}</p><p class="colophon">{_escape(colophon)}</p></footer>'
     # the kit's own type, holding every character the page shows (its title, text, key and foot)
-    fonts = font_faces("".join((title, body, key, foot)))
+    fonts = font_faces("".join((title, body, key, foot)), theme.edition_faces(ctx.words.lang))
     html = "\n".join([
         "<!DOCTYPE html>",
         f'<html lang="{_escape(words.tag)}">',
@@ -83,7 +84,7 @@ def render(ctx: BuildContext, text: str) -> bytes:
         f"<title>{_escape(title)}</title>",
         f'<meta name="description" content="{_escape(description)}">',
         f'<meta name="generator" content="{_escape(words("aid.html.generator", version=__version__, stamp=stamp))}">',
-        f"<style>\n{fonts}{_style(ctx.options.bw, page.since is not None)}</style>",
+        f"<style>\n{fonts}{_style(ctx.options.bw, page.since is not None, ctx.words.lang)}</style>",
         "</head>",
         "<body>",
         "<main>",
@@ -98,12 +99,13 @@ def render(ctx: BuildContext, text: str) -> bytes:
     return html.encode("utf-8")
 
 
-def _style(bw: bool, changes: bool) -> str:
-    """The page's CSS: aid.css (and aid_changes.css) with the theme's colours and the chart's sizes."""
-    colours = theme.palette(bw)
+def _style(bw: bool, changes: bool, lang: str) -> str:
+    """The page's CSS: aid.css (and aid_changes.css) with the theme's colours, the faces of the
+    edition in `lang` and the chart's sizes."""
+    colours, faces = theme.palette(bw), theme.edition_faces(lang)
     values = {"accent": colours.accent, "head": colours.head, "box": colours.box, "rule": colours.rule,
               "ink": theme.WEB_INK, "paper": theme.WHITE, "muted": theme.MUTED, "print_ink": theme.BLACK,
-              "font": theme.WEB_FONT, "condensed": theme.WEB_CONDENSED,
+              "font": faces.web, "condensed": faces.web_condensed,
               "mark": theme.CHANGE_BAR, "title_px": TITLE_PX, "tab_px": TAB_PX, "label_px": LABEL_PX}
     files = [STYLE, CHANGES_STYLE] if changes else [STYLE]
     here = resources.files(__package__)
@@ -375,18 +377,10 @@ def _step_text(head: etree.Element, taken: list[etree.Element | None]) -> tuple[
 
 
 def _wrap(text: str, width: float, size: float) -> list[str]:
-    """Greedy word wrap by an over-estimate of bold sans widths (the browser's font is unknown)."""
+    """Greedy word wrap by an over-estimate of bold sans widths (the browser's font is unknown; a
+    wide Japanese character counts as two); Japanese breaks by kinsoku."""
     per_line = max(1, int(width / (size * BOLD_EM)))
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}" if current else word
-        if len(trial) <= per_line or not current:
-            current = trial
-        else:
-            lines.append(current)
-            current = word
-    return [*lines, current] if current else lines
+    return fill_pieces(" ".join(text.split()), per_line)     # any space breaks here: SVG text keeps no space
 
 
 def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], labels: list[str], source: Path,
@@ -453,7 +447,7 @@ def _svg_text(svg: etree.Element, boxes: list[_Box], bypasses: list[tuple[int, i
                  else words("aid.html.chart.bypass", start=a + 1, end=b + 1)
                  for (a, b), label in zip(bypasses, labels, strict=True)]
     d = etree.SubElement(svg, "desc", {"id": "chart-desc"})
-    d.text = " ".join([*sentences, words("aid.html.chart.below")])
+    d.text = words.sentences([*sentences, words("aid.html.chart.below")])
 
 
 def _svg_box(g: etree.Element, box: _Box, rect: geometry.Rect, title_lines: list[str], y: _Flip) -> None:

@@ -23,7 +23,7 @@ from msgspec import Struct
 
 from generator import __version__
 from generator.content.faces import FILE_KINDS
-from generator.content.words import Words, english_names
+from generator.content.words import SOURCE_LANGUAGE, Words, english_names
 from generator.data.model import KitData
 from generator.layout import pictograms
 from generator.layout.paper import PAPERS
@@ -33,7 +33,7 @@ from generator.profiles.print_profile import PrintProfile
 from generator.render import theme
 from generator.render.html.safe_html import policy_meta
 from generator.render.pdf.plain_pypdf import PdfReader
-from generator.text import words_of
+from generator.text import fill_pieces
 
 README, INDEX, EDITIONS, PREVIEW = "README.txt.j2", "index.html.j2", "editions.html.j2", "preview.html.j2"
 WIDTH, TIP_WIDTH = 92, 90       # the README's credits, and its printing tips (a hanging indent)
@@ -100,15 +100,15 @@ def index_html(kit: KitData, options: BuildOptions, files: Mapping[str, bytes], 
                    pdfs=pdf_items, others=_others(words, files, others, facts=True), faces=faces,
                    online=_online(words, options, others),
                    thumbs=sorted(n for n in files if n.startswith("thumbs/")), credits=_credits(kit, words),
-                   colours=_colours(), editions=_switcher(editions, words.lang, "../{lang}/index.html"),
+                   colours=_colours(words.lang), editions=_switcher(editions, words.lang, "../{lang}/index.html"),
                    policy=Markup(policy_meta()))
     return page.encode("utf-8")
 
 
-def _colours() -> dict[str, str]:
-    """The release pages' colours and faces, the theme's."""
+def _colours(lang: str = SOURCE_LANGUAGE) -> dict[str, str]:
+    """The release pages' colours and faces, the theme's (the faces of the page's language)."""
     return {"accent": theme.COLOUR.accent, "ink": theme.WEB_INK, "line": theme.COLOUR.rule,
-            "paper": theme.short_hex(theme.WHITE), "link": theme.LINK, "font": theme.WEB_FONT}
+            "paper": theme.short_hex(theme.WHITE), "link": theme.LINK, "font": theme.edition_faces(lang).web}
 
 
 def _switcher(langs: Sequence[str], current: str | None, href: str) -> list[dict[str, object]]:
@@ -164,8 +164,8 @@ def _credits(kit: KitData, words: Words) -> str:
     licences ask (the icons: "Icons made by AUTHOR", linked to game-icons.net and CC BY 3.0)."""
     r = kit.rules
     authors = english_names(pictograms.authors())        # inside the English quotation of the credit
-    return " ".join([words("release.credits", number=r.number, title=r.title, credit=r.credit, game=r.game),
-                     words("release.credits.art", authors=authors)])
+    return words.sentences([words("release.credits", number=r.number, title=r.title, credit=r.credit, game=r.game),
+                            words("release.credits.art", authors=authors)])
 
 
 def _facts(words: Words, content: bytes, pages: int | None = None) -> dict[str, object]:
@@ -245,15 +245,8 @@ def _html_words(words: Words, key: str, **fields: object) -> Markup:
 
 def _wrap(text: str, width: int) -> str:
     """`text` filled to lines of at most `width` characters (a longer word has a line of its own);
-    a no-break space ("33,3 %", "page :") never ends a line."""
-    out, line = [], ""
-    for word in words_of(text):
-        if line and len(line) + 1 + len(word) > width:
-            out.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return "\n".join([*out, line] if line else out)
+    a no-break space ("33,3 %", "page :") never ends a line; Japanese breaks by kinsoku."""
+    return "\n".join(fill_pieces(text, width))
 
 
 def _bullet(text: str, width: int) -> str:
@@ -269,7 +262,8 @@ def preview_index(words: Words, *, edition: str, files: Sequence[Mapping[str, ob
     what it is and, for a PDF, its paper and how to print it (part_words); `changes`, the printed
     changes since the preview started; `problems` and `script`, markup the server made."""
     return _render(PREVIEW, words, title=words("serve.title"), edition=edition, files=files, changes=changes,
-                   problems=Markup(problems), script=Markup(script), colours=_colours(), policy=Markup(policy_meta()))
+                   problems=Markup(problems), script=Markup(script), colours=_colours(words.lang),
+                   policy=Markup(policy_meta()))
 
 
 # -- the index of a release of several editions -------------------------------------------------

@@ -17,29 +17,39 @@ from fontTools import subset
 from fontTools.ttLib import TTFont
 
 from generator.render.pdf.canvas import FONT_FOLDER
+from generator.render.theme import FaceSet
 
-# (family as aid.css names it, weights, style, the kit's file).  The page sets body text, its
-# bold and italic, and its tables in the condensed face (aid.css: table, th); a browser slants a
-# condensed italic or a bold italic itself, rare as they are on the page.
-FACES = (
-    ("IBM Plex Sans", "100 500", "normal", "IBMPlexSans-Regular.ttf"),
-    ("IBM Plex Sans", "600 900", "normal", "IBMPlexSans-Bold.ttf"),
-    ("IBM Plex Sans", "100 900", "italic", "IBMPlexSans-Italic.ttf"),
-    ("IBM Plex Sans Condensed", "100 500", "normal", "IBMPlexSansCondensed-Regular.ttf"),
-    ("IBM Plex Sans Condensed", "600 900", "normal", "IBMPlexSansCondensed-Bold.ttf"),
-)
+# By the edition's faces (theme.FaceSet.name): (family as the faces' web stack names it, weights,
+# style, the kit's file).  The page sets body text, its bold and italic, and its tables in the
+# condensed face (aid.css: table, th); a browser slants a condensed italic or a bold italic
+# itself, rare as they are on the page.  IBM Plex Sans JP has neither condensed nor italic faces
+# (its web stack names it for both roles).
+FACES = {
+    "IBM Plex Sans": (
+        ("IBM Plex Sans", "100 500", "normal", "IBMPlexSans-Regular.ttf"),
+        ("IBM Plex Sans", "600 900", "normal", "IBMPlexSans-Bold.ttf"),
+        ("IBM Plex Sans", "100 900", "italic", "IBMPlexSans-Italic.ttf"),
+        ("IBM Plex Sans Condensed", "100 500", "normal", "IBMPlexSansCondensed-Regular.ttf"),
+        ("IBM Plex Sans Condensed", "600 900", "normal", "IBMPlexSansCondensed-Bold.ttf"),
+    ),
+    "IBM Plex Sans JP": (
+        ("IBM Plex Sans JP", "100 500", "normal", "IBMPlexSansJP-Regular.ttf"),
+        ("IBM Plex Sans JP", "600 900", "normal", "IBMPlexSansJP-Bold.ttf"),
+    ),
+}
 # The glyphs as the PDFs set them (reportlab applies no OpenType feature): the layout tables go,
 # which also spares reading them, most of a subset's time.
 LAYOUT_TABLES = ["GSUB", "GPOS", "GDEF"]
 
 
-def font_faces(text: str) -> str:
-    """The @font-face rules of every face, each holding the glyphs of `text`'s characters."""
+def font_faces(text: str, faces: FaceSet) -> str:
+    """The @font-face rules of every face of the edition's `faces`, each holding the glyphs of
+    `text`'s characters."""
     characters = "".join(sorted({ch for ch in text if ch.isprintable() or ch == "\u00a0"}))
     return "".join(f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
                    f"font-display: swap; src: url(data:font/woff2;base64,{_woff2(file, characters)}) "
                    'format("woff2"); }\n'
-                   for family, weight, style, file in FACES)
+                   for family, weight, style, file in FACES[faces.name])
 
 
 @lru_cache(maxsize=64)

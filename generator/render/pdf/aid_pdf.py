@@ -39,13 +39,12 @@ from generator.render import theme
 from generator.render.pdf import chart_pdf as flowchart
 from generator.render.pdf import key_pdf
 from generator.render.pdf.canvas import (
-    BOLD,
-    FONT,
     Pdf,
     colophon_text,
     colour,
     document_info,
     draw_footer,
+    edition_faces,
     escape,
     fill,
     grey,
@@ -75,9 +74,10 @@ class AidDocument(NamedTuple):
 
 def parse(ctx: BuildContext, text: str) -> AidDocument:
     """The aid's Markdown `text` (content/aid.py) checked for the font's letters and parsed."""
-    register_fonts(italics=True)
-    check_printable(ctx.kit)
-    check_template_text(text, ctx.templates)      # the template's own words, the font's letters
+    face_set = edition_faces(ctx.words.lang)
+    register_fonts(face_set, italics=True)
+    check_printable(ctx.kit, face_set=face_set)
+    check_template_text(text, ctx.templates, face_set)      # the template's own words, the font's letters
     converter = _converter(ctx)
     return AidDocument(converter, converter.parse(text))
 
@@ -117,7 +117,7 @@ class _TooLong(Exception):
 
 def _styles(ctx: BuildContext, size: float) -> Styles:
     colours = theme.palette(ctx.options.bw)
-    return make_styles(size, accent=colour(colours.accent), head_fill=fill(colours.head))
+    return make_styles(size, edition_faces(ctx.words.lang), accent=colour(colours.accent), head_fill=fill(colours.head))
 
 
 def _converter(ctx: BuildContext) -> Converter:
@@ -164,14 +164,14 @@ class ChangeBars:
         canv.restoreState()
 
 
-def _changes_notice(canvas: Any, paper: Paper, text: str) -> None:
+def _changes_notice(canvas: Any, paper: Paper, text: str, font: str) -> None:
     """A line in the top margin of each page: what the bars mean, with a bar drawn as its key.
     In the margin, so the sheet's text keeps its place (page 1 has no line to spare)."""
     y = paper.height - 21
     canvas.saveState()
     canvas.setFillGray(theme.MARK_LEVEL)
     canvas.rect(MARGIN - ChangeBars.GAP - ChangeBars.WIDTH, y - 2, ChangeBars.WIDTH, 9, stroke=0, fill=1)
-    canvas.setFont(BOLD, 7.5)
+    canvas.setFont(font, 7.5)
     canvas.drawString(MARGIN, y, text)
     canvas.restoreState()
 
@@ -255,13 +255,13 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
             set_document_info(canvas, info)
         draw_footer(canvas, ctx, paper, page, total, margin=24, part="page.footer.part.aid")
         if notice is not None:
-            _changes_notice(canvas, paper, notice)
+            _changes_notice(canvas, paper, notice, edition_faces(ctx.words.lang).bold)
 
     buffer = io.BytesIO()
     doc = BaseDocTemplate(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
                           title=title, subject=subject, author=info.author, creator=info.creator,
-                          initialFontName=FONT, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                          bottomMargin=FOOTER)
+                          initialFontName=edition_faces(ctx.words.lang).body, leftMargin=MARGIN,
+                          rightMargin=MARGIN, topMargin=MARGIN, bottomMargin=FOOTER)
     doc.addPageTemplates([
         PageTemplate("page1", templates[0], onPage=on_page, autoNextPageTemplate="page2"),
         # A page past the last (only while trying a size) reuses page 2's frames, then stops.

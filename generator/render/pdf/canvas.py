@@ -3,9 +3,10 @@
 The kit's type is one superfamily, IBM Plex (SIL Open Font License 1.1, shipped in fonts/ beside
 this file with its LICENSE): IBM Plex Sans for the aid's text, IBM Plex Sans Condensed for the
 counters, the tables and every table head (render/theme.py says which role takes which face and
-size).  Both are registered as TrueType, so they are embedded and subset (the PDFs that bring
-parts together tag each subset by what it holds: subset_tags.py); both cover every edition's
-letters (Latin with Latin Extended, Greek, Cyrillic).  No standard-14 font is ever referenced.  Canvases are made in
+size), IBM Plex Sans JP in every role of the Japanese edition: the faces are the edition's
+(theme.FaceSet, chosen by edition_faces).  All are registered as TrueType, so they are embedded
+and subset (the PDFs that bring parts together tag each subset by what it holds:
+subset_tags.py).  No standard-14 font is ever referenced.  Canvases are made in
 invariant mode, which (with SOURCE_DATE_EPOCH when set) fixes the dates and document IDs: same
 input, same bytes.  Colours are the theme's (render/theme.py) made reportlab colours here, by
 its ink rules.  The document info (author, creator, keywords) is the catalogue's words filled
@@ -33,6 +34,7 @@ from generator import __version__
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render import theme
+from generator.render.theme import LATIN, FaceSet, edition_faces
 from generator.text import ELLIPSIS, words_of
 from generator.units import mm
 
@@ -41,21 +43,7 @@ from generator.units import mm
 # eighth smaller, and whatever reads them (a shop's conversion, pdfium, pypdf) skips a pass.
 rl_config.useA85 = 0
 
-FONT = "IBMPlexSans"                    # the body face: the aid's text, the pages' prose
-BOLD = "IBMPlexSans-Bold"
-ITALIC = "IBMPlexSans-Italic"
-BOLD_ITALIC = "IBMPlexSans-BoldItalic"
-CONDENSED = "IBMPlexSansCondensed"      # the condensed face: table cells, counters' small words
-CONDENSED_MEDIUM = "IBMPlexSansCondensed-Medium"    # counter text: firmer than regular at 5 and 6 pt
-CONDENSED_BOLD = "IBMPlexSansCondensed-Bold"        # table heads, counter titles and numerals
-CONDENSED_ITALIC = "IBMPlexSansCondensed-Italic"    # emphasis in a table cell (the aid's)
-FONT_NAME = "IBM Plex Sans"     # as the glyph check names it (the condensed face holds the same letters)
 FONT_FOLDER = os.path.join(os.path.dirname(__file__), "fonts")
-_FILES = {FONT: "IBMPlexSans-Regular.ttf", BOLD: "IBMPlexSans-Bold.ttf", ITALIC: "IBMPlexSans-Italic.ttf",
-          BOLD_ITALIC: "IBMPlexSans-BoldItalic.ttf", CONDENSED: "IBMPlexSansCondensed-Regular.ttf",
-          CONDENSED_MEDIUM: "IBMPlexSansCondensed-Medium.ttf", CONDENSED_BOLD: "IBMPlexSansCondensed-Bold.ttf",
-          CONDENSED_ITALIC: "IBMPlexSansCondensed-Italic.ttf"}
-_CONDENSED = (CONDENSED, CONDENSED_MEDIUM, CONDENSED_BOLD)
 EDGE_MM = 5            # nothing is drawn nearer a page edge than this (many printers' margin)
 MM = mm(1)
 
@@ -101,27 +89,45 @@ def document_info(ctx: BuildContext) -> DocumentInfo:
                         ctx.words("pdf.keywords", **fields))
 
 
-def register_fonts(*, italics: bool = False) -> None:
-    """Register IBM Plex Sans and its bold, and the three condensed weights, as TrueType
-    (embedded), with `italics` the italics too; map bold/italic for Paragraph markup.
+def register_fonts(face_set: FaceSet = LATIN, *, italics: bool = False) -> None:
+    """Register `face_set`'s faces as TrueType (embedded), with `italics` the italics too; map
+    bold/italic for Paragraph markup.  LATIN's upright faces are always registered: platypus'
+    own canvases start in its body face.
 
     Parsing a face costs every build that registers it; only the aid prints italics (the tables
     and counters never do), so only its renderer asks for them."""
+    if face_set is not LATIN:
+        register_fonts(LATIN)
     registered = pdfmetrics.getRegisteredFontNames()
-    for name in (FONT, BOLD, *_CONDENSED, *((ITALIC, BOLD_ITALIC, CONDENSED_ITALIC) if italics else ())):
+    for name in (*face_set.upright(), *(face_set.italics() if italics else ())):
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, os.path.join(FONT_FOLDER, _FILES[name])))
-    if FONT in registered:
+            font = TTFont(name, os.path.join(FONT_FOLDER, face_set.file(name)))
+            _stand_in(font, face_set.stand_ins)
+            pdfmetrics.registerFont(font)
+    if face_set.body in registered:
         return
-    addMapping(FONT, 0, 0, FONT)
-    addMapping(FONT, 1, 0, BOLD)
-    addMapping(FONT, 0, 1, ITALIC)
-    addMapping(FONT, 1, 1, BOLD_ITALIC)
-    addMapping(CONDENSED, 0, 0, CONDENSED)
-    addMapping(CONDENSED, 1, 0, CONDENSED_BOLD)
-    addMapping(CONDENSED, 0, 1, CONDENSED_ITALIC)
-    addMapping(CONDENSED, 1, 1, CONDENSED_BOLD)     # no bold italic in a table: the bold says enough
-    rl_config.canvas_basefontname = FONT   # platypus' own canvases start in the body face too
+    addMapping(face_set.body, 0, 0, face_set.body)
+    addMapping(face_set.body, 1, 0, face_set.bold)
+    addMapping(face_set.body, 0, 1, face_set.italic)
+    addMapping(face_set.body, 1, 1, face_set.bold_italic)
+    if face_set.condensed != face_set.body:
+        addMapping(face_set.condensed, 0, 0, face_set.condensed)
+        addMapping(face_set.condensed, 1, 0, face_set.condensed_bold)
+        addMapping(face_set.condensed, 0, 1, face_set.condensed_italic)
+        # no bold italic in a table: the bold says enough
+        addMapping(face_set.condensed, 1, 1, face_set.condensed_bold)
+    if face_set is LATIN:
+        rl_config.canvas_basefontname = LATIN.body   # platypus' own canvases start in the body face too
+
+
+def _stand_in(font: TTFont, stand_ins: tuple[tuple[str, str], ...]) -> None:
+    """Map each character the face lacks to its stand-in's glyph and width: the PDF draws the
+    stand-in's glyph, and its text (ToUnicode) still says the character."""
+    face = font.face
+    for char, stand_in in stand_ins:
+        if ord(char) not in face.charToGlyph:
+            face.charToGlyph[ord(char)] = face.charToGlyph[ord(stand_in)]
+            face.charWidths[ord(char)] = face.charWidths[ord(stand_in)]
 
 
 @functools.cache
@@ -196,10 +202,11 @@ def new_canvas(ctx: BuildContext, paper: Paper, title: str, subject: str, *,
                duplex: bool = False) -> tuple[Any, "_Capture"]:
     """A canvas writing into memory; return (canvas, buffer).  Call `finish()` for the bytes.
     The author, creator and keywords come from the build's context."""
-    register_fonts()
+    face_set = edition_faces(ctx.words.lang)
+    register_fonts(face_set)
     buffer = _Capture()
     c = rl_canvas.Canvas(buffer, pagesize=(paper.width, paper.height), invariant=1,
-                         initialFontName=FONT, initialFontSize=9, pageCompression=1)
+                         initialFontName=face_set.body, initialFontSize=9, pageCompression=1)
     set_metadata(c, title, subject, duplex=duplex)
     set_document_info(c, document_info(ctx))
     c.setPageCallBack(lambda number: page_ended())
@@ -288,7 +295,7 @@ def draw_footer(c: Any, ctx: BuildContext, paper: Paper, page: int | None = None
     if name is not None:
         c.beginForm(name, 0, 0, paper.width, paper.height)
     c.saveState()
-    c.setFont(FONT, size)
+    c.setFont(edition_faces(ctx.words.lang).body, size)
     c.setFillGray(theme.FOOTER_LEVEL)         # DeviceGray: pure K
     c.drawCentredString(paper.width / 2, max(margin * 0.6, footer_baseline(size)), text)
     c.restoreState()

@@ -20,7 +20,7 @@ from reportlab.platypus import Flowable, Paragraph
 from generator.content.aid_files import flowchart_settings
 from generator.errors import RenderError
 from generator.layout import chart as geometry
-from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, INK, ITALIC, PAPER
+from generator.render.pdf.canvas import INK, PAPER
 from generator.render.pdf.markdown_pdf import Converter, Styles
 from generator.render.theme import MARK_LEVEL
 
@@ -65,7 +65,7 @@ class Flowchart(Flowable):
         self.accent, self.fill, self.head_fill = accent, fill, head_fill
         self.tab = tab if tab is not None else accent       # the ground the rule tabs' words reverse out of
         size = styles.body.fontSize
-        self.title_style = ParagraphStyle("box-title", styles.body, fontName=BOLD, fontSize=size + 0.5,
+        self.title_style = ParagraphStyle("box-title", styles.body, fontName=styles.faces.bold, fontSize=size + 0.5,
                                           leading=size + 2, spaceAfter=0)
         self.label_size = max(size - 0.5, 7.5)
         self.chart: geometry.Chart | None = None     # laid out by wrap()
@@ -73,7 +73,7 @@ class Flowchart(Flowable):
         self.spaceAfter = size
 
     def _tab_width(self, box: Box) -> float:
-        return stringWidth(box.rule, CONDENSED_BOLD, TAB_SIZE) + 6 if box.rule else 0
+        return stringWidth(box.rule, self.styles.faces.condensed_bold, TAB_SIZE) + 6 if box.rule else 0
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         # Its layout depends on the width alone (its text's lines read no height), and the aid's
@@ -148,15 +148,15 @@ class Flowchart(Flowable):
     def _label(self, c: Any, arrow: geometry.Arrow, label: str) -> None:
         assert arrow.label_at is not None
         size = self.label_size
-        while size > 5 and stringWidth(label, ITALIC, size) > arrow.label_room:
+        while size > 5 and stringWidth(label, self.styles.faces.italic, size) > arrow.label_room:
             size -= 0.25
         x, y = arrow.label_at
-        w = stringWidth(label, ITALIC, size) + 4
+        w = stringWidth(label, self.styles.faces.italic, size) + 4
         left = x - w / 2 if arrow.label_anchor == "centre" else x - w
         c.setFillColor(PAPER)
         c.rect(left, y - 1, w, size + 1, stroke=0, fill=1)
         c.setFillColor(INK)
-        c.setFont(ITALIC, size)
+        c.setFont(self.styles.faces.italic, size)
         c.drawString(left + 2, y + 0.5, label)
 
     def _draw_box(self, c: Any, box: Box, rect: geometry.Rect, title: Paragraph, th: float) -> None:
@@ -188,7 +188,7 @@ class Flowchart(Flowable):
             c.setFillColor(self.tab)
             c.roundRect(tx, ty - 1.5, tw, TAB_SIZE + 3, 1.5, stroke=0, fill=1)
             c.setFillColor(PAPER)
-            c.setFont(CONDENSED_BOLD, TAB_SIZE)
+            c.setFont(self.styles.faces.condensed_bold, TAB_SIZE)
             c.drawCentredString(tx + tw / 2, ty + 1.2, box.rule)
         c.restoreState()
         inner = rect.w - 2 * PAD
@@ -213,8 +213,8 @@ def from_element(el: Element, converter: Converter, *, accent: Any, fill: Any, h
     styles = converter.styles
     # A box's text in the condensed face, as the tables': a column a quarter of the page wide holds a
     # line of it, where the body face would break every other phrase.
-    box_style = ParagraphStyle("box", styles.body, fontName=CONDENSED, leading=round(styles.body.fontSize * 1.15, 2),
-                               spaceAfter=styles.body.fontSize * 0.25)
+    box_style = ParagraphStyle("box", styles.body, fontName=styles.faces.condensed,
+                               leading=round(styles.body.fontSize * 1.15, 2), spaceAfter=styles.body.fontSize * 0.25)
     boxes = []
     page_bars = converter.bars
     for li in listing.findall("li"):

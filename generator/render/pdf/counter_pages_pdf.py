@@ -29,13 +29,10 @@ from generator.layout import sheets as geo
 from generator.layout.paper import Paper
 from generator.render import theme
 from generator.render.pdf.canvas import (
-    BOLD,
-    CONDENSED,
-    CONDENSED_BOLD,
-    FONT,
     INK,
     colophon_text,
     draw_footer,
+    edition_faces,
     ellipsise,
     register_fonts,
 )
@@ -64,8 +61,8 @@ class Where(Struct, frozen=True):
     pages: int
 
 
-def register() -> None:
-    register_fonts()
+def register(words: Words) -> None:
+    register_fonts(edition_faces(words.lang))
 
 
 def title(ctx: BuildContext) -> str:
@@ -83,7 +80,7 @@ def bars(c: Canvas, grid: geo.Grid, words: Words) -> None:
         c.setLineWidth(HAIRLINE)
         for x in bar.ticks:     # graduations stand above the bar, so its ends are plain to see
             c.line(x, bar.y + bar.height, x, bar.y + bar.height + mm(1))
-        c.setFont(CONDENSED, 6.5)
+        c.setFont(edition_faces(words.lang).condensed, 6.5)
         c.drawCentredString(bar.x + bar.length / 2, bar.label_y + mm(1),
                             words(f"counters.bar.{bar.unit}", length=bar.units))
     c.restoreState()
@@ -103,16 +100,20 @@ def _heading(c: Canvas, ctx: BuildContext, where: Where, outline: str, heading: 
     width = where.paper.width - 2 * left
     c.setFillColor(INK)
     top = where.paper.height - mm(22)
-    c.setFont(BOLD, PAGE.title)
-    c.drawString(left, top, ellipsise(title(ctx), BOLD, PAGE.title, width))
-    c.setFont(BOLD, PAGE.head)
-    c.drawString(left, top - PAGE.head * 1.6, ellipsise(ctx.words(heading), BOLD, PAGE.head, width))
+    bold = edition_faces(ctx.words.lang).bold
+    c.setFont(bold, PAGE.title)
+    c.drawString(left, top, ellipsise(title(ctx), bold, PAGE.title, width))
+    c.setFont(bold, PAGE.head)
+    c.drawString(left, top - PAGE.head * 1.6, ellipsise(ctx.words(heading), bold, PAGE.head, width))
     return left, width, top - PAGE.head * 1.6 - PAGE.body * 2
 
 
-def paragraphs(c: Canvas, x: float, y: float, width: float, texts: Sequence[str], size: float = PAGE.body,
-               font: str = FONT) -> float:
-    """Left-aligned wrapped paragraphs from baseline `y` down; returns the next paragraph's baseline."""
+def paragraphs(c: Canvas, words: Words, x: float, y: float, width: float, texts: Sequence[str],
+               size: float = PAGE.body, *, condensed: bool = False) -> float:
+    """Left-aligned wrapped paragraphs from baseline `y` down, in the edition's body face (or its
+    condensed one); returns the next paragraph's baseline."""
+    face_set = edition_faces(words.lang)
+    font = face_set.condensed if condensed else face_set.body
     lead = size * LEAD
     c.setFont(font, size)
     for text in texts:
@@ -153,10 +154,10 @@ def calibration_pair(c: Canvas, ctx: BuildContext, where: Where) -> None:
     cal = geo.calibration(where.grid)
     ox, oy = _offset(ctx)
     right, up = EXAMPLE_READING
-    paragraphs(c, left, y, width, [words("calibration.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN)])
-    _cross(c, cal.front, cal, None)
+    paragraphs(c, words, left, y, width, [words("calibration.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN)])
+    _cross(c, cal.front, cal, words, labelled=False)
     x_text = cal.front[0] + cal.scale + mm(10)
-    text_end = paragraphs(c, x_text, cal.front[1] + cal.scale + mm(2), where.paper.width - x_text - left, [
+    text_end = paragraphs(c, words, x_text, cal.front[1] + cal.scale + mm(2), where.paper.width - x_text - left, [
         words("calibration.step.2"), words("calibration.step.3"),
         words("calibration.step.4", x=f"{ox:g}", y=f"{oy:g}", right=_reading(right), down=_reading(-up),
               example_x=f"{ox + right:g}", example_y=f"{oy + up:g}"),
@@ -175,22 +176,23 @@ def _calibration_back(c: Canvas, ctx: BuildContext, where: Where) -> None:
     c.bookmarkPage("counters-calibration-back")
     c.addOutlineEntry(words("calibration.outline.back"), "counters-calibration-back", 1)
     cal = geo.calibration(where.grid)
-    _cross(c, cal.back, cal, words)
+    _cross(c, cal.back, cal, words, labelled=True)
     c.setFillColor(INK)
     left = mm(geo.MARGIN_SIDE_MM + 6)
     top = where.paper.height - mm(22)
-    c.setFont(BOLD, PAGE.head)
-    c.drawString(left, top, ellipsise(words("calibration.back.heading"), BOLD, PAGE.head, where.paper.width - 2 * left))
+    bold = edition_faces(words.lang).bold
+    c.setFont(bold, PAGE.head)
+    c.drawString(left, top, ellipsise(words("calibration.back.heading"), bold, PAGE.head, where.paper.width - 2 * left))
     ox, oy = _offset(ctx)
-    paragraphs(c, left, top - PAGE.head * 1.8, where.paper.width - 2 * left, [
+    paragraphs(c, words, left, top - PAGE.head * 1.8, where.paper.width - 2 * left, [
         words("calibration.back.read", x=f"{ox:g}", y=f"{oy:g}"),
         words("calibration.back.shift", x=_reading(ox), y=_reading(oy))])
     bars(c, where.grid, words)
     draw_footer(c, ctx, where.paper, 2, where.pages, part="page.footer.part.counters")
 
 
-def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: Words | None) -> None:
-    """A cross through `point` with a mm scale along both arms; with `words`, labelled every 5 mm."""
+def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: Words, *, labelled: bool) -> None:
+    """A cross through `point` with a mm scale along both arms; `labelled`: every 5 mm, in `words`."""
     x, y = point
     c.saveState()
     c.setStrokeColor(INK)
@@ -198,7 +200,7 @@ def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: W
     reach = cal.scale + mm(4)
     c.line(x - reach, y, x + reach, y)
     c.line(x, y - reach, x, y + reach)
-    c.setFont(CONDENSED, 6)
+    c.setFont(edition_faces(words.lang).condensed, 6)
     c.setFillColor(INK)
     for i in range(-geo.CAL_SCALE_MM, geo.CAL_SCALE_MM + 1):
         if i == 0:
@@ -207,12 +209,12 @@ def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: W
         t = mm(2) if i % 5 == 0 else mm(1)
         c.line(x + d, y - t / 2, x + d, y + t / 2)
         c.line(x - t / 2, y + d, x + t / 2, y + d)
-        if words and i % 5 == 0:
+        if labelled and i % 5 == 0:
             label = f"{i:+d}".replace("-", "\u2212")
             # x labels above the axis, y labels left of it: the two sets never meet
             c.drawCentredString(x + d, y + mm(1.5), label)
             c.drawRightString(x - mm(1.5), y + d - 2, label)
-    if words:
+    if labelled:
         c.drawString(x + reach + mm(1), y - 2, words("calibration.cross.right"))
         c.drawCentredString(x, y + reach + mm(1), words("calibration.cross.up"))
     c.circle(x, y, mm(1), stroke=1, fill=0)
@@ -225,7 +227,7 @@ def fold_instructions(c: Canvas, ctx: BuildContext, where: Where) -> None:
     """Page 1 of fold sheets: print single-sided, fold, glue, cut; then the manifest and the bars."""
     words = ctx.words
     left, width, y = _heading(c, ctx, where, "fold.outline", "fold.heading")
-    end = paragraphs(c, left, y, width, [
+    end = paragraphs(c, words, left, y, width, [
         words("fold.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN), words("fold.step.2"), words("fold.step.3"),
         words("fold.step.4"), words("fold.step.5")])
     _manifest_and_key(c, ctx, where, left, end - mm(4), width)
@@ -238,27 +240,28 @@ def fold_instructions(c: Canvas, ctx: BuildContext, where: Where) -> None:
 def shop_cover(c: Canvas, ctx: BuildContext, where: Where, contents: Sequence[str]) -> None:
     """The COVER_PAGES for a print shop: what each cut sheet holds and on which pages, then the
     manifest; the first pages of its counters, or (a shop that die-cuts) a file of their own."""
+    face_set = edition_faces(ctx.words.lang)
     words = ctx.words
     left, width, y = _heading(c, ctx, where, "cover.outline", "cover.heading")
     sheets = len(contents)
     first = geo.page_of_sheet(ctx.options, 1, "front") + 1
     intro = _cover_intro(ctx)
     prepress = ctx.options.profile.prepress
-    y = paragraphs(c, left, y, width, [
+    y = paragraphs(c, words, left, y, width, [
         words(intro, sheets=sheets, first=first, size=_reading(round(float(ctx.options.counter_mm), 1)),
               bleed=_reading(round(float(where.grid.bleed_mm), 1)),
               trim_bleed=_reading(round(float(prepress.bleed_mm), 1) if prepress is not None else 0))])
     y -= PAGE.body
     for n, groups in enumerate(contents, start=1):
         if y < _floor(where.grid) + PAGE.body * 4:
-            paragraphs(c, left, y, width, [words("cover.more", count=sheets - n + 1)])
+            paragraphs(c, words, left, y, width, [words("cover.more", count=sheets - n + 1)])
             break
-        c.setFont(BOLD, PAGE.body)
+        c.setFont(face_set.bold, PAGE.body)
         label = words("cover.sheet", n=n, front=geo.page_of_sheet(ctx.options, n, "front") + 1,
                       back=geo.page_of_sheet(ctx.options, n, "back") + 1)
         c.drawString(left, y, label)
-        indent = stringWidth(label, BOLD, PAGE.body) + PAGE.body
-        y = paragraphs(c, left + indent, y, width - indent, [groups])
+        indent = stringWidth(label, face_set.bold, PAGE.body) + PAGE.body
+        y = paragraphs(c, words, left + indent, y, width - indent, [groups])
     colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 2, width)
     bars(c, where.grid, words)
     draw_footer(c, ctx, where.paper, 1, where.pages, part="page.footer.part.counters")
@@ -292,13 +295,14 @@ def _manifest_and_key(c: Canvas, ctx: BuildContext, where: Where, left: float, t
     scale = min(KEY_SCALE[1], max(KEY_SCALE[0], (width + KEY_GAP) / len(faces) / where.zone.size
                                   - KEY_GAP / where.zone.size))
     said = [entry.text for entry in counter_key(ctx)]
-    said_height = sum(len(wrapped(text, FONT, PAGE.small, width)) for text in said) * PAGE.small * LEAD \
+    body = edition_faces(ctx.words.lang).body
+    said_height = sum(len(wrapped(text, body, PAGE.small, width)) for text in said) * PAGE.small * LEAD \
         + len(said) * PAGE.small * LEAD / 3
     key_height = where.zone.size * scale + PAGE.small * 4 + said_height
     y = _manifest(c, ctx, left, top, width, tally(where.groups), floor + key_height)
     if y - key_height >= floor:
         below = _faces_key(c, ctx, where, (left, y - mm(2), width), faces, scale)
-        paragraphs(c, left, below, width, said, size=PAGE.small)
+        paragraphs(c, ctx.words, left, below, width, said, size=PAGE.small)
     if colophon_too:
         colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 1.5, width)
 
@@ -311,17 +315,18 @@ def _manifest_text(ctx: BuildContext) -> list[str]:
                         sets=words.count("calibration.manifest.set_count", sets))]
     what += [words("calibration.manifest.fill")] if ctx.options.fill else []
     what += [words("calibration.manifest.weapons")]
-    return [" ".join(what), words("calibration.manifest.emblems")]
+    return [words.sentences(what), words("calibration.manifest.emblems")]
 
 
 def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: float, rows: Tally,
               floor: float) -> float:
     """The manifest's heading, paragraphs and table from `top` down; returns where it ends."""
+    face_set = edition_faces(ctx.words.lang)
     words = ctx.words
     c.setFillColor(INK)
-    c.setFont(BOLD, PAGE.head)
+    c.setFont(face_set.bold, PAGE.head)
     c.drawString(left, top, words("calibration.manifest.heading"))
-    y = paragraphs(c, left, top - PAGE.head * 1.4, width, _manifest_text(ctx), size=PAGE.small)
+    y = paragraphs(c, words, left, top - PAGE.head * 1.4, width, _manifest_text(ctx), size=PAGE.small)
     heads = ["nationality", *KINDS, "total"]
     headers: list[object] = [words(f"calibration.manifest.head.{k}") for k in heads]
     col_w = mm(18)
@@ -335,7 +340,7 @@ def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: floa
     room = max(0, int((y - 4 - floor) // pitch) - 2)
     shown = rows if len(rows) <= room else rows[:max(0, room - 1)]
     y -= 4
-    _row(c, left, y, name_w, col_w, headers, CONDENSED_BOLD, size)
+    _row(c, left, y, name_w, col_w, headers, face_set.condensed_bold, size)
     for nat, counts in shown:
         y -= pitch
         side = size * 1.1       # the emblem, as a legend, before the name
@@ -343,14 +348,14 @@ def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: floa
             draw_shape(c, shape, paint(nat, ctx.options.bw)[2](shape.colour))
         c.setFillColor(INK)
         _row(c, left + side * 1.4, y, name_w - side * 1.4, col_w,
-             [nat.name, *(counts[k] for k in KINDS), sum(counts.values())], CONDENSED, size)
+             [nat.name, *(counts[k] for k in KINDS), sum(counts.values())], face_set.condensed, size)
     if len(shown) < len(rows):
         y -= pitch
         _row(c, left, y, name_w, col_w, [words("calibration.manifest.more", count=len(rows) - len(shown))],
-             CONDENSED, size)
+             face_set.condensed, size)
     y -= pitch
     _row(c, left, y, name_w, col_w, [words("calibration.manifest.all"), *(totals[k] for k in KINDS),
-                                     sum(totals.values())], CONDENSED_BOLD, size)
+                                     sum(totals.values())], face_set.condensed_bold, size)
     return y - pitch
 
 
@@ -389,6 +394,7 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
     """The counter key's heading and the faces of _key_faces enlarged by `scale`, each named under
     it, from `place` (left, top, width) down in one row: how to read a counter, shown before it is
     told.  Returns the baseline the key's words start on."""
+    face_set = edition_faces(ctx.words.lang)
     left, top, width = place
     words = ctx.words
     nat = where.groups[0][0]
@@ -396,7 +402,7 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
     pitch = size + KEY_GAP
     per_row = max(1, int((width + KEY_GAP) // pitch))
     c.setFillColor(INK)
-    c.setFont(BOLD, PAGE.head)
+    c.setFont(face_set.bold, PAGE.head)
     c.drawString(left, top, heading(ctx))
     y = top - PAGE.head * 0.6 - mm(3) - size
     for i, (face, caption) in enumerate(faces[:per_row]):
@@ -407,8 +413,9 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
         draw_face(c, where.zone, where.fits, face, nat, ctx.options.bw, words)
         c.restoreState()
         c.setFillColor(INK)
-        c.setFont(CONDENSED, PAGE.small)
-        c.drawCentredString(x + size / 2, y - mm(2) - PAGE.small, ellipsise(caption, CONDENSED, PAGE.small, pitch - 2))
+        c.setFont(face_set.condensed, PAGE.small)
+        c.drawCentredString(x + size / 2, y - mm(2) - PAGE.small,
+                            ellipsise(caption, face_set.condensed, PAGE.small, pitch - 2))
     return y - mm(2) - PAGE.small * 3
 
 
@@ -418,5 +425,6 @@ def colophon(c: Canvas, ctx: BuildContext, left: float, y: float, width: float) 
     the one place the counters print them."""
     authors = english_names(pictograms.authors())        # inside the English quotation of the credit
     c.setFillColor(INK)
-    paragraphs(c, left, y, width, [f"{ctx.words('colophon.text', authors=authors)} {colophon_text(ctx)}."],
-               size=PAGE.small, font=CONDENSED)
+    paragraphs(c, ctx.words, left, y, width,
+               [ctx.words.sentences([ctx.words("colophon.text", authors=authors), f"{colophon_text(ctx)}."])],
+               size=PAGE.small, condensed=True)

@@ -24,11 +24,10 @@ from generator.layout import sheets as geo
 from generator.layout.paper import Paper
 from generator.render.pdf import counter_pages_pdf as first_pages
 from generator.render.pdf.canvas import (
-    CONDENSED_BOLD,
     EDGE_MM,
-    FONT,
     INK,
     draw_footer,
+    edition_faces,
     ellipsise,
     finish,
     new_canvas,
@@ -61,7 +60,7 @@ class Forms:
 def render(ctx: BuildContext, paper: Paper, plan: geo.SheetPlan) -> bytes:
     """The counter sheets of `paper`, as `plan` (layout/sheets.py sheet_plan) places them."""
     opts, words = ctx.options, ctx.words
-    first_pages.register()      # text is measured before the canvas exists
+    first_pages.register(ctx.words)     # text is measured before the canvas exists
     grid, groups, sheets = plan
     zone = geo.face_zones(grid)
     fits = _fitted(ctx, groups, zone, grid)
@@ -102,7 +101,7 @@ def render(ctx: BuildContext, paper: Paper, plan: geo.SheetPlan) -> bytes:
 def render_cover(ctx: BuildContext, paper: Paper, plan: geo.SheetPlan) -> bytes:
     """A die-cutting shop's cover of `paper`'s sheets, a file of its own: what each sheet holds and
     on which pages of the print file, then the manifest and one of each face as a key."""
-    first_pages.register()
+    first_pages.register(ctx.words)
     grid, groups, sheets = plan
     zone = geo.face_zones(grid)
     fits = _fitted(ctx, groups, zone, grid)
@@ -256,8 +255,9 @@ def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, heading: str
     width = paper.width - 2 * side
     ticks_top = grid.y0 + grid.height + grid.reach
     top = paper.height - mm(EDGE_MM) - HEADING_SIZES[0] - 1     # an accent over a capital stays inside too
-    below = block(c, heading, CONDENSED_BOLD, HEADING_SIZES, paper.width / 2, top, width, ticks_top + mm(6), 2)
-    block(c, contents, FONT, CONTENTS_SIZES, paper.width / 2, below, width, ticks_top + mm(2), 3)
+    face_set = edition_faces(words.lang)
+    below = block(c, heading, face_set.condensed_bold, HEADING_SIZES, paper.width / 2, top, width, ticks_top + mm(6), 2)
+    block(c, contents, face_set.body, CONTENTS_SIZES, paper.width / 2, below, width, ticks_top + mm(2), 3)
     c.restoreState()
 
 
@@ -324,18 +324,19 @@ def _fold_marks(c: Canvas, grid: geo.Grid, words: Words) -> None:
         c.line(x1, y1, x2, y2)
     (x, bottom), (_, top) = geo.fold_line(grid)
     label = words("counters.fold.line")
+    font = edition_faces(words.lang).condensed_bold
     size = 6.0
-    while size > 5 and stringWidth(label, CONDENSED_BOLD, size) > (top - bottom) * 0.9:
+    while size > 5 and stringWidth(label, font, size) > (top - bottom) * 0.9:
         size -= 0.25
-    label = ellipsise(label, CONDENSED_BOLD, size, (top - bottom) * 0.9)
-    half = stringWidth(label, CONDENSED_BOLD, size) / 2 + mm(1.5)
+    label = ellipsise(label, font, size, (top - bottom) * 0.9)
+    half = stringWidth(label, font, size) / 2 + mm(1.5)
     middle = (bottom + top) / 2
     c.setDash(*FOLD_DASH)
     c.line(x, bottom, x, middle - half)
     c.line(x, middle + half, x, top)
     c.setDash()
     c.setFillColor(INK)
-    c.setFont(CONDENSED_BOLD, size)
+    c.setFont(font, size)
     c.translate(x, middle)
     c.rotate(90)        # the label reads up the fold line
     c.drawCentredString(0, -size * fl.CAP / 2, label)

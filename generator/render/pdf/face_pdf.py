@@ -1,7 +1,7 @@
 """One counter face drawn: its ground and reversed band, emblem, pictograms, words and numerals.
 
-Where each piece goes is layout/face_layout.py's; this module sets the type (IBM Plex Sans
-Condensed: bold for titles, small words and numerals, medium for the rest), measures it for the
+Where each piece goes is layout/face_layout.py's; this module sets the type (the edition's
+condensed faces, theme.FaceSet: bold for titles, small words and numerals, medium for the rest), measures it for the
 layout, and draws.  The pictograms are game-icons.net's outlines (layout/pictograms.py), filled
 nonzero as SVG fills them.  Every black and grey is pure K.
 """
@@ -24,39 +24,61 @@ from generator.errors import RenderError
 from generator.layout import face_layout as fl
 from generator.layout import pictograms
 from generator.layout import sheets as geo
-from generator.render.pdf.canvas import CONDENSED_BOLD, CONDENSED_MEDIUM, INK, PAPER, colour, grey, ink, ink_span
+from generator.render.pdf.canvas import (
+    INK,
+    PAPER,
+    FaceSet,
+    colour,
+    edition_faces,
+    grey,
+    ink,
+    ink_span,
+    register_fonts,
+)
 from generator.render.theme import WHITE
 from generator.text import truncate
 
 HAIRLINE = 0.4
 SHOWN_CHARS = 40        # how much of an over-long value an error message quotes
-STYLE_FONTS = {"title": CONDENSED_BOLD, "small": CONDENSED_BOLD, "body": CONDENSED_MEDIUM}
-
 Paint = tuple[Any, Any, Any]      # reportlab colours: ground, ink, and a function of an emblem's '#rrggbb'
 
 
-def font_of(style: str) -> str:
-    return STYLE_FONTS.get(style, CONDENSED_MEDIUM)
+def font_of(style: str, face_set: FaceSet) -> str:
+    """The face of a counter's words in `style`: bold for titles, small words and numerals."""
+    return face_set.condensed_bold if style in ("title", "small") else face_set.condensed_medium
 
 
 # Kept: fitting a sheet tries each face's few words at a few sizes, and every sheet and paper
-# of a build measures the same words again; a name always means the same font file.
+# of a build measures the same words again; a font's name always means the same font file.
 @functools.lru_cache(maxsize=4096)
-def measure(text: str, style: str, size: float) -> float:
-    return stringWidth(text, font_of(style), size)
-
-
-@functools.lru_cache(maxsize=4096)
-def ink_of(text: str, style: str, size: float) -> tuple[float, float]:
-    return ink(text, font_of(style), size)
+def _width(text: str, font: str, size: float) -> float:
+    return stringWidth(text, font, size)
 
 
 @functools.lru_cache(maxsize=4096)
-def span_of(text: str, style: str, size: float) -> tuple[float, float]:
-    return ink_span(text, font_of(style), size)
+def _ink(text: str, font: str, size: float) -> tuple[float, float]:
+    return ink(text, font, size)
 
 
-METRICS = fl.Metrics(measure, ink_of, span_of)      # the counters' type, as the layout measures it
+@functools.lru_cache(maxsize=4096)
+def _span(text: str, font: str, size: float) -> tuple[float, float]:
+    return ink_span(text, font, size)
+
+
+@functools.lru_cache(maxsize=8)
+def metrics(face_set: FaceSet) -> fl.Metrics:
+    """The counters' type in an edition's faces, as the layout measures it."""
+    def width(text: str, style: str, size: float) -> float:
+        return _width(text, font_of(style, face_set), size)
+
+    def ink_of(text: str, style: str, size: float) -> tuple[float, float]:
+        return _ink(text, font_of(style, face_set), size)
+
+    def span_of(text: str, style: str, size: float) -> tuple[float, float]:
+        return _span(text, font_of(style, face_set), size)
+    return fl.Metrics(width, ink_of, span_of)
+
+
 Fits = tuple[fl.CounterType, dict[Face, fl.FaceFit]]
 
 
@@ -64,15 +86,18 @@ def fit_faces(groups: Groups, zone: fl.Zones, counter_mm: Fraction, kit: KitData
     """The sheet's type sizes and every distinct face laid out at them; RenderError naming the
     data (the file where the edition's value was written: `kit`'s, or its glossary) or the counter
     size if some face cannot fit even at the floor."""
-    fitted = fl.fit_faces(distinct_faces(groups), zone, METRICS)
+    face_set = edition_faces(words.lang)
+    register_fonts(face_set)
+    m = metrics(face_set)
+    fitted = fl.fit_faces(distinct_faces(groups), zone, m)
     if fitted is not None:
         return fitted
     problems: list[str] = []
     for nat, counters in groups:
         for counter in dict.fromkeys(counters):
             for face in dict.fromkeys((counter.front, counter.back)):
-                if fl.fit_face(face, zone, fl.floor_type(zone), METRICS) is None:
-                    problems += _no_fit(face, zone, counter_mm, nat, kind_label(words, counter.kind), kit)
+                if fl.fit_face(face, zone, fl.floor_type(zone), m) is None:
+                    problems += _no_fit(face, zone, counter_mm, nat, kind_label(words, counter.kind), kit, m)
     raise RenderError(list(dict.fromkeys(problems)) or [f"--counter-size {float(counter_mm):.2f} mm: the counters "
                                                          f"cannot fit their words at {zone.floor:g} pt"])
 
@@ -86,12 +111,12 @@ def distinct_faces(groups: Groups) -> tuple[Face, ...]:
 
 
 def _no_fit(face: Face, zone: fl.Zones, counter_mm: Fraction, nat: Nationality, kind: str,
-            kit: KitData) -> list[str]:
+            kit: KitData, m: fl.Metrics) -> list[str]:
     """One message per data value too long for the counter; if every value fits alone, the
     counter itself is too small for the face.  `kind`: what the catalogue calls the counter."""
     size = f"{float(counter_mm):.2f} mm"
     floor = f"{zone.floor:g} pt"
-    blamed = [line for line in fl.culprits(face, zone, METRICS) if line.source]
+    blamed = [line for line in fl.culprits(face, zone, m) if line.source]
     if not blamed:
         shown = " / ".join(truncate(line.text, 30) for line in _lines(face))
         return [f"--counter-size {size}: the {truncate(nat.name, SHOWN_CHARS)} {kind.lower()} "
@@ -146,6 +171,7 @@ def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationalit
     where it holds it, else drawn."""
     kind, laid = fits[0], fits[1][face]
     ground, ink_colour, emblem_colour = paint(nat, bw)
+    face_set = edition_faces(words.lang)
     c.saveState()
     _ground(c, zone, kind, face, ground, band_ink(nat, bw), bw)
     ex, ey, e, _ = zone.emblem
@@ -153,13 +179,13 @@ def draw_face(c: Canvas, zone: fl.Zones, fits: Fits, face: Face, nat: Nationalit
         draw_shape(c, shape, emblem_colour(shape.colour))
     draw_pictogram(c, face.symbol, laid.places.symbol, ink_colour, ground, forms)
     if laid.places.sign is not None:
-        no_smoke(c, laid.places.sign, ink_colour, words("counter.no_smoke.letter"), kind.small)
+        no_smoke(c, laid.places.sign, ink_colour, words("counter.no_smoke.letter"), kind.small, face_set)
     c.setFillColor(ink_colour)
-    _text(c, laid.note)
+    _text(c, laid.note, face_set)
     c.setFillColor(reversed_ink(nat, bw) if face.band else ink_colour)
-    _text(c, laid.label)
+    _text(c, laid.label, face_set)
     c.setFillColor(ink_colour)
-    _foot(c, zone, kind, face)
+    _foot(c, zone, kind, face, face_set)
     c.restoreState()
 
 
@@ -181,17 +207,17 @@ def _ground(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, ground:
         c.rect(-b, bottom, s + 2 * b, top - bottom, fill=1, stroke=0)
 
 
-def _foot(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face) -> None:
+def _foot(c: Canvas, zone: fl.Zones, kind: fl.CounterType, face: Face, face_set: FaceSet) -> None:
     """The foot's numerals, each with its unit, in the colour set."""
-    for pieces, _ in fl.foot_numerals(face.numerals, zone, kind, measure):
+    for pieces, _ in fl.foot_numerals(face.numerals, zone, kind, metrics(face_set).width):
         for piece in pieces:
-            c.setFont(font_of(piece.style), piece.size)
+            c.setFont(font_of(piece.style, face_set), piece.size)
             c.drawString(piece.x, piece.y, piece.text.replace("\u00a0", " "))
 
 
-def _text(c: Canvas, placed: Iterable[fl.Placed]) -> None:
+def _text(c: Canvas, placed: Iterable[fl.Placed], face_set: FaceSet) -> None:
     for item in placed:
-        c.setFont(font_of(item.style), item.size)
+        c.setFont(font_of(item.style, face_set), item.size)
         c.drawCentredString(item.x, item.y, item.text)
 
 
@@ -294,7 +320,8 @@ def polygon(c: Canvas, points: Sequence[tuple[float, float]]) -> None:
     c.drawPath(path, fill=1, stroke=0)
 
 
-def no_smoke(c: Canvas, sign: tuple[float, float, float], ink_colour: Any, letter: str, small: float) -> None:
+def no_smoke(c: Canvas, sign: tuple[float, float, float], ink_colour: Any, letter: str, small: float,
+             face_set: FaceSet) -> None:
     """No Smoke capability (871.4): Smoke's letter in a struck-through circle.  The circle and
     its stroke are filled shapes, not stroked lines: a shop's black lines overprint what lies
     beneath (ink_stream.py), and a line beside the emblem would lay its black on the emblem's
@@ -307,7 +334,7 @@ def no_smoke(c: Canvas, sign: tuple[float, float, float], ink_colour: Any, lette
     ring.circle(cx, cy, r - half)
     c.drawPath(ring, fill=1, stroke=0, fillMode=0)      # even-odd: the ring alone
     size = max(small, d * 0.7)
-    c.setFont(font_of("small"), size)
+    c.setFont(font_of("small", face_set), size)
     c.drawCentredString(cx, cy - size * fl.CAP / 2, letter)
     k, n = r * 0.7071, half * 0.7071        # the stroke's ends on the circle, its half-width across it
     polygon(c, ((cx - k + n, cy + k + n), (cx + k + n, cy - k + n), (cx + k - n, cy - k - n), (cx - k - n, cy + k - n)))

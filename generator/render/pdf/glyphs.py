@@ -1,9 +1,10 @@
 """Data text the kit's font cannot draw: caught before any PDF, named by file and key.
 
-IBM Plex Sans and its condensed face cover Latin with Latin Extended, Greek and Cyrillic; a
-character outside them would print as an empty box, so every data string any output prints is
-checked first, and every word of the edition's catalogues (its plural forms and the aid's
-sentences too), against the letters every face of both holds.
+IBM Plex Sans and its condensed face cover Latin with Latin Extended, Greek and Cyrillic, IBM Plex
+Sans JP Japanese; a character outside an edition's faces (canvas.edition_faces) would print as an
+empty box, so every data string any output prints is checked first, and every word of the
+edition's catalogues (its plural forms and the aid's sentences too), against the letters every
+face of the edition holds.
 """
 
 import functools
@@ -22,32 +23,35 @@ from generator.data.glossary import Glossary, data_source
 from generator.data.model import KitData, Nationality
 from generator.errors import RenderError
 from generator.layout import pictograms
-from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, FONT, FONT_NAME, register_fonts
+from generator.render.pdf.canvas import LATIN, FaceSet, edition_faces, register_fonts
 
 
-def check_printable(kit: KitData, words: Words | None = None, glossary: Glossary | None = None) -> None:
+def check_printable(kit: KitData, words: Words | None = None, glossary: Glossary | None = None,
+                    face_set: FaceSet | None = None) -> None:
     """Raise RenderError listing every data string (of `kit`, the data as its edition prints it,
     `glossary`'s names and sentences in place), and every word of the edition's catalogues
-    (`words`, and the aid's sentences in its language), with a character the fonts lack."""
-    register_fonts()
-    problems = list(undrawable_text(kit, glossary)) + undrawable_credits()
+    (`words`, and the aid's sentences in its language), with a character the edition's faces
+    lack (`face_set`, else `words`' edition's, else LATIN)."""
+    if face_set is None:
+        face_set = edition_faces(words.lang) if words is not None else LATIN
+    problems = list(undrawable_text(kit, glossary, face_set)) + undrawable_credits(face_set)
     if words is not None:
         problems += undrawable_edition(words.lang, words)
     if problems:
         raise RenderError(problems)
 
 
-def check_template_text(text: str, folder: Path) -> None:
+def check_template_text(text: str, folder: Path, face_set: FaceSet = LATIN) -> None:
     """Raise RenderError naming each line of a template in `folder` that holds a character of the
     aid's rendered `text` the font cannot draw.  The data's and the catalogues' words are checked
     before (check_printable), so what the font lacks here is the template's own."""
     allowed = "\n\r\t\u00ad" + CHANGED       # Markdown's whitespace, a soft hyphen, the kit's change mark
-    shown = unprintable(text, allowed=allowed)
+    cmap = letters(face_set)
+    shown = unprintable(text, cmap, allowed=allowed)
     if not shown:
         return
     from generator.content.template_sandbox import MAX_TEMPLATE_BYTES
     from generator.data.toml_file import Unreadable, read_limited
-    cmap = letters()
     lacking = {ch for ch in text if unprintable(ch, cmap, allowed=allowed)}
     problems = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
@@ -55,22 +59,22 @@ def check_template_text(text: str, folder: Path) -> None:
             source = read_limited(path, MAX_TEMPLATE_BYTES).decode("utf-8")
         except (Unreadable, UnicodeDecodeError):      # no template: a stray file of any size
             continue
-        problems += [f"{path}:{number}: the kit's font ({FONT_NAME}) cannot print {unprintable(line, cmap)}"
+        problems += [f"{path}:{number}: the kit's font ({face_set.name}) cannot print {unprintable(line, cmap)}"
                      for number, line in enumerate(source.split("\n"), 1) if lacking & set(line)]
-    raise RenderError(problems or [f"{folder}: the aid's text holds what the kit's font ({FONT_NAME}) cannot print: "
-                                   f"{shown}"])
+    raise RenderError(problems or [f"{folder}: the aid's text holds what the kit's font ({face_set.name}) "
+                                   f"cannot print: {shown}"])
 
 
-def undrawable_credits() -> list[str]:
+def undrawable_credits(face_set: FaceSet = LATIN) -> list[str]:
     """One problem line per icon author (layout/pictograms.toml) the kit's font cannot print: the
     colophon credits each by name, as the icons' licence asks.  The icons' path data is read
     where an icon is drawn (the counters, the web aid), not for this check."""
-    cmap = letters()
+    cmap = letters(face_set)
     out = []
     for key, author in pictograms.part_authors():
         shown = unprintable(author, cmap)
         if shown:
-            out.append(f"{pictograms.SOURCE}: {key}.author: the kit's font ({FONT_NAME}) cannot print {shown}")
+            out.append(f"{pictograms.SOURCE}: {key}.author: the kit's font ({face_set.name}) cannot print {shown}")
     return out
 
 
@@ -79,8 +83,9 @@ def undrawable_edition(lang: str, words: Words | None = None) -> list[str]:
     given, and the aid's sentences) that a face of the kit cannot print."""
     from generator.content.aid_files import aid_catalogue_file, aid_words
     from generator.content.words import load_words
-    return undrawable_words(words if words is not None else load_words(lang)) + \
-        undrawable_words(aid_words(lang), aid_catalogue_file(lang))
+    face_set = edition_faces(lang)
+    return undrawable_words(words if words is not None else load_words(lang), face_set=face_set) + \
+        undrawable_words(aid_words(lang), aid_catalogue_file(lang), face_set)
 
 
 def printable(text: str, cmap: Mapping[int, int], allowed: str = "") -> bool:
@@ -125,12 +130,13 @@ def _shown(ch: str) -> str:
 
 
 @functools.cache
-def letters() -> Mapping[int, int]:
-    """{code point: glyph} of the characters every face can draw: the body and the condensed
-    face, each regular and bold.  Made once a process (the faces are the kit's own files, the
-    same for every edition): each check of a build asks for it."""
-    register_fonts()
-    body, *others = (pdfmetrics.getFont(face).face.charToGlyph for face in (FONT, BOLD, CONDENSED, CONDENSED_BOLD))
+def letters(face_set: FaceSet = LATIN) -> Mapping[int, int]:
+    """{code point: glyph} of the characters every face of `face_set` can draw: the body and the
+    condensed face, each regular and bold.  Made once a process a face set (the faces are the
+    kit's own files): each check of a build asks for it."""
+    register_fonts(face_set)
+    roles = (face_set.body, face_set.bold, face_set.condensed, face_set.condensed_bold)
+    body, *others = (pdfmetrics.getFont(face).face.charToGlyph for face in dict.fromkeys(roles))
     return MappingProxyType({code: glyph for code, glyph in body.items() if all(code in other for other in others)})
 
 
@@ -141,11 +147,11 @@ _TOML_KEYS = {"number": "variant.number", "title": "variant.title", "game": "var
               "deck_file": "deck.file"}
 
 
-def undrawable_text(kit: KitData, glossary: Glossary | None = None) -> Iterator[str]:
+def undrawable_text(kit: KitData, glossary: Glossary | None = None, face_set: FaceSet = LATIN) -> Iterator[str]:
     """One problem line per data string the aid prints that holds a character the font cannot
     draw: named by its data file and key, or by `glossary`'s file and key where the edition
     prints the glossary's words in its place (`kit` is then the translated data)."""
-    cmap = letters()
+    cmap = letters(face_set)
     rules = kit.rules
     strings = [("rules.toml", key, text) for key, text in _data_strings(rules, "")]
     strings += [("rules.toml", f"interpretation.{i.name}.readings.{i.reading}", i.sentence)
@@ -158,7 +164,7 @@ def undrawable_text(kit: KitData, glossary: Glossary | None = None) -> Iterator[
         shown = unprintable(str(text), cmap)
         if shown:
             where, name = _source(kit, file, key, glossary)
-            yield f"{kit.directory / where}: {name}: the kit's font ({FONT_NAME}) cannot print {shown}"
+            yield f"{kit.directory / where}: {name}: the kit's font ({face_set.name}) cannot print {shown}"
 
 
 def _source(kit: KitData, file: str, key: str, glossary: Glossary | None) -> tuple[str, str]:
@@ -195,11 +201,12 @@ def _nationality_strings(n: Nationality) -> list[tuple[str, str]]:
     return [("name", n.name), ("adjective", n.adjective), *((("army", n.army),) if n.army else ()), *models]
 
 
-def undrawable_words(words: Words, file: Path | None = None) -> list[str]:
+def undrawable_words(words: Words, file: Path | None = None, face_set: FaceSet | None = None) -> list[str]:
     """One problem line per message of an edition's catalogue (`file`, its key catalogue unless
     given), plural forms included, that a face of the kit cannot print, naming the edition, the
-    file, the key and the characters."""
-    cmap = letters()
+    file, the key and the characters (in `face_set`, else the edition's faces)."""
+    face_set = face_set if face_set is not None else edition_faces(words.lang)
+    cmap = letters(face_set)
     texts = [*words.messages.items(), *((key, form) for key, forms in words.plurals.items() for form in forms)]
     if printable("".join(text for _, text in texts), cmap, allowed="\n\u00ad"):
         return []
@@ -210,5 +217,5 @@ def undrawable_words(words: Words, file: Path | None = None) -> list[str]:
         shown = unprintable(text, cmap, allowed="\n\u00ad")
         if shown:
             out.append(f"{file or catalogue_file(words.lang)}: {key}: the {words.lang} edition's text {text[:40]!r}: "
-                       f"the kit's font ({FONT_NAME}) cannot print {shown}")
+                       f"the kit's font ({face_set.name}) cannot print {shown}")
     return out

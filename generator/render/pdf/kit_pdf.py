@@ -13,7 +13,15 @@ from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.profiles.print_profile import PdfX
 from generator.render import theme
-from generator.render.pdf.canvas import FONT, DocumentInfo, Pdf, document_info, draw_footer, finish, new_canvas
+from generator.render.pdf.canvas import (
+    DocumentInfo,
+    Pdf,
+    document_info,
+    draw_footer,
+    edition_faces,
+    finish,
+    new_canvas,
+)
 from generator.render.pdf.pdf_join import Footers, join
 from generator.render.pdf.pdf_stream import Document
 
@@ -66,7 +74,7 @@ def blank_page(ctx: BuildContext, paper: Paper, title: str, subject: str) -> byt
     left blank on purpose, so no player wonders what failed to print."""
     c, buffer = new_canvas(ctx, paper, title, subject)
     c.setFillGray(theme.FOOTER_LEVEL)
-    c.setFont(FONT, theme.PAGE_TYPE.small)
+    c.setFont(edition_faces(ctx.words.lang).body, theme.PAGE_TYPE.small)
     c.drawCentredString(paper.width / 2, paper.height / 2, ctx.words("page.blank"))
     c.showPage()
     return bytes(finish(c, buffer))

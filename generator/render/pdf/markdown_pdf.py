@@ -38,8 +38,8 @@ from reportlab.platypus import (
 )
 
 from generator.render import theme
-from generator.render.pdf.canvas import BOLD, CONDENSED, CONDENSED_BOLD, FONT, INK, escape, grey, register_fonts
-from generator.text import words_of
+from generator.render.pdf.canvas import INK, LATIN, FaceSet, escape, grey, register_fonts
+from generator.text import has_wide, line_pieces
 
 # Markdown's documented placeholder for stashed raw HTML (markdown.util reference); group 1 indexes
 # md.htmlStash.rawHtmlBlocks.
@@ -72,29 +72,44 @@ class Styles(Struct, frozen=True):
     h3: ParagraphStyle
     cell: ParagraphStyle
     head_cell: ParagraphStyle
+    faces: FaceSet = LATIN      # the edition's faces (canvas.edition_faces)
     rule_colour: Any = INK      # heading rules, and the rules over a table and under its header
     head_fill: Any = None                # table header background; None for ink-saving
     grid_colour: Any = GRID_COLOUR
 
 
-def make_styles(size: float, *, accent: Any = INK, head_fill: Any = None, table_size: float | None = None) -> Styles:
-    """Styles for body text of `size` pt, the theme's type scale around it: h1 its title, h2 its
-    head, h3 the body in bold; tables in the condensed face at `table_size` (default: its small)."""
-    register_fonts(italics=True)        # the styles name the font and its bold/italic mapping
+def make_styles(size: float, faces: FaceSet = LATIN, *, accent: Any = INK, head_fill: Any = None,
+                table_size: float | None = None) -> Styles:
+    """Styles for body text of `size` pt in `faces`, the theme's type scale around it: h1 its
+    title, h2 its head, h3 the body in bold; tables in the condensed face at `table_size`
+    (default: its small).  Lines break as the faces' script does (faces.word_wrap)."""
+    register_fonts(faces, italics=True)        # the styles name the font and its bold/italic mapping
     scale = theme.PAGE_TYPE.at(size)
-    table_size = table_size or scale.small
+    table_size = round((table_size or scale.small) * faces.table_scale, 2)
     lead = round(size * 1.2, 2)
-    body = ParagraphStyle("body", fontName=FONT, fontSize=size, leading=lead, spaceAfter=size * 0.4,
-                          textColor=INK, splitLongWords=1)
-    h1 = ParagraphStyle("h1", body, fontName=BOLD, fontSize=scale.title, leading=round(scale.title * 1.15, 2),
+    wrap = {"wordWrap": faces.word_wrap} if faces.word_wrap else {}
+    body = ParagraphStyle("body", fontName=faces.body, fontSize=size, leading=lead, spaceAfter=size * 0.4,
+                          textColor=INK, splitLongWords=1, **wrap)
+    h1 = ParagraphStyle("h1", body, fontName=faces.bold, fontSize=scale.title, leading=round(scale.title * 1.15, 2),
                         spaceAfter=1, textColor=accent)
-    h2 = ParagraphStyle("h2", body, fontName=BOLD, fontSize=scale.head, leading=round(scale.head * 1.15, 2),
+    h2 = ParagraphStyle("h2", body, fontName=faces.bold, fontSize=scale.head, leading=round(scale.head * 1.15, 2),
                         spaceBefore=size * 0.5, spaceAfter=size * 0.35, textColor=accent, keepWithNext=1)
     h3 = ParagraphStyle("h3", h2, fontSize=size, leading=lead + 1, spaceBefore=size * 0.3)
-    cell = ParagraphStyle("cell", body, fontName=CONDENSED, fontSize=table_size, leading=round(table_size * 1.18, 2),
-                          spaceAfter=0)
-    head = ParagraphStyle("head_cell", cell, fontName=CONDENSED_BOLD)
-    return Styles(body, h1, h2, h3, cell, head, accent, head_fill)
+    cell = ParagraphStyle("cell", body, fontName=faces.condensed, fontSize=table_size,
+                          leading=round(table_size * 1.18, 2), spaceAfter=0)
+    head = ParagraphStyle("head_cell", cell, fontName=faces.condensed_bold)
+    return Styles(body, h1, h2, h3, cell, head, faces, accent, head_fill)
+
+
+SHORT_WORD = 4      # a Japanese cell this short is a word or two ("生存", "平均"): never broken
+
+
+def _unbroken(text: str) -> list[str]:
+    """The pieces of a cell's text that no line breaks: its words (a no-break space, "33,3 %",
+    holds), or as kinsoku breaks Japanese, but a short Japanese cell whole."""
+    if has_wide(text) and len(text) <= SHORT_WORD:
+        return [text]
+    return [piece.lstrip(" ") for piece in line_pieces(text)] or [""]
 
 
 class KeptParagraph(Paragraph):
@@ -232,7 +247,7 @@ class FitTable(Flowable):
             for i, (text, style) in enumerate(row):
                 if (r, i) in spans:         # a head over two columns: it wraps in their width together
                     continue
-                words = words_of(text) or [""]     # a no-break space ("33,3 %") holds
+                words = _unbroken(text)
                 line = max(stringWidth(t, style.fontName, style.fontSize) for t in text.split("\n"))
                 natural[i] = max(natural[i], line + pad)
                 longest = max(stringWidth(w, style.fontName, style.fontSize) for w in words)
@@ -242,7 +257,7 @@ class FitTable(Flowable):
                  + [""] * (ncol - len(row)) for r, row in enumerate(self.rows)]
         s = self.styles
         commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
-                    ("FONT", (0, 0), (-1, -1), FONT, s.cell.fontSize),
+                    ("FONT", (0, 0), (-1, -1), s.faces.body, s.cell.fontSize),
                     ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
                     ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
                     ("LINEBELOW", (0, 0), (-1, -1), 0.35, s.grid_colour),
@@ -467,7 +482,8 @@ class Converter:
             items.append(ListItem(content or [Spacer(0, 0)]))
         ordered = el.tag == "ol"
         return ListFlowable(items, bulletType="1" if ordered else "bullet", start=el.get("start", "1") if ordered
-                            else "\u2022", bulletFontName=FONT, bulletColor=INK, bulletFontSize=style.fontSize,
+                            else "\u2022", bulletFontName=self.styles.faces.body, bulletColor=INK,
+                            bulletFontSize=style.fontSize,
                             leftIndent=style.fontSize * 1.3, bulletDedent=style.fontSize * 1.1,
                             spaceAfter=style.spaceAfter, bulletFormat="%s." if ordered else None)
 

@@ -22,10 +22,6 @@ from generator.layout.paper import Paper
 from generator.layout.table import TableGeometry
 from generator.render import theme
 from generator.render.pdf.canvas import (
-    BOLD,
-    CONDENSED,
-    CONDENSED_BOLD,
-    FONT,
     FOOTER_FORM,
     ellipsise,
     footer_baseline,
@@ -178,7 +174,9 @@ class Look(Struct, frozen=True):
     margin: float
     pad: float
     rule_chars: int
-    cell: str               # the cells' faces: regular and bold
+    text_font: str          # the title's, the rows' line's and the footer's faces: regular and bold
+    text_bold: str
+    cell: str               # the cells' and the legend's faces: regular and bold
     cell_bold: str
     dash: str               # a killed man's weapon cell
     killed_code: str
@@ -253,15 +251,16 @@ class PageMaker:
         """The title (page 1's, or a later page's running head) with the rows the page holds beside
         it, right; under page 1's title, the legend.  The page number is the footer's alone."""
         look, text = self.look, self.text
+        font, bold = look.text_font, look.text_bold
         words, geo = look.ctx.words, look.geo
         top = look.paper.height - look.margin
         size = look.title_size if page == 1 else look.running
         heading = words("prerolled.heading.title", rule=look.ctx.kit.rules.number)
         width = geo.right - geo.left
         rows = words("prerolled.heading.rows", first=span.start + 1, last=span.stop, rows=len(look.table.rows))
-        room = width - stringWidth(heading, BOLD, size) - 12
-        ops = ["0 g", text(BOLD, size, geo.left, top - size, ellipsise(heading, BOLD, size, width)),
-               aligned(text, FONT, look.legend, geo.right, top - size, ellipsise(rows, FONT, look.legend, max(room, 0)),
+        room = width - stringWidth(heading, bold, size) - 12
+        ops = ["0 g", text(bold, size, geo.left, top - size, ellipsise(heading, bold, size, width)),
+               aligned(text, font, look.legend, geo.right, top - size, ellipsise(rows, font, look.legend, max(room, 0)),
                        "right")]
         if page > 1:
             return "\n".join(ops)
@@ -271,9 +270,9 @@ class PageMaker:
         for key, line in lines:
             y -= look.legend_lead
             if key:
-                ops.append(text(CONDENSED_BOLD, look.legend, geo.left, y,
-                                ellipsise(key, CONDENSED_BOLD, look.legend, indent - 4)))
-            ops.append(text(CONDENSED, look.legend, geo.left + indent, y, line))
+                ops.append(text(look.cell_bold, look.legend, geo.left, y,
+                                ellipsise(key, look.cell_bold, look.legend, indent - 4)))
+            ops.append(text(look.cell, look.legend, geo.left + indent, y, line))
         return "\n".join(ops)
 
     def _column_heads(self, later: bool) -> str:
@@ -381,6 +380,5 @@ class PageMaker:
         look, size = self.look, 7
         line = footer_text(look.ctx, look.paper, page, pages, "page.footer.part.prerolled")
         y = max(look.margin * 0.6, footer_baseline(size))
-        drawn = f"q {number(theme.FOOTER_LEVEL)} g " + aligned(self.text, FONT, size, look.paper.width / 2, y, line,
-                                                               "centre") + " Q"
-        return self.doc.form(drawn, f"{FOOTER_FORM}{page}")
+        centred = aligned(self.text, look.text_font, size, look.paper.width / 2, y, line, "centre")
+        return self.doc.form(f"q {number(theme.FOOTER_LEVEL)} g {centred} Q", f"{FOOTER_FORM}{page}")

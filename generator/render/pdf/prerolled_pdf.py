@@ -13,6 +13,7 @@ left to right as the cards would come: each man's fate (a Hero card played befor
 cell), then the weapons (an 871.4 Hero card played before its man's weapon cell).
 """
 
+import functools
 from collections.abc import Callable
 
 from reportlab.lib.colors import HexColor
@@ -31,10 +32,10 @@ from generator.layout.paper import PAPERS, Paper
 from generator.layout.table import TableGeometry, filled_rows, table_geometry
 from generator.render import theme
 from generator.render.pdf.canvas import (
-    CONDENSED,
-    CONDENSED_BOLD,
+    FaceSet,
     Pdf,
     document_info,
+    edition_faces,
     ellipsise,
     page_ended,
     register_fonts,
@@ -47,7 +48,6 @@ TYPE = theme.PAGE_TYPE
 MARGIN = 30
 ROW = 11.5                  # row pitch; the row text is BODY pt
 BODY = TYPE.body            # the cells, in the condensed face
-CELL, CELL_BOLD = CONDENSED, CONDENSED_BOLD
 HEAD = TYPE.small           # column heads, condensed bold
 HEAD_MIN = 7                # ... a man's head shrinks to this where ten columns are tight ("Hombre 5")
 GROUP_LEAD = HEAD + 3       # the line over the men's heads naming the group (fates, weapons)
@@ -55,7 +55,6 @@ RULE_CHARS = 12             # a rule number cited in the heads and the legend, a
 LEGEND = TYPE.small
 # The legend in the tables' own condensed face: a line of it says a whole sentence, so the
 # first page's instructions keep to five lines in every edition.
-LEGEND_FACE, LEGEND_KEY_FACE = CONDENSED, CONDENSED_BOLD
 LEGEND_LEAD = 9
 LINES_PER_ITEM = 5          # a runaway sentence in data is ellipsised, never pushes rows off the page
 TITLE_SIZE = TYPE.title     # page 1's title; later pages repeat it as a running head
@@ -92,9 +91,9 @@ def man_labels(odds: Odds, words: Words) -> Labels:
     return labels
 
 
-def cell_font(code: str) -> str:
+def cell_font(code: str, face_set: FaceSet) -> str:
     """Bold for the cells a player must not miss: a killed man, a weapon besides the pistol."""
-    return CELL_BOLD if code == KILLED or code in ARMED else CELL
+    return face_set.condensed_bold if code == KILLED or code in ARMED else face_set.condensed
 
 
 def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
@@ -128,7 +127,7 @@ def _mode_text(words: Words, table: Table) -> str:
         whole = rows - rest
         said.append(words("prerolled.legend.rows.part", first=whole + 1, last=rows) if whole else
                     words("prerolled.legend.rows.short", rows=rows, block=block))
-    return " ".join(said)
+    return words.sentences(said)
 
 
 def legend_lines(ctx: BuildContext, table: Table, width: float, codes: bool = False) -> Legend:
@@ -136,23 +135,24 @@ def legend_lines(ctx: BuildContext, table: Table, width: float, codes: bool = Fa
     sentences = legend_sentences(ctx, table)
     if codes:
         sentences.append((ctx.words("prerolled.legend.codes.key"), ctx.words("prerolled.legend.codes.text")))
-    indent = max(stringWidth(key, LEGEND_KEY_FACE, LEGEND) for key, _ in sentences) + 6
+    face_set = edition_faces(ctx.words.lang)
+    indent = max(stringWidth(key, face_set.condensed_bold, LEGEND) for key, _ in sentences) + 6
     lines = []
     for key, sentence in sentences:
-        wrapped = _wrapped(sentence, width - indent)
+        wrapped = _wrapped(sentence, width - indent, face_set.condensed)
         if len(wrapped) > LINES_PER_ITEM:     # a runaway text from data keeps the other items on the page
             wrapped = [*wrapped[:LINES_PER_ITEM - 1], wrapped[LINES_PER_ITEM - 1] + " ..."]
-        lines += [(key if i == 0 else "", ellipsise(line, LEGEND_FACE, LEGEND, width - indent))
+        lines += [(key if i == 0 else "", ellipsise(line, face_set.condensed, LEGEND, width - indent))
                   for i, line in enumerate(wrapped)]
     return indent, lines
 
 
-def _wrapped(text: str, width: float) -> list[str]:
+def _wrapped(text: str, width: float, font: str) -> list[str]:
     """`text` wrapped to `width` at its plain spaces: a no-break space (French spacing before a
     colon) holds, so no line starts with the mark; reportlab's simpleSplit where one word alone
     is wider than the line (data text), which breaks anywhere."""
-    lines = fl.wrap(text, width, lambda t, _s, size: stringWidth(t, LEGEND_FACE, size), "body", LEGEND)
-    return lines if lines is not None else simpleSplit(text, LEGEND_FACE, LEGEND, width) or [""]
+    lines = fl.wrap(text, width, lambda t, _s, size: stringWidth(t, font, size), "body", LEGEND)
+    return lines if lines is not None else simpleSplit(text, font, LEGEND, width) or [""]
 
 
 def column_widths(table: Table, labels: Labels, words: Words, codes: bool) -> tuple[tuple[str, float, bool], ...]:
@@ -160,13 +160,15 @@ def column_widths(table: Table, labels: Labels, words: Words, codes: bool) -> tu
     the CSV's codes, a man's head may shrink to his number)."""
     rows = len(table.rows)
     last = max(c.man for c in table.columns)        # the widest head: the last man's (digits are one width)
-    head_w = stringWidth(str(last) if codes else words("prerolled.head.man", n=last), CELL_BOLD, HEAD_MIN)
+    face_set = edition_faces(words.lang)
+    head_w = stringWidth(str(last) if codes else words("prerolled.head.man", n=last), face_set.condensed_bold, HEAD_MIN)
 
     def width(kind: str) -> float:
         codes = {code for col in table.columns if col.kind == kind for code, _ in col.outcomes}
-        return max([head_w] + [stringWidth(labels[c], cell_font(c), BODY) for c in codes]) + 2 * PAD
+        return max([head_w] + [stringWidth(labels[c], cell_font(c, face_set), BODY) for c in codes]) + 2 * PAD
     fate_w, weapon_w = width(prerolled.FATE), width(prerolled.WEAPON)
-    row_w = max(stringWidth(str(rows), CELL, BODY), stringWidth(words("prerolled.head.row"), CELL_BOLD, HEAD)) + 2 * PAD
+    row_w = max(stringWidth(str(rows), face_set.condensed, BODY),
+                stringWidth(words("prerolled.head.row"), face_set.condensed_bold, HEAD)) + 2 * PAD
     return (("row", row_w, False), ("tick", ROW + 2, False),
             *((c.name, fate_w if c.kind == prerolled.FATE else weapon_w, True) for c in table.columns))
 
@@ -202,7 +204,7 @@ def capacity(ctx: BuildContext, table: Table) -> tuple[int, int]:
 def default_rows(ctx: BuildContext) -> int:
     """The rows a table has when --rows is not given: whole pages (whole blocks in balanced mode,
     the last page as full as blocks allow), about TARGET_ROWS; the same on every paper."""
-    register_fonts()
+    register_fonts(edition_faces(ctx.words.lang))
     provisional = prerolled.generate(ctx.kit, ctx.odds, seed=ctx.options.seed, mode=ctx.options.mode)
     first, later = capacity(ctx, provisional)
     block = provisional.block if provisional.mode == "balanced" else 1
@@ -211,7 +213,7 @@ def default_rows(ctx: BuildContext) -> int:
 
 def page_count(ctx: BuildContext, paper: Paper, table: Table) -> int:
     """How many pages `table` makes on `paper` (laid out, not drawn)."""
-    register_fonts()
+    register_fonts(edition_faces(ctx.words.lang))
     return _geometry(ctx, paper, table)[0].pages(len(table.rows))
 
 
@@ -228,7 +230,7 @@ def write(ctx: BuildContext, paper: Paper, table: Table, sink: Callable[[bytes],
     holds one page's operators at a time; the page count.  The cells come from pieces prepared
     once (prerolled_pages.Pieces) unless `fast_text` is False: then each cell is measured and
     placed on its own, the plain and slower way that the pieces must print the same as."""
-    register_fonts()        # measuring text needs the faces registered
+    register_fonts(edition_faces(ctx.words.lang))       # measuring text needs the faces registered
     geo, legend, labels = _geometry(ctx, paper, table)
     rows = len(table.rows)
     pages = geo.pages(rows)
@@ -261,11 +263,13 @@ def _press(ctx: BuildContext, paper: Paper) -> Press | None:
 
 
 def _look(ctx: BuildContext, paper: Paper, table: Table, geo: TableGeometry, labels: Labels) -> Look:
+    face_set = edition_faces(ctx.words.lang)
     return Look(ctx, paper, table, geo, labels, body=BODY, row=ROW, head=HEAD, head_min=HEAD_MIN,
                 group_lead=GROUP_LEAD, legend=LEGEND, legend_lead=LEGEND_LEAD, title_size=TITLE_SIZE,
-                running=RUNNING, margin=MARGIN, pad=PAD, rule_chars=RULE_CHARS, cell=CELL, cell_bold=CELL_BOLD,
+                running=RUNNING, margin=MARGIN, pad=PAD, rule_chars=RULE_CHARS, text_font=face_set.body,
+                text_bold=face_set.bold, cell=face_set.condensed, cell_bold=face_set.condensed_bold,
                 dash=DASH, killed_code=KILLED, armed_codes=ARMED, band=BAND, killed_tint=KILLED_TINT,
-                armed_tint=ARMED_TINT, cell_font=cell_font)
+                armed_tint=ARMED_TINT, cell_font=functools.partial(cell_font, face_set=face_set))
 
 
 def seed_text(ctx: BuildContext) -> str:

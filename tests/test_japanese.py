@@ -1,0 +1,122 @@
+"""The Japanese edition's type and typography: its own faces, lines broken where Japanese may
+break them (kinsoku, and at the end of a phrase in the kit's own wrapping), no space between
+Japanese words, the kit's minus drawn though the Japanese faces have no U+2212.
+
+Expected values come from Japanese typographic rules (JIS X 4051's marks that must not start or end a
+line) and the grammar of the words, never from the code that breaks them.
+"""
+
+import io
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import DATA, aid_edition, pdf_text
+from generator.content.words import Words, load_words
+from generator.text import line_pieces
+
+# JIS X 4051: marks that never start a line, and marks that never end one.
+NOT_FIRST = set("、。，．：；？！）」』】〕ーぁぃぅぇぉっゃゅょァィゥェォッャュョ")
+NOT_LAST = set("（「『【〔")
+
+
+def test_the_japanese_edition_prints_in_ibm_plex_sans_jp_and_the_others_in_plex_sans():
+    from generator.render.pdf.canvas import edition_faces
+    assert edition_faces("ja").body == "IBMPlexSansJP" and edition_faces("ja").bold == "IBMPlexSansJP-Bold"
+    assert {edition_faces(lang).body for lang in ("en", "de", "fr", "ru", "pt_BR")} == {"IBMPlexSans"}
+
+
+def test_every_face_of_the_japanese_aid_is_embedded_plex_sans_jp():
+    reader = PdfReader(io.BytesIO(aid_edition("ja")["player-aid-a4.pdf"]))
+    names = {str(ref.get_object()["/BaseFont"]) for page in reader.pages
+             for ref in page["/Resources"]["/Font"].values()}
+    assert names and all(re.fullmatch(r"/[A-Z]{6}\+IBMPlexSansJP(-Bold)?", name) for name in names), names
+
+
+@pytest.mark.parametrize("text", ["乗員は「Hero」（ヒーロー）を出せば、兵1人が引かずに無傷。次の行へ。",
+                                  "ヒーローカード（Hero）：兵1人が引かずに無傷（注2）。"])
+def test_no_piece_starts_with_a_mark_that_never_starts_a_line_or_ends_with_one_that_never_ends_it(text):
+    for phrases in (False, True):
+        pieces = line_pieces(text, phrases=phrases)
+        assert "".join(pieces) == text
+        assert len(pieces) > 3
+        assert not any(p[0] in NOT_FIRST for p in pieces[1:]), pieces
+        assert not any(p[-1] in NOT_LAST for p in pieces[:-1]), pieces
+
+
+def test_the_kits_own_wrapping_breaks_japanese_at_the_end_of_a_phrase():
+    """A phrase is a word and the particles after it: the marker's back breaks as a reader reads it."""
+    assert line_pieces("乗員が別のレンジチットへ移ったとき", phrases=True) == \
+        ["乗員が", "別の", "レンジチットへ", "移ったとき"]
+    assert line_pieces("拳銃のみは非武装+1", phrases=True) == ["拳銃のみは", "非武装+1"]
+    assert line_pieces("gets out alive (unhurt)", phrases=True) == ["gets", " out", " alive", " (unhurt)"]
+
+
+def test_a_phrase_too_wide_for_a_counter_line_breaks_between_its_characters():
+    from generator.layout import face_layout as fl
+
+    def measure(text, style, size):
+        return len(text) * size
+    assert fl.wrap("レンジチットへ", 4 * 6, measure, "body", 6) == ["レンジ", "チットへ"]     # ッ never starts a line
+    assert fl.wrap("乗員が別のレンジチットへ", 7 * 6, measure, "body", 6) == ["乗員が別の", "レンジチットへ"]
+
+
+def test_japanese_sets_no_space_between_its_words_and_its_own_full_stop():
+    words = Words("ja", {})
+    assert words.typeset("武器は引く。 無傷 （注1）") == "武器は引く。無傷（注1）"
+    assert words.typeset("撃破された.\n- 移動不能; 擱座") == "撃破された。\n- 移動不能、擱座"
+    assert words.typeset("**ルールそのもの：** 871.1.a、1/4 (25.0%); 続いて") == \
+        "**ルールそのもの：**871.1.a、1/4 (25.0%); 続いて"
+    assert Words("de", {}).typeset("Mann. Nächster; a b") == "Mann. Nächster; a b"
+    assert words.sentences(["一。", "二。"]) == "一。二。" and Words("de", {}).sentences(["A.", "B."]) == "A. B."
+
+
+def test_the_aids_text_has_no_space_between_japanese_words():
+    """The template joins its sentences with spaces, as the Latin editions write them."""
+    from generator.content.aid_text import render_text
+    from generator.content.context import make_context
+    from generator.data import load
+    from generator.data.sources import shipped
+    from generator.engine.odds import compute
+    from generator.make.pipeline import edition_data
+    from generator.options import BuildOptions
+    kit = edition_data(load(DATA), "ja")
+    text = render_text(make_context(kit, compute(kit), BuildOptions(lang="ja"), shipped("templates"),
+                                    words=load_words("ja")))
+    japanese = "[\u3040-\u30ff\u4e00-\u9fff。、：（）「」]"
+    assert "乗員" in text and not re.findall(f"{japanese} +{japanese}", text)
+
+
+def test_the_kits_minus_prints_in_the_japanese_faces_and_reads_as_a_minus():
+    """Plex Sans JP has no U+2212; its figure dash draws it, and the PDF's text still says U+2212."""
+    from generator.render.pdf.glyphs import undrawable_words
+    assert undrawable_words(Words("ja", {"k": "CCV \u22121"})) == []
+    text = pdf_text(aid_edition("ja")["player-aid-a4.pdf"])
+    assert "\u22122" in text and "\u2012" not in text       # crew Morale: the AFV's -2
+
+
+def test_the_japanese_catalogue_has_one_plural_form_and_babels_numbers():
+    words = load_words("ja")
+    assert words.count("change.off_aid", 1, where="x") == "x（変更1件）"
+    assert words.count("change.off_aid", 2, where="x") == "x（変更2件）"
+    assert words("release.size.mb", size=12345.6) == "12,345.6 MB"
+
+
+def test_every_japanese_subset_of_the_merged_kit_has_its_own_tag():
+    """The Japanese faces fill several subsets of 256 glyphs each: in the kit that joins the parts,
+    one tag still names one font program (DESIGN.md's subset tags)."""
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    kit = render_all(load(DATA), BuildOptions(lang="ja", papers=("a4",), rows=20,
+                                              parts=("aid", "prerolled", "counters")))["kit-a4.pdf"]
+    programs: dict[str, bytes] = {}
+    for page in PdfReader(io.BytesIO(kit)).pages:
+        for ref in (page["/Resources"].get("/Font") or {}).values():
+            font = ref.get_object()
+            tag = str(font["/BaseFont"])
+            assert re.fullmatch(r"/[A-Z]{6}\+IBMPlexSansJP(-Bold)?", tag), tag
+            data = font["/FontDescriptor"]["/FontFile2"].get_object().get_data()
+            assert programs.setdefault(tag, data) == data, tag
+    assert len(programs) >= 4, sorted(programs)
