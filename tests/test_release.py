@@ -263,5 +263,5 @@ def test_a_release_with_further_print_profiles_has_a_zip_name_of_its_own():
     from generator.make.release import zip_name
     stamp = Stamp("8d48aa17" + "0" * 56, ())
     alone, cutter, fold = zip_name(stamp), zip_name(stamp, ("cutter",)), zip_name(stamp, ("fold",))
-    assert alone == f"bailout-kit-{__version__}-8d48aa17.zip"       # the edition stamp, as before
+    assert alone == f"bailout-kit-{__version__}-8d48aa1700.zip"     # the edition stamp as the colophon prints it
     assert len({alone, cutter, fold}) == 3
