@@ -116,20 +116,45 @@ def test_bars_are_100_mm_and_4_in_and_clear_of_ticks_and_footer(paper, size, gri
     assert b.label_y + 7 < a.y                      # stacked, not overlapping
 
 
-def test_paginate_places_every_counter_once_and_groups_share_rows():
+def test_paginate_places_every_counter_once_each_nationality_together():
     grid = geo.make_grid(PAPERS["a4"].width, PAPERS["a4"].height, SIZES_MM[1])
-    sizes = [17, 3, grid.capacity + 5, 1]
+    cols = grid.cols
+    sizes = [cols + 1, cols, 3, 2, grid.capacity + 5, 1, 0, 2]
     pages = geo.paginate(sizes, grid)
     seen = [(s.group, s.item) for page in pages for s in page]
     assert seen == [(g, i) for g, n in enumerate(sizes) for i in range(n)]
-    for page in pages[:-1]:
-        assert len(page) == grid.capacity       # no cell left empty before the last sheet
     for page in pages:
         cells = [(s.col, s.row) for s in page]
         assert len(cells) == len(set(cells))
         assert all(0 <= c < grid.cols and 0 <= r < grid.rows for c, r in cells)
-    assert pages[0][17].col == 17 % grid.cols   # the second group starts beside the first
-    assert geo.spare_cells(sum(sizes), grid) == len(pages) * grid.capacity - sum(sizes)
+    slots = [s for page in pages for s in page]
+    first = {g: next((s.col, s.row) for s in slots if s.group == g) for g in (1, 2, 3, 4, 5, 7)}
+    assert first[1] == (0, 2)       # group 0's last counter ends row 1: group 1 does not fit beside it
+    assert first[2] == (0, 3)
+    assert first[3] == (3, 3)       # group 3 fits the rest of group 2's row: it shares it
+    assert first[4] == (0, 4)       # a group longer than the sheet's rest starts a row and runs on
+    assert len([s for s in pages[0] if s.group == 4]) == (grid.rows - 4) * cols
+    assert [(s.col, s.row) for s in pages[1][:2]] == [(0, 0), (1, 0)]
+    rest = grid.capacity + 5 - (grid.rows - 4) * cols
+    assert first[5] == (rest % cols, rest // cols) and first[7] == (rest % cols + 1, rest // cols)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_full_kit_fills_every_sheet_each_nationality_in_whole_rows(paper):
+    kit = load(DATA)
+    grid = geo.make_grid(PAPERS[paper].width, PAPERS[paper].height, SIZES_MM[1])
+    sizes = [len(counters) for _, counters in content.all_counters(kit, 2, WORDS)]
+    more = geo.row_fill(sizes, grid)
+    filled = [n + m for n, m in zip(sizes, more, strict=True)]
+    assert all(n % grid.cols == 0 for n in filled)
+    pages = geo.paginate(filled, grid)
+    assert all(len(page) == grid.capacity for page in pages)
+    assert len(pages) == -(-sum(-(-n // grid.cols) for n in sizes) // grid.rows)    # no sheet more than the rows need
+    for page in pages:      # every row one nationality's: none stranded among another's
+        rows = {}
+        for s in page:
+            rows.setdefault(s.row, set()).add(s.group)
+        assert all(len(groups) == 1 for groups in rows.values()), rows
 
 
 def test_calibration_cross_mirrors_with_the_offset():
@@ -409,15 +434,16 @@ def test_a_numerals_unit_follows_it_on_the_same_baseline():
     assert py >= ny + nh and nx == px and nx >= zone.emblem[0] + zone.emblem[2]
 
 
-def test_spare_cells_take_crews_and_markers_by_nationality_order():
+def test_more_counters_are_whole_sets_the_last_cut_short_to_its_crew():
     kit = load(DATA)
     size = _toml(DATA / "rules.toml")["crew"]["size"]
+    assert content.extra_sets(kit, 2 * (size + 1) + 3) == (2 * size + 3, 2)
+    assert content.extra_sets(kit, size + 1) == (size, 1)
+    assert content.extra_sets(kit, 0) == (0, 0)
     keys = sorted(p.stem for p in (DATA / "nationalities").glob("*.toml"))
-    spare = 2 * (size + 1) + 3
-    more = content.extras(kit, spare)
-    assert more[keys[0]] == (size, 1) and more[keys[1]] == (size, 1) and more[keys[2]] == (3, 0)
-    assert all(more[k] == (0, 0) for k in keys[3:])
-    assert sum(a + b for a, b in more.values()) == spare
+    plain = dict((nat.key, len(c)) for nat, c in content.all_counters(kit, 2, WORDS))
+    more = dict((nat.key, len(c)) for nat, c in content.all_counters(kit, 2, WORDS, [size + 1, 0, 3]))
+    assert [more[k] - plain[k] for k in keys] == [size + 1, 0, 3] + [0] * (len(keys) - 3)
 
 
 @pytest.mark.parametrize("old,new,key,words", [

@@ -67,7 +67,7 @@ def laid_out(lang: str, profile: str, size: str):
     register_fonts()
     options = BuildOptions(lang=lang, print_profile=profile, counter_mm=SIZES[size], papers=("a4",))
     ctx = edition(lang)
-    grid, groups, _ = sheet_plan(PAPERS["a4"], options, lambda spare: build_counters(ctx, spare))
+    grid, groups, _ = sheet_plan(PAPERS["a4"], options, lambda more: build_counters(ctx, more))
     zone = face_zones(grid)
     try:
         kind, fits = fit_faces(groups, zone, options.counter_mm, kit(), ctx.words)

@@ -139,7 +139,7 @@ def sheet_geometry(preset, counter_in):
     from generator.options import BuildOptions
     options = BuildOptions(print_profile=preset, counter_mm=Fraction(counter_in) * Fraction(254, 10))
     kit = load(DATA)
-    return sheets.sheet_plan(PAPERS["a4"], options, lambda spare: all_counters(kit, 2, load_words("en"), spare))
+    return sheets.sheet_plan(PAPERS["a4"], options, lambda more: all_counters(kit, 2, load_words("en"), more))
 
 
 @pytest.mark.parametrize("counter_in", [Fraction(5, 8), Fraction(3, 4), Fraction(1)])

@@ -10,6 +10,8 @@ key of the aid and of the counters' manifest, not on every face.  Each piece of 
 data file and key it came from, so a renderer that cannot fit it can name them.
 """
 
+from collections.abc import Sequence
+
 from msgspec import Struct
 
 from generator.content.context import BuildContext
@@ -174,23 +176,12 @@ def counters_for(kit: KitData, nat: Nationality, sets: int, words: Words, extra_
     return tuple(crew + weapon_counters(nat, words) + markers)
 
 
-def extras(kit: KitData, spare: int) -> dict[str, tuple[int, int]]:
-    """{nationality key: (extra crew, extra markers)} filling `spare` cells: a set (a crew and
-    its marker) per nationality in turn, in nationality order; the last set as far as it fits."""
-    nats = kit.nationalities
-    added = {nat.key: [0, 0] for nat in nats}
+def extra_sets(kit: KitData, more: int) -> tuple[int, int]:
+    """(extra crew, extra markers) making up `more` counters of one nationality: whole sets (a
+    crew and its marker), the last one cut short to its crew where it does not fit."""
     size = kit.rules.crew.size
-    turn = 0
-    while spare > 0 and nats:
-        counts = added[nats[turn % len(nats)].key]
-        crew = min(size, spare)
-        counts[0] += crew
-        spare -= crew
-        if spare:
-            counts[1] += 1
-            spare -= 1
-        turn += 1
-    return {key: (v[0], v[1]) for key, v in added.items()}
+    sets, rest = divmod(more, size + 1)
+    return sets * size + rest, sets
 
 
 Groups = tuple[tuple[Nationality, tuple[Counter, ...]], ...]   # counters by nationality, in print order
@@ -222,16 +213,17 @@ def face_names(groups: Groups) -> dict[Counter, str]:
     return names
 
 
-def all_counters(kit: KitData, sets: int, words: Words, spare: int = 0) -> Groups:
-    """((nationality, counters), ...) for every nationality, sorted as the data is; `spare`
-    cells are filled with extra crews and markers (see `extras`)."""
-    more = extras(kit, spare)
-    return tuple((nat, counters_for(kit, nat, sets, words, *more[nat.key])) for nat in kit.nationalities)
+def all_counters(kit: KitData, sets: int, words: Words, more: Sequence[int] = ()) -> Groups:
+    """((nationality, counters), ...) for every nationality, sorted as the data is; `more[i]`:
+    counters more for the i-th, as extra sets (see `extra_sets`)."""
+    extra = list(more) + [0] * (len(kit.nationalities) - len(more))
+    return tuple((nat, counters_for(kit, nat, sets, words, *extra_sets(kit, n)))
+                 for nat, n in zip(kit.nationalities, extra, strict=True))
 
 
-def build_counters(ctx: BuildContext, spare: int = 0) -> Groups:
+def build_counters(ctx: BuildContext, more: Sequence[int] = ()) -> Groups:
     """all_counters for the build's edition and sets."""
-    return all_counters(ctx.kit, ctx.options.sets, ctx.words, spare)
+    return all_counters(ctx.kit, ctx.options.sets, ctx.words, more)
 
 
 def tally(groups: Groups) -> tuple[tuple[Nationality, dict[str, int]], ...]:

@@ -11,7 +11,7 @@ Backs are mirrored for a long-edge flip: a portrait sheet turned over its long e
 mirrors x.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from msgspec import Struct
@@ -205,19 +205,35 @@ class Slot(Struct, frozen=True):
 
 
 def paginate(group_sizes: Iterable[int], grid: Grid) -> list[list[Slot]]:
-    """Place counters row by row, group after group (nationalities share rows).  Pages of Slots."""
+    """Place counters row by row, each group (nationality) together, as a counter sheet's designer
+    lays them out: a group starts on a fresh row unless it fits whole in the rest of the row
+    before it, so no group's last few counters sit among the next one's; a group longer than a
+    sheet's rest runs on to the next sheet in whole rows.  Pages of Slots."""
     pages: list[list[Slot]] = []
     page: list[Slot] = []
+    cell = 0        # the next free cell of `page`, row by row
     for g, count in enumerate(group_sizes):
+        if count and cell % grid.cols and count > grid.cols - cell % grid.cols:
+            cell += grid.cols - cell % grid.cols
         for item in range(count):
-            if len(page) == grid.capacity:
+            if cell == grid.capacity:
                 pages.append(page)
-                page = []
-            cell = len(page)
+                page, cell = [], 0
             page.append(Slot(g, item, cell % grid.cols, cell // grid.cols))
+            cell += 1
     if page:
         pages.append(page)
     return pages
+
+
+def row_fill(group_sizes: Sequence[int], grid: Grid) -> tuple[int, ...]:
+    """How many counters more each group takes so that every sheet is full: each group's own
+    last row filled, then the last sheet's spare rows, one a group in turn."""
+    rows = [-(-count // grid.cols) for count in group_sizes]
+    spare = -sum(rows) % grid.rows
+    for turn in range(spare):
+        rows[turn % len(rows)] += 1
+    return tuple(r * grid.cols - count for r, count in zip(rows, group_sizes, strict=True))
 
 
 CALIBRATION_PAGES = 2      # the counter PDF opens with the duplex calibration pair
@@ -232,11 +248,6 @@ def sheet_page(n: int, side: str) -> int:
 def face_origin(grid: Grid, slot: Slot, side: str) -> Point:
     """Lower-left corner of a slot's front or back (mirrored, offset) on its page."""
     return grid.front(slot.col, slot.row) if side == "front" else grid.back(slot.col, slot.row)
-
-
-def spare_cells(total: int, grid: Grid) -> int:
-    """Cells left empty on the last sheet when `total` counters are placed."""
-    return -total % grid.capacity
 
 
 class Calibration(Struct, frozen=True):
@@ -277,10 +288,10 @@ def face_zones(grid: Grid) -> fl.Zones:
 SheetPlan = tuple[Grid, Groups, list[list[Slot]]]     # the grid, the counters, each sheet's slots
 
 
-def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Groups]) -> SheetPlan:
+def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[Sequence[int]], Groups]) -> SheetPlan:
     """(grid, groups, sheets) for one paper: on which sheet and cell each counter prints.
-    `counters(spare)` is the content's list of counters, with `spare` cells more to fill (0
-    unless options.fill); the renderer and the release's face images both place counters by this.
+    `counters(more)` is the content's list of counters, with `more[i]` counters more for the i-th
+    nationality (none unless options.fill: row_fill); the renderer and the release's face images both place counters by this.
     On fold-and-glue sheets, the grid of a fold sheet (make_fold_grid): fronts and backs on one page;
     for a shop that die-cuts them, its DieCut's grid, on its punchboard if it has one."""
     prepress = options.profile.prepress
@@ -296,10 +307,11 @@ def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[int], Gr
         grid = make_grid(paper.width, paper.height, options.counter_mm, options.back_offset_mm, die)
         if die is not None:     # the shop's die cuts them: ticks would be ink on its sheet
             grid = replace(grid, ticks=False)
-    groups = counters(0)
-    spare = spare_cells(sum(len(group) for _, group in groups), grid) if options.fill else 0
-    if spare:       # no spare cells: the plain counters are already the ones to place
-        groups = counters(spare)
+    groups = counters(())
+    if options.fill:        # every sheet full: each nationality in whole rows, spares as more sets
+        more = row_fill([len(group) for _, group in groups], grid)
+        if any(more):       # none: the plain counters are already the ones to place
+            groups = counters(more)
     return grid, groups, paginate([len(counters) for _, counters in groups], grid)
 
 

@@ -138,7 +138,7 @@ def _rows(made: Made) -> Table:
 def _counter_sheets(made: Made) -> SheetPlan:
     from generator.content.faces import build_counters
     from generator.layout.sheets import sheet_plan
-    return sheet_plan(made.on, made.ctx.options, lambda spare: build_counters(made.ctx, spare))
+    return sheet_plan(made.on, made.ctx.options, lambda more: build_counters(made.ctx, more))
 
 
 def _counters_pdf(made: Made) -> bytes:

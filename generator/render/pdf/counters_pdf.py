@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.content.context import BuildContext
-from generator.content.faces import KINDS, Face, Groups
+from generator.content.faces import KINDS, NBSP, Face, Groups
 from generator.content.words import Words
 from generator.errors import RenderError
 from generator.layout import cuts
@@ -235,15 +235,27 @@ def _contents(words: Words, groups: Groups, slots: Sequence[geo.Slot]) -> str:
 
 
 def _groups(words: Words, groups: Groups, slots: Sequence[geo.Slot]) -> str:
-    """What a sheet holds, nationality by nationality, in the catalogue's words."""
+    """What a sheet holds, nationality by nationality, in the catalogue's words; each count tied
+    with no-break spaces, and each nationality to its first count, so a line never starts or
+    ends on a nationality's name or a count's half."""
     counts: dict[int, dict[str, int]] = {}
     for s in slots:
         counts.setdefault(s.group, dict.fromkeys(KINDS, 0))[groups[s.group][1][s.item].kind] += 1
     parts = []
     for g in sorted(counts):
-        listed = ", ".join(words(f"counters.heading.count.{k}", count=counts[g][k]) for k in KINDS if counts[g][k])
-        parts.append(words("counters.heading.group", nationality=truncate(groups[g][0].name, 40), counts=listed))
+        listed = ", ".join(_tied(words(f"counters.heading.count.{k}", count=counts[g][k]))
+                           for k in KINDS if counts[g][k])
+        # the catalogue's own spaces around the name and the counts are tied; those between counts are not
+        frame = _tied(words("counters.heading.group", nationality=NAME_MARK, counts=COUNTS_MARK))
+        parts.append(frame.replace(NAME_MARK, _tied(truncate(groups[g][0].name, 40))).replace(COUNTS_MARK, listed))
     return "; ".join(parts)
+
+
+NAME_MARK, COUNTS_MARK = "\x00", "\x01"     # where a group's name and counts go in its catalogue frame
+
+
+def _tied(text: str) -> str:
+    return text.replace(" ", NBSP)
 
 
 def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, heading: str, contents: str,
@@ -277,10 +289,26 @@ def block(c: Canvas, text: str, font: str, sizes: Sequence[float], x_centre: flo
     if len(lines) > room:
         lines = lines[:room]
         lines[-1] = ellipsise(lines[-1] + " " + ELLIPSIS, font, size, width)
+    elif len(lines) > 1:
+        lines = list(first_pages.wrapped(text, font, size, _balanced(text, font, size, width, len(lines))))
     c.setFont(font, size)
     for i, line in enumerate(lines):
         c.drawCentredString(x_centre, baseline - i * lead, ellipsise(line, font, size, width))
     return baseline - len(lines) * lead - size * 0.4
+
+
+def _balanced(text: str, font: str, size: float, width: float, lines: int) -> float:
+    """The narrowest width, to a point, at which `text` still wraps to `lines` lines: its lines
+    then share the words about evenly, and no short fragment is left alone on the last."""
+    narrow, wide = 0, int(width)
+    while wide - narrow > 1:
+        middle = (narrow + wide) // 2
+        wrapped = fl.wrap(text, middle, lambda t, _style, pt: stringWidth(t, font, pt), "body", size)
+        if wrapped is not None and len(wrapped) <= lines:
+            wide = middle
+        else:
+            narrow = middle
+    return float(wide) if wide < width else width
 
 
 # ---- fold-and-glue sheets ------------------------------------------------------------------
