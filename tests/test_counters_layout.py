@@ -441,8 +441,8 @@ def test_more_counters_are_whole_sets_the_last_cut_short_to_its_crew():
     assert content.extra_sets(kit, size + 1) == (size, 1)
     assert content.extra_sets(kit, 0) == (0, 0)
     keys = sorted(p.stem for p in (DATA / "nationalities").glob("*.toml"))
-    plain = dict((nat.key, len(c)) for nat, c in content.all_counters(kit, 2, WORDS))
-    more = dict((nat.key, len(c)) for nat, c in content.all_counters(kit, 2, WORDS, [size + 1, 0, 3]))
+    plain = {nat.key: len(c) for nat, c in content.all_counters(kit, 2, WORDS)}
+    more = {nat.key: len(c) for nat, c in content.all_counters(kit, 2, WORDS, [size + 1, 0, 3])}
     assert [more[k] - plain[k] for k in keys] == [size + 1, 0, 3] + [0] * (len(keys) - 3)
 
 

@@ -291,7 +291,8 @@ SheetPlan = tuple[Grid, Groups, list[list[Slot]]]     # the grid, the counters, 
 def sheet_plan(paper: Paper, options: BuildOptions, counters: Callable[[Sequence[int]], Groups]) -> SheetPlan:
     """(grid, groups, sheets) for one paper: on which sheet and cell each counter prints.
     `counters(more)` is the content's list of counters, with `more[i]` counters more for the i-th
-    nationality (none unless options.fill: row_fill); the renderer and the release's face images both place counters by this.
+    nationality (none unless options.fill: row_fill); the renderer and the release's face
+    images both place counters by this.
     On fold-and-glue sheets, the grid of a fold sheet (make_fold_grid): fronts and backs on one page;
     for a shop that die-cuts them, its DieCut's grid, on its punchboard if it has one."""
     prepress = options.profile.prepress

@@ -9,7 +9,7 @@ The pages open with the duplex calibration pair (duplex), how to fold and glue (
 print shop's cover and manifest (shop): never a page a profile does not need.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -275,40 +275,52 @@ def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, heading: str
 
 def block(c: Canvas, text: str, font: str, sizes: Sequence[float], x_centre: float, baseline: float, width: float,
           floor: float, most: int) -> float:
-    """Centred wrapped text from `baseline` down, kept above `floor` and to `most` lines: the
-    largest of `sizes` that fits, else the last one with the last line that fits cut short with
-    an ellipsis.  Returns the baseline the next block starts on."""
-    size = sizes[-1]
-    for size in sizes:
-        lead = size * 1.2
-        lines = list(first_pages.wrapped(text, font, size, width))
-        room = min(most, max(1, int((baseline - floor) // lead) + 1))
-        if len(lines) <= room:
-            break
+    """Centred wrapped text from `baseline` down, kept above `floor` and to `most` lines (see
+    block_lines).  Returns the baseline the next block starts on."""
+    size, lines = block_lines(text, font, sizes, width,
+                              lambda pt: min(most, max(1, int((baseline - floor) // (pt * 1.2)) + 1)))
     lead = size * 1.2
-    if len(lines) > room:
-        lines = lines[:room]
-        lines[-1] = ellipsise(lines[-1] + " " + ELLIPSIS, font, size, width)
-    elif len(lines) > 1:
-        lines = list(first_pages.wrapped(text, font, size, _balanced(text, font, size, width, len(lines))))
     c.setFont(font, size)
     for i, line in enumerate(lines):
         c.drawCentredString(x_centre, baseline - i * lead, ellipsise(line, font, size, width))
     return baseline - len(lines) * lead - size * 0.4
 
 
+def block_lines(text: str, font: str, sizes: Sequence[float], width: float,
+                room: Callable[[float], int]) -> tuple[float, list[str]]:
+    """(size, lines) of `text` wrapped to `width`: the largest of `sizes` at which it takes at
+    most `room(size)` lines, its lines balanced; else the last size, the last line that fits
+    cut short with an ellipsis."""
+    size = sizes[-1]
+    for size in sizes:
+        lines = list(first_pages.wrapped(text, font, size, width))
+        if len(lines) <= room(size):
+            break
+    if len(lines) > room(size):
+        lines = lines[:room(size)]
+        lines[-1] = ellipsise(lines[-1] + " " + ELLIPSIS, font, size, width)
+    elif len(lines) > 1:
+        lines = list(first_pages.wrapped(text, font, size, _balanced(text, font, size, width, len(lines))))
+    return size, lines
+
+
 def _balanced(text: str, font: str, size: float, width: float, lines: int) -> float:
     """The narrowest width, to a point, at which `text` still wraps to `lines` lines: its lines
     then share the words about evenly, and no short fragment is left alone on the last."""
+    def fits(points: float) -> bool:
+        wrapped = fl.wrap(text, points, lambda t, _style, pt: stringWidth(t, font, pt), "body", size)
+        return wrapped is not None and len(wrapped) <= lines
+
     narrow, wide = 0, int(width)
+    if not fits(wide):
+        return width
     while wide - narrow > 1:
         middle = (narrow + wide) // 2
-        wrapped = fl.wrap(text, middle, lambda t, _style, pt: stringWidth(t, font, pt), "body", size)
-        if wrapped is not None and len(wrapped) <= lines:
+        if fits(middle):
             wide = middle
         else:
             narrow = middle
-    return float(wide) if wide < width else width
+    return float(wide)
 
 
 # ---- fold-and-glue sheets ------------------------------------------------------------------
