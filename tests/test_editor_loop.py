@@ -49,8 +49,10 @@ def test_a_template_edit_changes_the_stamp_the_manifest_the_zip_name_and_the_dif
     stamps = [edition_stamp(kit, BuildOptions(), t) for t in (TEMPLATES, project / "templates")]
     assert zip_name(stamps[0]) != zip_name(stamps[1])
     short = _edition(after["MANIFEST.txt"])[:10]
-    colophon = load_words()("colophon.edition", version=__version__, stamp=short)
-    assert colophon in after["player-aid.html"].decode()
+    rules = tomllib.loads((DATA / "rules.toml").read_text())["variant"]
+    colophon = load_words()("colophon.edition", kit=f"{rules['number']}\u00a0{rules['title']}", version=__version__,
+                            stamp=short)
+    assert escape(colophon) in after["player-aid.html"].decode()
     result = compare(str(DATA), str(project / "data"))
     changes = [c for _, cs in result.groups for c in cs]
     assert [(c.old, c.new) for c in changes] == [(OLD, NEW)]
@@ -99,12 +101,13 @@ def test_label_prints_in_the_footers_the_colophon_and_the_manifest(tmp_path):
     footer = words("page.footer.named", number=rules["number"], title=rules["title"], label="2026 errata 2",
                    paper="A4")
     stamp = words("page.footer.labelled", stamp=_edition(manifest.encode())[:10], label="2026 errata 2")
-    colophon = words("colophon.edition", version=__version__, stamp=stamp)
+    held = words("colophon.edition", kit=f"{rules['number']}\u00a0{rules['title']}", version=__version__, stamp=stamp)
+    colophon = " ".join(held.split())
     pages = [" ".join(page.extract_text().split()) for page in PdfReader(tmp_path / "player-aid-a4.pdf").pages]
     assert all(footer in page and stamp not in page.replace(colophon, "") for page in pages)
     assert colophon in pages[-1]
     page = (tmp_path / "player-aid.html").read_text()
-    assert escape(colophon) in page and escape(words("page.footer.named", number=rules["number"], title=rules["title"],
+    assert escape(held) in page and escape(words("page.footer.named", number=rules["number"], title=rules["title"],
                                                      label="2026 errata 2", paper=words("aid.html.edition"))) in page
 
 

@@ -12,11 +12,12 @@ Expected words come from the catalogue and MANIFEST.txt, never from the code und
 """
 
 import re
+import tomllib
 import zipfile
 
 import pytest
 
-from conftest import page_texts
+from conftest import DATA, page_texts
 from generator import __version__
 from generator.content.words import load_words
 
@@ -42,7 +43,10 @@ def _flat(text: str) -> str:
 
 
 def _colophon(lang: str, stamp: str) -> str:
-    return _flat(load_words(lang)("colophon.edition", version=__version__, stamp=stamp))
+    """The colophon's line: the kit by its title, as rules.toml names it, its version and stamp."""
+    rules = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["variant"]
+    kit = f"{rules['number']}\u00a0{rules['title']}"
+    return _flat(load_words(lang)("colophon.edition", kit=kit, version=__version__, stamp=stamp))
 
 
 def test_no_stamp_version_or_seed_on_a_players_page_but_the_colophons_line(kit_files, german):

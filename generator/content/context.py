@@ -8,6 +8,7 @@ from pathlib import Path
 
 from msgspec import Struct
 
+from generator import __version__
 from generator.content.change import Change
 from generator.content.stamp import Stamp, edition_stamp
 from generator.content.words import Words, load_words
@@ -44,6 +45,13 @@ class BuildContext(Struct, frozen=True):
         if self.options.label:
             return self.words("page.footer.labelled", stamp=self.stamp.short, label=self.options.label)
         return self.stamp.short
+
+    def colophon(self) -> str:
+        """The colophon's one line, printed once a file and never in a footer: the kit by its
+        title ("871" held to it by a no-break space), its version and the edition stamp (with
+        its --label), as MANIFEST.txt lists them."""
+        title = f"{self.kit.rules.number}\u00a0{self.kit.rules.title}"
+        return self.words("colophon.edition", kit=title, version=__version__, stamp=self.stamp_words())
 
 
 

@@ -66,7 +66,7 @@ def render(ctx: BuildContext, text: str) -> bytes:
                        paper=words("aid.html.edition"))
     else:
         footer = words("page.footer", number=r.number, title=r.title, paper=words("aid.html.edition"))
-    colophon = words("colophon.edition", version=__version__, stamp=stamp)
+    colophon = ctx.colophon()
     pictograms = icons_html.key(ctx)
     if english:
         _mark_english(pictograms, english)

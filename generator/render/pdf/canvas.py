@@ -193,9 +193,8 @@ def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages:
 
 
 def colophon_text(ctx: BuildContext) -> str:
-    """The colophon's one line: the kit's version and the edition stamp (with its --label), as
-    MANIFEST.txt lists them; printed once a file, never in a footer."""
-    return ctx.words("colophon.edition", version=__version__, stamp=ctx.stamp_words())
+    """The colophon's one line (BuildContext.colophon)."""
+    return ctx.colophon()
 
 
 def new_canvas(ctx: BuildContext, paper: Paper, title: str, subject: str, *,

@@ -43,7 +43,7 @@ COVER_PAGES = 2     # a print shop's cover: the cut sheets, then the manifest
 
 PAGE = theme.PAGE_TYPE
 LEAD = 1.3                      # body text's leading, as a multiple of its size
-EXAMPLE_READING = (1.5, -0.5)   # the calibration steps' example: the cross 1.5 mm right, 0.5 mm down
+SCALE_TYPE = 7.0                # the calibration marks' labels (the bars', the scale's): read at arm's length
 # The faces' key, enlarged: big enough to read each piece of a face, and never the counters' own
 # size, which a print shop's preflight or a test would count as a counter.
 KEY_SCALE = (1.15, 1.5)
@@ -80,7 +80,7 @@ def bars(c: Canvas, grid: geo.Grid, words: Words) -> None:
         c.setLineWidth(HAIRLINE)
         for x in bar.ticks:     # graduations stand above the bar, so its ends are plain to see
             c.line(x, bar.y + bar.height, x, bar.y + bar.height + mm(1))
-        c.setFont(edition_faces(words.lang).condensed, 6.5)
+        c.setFont(edition_faces(words.lang).condensed, SCALE_TYPE)
         c.drawCentredString(bar.x + bar.length / 2, bar.label_y + mm(1),
                             words(f"counters.bar.{bar.unit}", length=bar.units))
     c.restoreState()
@@ -152,15 +152,12 @@ def calibration_pair(c: Canvas, ctx: BuildContext, where: Where) -> None:
     words = ctx.words
     left, width, y = _heading(c, ctx, where, "calibration.outline.front", "calibration.heading")
     cal = geo.calibration(where.grid)
-    ox, oy = _offset(ctx)
-    right, up = EXAMPLE_READING
     paragraphs(c, words, left, y, width, [words("calibration.step.1", mm=geo.BAR_MM, inches=geo.BAR_IN)])
     _cross(c, cal.front, cal, words, labelled=False)
     x_text = cal.front[0] + cal.scale + mm(10)
     text_end = paragraphs(c, words, x_text, cal.front[1] + cal.scale + mm(2), where.paper.width - x_text - left, [
         words("calibration.step.2"), words("calibration.step.3"),
-        words("calibration.step.4", x=f"{ox:g}", y=f"{oy:g}", right=_reading(right), down=_reading(-up),
-              example_x=f"{ox + right:g}", example_y=f"{oy + up:g}"),
+        words("calibration.step.4", bleed=_reading(float(where.grid.bleed_mm))),
         words("calibration.step.5")])
     below = min(text_end, cal.front[1] - cal.scale - mm(6))    # under the cross and the steps
     _manifest_and_key(c, ctx, where, left, below - mm(4), width)
@@ -184,9 +181,10 @@ def _calibration_back(c: Canvas, ctx: BuildContext, where: Where) -> None:
     c.setFont(bold, PAGE.head)
     c.drawString(left, top, ellipsise(words("calibration.back.heading"), bold, PAGE.head, where.paper.width - 2 * left))
     ox, oy = _offset(ctx)
+    # the backs' shift is said only where there is one: "shifted by 0 mm" tells a player nothing
+    shift = [words("calibration.back.shift", x=_reading(ox), y=_reading(oy))] if (ox, oy) != (0, 0) else []
     paragraphs(c, words, left, top - PAGE.head * 1.8, where.paper.width - 2 * left, [
-        words("calibration.back.read", x=f"{ox:g}", y=f"{oy:g}"),
-        words("calibration.back.shift", x=_reading(ox), y=_reading(oy))])
+        words("calibration.back.read", bleed=_reading(float(where.grid.bleed_mm))), *shift])
     bars(c, where.grid, words)
     draw_footer(c, ctx, where.paper, 2, where.pages, part="page.footer.part.counters")
 
@@ -200,7 +198,7 @@ def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: W
     reach = cal.scale + mm(4)
     c.line(x - reach, y, x + reach, y)
     c.line(x, y - reach, x, y + reach)
-    c.setFont(edition_faces(words.lang).condensed, 6)
+    c.setFont(edition_faces(words.lang).condensed, SCALE_TYPE)
     c.setFillColor(INK)
     for i in range(-geo.CAL_SCALE_MM, geo.CAL_SCALE_MM + 1):
         if i == 0:
@@ -213,9 +211,9 @@ def _cross(c: Canvas, point: tuple[float, float], cal: geo.Calibration, words: W
             label = f"{i:+d}".replace("-", "\u2212")
             # x labels above the axis, y labels left of it: the two sets never meet
             c.drawCentredString(x + d, y + mm(1.5), label)
-            c.drawRightString(x - mm(1.5), y + d - 2, label)
+            c.drawRightString(x - mm(1.5), y + d - SCALE_TYPE / 3, label)
     if labelled:
-        c.drawString(x + reach + mm(1), y - 2, words("calibration.cross.right"))
+        c.drawString(x + reach + mm(1), y - SCALE_TYPE / 3, words("calibration.cross.right"))
         c.drawCentredString(x, y + reach + mm(1), words("calibration.cross.up"))
     c.circle(x, y, mm(1), stroke=1, fill=0)
     c.restoreState()
@@ -262,7 +260,7 @@ def shop_cover(c: Canvas, ctx: BuildContext, where: Where, contents: Sequence[st
         c.drawString(left, y, label)
         indent = stringWidth(label, face_set.bold, PAGE.body) + PAGE.body
         y = paragraphs(c, words, left + indent, y, width - indent, [groups])
-    colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 2, width)
+    colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 0.2, width)
     bars(c, where.grid, words)
     draw_footer(c, ctx, where.paper, 1, where.pages, part="page.footer.part.counters")
     c.showPage()
@@ -289,22 +287,53 @@ def _manifest_and_key(c: Canvas, ctx: BuildContext, where: Where, left: float, t
                       colophon_too: bool = True) -> None:
     """The manifest from `top` down, then the counter key (one of each face enlarged, and what
     each means in words) where room is left, and the colophon over the bars."""
-    floor = _floor(where.grid) + (PAGE.small * 3 if colophon_too else 0)
+    floor = _floor(where.grid) + (colophon_room(ctx, width) if colophon_too else 0)
     faces = _key_faces(ctx.words, where.groups)
     # as large as lets every face stand in one row, within KEY_SCALE; never the counters' own size
     scale = min(KEY_SCALE[1], max(KEY_SCALE[0], (width + KEY_GAP) / len(faces) / where.zone.size
                                   - KEY_GAP / where.zone.size))
     said = [entry.text for entry in counter_key(ctx)]
-    body = edition_faces(ctx.words.lang).body
-    said_height = sum(len(wrapped(text, body, PAGE.small, width)) for text in said) * PAGE.small * LEAD \
-        + len(said) * PAGE.small * LEAD / 3
-    key_height = where.zone.size * scale + PAGE.small * 4 + said_height
-    y = _manifest(c, ctx, left, top, width, tally(where.groups), floor + key_height)
-    if y - key_height >= floor:
+    rows = tally(where.groups)
+    # The room the page leaves goes to the key's words (set at body size), the table's rows
+    # (opened up to a leading of 1.6) and a gap above the key, so no band of blank paper is left.
+    def key_height(size: float) -> float:
+        return _key_height(ctx, where, scale, said, size, width)
+
+    said_size = PAGE.small
+    free = top - floor - _manifest_height(ctx, width, len(rows), 1.25) - key_height(said_size)
+    if free - (key_height(PAGE.body) - key_height(said_size)) > 0:
+        free -= key_height(PAGE.body) - key_height(said_size)
+        said_size = PAGE.body
+    lead = 1.25 + max(0.0, min(0.35, free / 2 / ((len(rows) + 2) * PAGE.body)))
+    gap = max(0.0, min(mm(8), (free - (lead - 1.25) * (len(rows) + 2) * PAGE.body) / 2))
+    height = key_height(said_size)
+    y = _manifest(c, ctx, left, top, width, rows, floor + height + gap, lead) - gap
+    if y - height >= floor:
         below = _faces_key(c, ctx, where, (left, y - mm(2), width), faces, scale)
-        paragraphs(c, ctx.words, left, below, width, said, size=PAGE.small)
+        paragraphs(c, ctx.words, left, below, width, said, size=said_size)
     if colophon_too:
-        colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 1.5, width)
+        colophon(c, ctx, left, _floor(where.grid) + PAGE.small * 0.2, width)
+
+
+def _paragraphs_height(texts: Sequence[str], font: str, size: float, width: float) -> float:
+    """How far `paragraphs` moves down for `texts` at `size`."""
+    lead = size * LEAD
+    return sum(len(wrapped(text, font, size, width)) for text in texts) * lead + len(texts) * lead / 3
+
+
+def _key_height(ctx: BuildContext, where: Where, scale: float, said: Sequence[str], size: float,
+                width: float) -> float:
+    """The counter key's height: its heading, the faces enlarged by `scale`, their words at `size`."""
+    body = edition_faces(ctx.words.lang).body
+    # as _faces_key lays it out: a gap, the heading, the faces, their captions, then the words
+    return mm(7) + PAGE.head * 0.6 + where.zone.size * scale + PAGE.small * 3 \
+        + _paragraphs_height(said, body, size, width)
+
+
+def _manifest_height(ctx: BuildContext, width: float, rows: int, lead: float) -> float:
+    """How far _manifest moves down for `rows` nationalities at body size, rows `lead` apart."""
+    small = _paragraphs_height(_manifest_text(ctx), edition_faces(ctx.words.lang).body, PAGE.small, width)
+    return PAGE.head * 1.4 + small + 4 + (rows + 2) * PAGE.body * lead
 
 
 def _manifest_text(ctx: BuildContext) -> list[str]:
@@ -319,7 +348,7 @@ def _manifest_text(ctx: BuildContext) -> list[str]:
 
 
 def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: float, rows: Tally,
-              floor: float) -> float:
+              floor: float, lead: float = 1.25) -> float:
     """The manifest's heading, paragraphs and table from `top` down; returns where it ends."""
     face_set = edition_faces(ctx.words.lang)
     words = ctx.words
@@ -329,14 +358,17 @@ def _manifest(c: Canvas, ctx: BuildContext, left: float, top: float, width: floa
     y = paragraphs(c, words, left, top - PAGE.head * 1.4, width, _manifest_text(ctx), size=PAGE.small)
     heads = ["nationality", *KINDS, "total"]
     headers: list[object] = [words(f"calibration.manifest.head.{k}") for k in heads]
-    col_w = mm(18)
-    name_w = width - col_w * (len(headers) - 1)
+    # the names' column as wide as its longest entry, the figures' columns sharing the rest
+    names = [str(headers[0]), words("calibration.manifest.all"), *(nat.name for nat, _ in rows)]
+    name_w = min(width / 3, max(stringWidth(name, face_set.condensed_bold, PAGE.body) for name in names)
+                 + PAGE.body * 1.6 + mm(4))
+    col_w = min(mm(28), (width - name_w) / (len(headers) - 1))
     totals = {k: sum(counts[k] for _, counts in rows) for k in KINDS}
     # Rows shrink (body down to 6 pt) to stay above `floor`; past that, the rest are summed up.
     size = PAGE.body
-    while size > 6 and (len(rows) + 2) * size * 1.25 > y - 4 - floor:
+    while size > 6 and (len(rows) + 2) * size * lead > y - 4 - floor:
         size -= 0.5
-    pitch = size * 1.25
+    pitch = size * lead
     room = max(0, int((y - 4 - floor) // pitch) - 2)
     shown = rows if len(rows) <= room else rows[:max(0, room - 1)]
     y -= 4
@@ -419,12 +451,29 @@ def _faces_key(c: Canvas, ctx: BuildContext, where: Where, place: tuple[float, f
     return y - mm(2) - PAGE.small * 3
 
 
-def colophon(c: Canvas, ctx: BuildContext, left: float, y: float, width: float) -> None:
-    """Who made the type and the pictograms, as their licences ask (the icons: "Icons made by
-    AUTHOR" and game-icons.net), and the colophon's line: the kit's version and the edition stamp,
-    the one place the counters print them."""
+def _colophon_texts(ctx: BuildContext) -> list[str]:
+    """The credit of the type and the pictograms, as their licences ask (the icons: "Icons made
+    by AUTHOR" and game-icons.net), then the colophon's line (the kit's title, version and
+    edition stamp, the one place the counters print them), each a paragraph of its own."""
     authors = english_names(pictograms.authors())        # inside the English quotation of the credit
+    return [ctx.words("colophon.text", authors=authors), colophon_text(ctx)]
+
+
+def _colophon_lift(ctx: BuildContext, width: float) -> float:
+    """From the colophon's last baseline up to its first."""
+    font, lead = edition_faces(ctx.words.lang).condensed, PAGE.small * LEAD
+    texts = _colophon_texts(ctx)
+    lines = sum(len(wrapped(text, font, PAGE.small, width)) for text in texts)
+    return (lines - 1) * lead + (len(texts) - 1) * lead / 3
+
+
+def colophon_room(ctx: BuildContext, width: float) -> float:
+    """How high the colophon stands over the bars' floor, with a line's room above it."""
+    return _colophon_lift(ctx, width) + PAGE.small * 1.5
+
+
+def colophon(c: Canvas, ctx: BuildContext, left: float, bottom: float, width: float) -> None:
+    """The colophon (_colophon_texts), its last line's baseline at `bottom`."""
     c.setFillColor(INK)
-    paragraphs(c, ctx.words, left, y, width,
-               [ctx.words.sentences([ctx.words("colophon.text", authors=authors), f"{colophon_text(ctx)}."])],
+    paragraphs(c, ctx.words, left, bottom + _colophon_lift(ctx, width), width, _colophon_texts(ctx),
                size=PAGE.small, condensed=True)
