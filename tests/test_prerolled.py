@@ -239,16 +239,29 @@ def test_the_default_table_is_independent_and_fills_its_pages_on_both_papers(kit
         per_page = [sum(1 for line in text.splitlines() if ROW.fullmatch(line.strip())) for text in pages]
         assert len(per_page) >= 3 and per_page[-1] >= 0.8 * max(per_page[1:]), (paper, per_page)
         assert legend_lines(pdf) <= 5, paper
+        assert legend_size(pdf) >= 7.5, paper       # read at arm's length beside the cells
 
 
-def legend_lines(pdf):
-    """The lines of page 1 between the title and the column heads: the instructions."""
+def _legend_band(pdf):
+    """(page 1, the title line's bottom, the column heads' top): the instructions lie between."""
     page = pages_of(pdf)[0]
     title = WORDS("prerolled.heading.title", rule=rules_toml()["variant"]["number"]).split()[-1]
     fates = WORDS("prerolled.head.fates", rule=rules_toml()["fate"]["rule"]).split()[0]
     title_line = min(w["bottom"] for w in page.words if w["text"] == title)      # the rows beside it share it
     heads_top = min(w["top"] for w in page.words if w["text"] == fates)
+    return page, title_line, heads_top
+
+
+def legend_lines(pdf):
+    """The lines of page 1 between the title and the column heads: the instructions."""
+    page, title_line, heads_top = _legend_band(pdf)
     return len({round(w["bottom"]) for w in page.words if title_line + 2 < w["bottom"] < heads_top})
+
+
+def legend_size(pdf):
+    """The smallest type of page 1's instructions, points."""
+    page, title_line, heads_top = _legend_band(pdf)
+    return min(ch["size"] for ch in page.chars if title_line + 2 < ch["bottom"] < heads_top and ch["text"].strip())
 
 
 # --- PDF = CSV --------------------------------------------------------------------------------
