@@ -133,13 +133,12 @@ def crew_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
 
 
 def model_line(nat: Nationality, kind: str, i: int, span: WeaponSpan) -> Line:
-    """A weapon's model as its counter prints it: by the short form where the data gives one
-    (one naming rule, docs/editing.md: the designation without the family name the aid prints
-    before it), else whole; on one line."""
+    """A weapon's model as its counter prints it: by the one naming rule (docs/editing.md), the
+    name the aid's table prints, whole on one line where it fits the face at its floor size,
+    else the data's short form."""
     nat_file = nationality_file(nat)
-    if span.short:
-        return Line(span.short, "body", ((nat_file, f"{kind}[{i}].short"),), single=True)
-    return Line(span.model, "body", ((nat_file, f"{kind}[{i}].model"),), single=True)
+    source = ((nat_file, f"{kind}[{i}].model"),) + (((nat_file, f"{kind}[{i}].short"),) if span.short else ())
+    return Line(span.model, "body", source, short=span.short, single=True)
 
 
 def weapon_counters(nat: Nationality, words: Words) -> list[Counter]:
