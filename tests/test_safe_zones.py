@@ -37,6 +37,7 @@ INCH_MM = Fraction(254, 10)
 SIZES = {"5/8in": Fraction(5, 8) * INCH_MM, "3/4in": Fraction(3, 4) * INCH_MM, "1in": INCH_MM}
 FLOORS = {"5/8in": 6, "3/4in": 7, "1in": 7}     # no face text under these (the print brief)
 PROFILES = registry.names()
+EMBLEM_CLEAR_MM = 1     # a word beside the emblem keeps this clear of it (the print brief)
 OWN_INSET, OWN_INSET_MM = 0.06, 1       # the kit's own: 6% of the side, never under 1 mm
 
 
@@ -106,8 +107,20 @@ def test_every_piece_of_every_face_inside_its_inset_and_apart_in_every_profile_a
                 for i, (one, a) in enumerate(boxes):
                     for other, b in boxes[i + 1:]:
                         assert not fl.overlaps(a, b), (profile, size, face.label.text, one, other)
+                emblem = dict(boxes)["emblem"]
+                for what, box in boxes:     # every word reads apart from the emblem: a clear millimetre
+                    if what.startswith(("label", "note")):
+                        assert _apart(box, emblem) >= EMBLEM_CLEAR_MM * MM - 1e-6, (profile, size, what,
+                                                                                    _apart(box, emblem) / MM)
     # every profile builds its own default size at least (a die-cut shop's: 1 in)
     assert laid >= len(PROFILES)
+
+
+def _apart(a, b) -> float:
+    """The clear distance between two boxes (x, y, w, h), points: 0 where they touch or overlap."""
+    dx = max(b[0] - (a[0] + a[2]), a[0] - (b[0] + b[2]), 0.0)
+    dy = max(b[1] - (a[1] + a[3]), a[1] - (b[1] + b[3]), 0.0)
+    return (dx * dx + dy * dy) ** 0.5
 
 
 @functools.lru_cache(maxsize=8)

@@ -31,6 +31,7 @@ from msgspec.structs import replace
 from generator.content.faces import Face, Line, Numeral
 from generator.data.model import EmblemShape
 from generator.text import has_wide, line_pieces
+from generator.units import mm
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]     # (x, y, w, h), y up
@@ -50,6 +51,7 @@ STEP = Fraction(1, 4)       # sizes are tried in quarter points
 LINE_PITCH = 1.08           # baseline to baseline, as a multiple of the size
 EMBLEM = Fraction(28, 100)  # the emblem's square, top left
 GAP = Fraction(25, 1000)    # between two pieces of a face, at least
+EMBLEM_CLEAR = mm(1)        # what stands beside the emblem keeps at least this off its square
 LABEL_BOX = 1.2             # the label's line: this many times its size tall (an accent over a capital fits)
 SIGN = 1.1                  # the no-Smoke sign's diameter: the numerals' figure height, this much more
 OVERSHOOT = 0.02            # round letters and figures reach this share of their size below the baseline
@@ -113,8 +115,9 @@ class Zones(Struct, frozen=True):
 
     @property
     def beside(self) -> float:
-        """The x where what stands beside the emblem begins."""
-        return self.emblem[0] + self.emblem[2] + 2 * self.gap
+        """The x where what stands beside the emblem begins: two gaps off it, and never under
+        EMBLEM_CLEAR, so a word beside it ('GEWEHR') reads apart from the emblem at a glance."""
+        return self.emblem[0] + self.emblem[2] + max(2 * self.gap, EMBLEM_CLEAR)
 
     def foot(self, kind: CounterType) -> float:
         """The foot's baseline: a round letter's overshoot under it stays inside the inset too."""
