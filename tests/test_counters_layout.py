@@ -398,24 +398,21 @@ def test_faces_say_what_the_rule_says_and_the_key_says_the_rest():
 
 
 def test_weapons_of_one_family_print_alike_on_the_counters():
-    """One naming rule (docs/editing.md): a counter prints a model's short form, its designation
-    without the family name the aid prints before it; every model of a family has one, so no
-    Thompson prints as 'M1928A1' beside another printed as 'Thompson M1A1'."""
-    families: dict[str, set[bool]] = {}
-    for path in sorted((DATA / "nationalities").glob("*.toml")):
-        nat = _toml(path)
-        for span in nat.get("rifle", []) + nat.get("smg", []):
-            if "short" in span:
-                family = span["model"].removesuffix(span["short"]).strip()
-                assert family and span["model"] == f"{family} {span['short']}", (path.name, span)
-                families.setdefault(family, set()).add(True)
-    for path in sorted((DATA / "nationalities").glob("*.toml")):
-        nat = _toml(path)
-        for span in nat.get("rifle", []) + nat.get("smg", []):
-            first = span["model"].split()[0]
-            if first in families and "short" not in span:
-                families[first].add(False)
-    assert families and all(marks == {True} for marks in families.values()), families
+    """One naming rule (docs/editing.md): a model too long for a counter prints its short form,
+    the family name the aid prints before its designation; every model of a family has that same
+    one, so no Thompson falls back to 'M1928A1' beside another printed as 'Thompson'."""
+    families: dict[str, set[str]] = {}
+    spans = [span for path in sorted((DATA / "nationalities").glob("*.toml"))
+             for span in _toml(path).get("rifle", []) + _toml(path).get("smg", [])]
+    for span in spans:
+        if "short" in span:
+            assert span["model"].startswith(span["short"] + " "), span     # the family, whole words
+            families.setdefault(span["short"], set())
+    for span in spans:
+        family = span["model"].split()[0]
+        if family in families:
+            families[family].add(span.get("short", ""))
+    assert families and all(shorts == {family} for family, shorts in families.items()), families
 
 
 def test_a_numerals_unit_follows_it_on_the_same_baseline():
