@@ -23,7 +23,7 @@ from pypdf import PdfReader
 from conftest import DATA, ROOT, edit, page_texts, run_cli
 from generator.content.context import make_context
 from generator.content.rows import table_for
-from generator.content.words import load_words
+from generator.content.words import available_languages, load_words
 from generator.data import load
 from generator.data.sources import shipped
 from generator.engine.odds import compute
@@ -684,3 +684,18 @@ def test_every_legend_sentence_prints_whole_in_five_lines_in_every_edition(lang,
 
 def context_of(lang, args):
     return context(lang=lang, mode="balanced" if "balanced" in args else "independent")
+
+
+@pytest.mark.parametrize("lang", available_languages())
+def test_the_first_pages_instructions_keep_to_five_lines_in_every_edition(lang):
+    """Each of page 1's five instructions on one line, on A4 (the narrower) and on Letter."""
+    from generator.make.pipeline import context
+    from generator.render.pdf import prerolled_pdf
+    from generator.render.pdf.canvas import register_fonts
+    from generator.render.theme import edition_faces
+    ctx = context(load(DATA), BuildOptions(lang=lang))
+    register_fonts(edition_faces(lang))
+    table = table_for(ctx, 10)
+    for paper in ("a4", "letter"):
+        _, lines = prerolled_pdf.legend_lines(ctx, table, PAPERS[paper].width - 2 * prerolled_pdf.MARGIN)
+        assert len(lines) <= 5, (lang, paper, lines)
