@@ -8,12 +8,18 @@ escaping of a hostile nationality name (test_vassal.py, test_tts.py), zip entry 
 test_japanese.py)."""
 
 import argparse
+import hashlib
 import json
+import os
+import random
+import shutil
+import subprocess
 import zipfile
+from pathlib import Path
 
 import pytest
 
-from conftest import one_line, run_cli
+from conftest import ROOT, one_line, run_cli
 from generator.cli.argtypes import image_url
 
 TTS = ("build", "--only", "tts", "--rows", "12", "--paper", "a4", "--quiet")
@@ -59,3 +65,84 @@ def test_a_project_file_s_image_url_of_another_computer_is_one_line_naming_file_
     assert (tmp_path / "out" / "bailout-tts.zip").read_bytes() == before
     save = zipfile.ZipFile(tmp_path / "out" / "bailout-tts.zip")
     assert "attacker" not in json.dumps([save.read(n).decode("latin-1") for n in save.namelist()])
+
+
+# -- the saved object's GUIDs ---------------------------------------------------------------------
+
+def _guids(zip_path):
+    """Every object's GUID in the saved object, bags' contents included."""
+    files = zipfile.ZipFile(zip_path)
+    save = json.loads(files.read(next(n for n in files.namelist() if n.endswith("/bailout.json"))))
+    found, pending = [], list(save["ObjectStates"])
+    while pending:
+        obj = pending.pop()
+        found.append(obj["GUID"])
+        pending += obj.get("ContainedObjects", [])
+    return found
+
+
+def _keys_whose_bags_share_a_guid():
+    """Two nationality keys whose bags' GUIDs, six hex digits of SHA-256 of what the bag is
+    ('Bag', NUL, its key), are the same: a data folder can name its nationalities so."""
+    seen = {}
+    for i in range(100_000):
+        key = f"n{i}"
+        digest = hashlib.sha256(f"Bag\0{key}".encode()).hexdigest()[:6]
+        if digest in seen:
+            return seen[digest], key
+        seen[digest] = key
+    raise AssertionError("no two keys found")
+
+
+def test_every_object_of_the_saved_object_has_a_guid_of_its_own(tmp_path, data_copy):
+    first, second = _keys_whose_bags_share_a_guid()
+    german = data_copy / "nationalities" / "german.toml"
+    for key, name in ((first, "Alpha"), (second, "Beta")):
+        (german.parent / f"{key}.toml").write_text(german.read_text().replace('name = "German"', f'name = "{name}"', 1))
+    status, _, err = run_cli(*TTS, "--data", data_copy, "--out", tmp_path / "out")
+    assert status == 0, err
+    guids = _guids(tmp_path / "out" / "bailout-tts.zip")
+    assert len(guids) > 100 and len(set(guids)) == len(guids)
+
+
+# -- VASSAL's own decoder ------------------------------------------------------------------------
+
+ENV = Path(os.environ.get("BAILOUT_VASSAL_ENV") or ROOT / ".cache" / "vassal-env")
+DECODE = """
+import json, sys, jpype
+jpype.startJVM(jpype.getDefaultJVMPath(), classpath=[sys.argv[1]], convertStrings=True)
+Decoder = jpype.JClass("VASSAL.tools.SequenceEncoder").Decoder
+out = []
+for text, delimiter in json.load(sys.stdin):
+    decoder, tokens = Decoder(text, delimiter), []
+    while decoder.hasMoreTokens():
+        tokens.append(str(decoder.nextToken()))
+    out.append(tokens)
+json.dump(out, sys.stdout)
+"""
+
+
+def test_every_field_comes_back_whole_through_vassal_s_own_decoder():
+    """Fields of the characters that end a field, a trait or a command (';', ',', '/', tab), the
+    backslash that escapes them and the quote that wraps a field, at random, joined by the kit's
+    encode() and split by the engine's SequenceEncoder.Decoder (the jar the checker loads)."""
+    from generator.render.vassal_pieces import encode
+    python, jar = ENV / "venv" / "bin" / "python", ENV / "jars" / "Vengine.jar"
+    if not (python.exists() and jar.exists() and shutil.which("java")):
+        reason = f"VASSAL's engine is not installed: bash .ci/vassal/install.sh {ENV}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true: {reason}")
+        pytest.skip(reason)
+    draw = random.Random(871)
+    alphabet = ["a", ";", ",", "/", "\t", "\\", "'", " "]
+    cases = [[""], ["'"], ["\\"], ["''"], ["'a"], ["a'"], ["\\;"], [";\\"], ["'\\'"], ["", ""], ["a", ""]]
+    cases += [["".join(draw.choice(alphabet) for _ in range(draw.randint(0, 6))) for _ in range(draw.randint(1, 4))]
+              for _ in range(3000)]
+    asked = [(encode(values, delimiter), delimiter) for values in cases for delimiter in ";,/\t"]
+    done = subprocess.run([str(python), "-c", DECODE, str(jar)], input=json.dumps(asked), capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    decoded = json.loads(done.stdout)
+    wanted = [values for values in cases for _ in ";,/\t"]
+    wrong = [(w, a) for w, d, a in zip(wanted, decoded, asked, strict=True) if w != d]
+    assert not wrong, wrong[:5]
