@@ -14,6 +14,7 @@ import os
 import random
 import shutil
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -65,6 +66,29 @@ def test_a_project_file_s_image_url_of_another_computer_is_one_line_naming_file_
     assert (tmp_path / "out" / "bailout-tts.zip").read_bytes() == before
     save = zipfile.ZipFile(tmp_path / "out" / "bailout-tts.zip")
     assert "attacker" not in json.dumps([save.read(n).decode("latin-1") for n in save.namelist()])
+
+
+# -- a very long name ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("length", [101, 100_000])
+def test_a_name_longer_than_a_hundred_characters_is_one_line_naming_file_and_key(tmp_path, data_copy, length):
+    """Every piece and tile repeats its nationality's name: a name of 100,000 characters made each
+    digital file 1.7 MB, and one of 8,000,000 (a data file's most) was refused as the aid
+    template's fault."""
+    german = data_copy / "nationalities" / "german.toml"
+    german.write_text(german.read_text().replace('name = "German"', f'name = "{"G" * length}"', 1))
+    one_line(*run_cli(*TTS, "--data", data_copy, "--out", tmp_path / "out")[::2], "german.toml", "name:",
+             "at most 100")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_glossary_s_name_longer_than_a_hundred_characters_is_one_line_naming_file_and_key(tmp_path, data_copy):
+    glossary = data_copy / "glossary" / "ja.toml"
+    glossary.write_text(glossary.read_text(encoding="utf-8").replace('german = { name = "ドイツ"',
+                                                                     f'german = {{ name = "{"ド" * 101}"', 1),
+                        encoding="utf-8")
+    one_line(*run_cli(*TTS, "--lang", "ja", "--data", data_copy, "--out", tmp_path / "out")[::2], "ja.toml",
+             "nationalities.german.name", "at most 100")
 
 
 # -- the saved object's GUIDs ---------------------------------------------------------------------
@@ -146,3 +170,32 @@ def test_every_field_comes_back_whole_through_vassal_s_own_decoder():
     wanted = [values for values in cases for _ in ";,/\t"]
     wrong = [(w, a) for w, d, a in zip(wanted, decoded, asked, strict=True) if w != d]
     assert not wrong, wrong[:5]
+
+
+# -- a long table -----------------------------------------------------------------------------------
+
+MEASURE = ("import resource, subprocess, sys\n"
+           "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+           "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, repr(done.stderr))")
+DECK = 1000             # docs/digital.md: a deck holds at most the first 1,000 rows
+
+
+@pytest.mark.larger_budget
+def test_a_long_table_s_digital_files_hold_a_deck_of_a_thousand_rows_in_bounded_memory(tmp_path):
+    """--only vassal,tts of 20,000 rows (1,000,000 measured the same way: 106 MiB, 37 s, files
+    the size of 1,000 rows'): each deck a thousand cards, each file under 16 MiB, the build's
+    peak under 150 MiB, and the build says it left rows out."""
+    done = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "generator", "build", "--only",
+                           "vassal,tts", "--rows", "20000", "--paper", "a4", "--out", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    status, peak_kib, err = done.stdout.split(" ", 2)
+    assert status == "0", err
+    assert f"decks hold the first {DECK:,} of the 20,000" in err
+    assert int(peak_kib) < 150 * 1024
+    for name in ("bailout.vmod", "bailout.vmdx", "bailout-tts.zip"):
+        assert (tmp_path / name).stat().st_size < 16 * 1024 * 1024, name
+    build = zipfile.ZipFile(tmp_path / "bailout.vmod").read("buildFile.xml").decode()
+    assert build.count("<VASSAL.build.widget.CardSlot ") == DECK
+    save = zipfile.ZipFile(tmp_path / "bailout-tts.zip")
+    deck = [o for o in json.loads(save.read("bailout-en/bailout.json"))["ObjectStates"] if o["Name"] == "DeckCustom"]
+    assert len(deck) == 1 and len(deck[0]["DeckIDs"]) == DECK
