@@ -91,6 +91,23 @@ def test_a_glossary_s_name_longer_than_a_hundred_characters_is_one_line_naming_f
              "nationalities.german.name", "at most 100")
 
 
+# -- the Japanese edition's faces ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("old", "new", "key"), [
+    ('german = { name = "ドイツ"', 'german = { name = "독일"', "nationalities.german.name"),      # Hangul
+    ('german = { name = "ドイツ"', 'german = { name = "ド\\u202eイツ"', "nationalities.german.name"),
+    ('german = { name = "ドイツ"', 'german = { name = "ド\\u0000イツ"', "nationalities.german.name"),
+])
+def test_a_japanese_name_the_edition_s_faces_lack_is_one_line_naming_file_and_key(old, new, key, data_copy,
+                                                                                   tmp_path):
+    glossary = data_copy / "glossary" / "ja.toml"
+    text = glossary.read_text(encoding="utf-8")
+    assert old in text
+    glossary.write_text(text.replace(old, new, 1), encoding="utf-8")
+    one_line(*run_cli(*TTS, "--lang", "ja", "--data", data_copy, "--out", tmp_path / "out")[::2],
+             str(glossary), key, "IBM Plex Sans JP", "cannot print")
+
+
 # -- the saved object's GUIDs ---------------------------------------------------------------------
 
 def _guids(zip_path):
