@@ -108,6 +108,22 @@ def test_a_japanese_name_the_edition_s_faces_lack_is_one_line_naming_file_and_ke
              str(glossary), key, "IBM Plex Sans JP", "cannot print")
 
 
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="HOME names the home folder on Linux")
+def test_a_home_folder_that_is_not_a_whole_path_is_one_line_and_the_earlier_object_stays(tmp_path, monkeypatch):
+    """Without --image-url the object's addresses are file:// ones of the home folder's Saved
+    Objects: a relative HOME cannot be one (it was a ValueError's traceback)."""
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run_cli(*TTS, "--out", "out")
+    assert status == 0, err
+    before = (tmp_path / "out" / "bailout-tts.zip").read_bytes()
+    monkeypatch.setenv("HOME", "relative/home")
+    one_line(*run_cli(*TTS, "--out", "out")[::2], "'relative/home' (HOME)", "--image-url")
+    assert (tmp_path / "out" / "bailout-tts.zip").read_bytes() == before
+    status, _, err = run_cli(*TTS, "--out", "out", "--image-url", "https://example.org/kit/")
+    assert status == 0, err
+
+
 # -- the saved object's GUIDs ---------------------------------------------------------------------
 
 def _guids(zip_path):

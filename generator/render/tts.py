@@ -29,6 +29,7 @@ from PIL import Image
 from generator.archive import zip_bytes
 from generator.content.context import BuildContext
 from generator.content.digital import CARD_BACK, Force, card_name
+from generator.errors import UsageError
 from generator.options import BuildOptions
 from generator.units import MM_PER_INCH
 
@@ -49,8 +50,15 @@ def folder_name(lang: str) -> str:
 
 
 def saved_objects() -> Path:
-    """TTS's Saved Objects folder on this computer, where its installer puts it."""
-    home = Path.home()
+    """TTS's Saved Objects folder on this computer, where its installer puts it; a UsageError
+    where the home folder is not known as a whole path (a file:// address is one)."""
+    try:
+        home = Path.home()
+    except RuntimeError:        # no HOME and no user entry to take it from
+        home = Path()
+    if not home.is_absolute():
+        raise UsageError(f"the home folder {str(home)!r} (HOME) is not a whole path, so the Tabletop Simulator "
+                         f"object cannot name this computer's Saved Objects folder: set HOME, or give --image-url")
     if sys.platform.startswith("win"):
         return home / "Documents" / "My Games" / "Tabletop Simulator" / "Saves" / "Saved Objects"
     if sys.platform == "darwin":
