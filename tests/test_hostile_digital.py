@@ -42,7 +42,7 @@ NOT_A_FOLDER = [
 
 @pytest.mark.parametrize("url", NOT_A_FOLDER)
 def test_an_image_url_that_is_not_a_folder_s_address_is_refused(url):
-    with pytest.raises(argparse.ArgumentTypeError, match="not a folder's address|not an address"):
+    with pytest.raises(argparse.ArgumentTypeError, match=r"not a folder's address|not an address"):
         image_url(url)
 
 
