@@ -120,3 +120,25 @@ def test_every_japanese_subset_of_the_merged_kit_has_its_own_tag():
             data = font["/FontDescriptor"]["/FontFile2"].get_object().get_data()
             assert programs.setdefault(tag, data) == data, tag
     assert len(programs) >= 4, sorted(programs)
+
+
+def test_a_japanese_sentence_citing_a_note_ends_once_after_the_note():
+    """A sentence from data that goes on to cite a note ends after the note: "…持つ（注6）。",
+    never "…持つ。（注6）" nor "…持つ。（…注6）。"."""
+    import tomllib
+
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    glossary = tomllib.loads((DATA / "glossary" / "ja.toml").read_text(encoding="utf-8"))["text"]
+    rifle = glossary["interpretation.no_smg.readings.rifle"]
+    assert rifle.endswith("。")
+    prerolled = render_all(load(DATA), BuildOptions(lang="ja", papers=("a4",), rows=20, parts=("prerolled",)))
+    texts = {"aid": pdf_text(aid_edition("ja")["player-aid-a4.pdf"]),
+             "prerolled": pdf_text(prerolled["prerolled-a4.pdf"])}
+    for name, text in texts.items():
+        flat = re.sub(r"\s+", "", text)
+        assert "。。" not in flat, name
+        assert not re.search(r"。（[^（）。]*）。", flat), (name, re.findall(r".{20}。（[^（）。]*）。", flat))
+        assert not re.search(r"。（注\d+）", flat), (name, re.findall(r".{20}。（注\d+）", flat))
+        assert re.search(re.escape(rifle[:-1]) + r"（[^（）。]*注6）。", flat), name
