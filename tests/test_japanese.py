@@ -142,3 +142,25 @@ def test_a_japanese_sentence_citing_a_note_ends_once_after_the_note():
         assert not re.search(r"。（[^（）。]*）。", flat), (name, re.findall(r".{20}。（[^（）。]*）。", flat))
         assert not re.search(r"。（注\d+）", flat), (name, re.findall(r".{20}。（注\d+）", flat))
         assert re.search(re.escape(rifle[:-1]) + r"（[^（）。]*注6）。", flat), name
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_two_subsets_of_a_part_pdf_share_a_tag(lang):
+    """A tag names one subset in a PDF (ISO 32000-1, 9.6.4; DESIGN.md's subset tags), the parts
+    a player prints alone as much as the kit: not AAAAAA+ for a face and again for its bold."""
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    parts = render_all(load(DATA), BuildOptions(lang=lang, papers=("a4",), rows=20, parts=("counters", "prerolled")))
+    for name in ("player-aid-a4.pdf", "counters-a4.pdf", "prerolled-a4.pdf"):
+        content = aid_edition(lang)[name] if name.startswith("player-aid") else parts[name]
+        subsets: dict[str, set[tuple[str, bytes]]] = {}
+        for page in PdfReader(io.BytesIO(content)).pages:
+            for ref in (page["/Resources"].get("/Font") or {}).values():
+                font = ref.get_object()
+                tag, _, face = str(font["/BaseFont"]).lstrip("/").partition("+")
+                program = font["/FontDescriptor"]["/FontFile2"].get_object().get_data()
+                subsets.setdefault(tag, set()).add((face, program))
+        assert len(subsets) >= 2, (name, sorted(subsets))
+        assert all(len(held) == 1 for held in subsets.values()), \
+            (name, {tag: sorted(face for face, _ in held) for tag, held in subsets.items() if len(held) > 1})
