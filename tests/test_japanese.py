@@ -69,6 +69,11 @@ def test_japanese_sets_no_space_between_its_words_and_its_own_full_stop():
     assert words.typeset("**ルールそのもの：** 871.1.a、1/4 (25.0%); 続いて") == \
         "**ルールそのもの：**871.1.a、1/4 (25.0%); 続いて"
     assert Words("de", {}).typeset("Mann. Nächster; a b") == "Mann. Nächster; a b"
+    # a full-width bracket holds its own space; Markdown's markers keep the one they need
+    assert words.typeset("- 1：無傷 **1/3** （33.3%）; 壁（Wall）; 煙幕") == \
+        "- 1：無傷 **1/3**（33.3%）、壁（Wall）、煙幕"
+    assert [words.typeset(t) for t in ("# （注）", "1. （注）", "- （注）", "| （注） |")] == \
+        ["# （注）", "1. （注）", "- （注）", "| （注）|"]
     assert words.sentences(["一。", "二。"]) == "一。二。" and Words("de", {}).sentences(["A.", "B."]) == "A. B."
 
 
@@ -164,3 +169,21 @@ def test_no_two_subsets_of_a_part_pdf_share_a_tag(lang):
         assert len(subsets) >= 2, (name, sorted(subsets))
         assert all(len(held) == 1 for held in subsets.values()), \
             (name, {tag: sorted(face for face, _ in held) for tag, held in subsets.items() if len(held) > 1})
+
+
+def test_the_japanese_edition_sets_its_own_punctuation_around_figures():
+    """The template's and the kit's punctuation comes from the catalogues: Japanese sets a
+    full-width colon, brackets and list marks beside its figures (JIS X 4051), the Latin editions
+    keep theirs."""
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    aid = pdf_text(aid_edition("ja")["player-aid-a4.pdf"])
+    assert not re.findall(r"\(\d+(?:\.\d+)?%\)|\d: |\d, \d|; ", aid), \
+        re.findall(r".{8}(?:\(\d+(?:\.\d+)?%\)|\d: |\d, \d|; ).{8}", aid)
+    assert "（33.3%）" in aid and "列3：2・3" in aid.replace("\n", "")
+    counters = pdf_text(render_all(load(DATA), BuildOptions(lang="ja", papers=("a4",), parts=("counters",)))
+                        ["counters-a4.pdf"])
+    assert "、" in counters and not re.findall(r"\S, |; ", counters), re.findall(r".{8}(?:\S, |; ).{8}", counters)
+    english = pdf_text(aid_edition("en")["player-aid-a4.pdf"])
+    assert "(33.3%)" in english and re.search(r"3: 2, 3", english)
