@@ -253,3 +253,14 @@ def test_the_pages_words_are_the_catalogues(release):
             for phrase in re.split(r"\{[^}]*\}", message):      # each phrase between its fields
                 if " " in phrase.strip():
                     assert phrase not in readme and phrase not in unstyled, (key, phrase)
+
+
+def test_a_release_with_further_print_profiles_has_a_zip_name_of_its_own():
+    """`release --print meinspiel` and `--print meinspiel,cutter` make different zips: written into one
+    folder, neither may replace the other."""
+    from generator.content.stamp import Stamp
+    from generator.make.release import zip_name
+    stamp = Stamp("8d48aa17" + "0" * 56, ())
+    alone, cutter, fold = zip_name(stamp), zip_name(stamp, ("cutter",)), zip_name(stamp, ("fold",))
+    assert alone == f"bailout-kit-{__version__}-8d48aa17.zip"       # the edition stamp, as before
+    assert len({alone, cutter, fold}) == 3

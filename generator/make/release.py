@@ -45,9 +45,16 @@ EDITIONS_A_PROCESS = 2
 OWN_FILES = ((README, "readme"), (MANIFEST, "manifest"))
 
 
-def zip_name(stamp: Stamp) -> str:
-    """The zip's name carries the edition stamp: two releases of different inputs never share one."""
-    return f"bailout-kit-{__version__}-{stamp.hash[:8]}.zip"
+def zip_name(stamp: Stamp, more_profiles: Sequence[str] = ()) -> str:
+    """The zip's name carries the edition stamp, and the further print profiles where there are
+    any: two releases of different inputs or different profiles never share one."""
+    return _named(stamp.hash, more_profiles)
+
+
+def _named(key: str, more_profiles: Sequence[str]) -> str:
+    if more_profiles:
+        key = hashlib.sha256(" ".join((key, *more_profiles)).encode()).hexdigest()
+    return f"bailout-kit-{__version__}-{key[:8]}.zip"
 
 
 def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
@@ -55,7 +62,7 @@ def make_release(kit: KitData, options: BuildOptions, *, templates: Path | None 
     """(zip file name, zip bytes) for the whole kit, both papers, with the options' settings.
     `more_profiles`: further print profiles, each one's PDFs in a folder of its name."""
     files, stamp = release_files(kit, options, templates=templates, quiet=quiet, more_profiles=more_profiles)
-    name = zip_name(stamp)
+    name = zip_name(stamp, more_profiles)
     return name, zip_bytes(files, name[:-len(".zip")])
 
 
@@ -190,7 +197,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     files["MANIFEST.txt"] = manifest(kit, files, replace(_whole_kit(options), lang=",".join(langs)),
                                      libraries=LIBRARIES + IMAGE_LIBRARIES + CUT_LIBRARIES)
     stamps = " ".join(f"{lang}:{made[lang][1].hash}" for lang in langs)
-    name = f"bailout-kit-{__version__}-{hashlib.sha256(stamps.encode()).hexdigest()[:8]}.zip"
+    name = _named(hashlib.sha256(stamps.encode()).hexdigest(), more_profiles)
     return name, zip_bytes(files, name[:-len(".zip")])
 
 
