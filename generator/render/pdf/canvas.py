@@ -33,6 +33,7 @@ from generator import __version__
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render import theme
+from generator.render.pdf.pdf_join import tag_subsets
 from generator.render.theme import LATIN, FaceSet, edition_faces
 from generator.text import ELLIPSIS, words_of
 from generator.units import mm
@@ -244,7 +245,7 @@ def finish(c: Any, buffer: _Capture) -> Pdf:
     c.setPageCallBack(None)     # the callback holds the canvas: a cycle would keep its pages alive
     content = buffer.parts[0] if len(buffer.parts) == 1 else b"".join(buffer.parts)
     buffer.parts.clear()
-    return Pdf(content, c.getPageNumber() - 1)
+    return Pdf(tag_subsets(content), c.getPageNumber() - 1)
 
 
 def footer_baseline(size: float = 7) -> float:

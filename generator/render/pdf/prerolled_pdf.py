@@ -45,6 +45,7 @@ from generator.render.pdf.canvas import (
 from generator.render.pdf.pdf_stream import Document, PdfStream
 from generator.render.pdf.pdfx import Press, press
 from generator.render.pdf.prerolled_pages import Look, PageMaker
+from generator.text import without_full_stop
 
 TYPE = theme.PAGE_TYPE
 MARGIN = 30
@@ -108,7 +109,7 @@ def legend_sentences(ctx: BuildContext, table: Table) -> list[tuple[str, str]]:
     seed = [(words("prerolled.legend.seed.key"), words("prerolled.legend.hide.seed"))] if ctx.options.seed_shown else []
     # where a nationality had no SMG, the cell's SMG is read as the note says
     no_smg = notes["no_smg"]
-    smg = words("prerolled.legend.smg.text", sentence=no_smg.sentence.rstrip().rstrip("."), note=cite["no_smg"])
+    smg = words("prerolled.legend.smg.text", sentence=without_full_stop(no_smg.sentence), note=cite["no_smg"])
     return [
         (words("prerolled.legend.use.key"), words("prerolled.legend.use.text", fate=r.fate.rule, weapon=r.weapon.rule)),
         *seed,
@@ -161,7 +162,7 @@ def _voluntary_text(words: Words, voluntary: Interpretation, note: str) -> str:
     """The voluntary bail-out reading in force (its own sentence, from data) and how to read the row."""
     read = words("prerolled.legend.voluntary.none" if voluntary.reading == "none"
                  else "prerolled.legend.voluntary.other")
-    return words("prerolled.legend.voluntary.text", sentence=voluntary.sentence.rstrip().rstrip("."), note=note,
+    return words("prerolled.legend.voluntary.text", sentence=without_full_stop(voluntary.sentence), note=note,
                  read=read)
 
 
