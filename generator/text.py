@@ -31,6 +31,15 @@ CANNOT_END = set("（〔［｛〈《「『【〘〖〝‘“｟«([{")
 
 
 NO_BREAK_SPACES = ("\u00a0", "\u202f")
+FULL_STOPS = ".\u3002\uff0e"     # the Latin full stop, the ideographic one and its full-width form
+
+
+def without_full_stop(text: str) -> str:
+    """`text` without the full stop that ends it ("…a rifle instead." -> "…a rifle instead",
+    "…小銃を持つ。" -> "…小銃を持つ"): a sentence a message goes on to cite a note after, and ends
+    as its language does."""
+    text = text.rstrip()
+    return text[:-1] if text.endswith(tuple(FULL_STOPS)) else text
 
 
 def is_wide(char: str) -> bool:

@@ -325,11 +325,12 @@ def test_the_one_letter_check_sees_a_preposition_ending_a_line():
 @pytest.mark.parametrize("lang", ["en", *EDITIONS])
 def test_the_columns_and_their_product_are_never_broken_over_a_line(lang):
     # the ideal deck's size is the product of the columns' sizes, as rules.toml lists the columns:
-    # "2 × 3 × 4" (and "2, 3, 4") is one expression, set on one line
+    # "2 × 3 × 4" (and "2, 3, 4", in Japanese "2・3・4") is one expression, set on one line
     columns = [str(c) for c in tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["deck"]["columns"]]
     lines = [" ".join(line.split()) for line in pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).splitlines()]
     assert any(" × ".join(columns) in line for line in lines), lang
-    assert any(", ".join(columns) in line for line in lines), lang
+    listed = "・".join(columns) if lang == "ja" else ", ".join(columns)
+    assert any(listed in line for line in lines), lang
 
 
 @pytest.mark.parametrize("lang", ["en", *EDITIONS])

@@ -36,7 +36,7 @@ from generator.data.model import KitData
 from generator.engine import procedure as R
 from generator.engine.odds import man_code
 from generator.errors import DataError, KitError, RenderError
-from generator.text import fraction_text, signed, tie_numbers, truncate, words_of
+from generator.text import fraction_text, signed, tie_numbers, truncate, without_full_stop, words_of
 
 NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
 
@@ -126,7 +126,8 @@ def _environment(folder: str) -> KitSandbox:
                      # none in the aid template (the same code either way) and costs an eighth of
                      # a cold build's compile.
                      optimized=False)
-    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either, whole=_whole)
+    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either, whole=_whole,
+                       clause=without_full_stop)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)     # type: ignore[attr-defined]

@@ -245,17 +245,20 @@ def polish_spacing(text: str) -> str:
 
 # A space where Japanese sets none: after a full-width mark, or between two Japanese characters
 # (the template and the data join sentences with a space, as the Latin editions write them).
-# A Markdown emphasis closing after the mark ("**ルールそのもの：** 871.1") keeps its place.
+# A Markdown emphasis closing after the mark ("**ルールそのもの：** 871.1") keeps its place.  Nor is
+# a space set before a full-width opening bracket, which holds its own ("**1/3** （33.3%）"), but
+# where Markdown needs it: after a heading's #, a list's marker or a table's bar.
 _JAPANESE_SPACE = re.compile(r"(?<=[\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f\uff3b-\uff40\uff5b-\uff65])"
                              r"(\**) +|(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]) +"
-                             r"(?=[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef])")
+                             r"(?=[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef])"
+                             r"|(?:(?<=[^\s#|>*+.)-])|(?<=\S\*)) +(?=[（「『【〔])")
 
 
 _JAPANESE_CHARACTER = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]"
 # A Latin mark the template or the data sets after Japanese words: a full stop that ends a sentence
 # (not a rule number's point), and the semicolon between items of a list.
 _JAPANESE_STOP = re.compile(rf"(?<={_JAPANESE_CHARACTER})\.(?=\s|\*|$)", re.MULTILINE)
-_JAPANESE_LIST = re.compile(rf"(?<={_JAPANESE_CHARACTER}); (?={_JAPANESE_CHARACTER})")
+_JAPANESE_LIST = re.compile(rf"(?<={_JAPANESE_CHARACTER[:-1]}）」』]); (?={_JAPANESE_CHARACTER})")
 
 
 def japanese_spacing(text: str) -> str:

@@ -439,8 +439,9 @@ class _Flip:
 def _svg_text(svg: etree.Element, boxes: list[_Box], bypasses: list[tuple[int, int]], labels: list[str],
               words: Words) -> None:
     """The chart's text equivalent: every step in its title, the bypasses in its description."""
-    steps = "; ".join(words("aid.html.chart.step_rule", n=i, title=b.title, rule=b.rule) if b.rule
-                      else words("aid.html.chart.step", n=i, title=b.title) for i, b in enumerate(boxes, 1))
+    steps = words("aid.html.chart.separator").join(
+        words("aid.html.chart.step_rule", n=i, title=b.title, rule=b.rule) if b.rule
+        else words("aid.html.chart.step", n=i, title=b.title) for i, b in enumerate(boxes, 1))
     t = etree.SubElement(svg, "title", {"id": "chart-title"})
     t.text = words("aid.html.chart.title", steps=steps)
     sentences = [words("aid.html.chart.bypass_label", start=a + 1, end=b + 1, label=label) if label

@@ -54,6 +54,7 @@ from generator.render.pdf.canvas import (
 )
 from generator.render.pdf.glyphs import check_printable, check_template_text
 from generator.render.pdf.markdown_pdf import Converter, FitTable, RuledHeading, Styles, make_styles
+from generator.render.pdf.pdf_join import tag_subsets
 
 MAX_PAGES = 2
 BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
@@ -271,7 +272,7 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
         doc.build(story)
     except LayoutError as error:
         raise RenderError(f"{template_file(ctx)}: cannot lay out the player aid on {paper.label}: {error}") from None
-    return Pdf(buffer.getvalue(), doc.page)
+    return Pdf(tag_subsets(buffer.getvalue()), doc.page)
 
 
 def _frames(story: list[Flowable], cuts: list[int], paper: Paper, precheck: bool) -> list[list[Frame]]:

@@ -241,9 +241,10 @@ def _groups(words: Words, groups: Groups, slots: Sequence[geo.Slot]) -> str:
         counts.setdefault(s.group, dict.fromkeys(KINDS, 0))[groups[s.group][1][s.item].kind] += 1
     parts = []
     for g in sorted(counts):
-        listed = ", ".join(words(f"counters.heading.count.{k}", count=counts[g][k]) for k in KINDS if counts[g][k])
+        listed = words("counters.heading.count.separator").join(
+            words(f"counters.heading.count.{k}", count=counts[g][k]) for k in KINDS if counts[g][k])
         parts.append(words("counters.heading.group", nationality=truncate(groups[g][0].name, 40), counts=listed))
-    return "; ".join(parts)
+    return words("counters.heading.group.separator").join(parts)
 
 
 def _heading(c: Canvas, words: Words, paper: Paper, grid: geo.Grid, heading: str, contents: str,
