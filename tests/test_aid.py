@@ -82,13 +82,14 @@ def rules_toml(folder=DATA):
 
 
 def rounded(p):
-    """A chance as the aid prints it: percent, half up on the exact value, one place or more, so
-    that at least two significant figures show (1/243 is 0.41%, not 0.4%)."""
+    """A chance as the aid prints it: percent, half up on the exact value, one place, more only
+    where one place would show no significant figure (1/243 is 0.4%, as every figure beside it
+    has one decimal; 1/7776 is 0.01%, never 0.0%)."""
     value = Decimal(p.numerator) * 100 / Decimal(p.denominator)
     places = 1
     while True:
         shown = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-        if not value or shown.scaleb(places) >= 10:
+        if not value or shown.scaleb(places) >= 1:
             return f"{shown}%"
         places += 1
 

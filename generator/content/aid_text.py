@@ -39,6 +39,7 @@ from generator.errors import DataError, KitError, RenderError
 from generator.text import fraction_text, signed, tie_numbers, truncate, without_full_stop, words_of
 
 NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
+AID_FIGURES = 1     # significant figures a rare chance keeps on the aid (1/243: 0.4%)
 
 
 def compiled_template(folder: Path) -> jinja2.Template:
@@ -297,8 +298,10 @@ def _ngettext(context: jinja2.runtime.Context, singular: str, plural: str, n: in
 
 @jinja2.pass_context
 def _percent(context: jinja2.runtime.Context, p: Fraction | int) -> str:
-    """The `pct` filter: a chance in the convention of the edition rendered (its words' lang)."""
-    return Words(context.get("lang", SOURCE_LANGUAGE), {}).percent(p)
+    """The `pct` filter: a chance in the convention of the edition rendered (its words' lang),
+    with one decimal as every figure of the aid's tables has (a rare chance its first significant
+    figure, never 0.0%), so the columns' decimal points line up."""
+    return Words(context.get("lang", SOURCE_LANGUAGE), {}).percent(p, figures=AID_FIGURES)
 
 
 SHORT_WORD = 2      # "Mk", "M3", "I": a word this short stays beside its neighbour

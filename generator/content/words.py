@@ -100,10 +100,11 @@ class Words(Struct, frozen=True):
     def _locale(self) -> str:
         return self.lang if self.numbers_localised() else SOURCE_LANGUAGE
 
-    def percent(self, p: Fraction | int) -> str:
+    def percent(self, p: Fraction | int, figures: int = 2) -> str:
         """A chance as a percentage in this language's convention ('33,3 %' in German): the same
-        digits as English (rounded half up on the exact value, engine/odds.py), other marks."""
-        english = english_percent(p)
+        digits as English (rounded half up on the exact value, at least `figures` significant
+        figures: engine/odds.py), other marks."""
+        english = english_percent(p, figures=figures)
         if not self.numbers_localised():
             return english
         digits = english.rstrip("%")

@@ -95,9 +95,6 @@ class FaceSet(NamedTuple):
     # (character, stand-in): a character the kit prints that the faces lack, drawn with another
     # glyph of theirs made for the same use; the text keeps the character (copied, or read aloud)
     stand_ins: tuple[tuple[str, str], ...] = ()
-    # the aid's tables' type size against the theme's: where the condensed role has no condensed
-    # face, the regular one a little smaller keeps a table's figures as wide as Latin ones
-    table_scale: float = 1.0
 
     def file(self, face: str) -> str:
         """The file of a registered name, in render/pdf/fonts/."""
@@ -131,7 +128,7 @@ JAPANESE = FaceSet(
     (("IBMPlexSansJP", "IBMPlexSansJP-Regular.ttf"), ("IBMPlexSansJP-Bold", "IBMPlexSansJP-Bold.ttf")),
     WEB_JAPANESE, WEB_JAPANESE, "CJK",
     # the kit's minus (text.MINUS, U+2212): the JP faces have none; their figure dash is a digit wide
-    (("\u2212", "\u2012"),), 0.9)
+    (("\u2212", "\u2012"),))
 SCRIPT_FACES = {"ja": JAPANESE}     # by language; every other edition prints in LATIN
 
 

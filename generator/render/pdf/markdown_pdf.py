@@ -45,7 +45,6 @@ from generator.text import has_wide, line_pieces
 # md.htmlStash.rawHtmlBlocks.
 _STASH = util.HTML_PLACEHOLDER_RE
 _BREAKS = {"<br>", "<br/>", "<br />"}
-MAX_STRETCH = 1.5
 KEEP_ROWS = 12      # tables this short are never split across columns
 SHORT_LIST = 4      # items: a list this short never splits across columns
 _ALIGN = re.compile(r"text-align:\s*(left|right|center)")
@@ -85,7 +84,9 @@ def make_styles(size: float, faces: FaceSet = LATIN, *, accent: Any = INK, head_
     (default: its small).  Lines break as the faces' script does (faces.word_wrap)."""
     register_fonts(faces, italics=True)        # the styles name the font and its bold/italic mapping
     scale = theme.PAGE_TYPE.at(size)
-    table_size = round((table_size or scale.small) * faces.table_scale, 2)
+    # every edition's tables at one size, those without a condensed face (Japanese) too: the
+    # aid's tables run the width of their column, with room for the regular face's wider figures
+    table_size = table_size or scale.small
     lead = round(size * 1.2, 2)
     wrap = {"wordWrap": faces.word_wrap} if faces.word_wrap else {}
     body = ParagraphStyle("body", fontName=faces.body, fontSize=size, leading=lead, spaceAfter=size * 0.4,
@@ -325,8 +326,9 @@ def _share(width: float, natural: list[float], minimum: list[float]) -> list[flo
     """Column widths summing to `width`: natural widths when they fit, else squeezed above minimums."""
     total = sum(natural)
     if total <= width:
-        # Fill the frame, but never stretch a small table past half again its natural width.
-        return [n * min(width / total, MAX_STRETCH) for n in natural]
+        # A table is the width of its frame (its column, or the page): its edges line up with the
+        # heading's rule above it and the text beside it.
+        return [n * width / total for n in natural]
     if sum(minimum) >= width:
         return [m * width / sum(minimum) for m in minimum]
     # Cap the widest columns at one width C (never below a column's minimum), so narrow
