@@ -38,7 +38,7 @@ from generator.engine.odds import man_code
 from generator.errors import DataError, KitError, RenderError
 from generator.text import fraction_text, signed, tie_numbers, truncate, without_full_stop, words_of
 
-NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
+NAME_CHARS, MODEL_CHARS = 32, 40        # longer data text is ellipsised in table cells
 AID_FIGURES = 1     # significant figures a rare chance keeps on the aid (1/243: 0.4%)
 
 
@@ -64,10 +64,10 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
     try:
         template = compiled_template(folder)        # bounded by the template's size
         text = _rendered(template, {**template_vars(ctx), **(extra or {})}, path)
-        # The locale's typography (French spacing) over the whole text: the template's own
-        # punctuation ("1: unhurt") as well as the catalogue's and the data's; and no line
-        # breaks inside a reference ("note 8") or a count ("5 men").
-        return tie_numbers(ctx.words.typeset(text))
+        # The locale's typography (French spacing, English apostrophes) over the whole text: the
+        # template's own punctuation ("1: unhurt") as well as the catalogue's and the data's; and
+        # no line breaks inside a reference ("note 8") or a count ("5 men").
+        return tie_numbers(ctx.words.apostrophes(ctx.words.typeset(text)))
     except KitError:
         raise
     except jinja2.TemplateSyntaxError as error:
@@ -128,6 +128,7 @@ def _environment(folder: str) -> KitSandbox:
                      # a cold build's compile.
                      optimized=False)
     env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either, whole=_whole,
+                       phrases=_phrases,
                        clause=without_full_stop)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
@@ -317,6 +318,14 @@ def _whole(value: object) -> str:
     def held(before: str, after: str) -> bool:
         return any(ch.isdigit() for ch in after) or min(len(before), len(after)) <= SHORT_WORD
     return words[0] + "".join(("\u00a0" if held(a, b) else " ") + b for a, b in itertools.pairwise(words))
+
+
+def _phrases(value: object) -> str:
+    """The `phrases` filter: a name whose short phrases keep to one line ("Army 1939\u201340, Free
+    French" breaks only after its comma): the words of each comma-separated part of at most two
+    words are held together by no-break spaces."""
+    parts = str(value).split(", ")
+    return ", ".join("\u00a0".join(part.split(" ")) if part.count(" ") <= 1 else part for part in parts)
 
 
 @jinja2.pass_context

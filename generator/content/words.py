@@ -32,6 +32,7 @@ from msgspec import Struct, field
 
 from generator.engine.odds import percent as english_percent
 from generator.errors import DataError
+from generator.text import curly_apostrophes
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog as BabelCatalog
@@ -91,6 +92,12 @@ class Words(Struct, frozen=True):
         punctuation, Polish one-letter words tied to the next, none between Japanese words)."""
         rule = _TYPOGRAPHY.get(self.lang.split("_")[0])
         return rule(text) if rule is not None else text
+
+    def apostrophes(self, text: str) -> str:
+        """`text` with the apostrophe its edition prints throughout: English sets the typographic
+        one, beside the curly quotes of its catalogue and data (its messages keep the straight
+        one, as typed); the other editions keep theirs as their catalogues write it."""
+        return curly_apostrophes(text) if self.lang == SOURCE_LANGUAGE else text
 
     def sentences(self, texts: Iterable[str]) -> str:
         """Sentences set one after another as the language sets them: a space between them, none

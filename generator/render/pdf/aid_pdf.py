@@ -25,6 +25,7 @@ from reportlab.platypus import (
     PageBreak,
     PageTemplate,
     Paragraph,
+    PTOContainer,
     Spacer,
 )
 from reportlab.platypus.doctemplate import LayoutError
@@ -53,7 +54,14 @@ from generator.render.pdf.canvas import (
     set_metadata,
 )
 from generator.render.pdf.glyphs import check_printable, check_template_text
-from generator.render.pdf.markdown_pdf import Converter, FitTable, RuledHeading, Styles, make_styles
+from generator.render.pdf.markdown_pdf import (
+    ContinuedHeading,
+    Converter,
+    FitTable,
+    RuledHeading,
+    Styles,
+    make_styles,
+)
 from generator.render.pdf.pdf_join import tag_subsets
 
 MAX_PAGES = 2
@@ -142,10 +150,47 @@ def _converter(ctx: BuildContext) -> Converter:
         # heading, so no note reads as the rule text beside it.
         return KeepTogether(converter.blocks(el))
 
-    handlers: dict[str, Callable[[Element, Converter], Flowable]] = {"flowchart": chart, "keep": keep}
+    def notes(el: Element, converter: Converter) -> Flowable:
+        # Notes that run on into the next column go on under their heading again: a note with no
+        # heading above it reads as the rule text beside it.
+        title = "".join(next(el.iter("h2")).itertext()) if el.find("h2") is not None else ""
+        again = ContinuedHeading(escape(ctx.words("aid.notes.continued", heading=title)), converter.styles.h2,
+                                 colour=converter.styles.rule_colour)
+        return PTOContainer([Whole(f) if isinstance(f, Paragraph) else f for f in converter.blocks(el)],
+                            header=[again])
+
+    handlers: dict[str, Callable[[Element, Converter], Flowable]] = {"flowchart": chart, "keep": keep,
+                                                                      "notes": notes}
     if ctx.changes is None:      # the aid as it always was: no marks to look for
         return Converter(None, handlers, prefix="aid")
     return Converter(None, {**handlers, "changes": changes}, prefix="aid", bars=ChangeBars())
+
+
+class Whole(Flowable):
+    """A paragraph that never splits: a note moves whole to the next column."""
+
+    def __init__(self, content: Flowable) -> None:
+        super().__init__()
+        self.content = content
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.width, self.height = self.content.wrapOn(self.canv, availWidth, availHeight)
+        return self.width, self.height
+
+    def getSpaceBefore(self) -> float:
+        return float(self.content.getSpaceBefore())
+
+    def getSpaceAfter(self) -> float:
+        return float(self.content.getSpaceAfter())
+
+    def getKeepWithNext(self) -> bool:
+        return bool(self.content.getKeepWithNext())
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        return []
+
+    def draw(self) -> None:
+        self.content.drawOn(self.canv, 0, 0)
 
 
 class ChangeBars:

@@ -152,11 +152,29 @@ class RuledHeading(Heading):
 
     def draw(self) -> None:
         super().draw()
-        self.canv.saveState()
-        self.canv.setStrokeColor(self.colour)
-        self.canv.setLineWidth(0.6)
-        self.canv.line(0, -1.5, self.width, -1.5)
-        self.canv.restoreState()
+        _rule_under(self.canv, self.width, self.colour)
+
+
+class ContinuedHeading(KeptParagraph):
+    """A section's heading again over its continuation in the next column, as RuledHeading draws
+    it but with no outline entry: the section is bookmarked once, where it starts."""
+
+    def __init__(self, markup: str, style: ParagraphStyle, *, colour: Any = INK) -> None:
+        super().__init__(markup, style)
+        self.colour = colour
+
+    def draw(self) -> None:
+        super().draw()
+        _rule_under(self.canv, self.width, self.colour)
+
+
+def _rule_under(canv: Any, width: float, colour: Any) -> None:
+    """A heading's thin rule, just under its baseline, in the accent colour."""
+    canv.saveState()
+    canv.setStrokeColor(colour)
+    canv.setLineWidth(0.6)
+    canv.line(0, -1.5, width, -1.5)
+    canv.restoreState()
 
 
 class MarkedParagraph(KeptParagraph):
