@@ -128,7 +128,7 @@ def _environment(folder: str) -> KitSandbox:
                      # a cold build's compile.
                      optimized=False)
     env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either, whole=_whole,
-                       phrases=_phrases,
+                       phrases=_phrases, dec=_decimal,
                        clause=without_full_stop)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
@@ -318,6 +318,13 @@ def _whole(value: object) -> str:
     def held(before: str, after: str) -> bool:
         return any(ch.isdigit() for ch in after) or min(len(before), len(after)) <= SHORT_WORD
     return words[0] + "".join(("\u00a0" if held(a, b) else " ") + b for a, b in itertools.pairwise(words))
+
+
+@jinja2.pass_context
+def _decimal(context: jinja2.runtime.Context, value: Fraction | int) -> str:
+    """The `dec` filter: a mean (men alive) with one decimal, as the edition writes it ("3.3",
+    "3,3"), beside its exact fraction."""
+    return Words(context.get("lang", SOURCE_LANGUAGE), {}).decimal(value, 1)
 
 
 def _phrases(value: object) -> str:
