@@ -231,6 +231,16 @@ def test_every_sentence_says_what_the_rule_says(pdfs):
         assert "once a destroyed AFV's crew has passed the bail-out check" in one_man
 
 
+def test_the_english_aid_sets_one_apostrophe(pdfs):
+    """One quote style in the English edition: the typographic apostrophe throughout (the
+    catalogue's, the template's and the data's straight ones set so), beside its curly quotes."""
+    from conftest import TYPOGRAPHIC_APOSTROPHE, raw_page_texts
+    for paper in SIZES:
+        raw = "\n".join(raw_page_texts(pdfs[f"player-aid-{paper}.pdf"]))
+        assert "'" not in raw and "AFV" + TYPOGRAPHIC_APOSTROPHE + "s" in raw, paper
+        assert "\u201c" in raw and '"' not in raw, paper
+
+
 def test_interpretation_notes_stay_together_under_their_heading(pdfs):
     # Notes set beside the rule's text, with no heading above them, read as the rule: every note
     # on page 2 stands in a column under the notes' heading, or under it again where the notes run

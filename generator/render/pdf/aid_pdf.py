@@ -98,13 +98,33 @@ def render(ctx: BuildContext, paper: Paper, document: AidDocument) -> Pdf:
     largest = LARGEST.get(paper.key, BODY_SIZES[0])
     for size, keep in ((size, keep) for size in BODY_SIZES if size <= largest for keep in (True, False)):
         styles = _styles(ctx, size)
-        try:
-            return _build(ctx, paper, converter.restyled(root, styles, keep) + _counter_key(ctx, styles))
-        except _TooLong:
-            continue
+        story = converter.restyled(root, styles, keep) + _counter_key(ctx, styles)
+        for arranged in _arrangements(story):
+            try:
+                return _build(ctx, paper, arranged)
+            except _TooLong:
+                continue
     raise RenderError(f"{template_file(ctx)}: the player aid does not fit {MAX_PAGES} pages of {paper.label} "
                       f"even at {BODY_SIZES[-1]} pt; shorten the template's text or the long sentences in "
                       f"{ctx.kit.directory / 'rules.toml'} (or a long name in {ctx.kit.directory / 'nationalities'})")
+
+
+class Movable(KeepTogether):
+    """A block the template places on page 2 that closes page 1's columns instead where it fits
+    there (the template's `<div class="page-one-if-room">`): a shorter edition's page 1 ends
+    full, not a fifth blank, and its page 2 has the room."""
+
+
+def _arrangements(story: list[Flowable]) -> list[list[Flowable]]:
+    """The story with its Movable blocks at the end of page 1's columns, then as written (each a
+    new list: a build rearranges the one it is given)."""
+    cuts = [i for i, f in enumerate(story) if isinstance(f, type(FrameBreak))]
+    movable = [f for f in story if isinstance(f, Movable)]
+    if not movable or len(cuts) < 2 or any(story.index(f) < cuts[1] for f in movable):
+        return [list(story)]
+    rest = [f for f in story if not isinstance(f, Movable)]
+    page_one_end = cuts[1]
+    return [rest[:page_one_end] + movable + rest[page_one_end:], list(story)]
 
 
 def _counter_key(ctx: BuildContext, styles: Styles) -> list[Flowable]:
@@ -159,8 +179,11 @@ def _converter(ctx: BuildContext) -> Converter:
         return PTOContainer([Whole(f) if isinstance(f, Paragraph) else f for f in converter.blocks(el)],
                             header=[again])
 
+    def movable(el: Element, converter: Converter) -> Flowable:
+        return Movable(converter.blocks(el))
+
     handlers: dict[str, Callable[[Element, Converter], Flowable]] = {"flowchart": chart, "keep": keep,
-                                                                      "notes": notes}
+                                                                      "notes": notes, "page-one-if-room": movable}
     if ctx.changes is None:      # the aid as it always was: no marks to look for
         return Converter(None, handlers, prefix="aid")
     return Converter(None, {**handlers, "changes": changes}, prefix="aid", bars=ChangeBars())

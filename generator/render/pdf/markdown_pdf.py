@@ -84,9 +84,7 @@ def make_styles(size: float, faces: FaceSet = LATIN, *, accent: Any = INK, head_
     (default: its small).  Lines break as the faces' script does (faces.word_wrap)."""
     register_fonts(faces, italics=True)        # the styles name the font and its bold/italic mapping
     scale = theme.PAGE_TYPE.at(size)
-    # every edition's tables at one size, those without a condensed face (Japanese) too: the
-    # aid's tables run the width of their column, with room for the regular face's wider figures
-    table_size = table_size or scale.small
+    table_size = round((table_size or scale.small) * faces.table_scale, 2)
     lead = round(size * 1.2, 2)
     wrap = {"wordWrap": faces.word_wrap} if faces.word_wrap else {}
     body = ParagraphStyle("body", fontName=faces.body, fontSize=size, leading=lead, spaceAfter=size * 0.4,
