@@ -31,6 +31,15 @@ CANNOT_END = set("（〔［｛〈《「『【〘〖〝‘“｟«([{")
 
 
 NO_BREAK_SPACES = ("\u00a0", "\u202f")
+FULL_STOPS = ".\u3002\uff0e"     # the Latin full stop, the ideographic one and its full-width form
+
+
+def without_full_stop(text: str) -> str:
+    """`text` without the full stop that ends it ("…a rifle instead." -> "…a rifle instead",
+    "…小銃を持つ。" -> "…小銃を持つ"): a sentence a message goes on to cite a note after, and ends
+    as its language does."""
+    text = text.rstrip()
+    return text[:-1] if text.endswith(tuple(FULL_STOPS)) else text
 
 
 def is_wide(char: str) -> bool:
@@ -108,12 +117,25 @@ def line_pieces(text: str, *, phrases: bool = False) -> list[str]:
 # count split over two lines reads as two things, and a chain of ties ("column 3 reads 1") would not
 # fit a narrow box.
 _REFERENCE = re.compile(r"(?<=[^\W\d_]) (?=\d)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d_]\\\.) (?=\d)")
+# ... and between a word and the modifier after it ("the AFV's \u22122", "CCV +1"): the sign alone at
+# a line's start reads as a dash or a sum.
+_MODIFIER = re.compile(r"(?<=[^\W\d_]|['\u2019]) (?=[\u2212+\u00b1]\d)")
 _COUNT = re.compile(r"(?<![\w\u00a0.,\\])(\d+(?:\\?[.,]\d+)*) (?=[^\W\d_])")      # "871\.3": Markdown-escaped
 
 
 def tie_numbers(text: str) -> str:
-    """`text` with a no-break space inside each reference ("note 8") and count ("5 men")."""
-    return _COUNT.sub("\\1\u00a0", _REFERENCE.sub("\u00a0", text))
+    """`text` with a no-break space inside each reference ("note 8") and count ("5 men"), and
+    before a modifier ("the AFV's \u22122")."""
+    return _MODIFIER.sub("\u00a0", _COUNT.sub("\\1\u00a0", _REFERENCE.sub("\u00a0", text)))
+
+
+# A straight apostrophe inside a word ("AFV's") or after a plural's s ("cards' Morale").
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])|(?<=s)'(?=[\s.,;:)]|$)")
+
+
+def curly_apostrophes(text: str) -> str:
+    """`text` with each straight apostrophe the typographic one (\u2019), as its curly quotes are."""
+    return _APOSTROPHE.sub("\u2019", text)
 
 
 def signed(n: int) -> str:

@@ -279,7 +279,17 @@ def pdf_text(content):
 
 def page_texts(content):
     """[each page's text], read by pdfium as pdf_text reads them (in the content's order, a line
-    of text a line, as pypdf's extract_text gives them but for a heading run into its text)."""
+    of text a line, as pypdf's extract_text gives them but for a heading run into its text); the
+    typographic apostrophe (the English edition's) read as the straight one the catalogues and
+    data type, so a test finds their words as written (raw_page_texts keeps it)."""
+    return [text.replace(TYPOGRAPHIC_APOSTROPHE, "'") for text in raw_page_texts(content)]
+
+
+TYPOGRAPHIC_APOSTROPHE = "\u2019"
+
+
+def raw_page_texts(content):
+    """[each page's text] as pdfium reads it, its apostrophes as printed."""
     import pypdfium2 as pdfium
     doc = pdfium.PdfDocument(str(content) if isinstance(content, os.PathLike) else content)
     try:

@@ -82,13 +82,14 @@ def rules_toml(folder=DATA):
 
 
 def rounded(p):
-    """A chance as the aid prints it: percent, half up on the exact value, one place or more, so
-    that at least two significant figures show (1/243 is 0.41%, not 0.4%)."""
+    """A chance as the aid prints it: percent, half up on the exact value, one place, more only
+    where one place would show no significant figure (1/243 is 0.4%, as every figure beside it
+    has one decimal; 1/7776 is 0.01%, never 0.0%)."""
     value = Decimal(p.numerator) * 100 / Decimal(p.denominator)
     places = 1
     while True:
         shown = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-        if not value or shown.scaleb(places) >= 10:
+        if not value or shown.scaleb(places) >= 1:
             return f"{shown}%"
         places += 1
 
@@ -230,18 +231,36 @@ def test_every_sentence_says_what_the_rule_says(pdfs):
         assert "once a destroyed AFV's crew has passed the bail-out check" in one_man
 
 
+def test_the_english_aid_sets_one_apostrophe(pdfs):
+    """One quote style in the English edition: the typographic apostrophe throughout (the
+    catalogue's, the template's and the data's straight ones set so), beside its curly quotes."""
+    from conftest import TYPOGRAPHIC_APOSTROPHE, raw_page_texts
+    for paper in SIZES:
+        raw = "\n".join(raw_page_texts(pdfs[f"player-aid-{paper}.pdf"]))
+        assert "'" not in raw and "AFV" + TYPOGRAPHIC_APOSTROPHE + "s" in raw, paper
+        assert "\u201c" in raw and '"' not in raw, paper
+
+
 def test_interpretation_notes_stay_together_under_their_heading(pdfs):
-    # Notes set beside the rule's text, with no heading above them, read as the rule: the notes
-    # keep together in one column of page 2, their heading first.
+    # Notes set beside the rule's text, with no heading above them, read as the rule: every note
+    # on page 2 stands in a column under the notes' heading, or under it again where the notes run
+    # on ("(continued)"), each note whole, in order.
     count = len(rules_toml()["interpretation"])
+    again = WORDS("aid.notes.continued", heading="Interpretation notes").split()
     for paper in ("a4", "letter"):
         page = pages_of(pdfs[f"player-aid-{paper}.pdf"])[1]
         words = words_of(page.chars, extra_attrs=["fontname"])
-        heading = next(w for w in words if w["text"] == "Interpretation")
+        headings = [w for w in words if w["text"] == "Interpretation"]
+        assert 1 <= len(headings) <= 2, paper
+        if len(headings) == 2:      # the second is the continued one
+            line = [w["text"] for w in words if abs(w["top"] - headings[1]["top"]) < 1 and w["x0"] >= headings[1]["x0"]]
+            assert line[:len(again)] == again, (paper, line)
         starts = [w for w in words if re.fullmatch(r"[1-9]\d*\.", w["text"]) and w["fontname"].endswith("Bold")
-                  and abs(w["x0"] - heading["x0"]) < 1]
-        assert len(starts) == count, (paper, [w["text"] for w in starts])
-        assert all(w["top"] > heading["top"] for w in starts), paper
+                  and any(abs(w["x0"] - h["x0"]) < 1 for h in headings)]
+        assert [w["text"] for w in starts] == [f"{n}." for n in range(1, count + 1)], paper
+        for w in starts:
+            over = [h for h in headings if abs(w["x0"] - h["x0"]) < 1]
+            assert len(over) == 1 and over[0]["top"] < w["top"], (paper, w["text"])
 
 
 def _flowchart(markdown):
@@ -337,8 +356,8 @@ def test_metadata_bookmarks_and_print_scaling(pdfs):
         assert meta["/Keywords"] == WORDS("pdf.keywords", **fields)
         assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
         titles = [o.title for o in reader.outline]
-        for heading in ("The procedure", "Odds", "Survivors", "Crew morale", "Weapons", "Close combat",
-                        "Interpretation notes"):
+        # (close combat is the flowchart's last box and the counter key's: no section of its own)
+        for heading in ("The procedure", "Odds", "Survivors", "Crew morale", "Weapons", "Interpretation notes"):
             assert any(t.startswith(heading) for t in titles), (paper, heading)
 
 
@@ -398,21 +417,22 @@ def test_changed_rule_changes_the_figures(pdfs, data_copy, tmp_path):
     assert "column 4 reads 1: 1/4" not in before and "column 3 reads 1: 1/3 (33.3%)" in before
 
 
-@pytest.mark.parametrize("name", ["<&", "A" * 10_000, "Soviet <b>&amp; | * _ [x](y)"],
-                         ids=["markup", "10000-chars", "markdown"])
+@pytest.mark.parametrize("name", ["<&", "A" * 100, "Soviet <b>&amp; | * _ [x](y)"],
+                         ids=["markup", "100-chars", "markdown"])
 def test_hostile_names_print_cleanly(data_copy, name):
+    """A name of 100 characters (the most the data takes) runs past its table cell: cut short."""
     edit(data_copy / "nationalities" / "soviet.toml", 'name = "Soviet"', f'name = "{name}"')
     try:
-        # Letter is the shorter page; the 10,000-character name is tried on both.
-        outputs = build(data_copy, papers=("a4", "letter") if len(name) > 100 else ("letter",))
+        # Letter is the shorter page; the 100-character name is tried on both.
+        outputs = build(data_copy, papers=("a4", "letter") if len(name) >= 100 else ("letter",))
     except RenderError as error:         # acceptable: a clean message naming the file
         assert "aid" in str(error) or "nationalities" in str(error)
         return
     for paper, reader in readers(outputs).items():
         assert len(reader.pages) <= 2
         text = flat(text_of(reader))
-        if len(name) > 100:     # cut short with the ellipsis (the table's column may break it over lines)
-            assert re.search("A{8}[A ]*\u2026", text) and "A" * 200 not in text
+        if len(name) >= 100:     # cut short with the ellipsis (the table's column may break it over lines)
+            assert re.search("A{8}[A ]*\u2026", text) and "A" * 100 not in text
         else:
             assert name in text, (paper, name)
 

@@ -74,9 +74,14 @@ class Page(HTMLParser):
         if not self._skip:
             self.text.append(data)
             if self._heading:
-                self._heading[1] += data
+                self._heading[1] += data.replace("\u2019", "'")     # as plain() reads it
 
     def plain(self):
+        """The visible text, flat, the English typographic apostrophe read as the straight one
+        the catalogues and data type (printed(): as shown)."""
+        return self.printed().replace("\u2019", "'")
+
+    def printed(self):
         return " ".join(" ".join(self.text).split())
 
 
@@ -158,7 +163,7 @@ def test_the_web_aid_reads_in_the_kits_own_type(outputs):
     faces = _faces(source)
     assert {(f, s) for f, s, _ in faces} == {("IBM Plex Sans", "normal"), ("IBM Plex Sans", "italic"),
                                              ("IBM Plex Sans Condensed", "normal")}
-    shown = {ch for ch in Page(source).plain() if not ch.isspace()}
+    shown = {ch for ch in Page(source).printed() if not ch.isspace()}
     assert {"8", "7", "1", "/", "%", "\u2212"} & shown and len(shown) > 60
     for (family, style, weight), woff2 in faces.items():
         assert woff2[:4] == b"wOF2", family

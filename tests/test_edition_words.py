@@ -278,7 +278,9 @@ def test_every_editions_nationality_names_fit_the_aids_name_cell():
 
 
 def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy):
-    army = "Brytyjczycy i Wspólnota Narodów"        # 31 characters, as a translator once wrote it
+    army = "Brytyjczycy i Brytyjska Wspólnota Narodów"      # 41 characters: more than a name cell holds
+    from generator.content.aid_text import NAME_CHARS
+    assert len(army) > NAME_CHARS
     edit(data_copy / "glossary" / "pl.toml", 'army = "Brytyjska Wspólnota Narodów"', f'army = "{army}"')
     status, _, err = run_cli("check", "--data", data_copy)
     assert status == 2 and "Traceback" not in err, err
@@ -325,11 +327,12 @@ def test_the_one_letter_check_sees_a_preposition_ending_a_line():
 @pytest.mark.parametrize("lang", ["en", *EDITIONS])
 def test_the_columns_and_their_product_are_never_broken_over_a_line(lang):
     # the ideal deck's size is the product of the columns' sizes, as rules.toml lists the columns:
-    # "2 × 3 × 4" (and "2, 3, 4") is one expression, set on one line
+    # "2 × 3 × 4" (and "2, 3, 4", in Japanese "2・3・4") is one expression, set on one line
     columns = [str(c) for c in tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["deck"]["columns"]]
     lines = [" ".join(line.split()) for line in pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).splitlines()]
     assert any(" × ".join(columns) in line for line in lines), lang
-    assert any(", ".join(columns) in line for line in lines), lang
+    listed = "・".join(columns) if lang == "ja" else ", ".join(columns)
+    assert any(listed in line for line in lines), lang
 
 
 @pytest.mark.parametrize("lang", ["en", *EDITIONS])

@@ -69,6 +69,11 @@ def test_japanese_sets_no_space_between_its_words_and_its_own_full_stop():
     assert words.typeset("**ルールそのもの：** 871.1.a、1/4 (25.0%); 続いて") == \
         "**ルールそのもの：**871.1.a、1/4 (25.0%); 続いて"
     assert Words("de", {}).typeset("Mann. Nächster; a b") == "Mann. Nächster; a b"
+    # a full-width bracket holds its own space; Markdown's markers keep the one they need
+    assert words.typeset("- 1：無傷 **1/3** （33.3%）; 壁（Wall）; 煙幕") == \
+        "- 1：無傷 **1/3**（33.3%）、壁（Wall）、煙幕"
+    assert [words.typeset(t) for t in ("# （注）", "1. （注）", "- （注）", "| （注） |")] == \
+        ["# （注）", "1. （注）", "- （注）", "| （注）|"]
     assert words.sentences(["一。", "二。"]) == "一。二。" and Words("de", {}).sentences(["A.", "B."]) == "A. B."
 
 
@@ -120,3 +125,66 @@ def test_every_japanese_subset_of_the_merged_kit_has_its_own_tag():
             data = font["/FontDescriptor"]["/FontFile2"].get_object().get_data()
             assert programs.setdefault(tag, data) == data, tag
     assert len(programs) >= 4, sorted(programs)
+
+
+def test_a_japanese_sentence_citing_a_note_ends_once_after_the_note():
+    """A sentence from data that goes on to cite a note ends after the note: "…持つ（注6）。",
+    never "…持つ。（注6）" nor "…持つ。（…注6）。"."""
+    import tomllib
+
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    glossary = tomllib.loads((DATA / "glossary" / "ja.toml").read_text(encoding="utf-8"))["text"]
+    rifle = glossary["interpretation.no_smg.readings.rifle"]
+    assert rifle.endswith("。")
+    prerolled = render_all(load(DATA), BuildOptions(lang="ja", papers=("a4",), rows=20, parts=("prerolled",)))
+    texts = {"aid": pdf_text(aid_edition("ja")["player-aid-a4.pdf"]),
+             "prerolled": pdf_text(prerolled["prerolled-a4.pdf"])}
+    for name, text in texts.items():
+        flat = re.sub(r"\s+", "", text)
+        assert "。。" not in flat, name
+        assert not re.search(r"。（[^（）。]*）。", flat), (name, re.findall(r".{20}。（[^（）。]*）。", flat))
+        assert not re.search(r"。（注\d+）", flat), (name, re.findall(r".{20}。（注\d+）", flat))
+    # the aid prints the sentence and its note (the pre-rolled tables' five-line legend cites none)
+    assert re.search(re.escape(rifle[:-1]) + r"（[^（）。]*注6）。", re.sub(r"\s+", "", texts["aid"]))
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_two_subsets_of_a_part_pdf_share_a_tag(lang):
+    """A tag names one subset in a PDF (ISO 32000-1, 9.6.4; DESIGN.md's subset tags), the parts
+    a player prints alone as much as the kit: not AAAAAA+ for a face and again for its bold."""
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    parts = render_all(load(DATA), BuildOptions(lang=lang, papers=("a4",), rows=20, parts=("counters", "prerolled")))
+    for name in ("player-aid-a4.pdf", "counters-a4.pdf", "prerolled-a4.pdf"):
+        content = aid_edition(lang)[name] if name.startswith("player-aid") else parts[name]
+        subsets: dict[str, set[tuple[str, bytes]]] = {}
+        for page in PdfReader(io.BytesIO(content)).pages:
+            for ref in (page["/Resources"].get("/Font") or {}).values():
+                font = ref.get_object()
+                tag, _, face = str(font["/BaseFont"]).lstrip("/").partition("+")
+                program = font["/FontDescriptor"]["/FontFile2"].get_object().get_data()
+                subsets.setdefault(tag, set()).add((face, program))
+        assert len(subsets) >= 2, (name, sorted(subsets))
+        assert all(len(held) == 1 for held in subsets.values()), \
+            (name, {tag: sorted(face for face, _ in held) for tag, held in subsets.items() if len(held) > 1})
+
+
+def test_the_japanese_edition_sets_its_own_punctuation_around_figures():
+    """The template's and the kit's punctuation comes from the catalogues: Japanese sets a
+    full-width colon, brackets and list marks beside its figures (JIS X 4051), the Latin editions
+    keep theirs."""
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    aid = pdf_text(aid_edition("ja")["player-aid-a4.pdf"])
+    assert not re.findall(r"\(\d+(?:\.\d+)?%\)|\d: |\d, \d|; ", aid), \
+        re.findall(r".{8}(?:\(\d+(?:\.\d+)?%\)|\d: |\d, \d|; ).{8}", aid)
+    assert "（33.3%）" in aid and "列3：2・3" in aid.replace("\n", "")
+    counters = pdf_text(render_all(load(DATA), BuildOptions(lang="ja", papers=("a4",), parts=("counters",)))
+                        ["counters-a4.pdf"])
+    assert "、" in counters and not re.findall(r"\S, |; ", counters), re.findall(r".{8}(?:\S, |; ).{8}", counters)
+    english = pdf_text(aid_edition("en")["player-aid-a4.pdf"])
+    assert "(33.3%)" in english and re.search(r"3: 2, 3", english)

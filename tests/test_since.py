@@ -461,9 +461,9 @@ def test_since_a_git_revision_compares_its_templates(tmp_path, monkeypatch):
     assert re.search(r'class="[^"]*\bchanged\b', (tmp_path / "o" / "player-aid.html").read_text())
     assert "1 printed change marked" in (tmp_path / "o" / "MANIFEST.txt").read_text()
     # A base whose templates do not render with this kit: one line naming them as committed.
-    edit(template, "# {{ r.number }} {{ r.title }}", "# {{ r.no_such_field }} {{ r.title }}")
+    edit(template, "number=r.number, title=r.title", "number=r.no_such_field, title=r.title")
     commit("broken")
-    edit(template, "# {{ r.no_such_field }} {{ r.title }}", "# {{ r.number }} {{ r.title }}")
+    edit(template, "number=r.no_such_field, title=r.title", "number=r.number, title=r.title")
     status, _, err = run_cli(*args, "--out", tmp_path / "o2")
     assert status == 2 and not (tmp_path / "o2").exists()
     assert err.startswith("bailout: --since git:HEAD: the base's aid: git:HEAD:templates/aid.md.j2:"), err

@@ -4,11 +4,15 @@ import argparse
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from generator.options import MAX_COUNTER_MM, MAX_SEED, MIN_COUNTER_MM, RANDOM_SEED
 from generator.profiles import registry
 from generator.suggest import refusal, suggestion_by_names
 from generator.units import MM_PER_INCH
+
+if TYPE_CHECKING:
+    from urllib.parse import SplitResult
 
 # Each unit --counter-size takes, in millimetres.
 UNITS_MM: dict[str, Fraction] = {"mm": Fraction(1), "cm": Fraction(10), "in": MM_PER_INCH}
@@ -229,20 +233,48 @@ MAX_URL = 2000      # far more than a host and a folder need
 # What an address may hold as it is (RFC 3986's unreserved and reserved characters, and '%' of an
 # escape): no space, quote, angle bracket or control character, which TTS would read otherwise.
 _URL_CHARS = re.compile(r"[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+")
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_FOLDER_HINT = "give an http://, https:// or file:// folder's address, like https://example.org/bailout/"
 
 
 def image_url(text: str) -> str:
-    """--image-url: a web address (http or https) or a file:// folder the Tabletop Simulator
-    object's files are loaded from, with no query or fragment; returned ending in '/'."""
-    from urllib.parse import urlsplit
-    if len(text) > MAX_URL or not _URL_CHARS.fullmatch(text):
+    """--image-url: a web address (http or https) or a file:// folder of this computer the
+    Tabletop Simulator object's files are loaded from; returned ending in '/'."""
+    if len(text) > MAX_URL or not _URL_CHARS.fullmatch(text) or _BAD_ESCAPE.search(text):
         raise argparse.ArgumentTypeError(f"{_shown(text)} is not an address: give one like "
-                                         f"https://example.org/bailout/ (a space is %20; at most {MAX_URL} "
-                                         f"characters)")
-    parts = urlsplit(text)
-    web = parts.scheme in ("http", "https") and bool(parts.netloc)
-    folder = parts.scheme == "file" and parts.path.startswith("/")
-    if not (web or folder) or parts.query or parts.fragment:
-        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a folder's address: give an http://, https:// or "
-                                         f"file:// address with no ? or #, like https://example.org/bailout/")
+                                         f"https://example.org/bailout/ (a space is %20, a % starts an escape "
+                                         f"like %25; at most {MAX_URL} characters)")
+    problem = _folder_address_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a folder's address: {problem}; {_FOLDER_HINT}")
     return text if text.endswith("/") else text + "/"
+
+
+def _folder_address_problem(text: str) -> str | None:
+    """Why `text` cannot be the folder every file's address starts with (None when it can).  Each
+    file's path is added at its end, so a '?' or '#' would turn the paths into a query and a '.'
+    or '..' part would point elsewhere; the saved object is shared, so a user name or password in
+    it would be shared too; a file:// address of another computer (file://host/ or
+    file:////host/) would have TTS open a network share."""
+    from urllib.parse import unquote, urlsplit
+    parts = urlsplit(text)
+    if "?" in text or "#" in text:
+        return "it holds a ? or #"
+    if any(unquote(part) in (".", "..") for part in parts.path.split("/")):
+        return "it holds a . or .. part"
+    if parts.scheme in ("http", "https"):
+        return _web_host_problem(parts)
+    if parts.scheme == "file":
+        local = parts.netloc in ("", "localhost") and parts.path.startswith("/") and not parts.path.startswith("//")
+        return None if local else "a file:// address names a folder of this computer (file:///...)"
+    return f"its scheme is {parts.scheme}" if parts.scheme else "it has no scheme"
+
+
+def _web_host_problem(parts: "SplitResult") -> str | None:
+    if "@" in parts.netloc:
+        return "it holds a user name or password, which everyone given the object would read"
+    try:
+        parts.port      # noqa: B018  (reading it checks it)
+    except ValueError:
+        return "its port is not a number up to 65535"
+    return None if parts.hostname else "no host"

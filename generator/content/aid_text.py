@@ -36,9 +36,10 @@ from generator.data.model import KitData
 from generator.engine import procedure as R
 from generator.engine.odds import man_code
 from generator.errors import DataError, KitError, RenderError
-from generator.text import fraction_text, signed, tie_numbers, truncate, words_of
+from generator.text import fraction_text, signed, tie_numbers, truncate, without_full_stop, words_of
 
-NAME_CHARS, MODEL_CHARS = 28, 40        # longer data text is ellipsised in table cells
+NAME_CHARS, MODEL_CHARS = 32, 40        # longer data text is ellipsised in table cells
+AID_FIGURES = 1     # significant figures a rare chance keeps on the aid (1/243: 0.4%)
 
 
 def compiled_template(folder: Path) -> jinja2.Template:
@@ -63,10 +64,10 @@ def render_text(ctx: BuildContext, extra: dict[str, Any] | None = None, folder: 
     try:
         template = compiled_template(folder)        # bounded by the template's size
         text = _rendered(template, {**template_vars(ctx), **(extra or {})}, path)
-        # The locale's typography (French spacing) over the whole text: the template's own
-        # punctuation ("1: unhurt") as well as the catalogue's and the data's; and no line
-        # breaks inside a reference ("note 8") or a count ("5 men").
-        return tie_numbers(ctx.words.typeset(text))
+        # The locale's typography (French spacing, English apostrophes) over the whole text: the
+        # template's own punctuation ("1: unhurt") as well as the catalogue's and the data's; and
+        # no line breaks inside a reference ("note 8") or a count ("5 men").
+        return tie_numbers(ctx.words.apostrophes(ctx.words.typeset(text)))
     except KitError:
         raise
     except jinja2.TemplateSyntaxError as error:
@@ -126,7 +127,9 @@ def _environment(folder: str) -> KitSandbox:
                      # none in the aid template (the same code either way) and costs an eighth of
                      # a cold build's compile.
                      optimized=False)
-    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either, whole=_whole)
+    env.filters.update(pct=_percent, frac=fraction_text, signed=signed, fit=truncate, either=_either, whole=_whole,
+                       phrases=_phrases, dec=_decimal,
+                       clause=without_full_stop)
     # New-style gettext: the translation is looked up in the edition's language (the context's
     # `lang`), so one compiled template serves every edition.
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)     # type: ignore[attr-defined]
@@ -296,8 +299,10 @@ def _ngettext(context: jinja2.runtime.Context, singular: str, plural: str, n: in
 
 @jinja2.pass_context
 def _percent(context: jinja2.runtime.Context, p: Fraction | int) -> str:
-    """The `pct` filter: a chance in the convention of the edition rendered (its words' lang)."""
-    return Words(context.get("lang", SOURCE_LANGUAGE), {}).percent(p)
+    """The `pct` filter: a chance in the convention of the edition rendered (its words' lang),
+    with one decimal as every figure of the aid's tables has (a rare chance its first significant
+    figure, never 0.0%), so the columns' decimal points line up."""
+    return Words(context.get("lang", SOURCE_LANGUAGE), {}).percent(p, figures=AID_FIGURES)
 
 
 SHORT_WORD = 2      # "Mk", "M3", "I": a word this short stays beside its neighbour
@@ -313,6 +318,21 @@ def _whole(value: object) -> str:
     def held(before: str, after: str) -> bool:
         return any(ch.isdigit() for ch in after) or min(len(before), len(after)) <= SHORT_WORD
     return words[0] + "".join(("\u00a0" if held(a, b) else " ") + b for a, b in itertools.pairwise(words))
+
+
+@jinja2.pass_context
+def _decimal(context: jinja2.runtime.Context, value: Fraction | int) -> str:
+    """The `dec` filter: a mean (men alive) with one decimal, as the edition writes it ("3.3",
+    "3,3"), beside its exact fraction."""
+    return Words(context.get("lang", SOURCE_LANGUAGE), {}).decimal(value, 1)
+
+
+def _phrases(value: object) -> str:
+    """The `phrases` filter: a name whose short phrases keep to one line ("Army 1939\u201340, Free
+    French" breaks only after its comma): the words of each comma-separated part of at most two
+    words are held together by no-break spaces."""
+    parts = str(value).split(", ")
+    return ", ".join("\u00a0".join(part.split(" ")) if part.count(" ") <= 1 else part for part in parts)
 
 
 @jinja2.pass_context

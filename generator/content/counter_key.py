@@ -46,9 +46,11 @@ def counter_key(ctx: BuildContext) -> tuple[KeyEntry, ...]:
                     smg=tied(words, "counter.smg.title"), rule=w.rule)
     marker = words("counter.key.marker", label=tied(words, "counter.marker.title"), tem=signed(after.wreck_tem),
                    unit=words("counter.marker.unit"), terrain=after.wreck_terrain, rule=after.rule)
-    return (KeyEntry(("crew",), (), crew), KeyEntry(("crew",), ("pistol",), pistol),
-            KeyEntry(("crew",), (), factors), KeyEntry(("rifle", "smg"), ("rifle", "smg"), weapons),
-            KeyEntry(("marker",), ("wreck", "afv"), marker))
+    entries = (KeyEntry(("crew",), (), crew), KeyEntry(("crew",), ("pistol",), pistol),
+               KeyEntry(("crew",), (), factors), KeyEntry(("rifle", "smg"), ("rifle", "smg"), weapons),
+               KeyEntry(("marker",), ("wreck", "afv"), marker))
+    # the edition's apostrophes, as the aid around the key prints them
+    return tuple(KeyEntry(e.kinds, e.symbols, words.apostrophes(e.text)) for e in entries)
 
 
 def heading(ctx: BuildContext) -> str:

@@ -32,6 +32,7 @@ from msgspec import Struct, field
 
 from generator.engine.odds import percent as english_percent
 from generator.errors import DataError
+from generator.text import curly_apostrophes
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog as BabelCatalog
@@ -92,6 +93,12 @@ class Words(Struct, frozen=True):
         rule = _TYPOGRAPHY.get(self.lang.split("_")[0])
         return rule(text) if rule is not None else text
 
+    def apostrophes(self, text: str) -> str:
+        """`text` with the apostrophe its edition prints throughout: English sets the typographic
+        one, beside the curly quotes of its catalogue and data (its messages keep the straight
+        one, as typed); the other editions keep theirs as their catalogues write it."""
+        return curly_apostrophes(text) if self.lang == SOURCE_LANGUAGE else text
+
     def sentences(self, texts: Iterable[str]) -> str:
         """Sentences set one after another as the language sets them: a space between them, none
         in Japanese."""
@@ -100,10 +107,11 @@ class Words(Struct, frozen=True):
     def _locale(self) -> str:
         return self.lang if self.numbers_localised() else SOURCE_LANGUAGE
 
-    def percent(self, p: Fraction | int) -> str:
+    def percent(self, p: Fraction | int, figures: int = 2) -> str:
         """A chance as a percentage in this language's convention ('33,3 %' in German): the same
-        digits as English (rounded half up on the exact value, engine/odds.py), other marks."""
-        english = english_percent(p)
+        digits as English (rounded half up on the exact value, at least `figures` significant
+        figures: engine/odds.py), other marks."""
+        english = english_percent(p, figures=figures)
         if not self.numbers_localised():
             return english
         digits = english.rstrip("%")
@@ -245,17 +253,20 @@ def polish_spacing(text: str) -> str:
 
 # A space where Japanese sets none: after a full-width mark, or between two Japanese characters
 # (the template and the data join sentences with a space, as the Latin editions write them).
-# A Markdown emphasis closing after the mark ("**ルールそのもの：** 871.1") keeps its place.
+# A Markdown emphasis closing after the mark ("**ルールそのもの：** 871.1") keeps its place.  Nor is
+# a space set before a full-width opening bracket, which holds its own ("**1/3** （33.3%）"), but
+# where Markdown needs it: after a heading's #, a list's marker or a table's bar.
 _JAPANESE_SPACE = re.compile(r"(?<=[\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f\uff3b-\uff40\uff5b-\uff65])"
                              r"(\**) +|(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]) +"
-                             r"(?=[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef])")
+                             r"(?=[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef])"
+                             r"|(?:(?<=[^\s#|>*+.)-])|(?<=\S\*)) +(?=[（「『【〔])")
 
 
 _JAPANESE_CHARACTER = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]"
 # A Latin mark the template or the data sets after Japanese words: a full stop that ends a sentence
 # (not a rule number's point), and the semicolon between items of a list.
 _JAPANESE_STOP = re.compile(rf"(?<={_JAPANESE_CHARACTER})\.(?=\s|\*|$)", re.MULTILINE)
-_JAPANESE_LIST = re.compile(rf"(?<={_JAPANESE_CHARACTER}); (?={_JAPANESE_CHARACTER})")
+_JAPANESE_LIST = re.compile(rf"(?<={_JAPANESE_CHARACTER[:-1]}）」』]); (?={_JAPANESE_CHARACTER})")
 
 
 def japanese_spacing(text: str) -> str:

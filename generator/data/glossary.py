@@ -24,7 +24,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from generator.data.model import EditionGlossary, KitData, Nationality, Rules, WeaponSpan
-from generator.data.schema import Problems
+from generator.data.schema import Problems, a_name
 from generator.data.toml_file import read_toml
 from generator.errors import DataError
 
@@ -174,6 +174,9 @@ def _nationalities(problems: Problems, rel: str, table: Any, kit: KitData) -> di
             problems.add(rel, f"nationalities.{key}", "must hold name and adjective (and army where the "
                                                        "nationality file has one), each a string")
             continue
+        for field, value in entry.items():
+            if (problem := a_name(value)) is not None:
+                problems.add(rel, f"nationalities.{key}.{field}", problem)
         out[key] = dict(entry)
     return out
 

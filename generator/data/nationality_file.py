@@ -21,7 +21,7 @@ from generator.data.model import (
     Rules,
     WeaponSpan,
 )
-from generator.data.schema import Problems, Reader, Validator, in_range, nonblank, one_of
+from generator.data.schema import Problems, Reader, Validator, a_name, in_range, nonblank, one_of
 
 MIN_GREY_CONTRAST = 4.5     # WCAG AA for body text, applied to the greys a mono printer makes
 
@@ -42,9 +42,9 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
         -> Nationality:
     """One nationality file's table -> Nationality; `rules` (None if rules.toml is unreadable) gives the period."""
     r = Reader(problems, rel, table)
-    name = r.get("name", str, check=nonblank)
-    adjective = r.get("adjective", str, check=nonblank)
-    army = r.get("army", str, default="", check=nonblank)     # optional: whose weapons the spans follow
+    name = r.get("name", str, check=a_name)
+    adjective = r.get("adjective", str, check=a_name)
+    army = r.get("army", str, default="", check=a_name)     # optional: whose weapons the spans follow
     speaks = r.get_list("speaks", str, default=[], check_item=_language_code)     # optional
     colour = r.get("colour", str, check=_colour)
     text_colour = r.get("text_colour", str, check=_colour)
@@ -67,7 +67,7 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
         r.report("roster", f"card {dup!r} is listed twice")
     afvs: list[Afv] = []
     for afv in r.tables("afv", required=False):
-        afvs.append(Afv(afv.get("name", str, check=nonblank), afv.get("morale", int, check=in_range(*MORALE_RANGE)),
+        afvs.append(Afv(afv.get("name", str, check=a_name), afv.get("morale", int, check=in_range(*MORALE_RANGE)),
                         afv.get("open_topped", bool)))
         afv.finish()
     if "afv" in r.table and not afvs:

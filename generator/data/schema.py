@@ -193,6 +193,18 @@ def nonblank(value: str) -> str | None:
     return None if value.strip() else "must not be blank"
 
 
+# A name the kit prints and every digital file repeats (each piece's and tile's name holds its
+# nationality's): the data's longest is 28 characters.
+MAX_NAME_CHARS = 100
+
+
+def a_name(value: str) -> str | None:
+    """A nonblank name of at most MAX_NAME_CHARS characters."""
+    if len(value) > MAX_NAME_CHARS:
+        return f"is {len(value):,} characters long; a name is at most {MAX_NAME_CHARS}"
+    return nonblank(value)
+
+
 def one_of(choices: Collection[str]) -> Validator[str]:
     def check(value: str) -> str | None:
         if value not in choices:

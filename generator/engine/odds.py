@@ -119,15 +119,15 @@ def _ordered(dist: Mapping[_K, Fraction], names: Iterable[_K]) -> dict[_K, Fract
     return {name: dist.get(name, Fraction(0)) for name in names}
 
 
-def percent(p: Fraction | int, places: int = 1) -> str:
+def percent(p: Fraction | int, places: int = 1, figures: int = 2) -> str:
     """A chance as a percentage, rounded half up on the exact value: `places` decimals ('66.7%'), more
-    where that would leave fewer than two significant figures, so a rare chance never prints as
-    0.0% (1/7776 is '0.013%')."""
+    where that would leave fewer than `figures` significant figures, so a rare chance never prints
+    as 0.0% (1/7776 is '0.013%'; with one figure, 1/243 is '0.4%' and 1/7776 '0.01%')."""
     value = Fraction(p) * 100
     while True:
         scaled = abs(value) * 10 ** places
         whole = int(scaled + Fraction(1, 2))
-        if whole >= 10 or not value:
+        if whole >= 10 ** (figures - 1) or not value:
             break
         places += 1
     digits = str(whole).rjust(places + 1, "0")

@@ -1,8 +1,10 @@
 """Geometry of the procedure flowchart: boxes in rows, arrows between them.  No reportlab.
 
-Boxes run left to right in rows on one grid of columns, `per_row` of them, shared by every row: a
-box takes one column, and a row with fewer boxes gives its spare columns to the boxes it shortens
-most (spans()), so every box edge lines up with the row above.  A row takes its tallest box's
+Boxes run left to right in rows, `per_row` of them, each row from the left edge to the right.  On
+one grid of columns shared by every row (spans(): a row with fewer boxes gives its spare columns to
+the boxes it shortens most), every box edge lines up with the row above; with fitted_widths(), each
+row's boxes share its width by their content, so no box stands half empty beside a full one (the
+printed aid: its boxes' text differs too much for even columns).  A row takes its tallest box's
 height.  Each box is joined to the next: along the row by a straight arrow, from the end of a
 row to the start of the next by an elbow through the gap between the rows.  Optional bypass
 arrows skip boxes (a voluntary bail-out skips the check, and under note 1 the casualty draws):
@@ -114,18 +116,63 @@ def spans(count: int, per_row: int, height_at: Callable[[int, int], float]) -> l
     return taken
 
 
+FIT_STEPS = 14          # halvings in fitted_widths' searches: a width to well under a point
+
+
+def fitted_widths(width: float, count: int, per_row: int, gap_x: float,
+                  height_at: Callable[[int, float], float], narrowest: float) -> list[float]:
+    """Each box's width when a row's boxes share the row by their content: the widths at which the
+    row's tallest box is as low as it can be (`height_at(box, width)`, a box's height at a width;
+    no box under `narrowest`), the width left over shared in proportion.  Every row still runs
+    from the left edge to the right, so a box that would stand half empty at an even share gives
+    its room to the box beside it that needs it."""
+    widths = [0.0] * count
+    for row in rows_of(count, per_row):
+        room = width - gap_x * (len(row) - 1)
+        if room < narrowest * len(row):
+            raise ValueError(f"{width:.0f} pt is too narrow for {len(row)} boxes")
+        for i, w in zip(row, _fit_row(row, room, height_at, narrowest), strict=True):
+            widths[i] = w
+    return widths
+
+
+def _fit_row(row: list[int], room: float, height_at: Callable[[int, float], float], narrowest: float) -> list[float]:
+    """The widths, summing to `room`, that make the row's tallest box lowest (fitted_widths)."""
+    def least_width(i: int, height: float) -> float:
+        """The narrowest width at which box i is at most `height` tall (`room` if none is)."""
+        low, high = narrowest, room
+        if height_at(i, low) <= height:
+            return low
+        for _ in range(FIT_STEPS):
+            mid = (low + high) / 2
+            low, high = (low, mid) if height_at(i, mid) <= height else (mid, high)
+        return high
+
+    low = max(height_at(i, room) for i in row)                  # each box alone in the row: no lower
+    high = max(height_at(i, room / len(row)) for i in row)      # the even share: always possible
+    for _ in range(FIT_STEPS):
+        mid = (low + high) / 2
+        if sum(least_width(i, mid) for i in row) <= room:
+            high = mid
+        else:
+            low = mid
+    needed = [least_width(i, high) for i in row]
+    spare = room - sum(needed)
+    return [w + spare * w / sum(needed) for w in needed]
+
+
 def arrange(width: float, heights: Sequence[float], per_row: int, *, gap_x: float = 16.0, gap_y: float = 24.0,
             bypasses: Sequence[tuple[int, int]] = (), bypass_rise: float = 10.0, label_height: float = 0.0,
-            spans: Sequence[int] | None = None) -> Chart:
-    """Place the boxes (their content `heights`, at the widths their `spans` give) and route the
-    arrows; return a Chart.
+            spans: Sequence[int] | None = None, widths: Sequence[float] | None = None) -> Chart:
+    """Place the boxes (their content `heights`, at the widths their `spans` give, or the `widths`
+    given: fitted_widths') and route the arrows; return a Chart.
 
     `bypasses` is a sequence of (from, to) box indices: two boxes of the first row with a box
     between them, or a box of one row that is not its last and the first box of the next row.
     `label_height` is the room a bypass label needs above its line.
     """
     rows = rows_of(len(heights), per_row)
-    widths = box_widths(width, len(heights), per_row, gap_x, spans)
+    widths = list(widths) if widths is not None else box_widths(width, len(heights), per_row, gap_x, spans)
     row_of = {i: r for r, row in enumerate(rows) for i in row}
     rises, drops = _bypass_kinds(bypasses, rows, row_of)
     top_room = bypass_rise + label_height if rises else 0.0

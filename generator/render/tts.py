@@ -29,6 +29,7 @@ from PIL import Image
 from generator.archive import zip_bytes
 from generator.content.context import BuildContext
 from generator.content.digital import CARD_BACK, Force, card_name
+from generator.errors import UsageError
 from generator.options import BuildOptions
 from generator.units import MM_PER_INCH
 
@@ -49,8 +50,15 @@ def folder_name(lang: str) -> str:
 
 
 def saved_objects() -> Path:
-    """TTS's Saved Objects folder on this computer, where its installer puts it."""
-    home = Path.home()
+    """TTS's Saved Objects folder on this computer, where its installer puts it; a UsageError
+    where the home folder is not known as a whole path (a file:// address is one)."""
+    try:
+        home = Path.home()
+    except RuntimeError:        # no HOME and no user entry to take it from
+        home = Path()
+    if not home.is_absolute():
+        raise UsageError(f"the home folder {str(home)!r} (HOME) is not a whole path, so the Tabletop Simulator "
+                         f"object cannot name this computer's Saved Objects folder: set HOME, or give --image-url")
     if sys.platform.startswith("win"):
         return home / "Documents" / "My Games" / "Tabletop Simulator" / "Saves" / "Saved Objects"
     if sys.platform == "darwin":
@@ -81,6 +89,7 @@ def saved_object(ctx: BuildContext, forces: Sequence[Force], cards: int, images:
         files[f"images/rows/sheet-{n}.png"] = sheet.png
     objects = [_bag(ctx, force, i, len(forces), base) for i, force in enumerate(forces)]
     objects += [_deck(ctx, cards, sheets, base), _pdf(ctx, base)]
+    _unique_guids(objects)
     files[f"{OBJECT}.json"] = (json.dumps(_save(objects), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     files[f"{OBJECT}.png"] = _thumbnail(images[forces[0].pieces[0].front] if forces else images[CARD_BACK])
     return zip_bytes(files, folder_name(ctx.options.lang))
@@ -134,6 +143,20 @@ def guid(*parts: object) -> str:
     """An object's six-hex-digit GUID, as TTS writes them: made from what the object is, so the
     same object keeps its GUID from build to build."""
     return hashlib.sha256("\0".join(map(str, parts)).encode()).hexdigest()[:6]
+
+
+def _unique_guids(objects: Sequence[dict[str, Any]]) -> None:
+    """Give each object whose GUID an earlier one has (six hex digits of a hash: two of a few
+    thousand objects, or two nationalities a data folder names to that end, can share one) a
+    GUID of its own, made from the one it had: TTS finds an object by its GUID."""
+    seen: set[str] = set()
+    pending = list(reversed(objects))
+    while pending:
+        obj = pending.pop()
+        while obj["GUID"] in seen:
+            obj["GUID"] = guid(obj["GUID"], "again")
+        seen.add(obj["GUID"])
+        pending.extend(reversed(obj.get("ContainedObjects", ())))
 
 
 def _transform(x: float = 0.0, z: float = 0.0, *, scale: float = 1.0, flipped: bool = False) -> dict[str, float]:

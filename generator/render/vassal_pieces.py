@@ -18,7 +18,8 @@ FLIP_KEY = f"70,{CTRL}"     # Ctrl+F, the key VASSAL modules flip a counter and 
 
 
 def encode(values: Sequence[str], delimiter: str) -> str:
-    """The values joined as VASSAL's SequenceEncoder joins them (its append(String) for each)."""
+    """The values joined as VASSAL's SequenceEncoder joins them (its append(String) for each),
+    a value ending in a backslash always quoted, so the engine's Decoder gives each back whole."""
     return delimiter.join(_escaped(value, delimiter) for value in values)
 
 

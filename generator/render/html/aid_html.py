@@ -38,6 +38,7 @@ from generator.render.html.web_fonts import font_faces
 from generator.text import fill_pieces
 
 CHART_W = 960           # the SVG's own units; CSS scales it to the column
+NARROWEST_BOX = 150     # no chart box narrower: its rule tab keeps its room
 TITLE_PX, TAB_PX, LABEL_PX = 20, 14, 15
 PAD, TAB_DROP = 10, 12
 BOLD_EM = 0.62          # a generous bold sans character width, in em: titles wrap before they overflow
@@ -264,6 +265,7 @@ def _table(table: etree.Element, heading: etree.Element | None, words: Words) ->
                 row.remove(cell)
     for th in table.iter("th"):
         th.set("scope", "colgroup" if th.get("colspan") else "col")
+    _paired_columns(table)
     body = table.find("tbody")
     for row in (body if body is not None else []):
         if len(row) and row[0].tag == "td":
@@ -278,6 +280,26 @@ def _table(table: etree.Element, heading: etree.Element | None, words: Words) ->
     wrap.tail = table.tail
     table.tail = None
     return wrap
+
+
+def _paired_columns(table: etree.Element) -> None:
+    """A table whose heads join a fraction and its percentage marks the fraction cells (class
+    "frac"): a phone's narrow screen leaves their figures out (aid.css), the percentages and the
+    averages' decimals beside them saying the same, so the table fits without scrolling."""
+    head = table.find("thead/tr")
+    if head is None or not any(th.get("colspan") for th in head):
+        return
+    fractions, column = set(), 0
+    for th in head:
+        span = int(th.get("colspan", "1"))
+        if span == 2:
+            fractions.add(column)
+        column += span
+    for row in table.iterfind("tbody/tr"):
+        for i, cell in enumerate(row):
+            if i in fractions:
+                cell.set("class", "frac")
+    table.set("class", "paired")
 
 
 # -- the flowchart ----------------------------------------------------------------------------
@@ -398,12 +420,17 @@ def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], label
         spans = geometry.spans(len(boxes), per_row, lambda i, span: len(wrapped(i, span)))
     except ValueError as error:
         raise RenderError(f"{source}: the flowchart cannot be drawn: {error}") from None
-    lines = [wrapped(i, span) for i, span in enumerate(spans)]
-    most = max(len(t) for t in lines)
-    heights = [PAD + TAB_DROP + most * lead + PAD] * len(boxes)
     try:
+        # The chart's boxes share each row by their titles, so a title keeps to one line where
+        # the row has room ("6. The new group", not "6. The new / group"); the cards keep the grid.
+        widths = geometry.fitted_widths(CHART_W, len(boxes), per_row, gap_x,
+                                        lambda i, width: len(_wrap(titles[i], width - 2 * PAD, TITLE_PX)),
+                                        NARROWEST_BOX)
+        lines = [_wrap(titles[i], width - 2 * PAD, TITLE_PX) for i, width in enumerate(widths)]
+        most = max(len(t) for t in lines)
+        heights = [PAD + TAB_DROP + most * lead + PAD] * len(boxes)
         chart = geometry.arrange(CHART_W, heights, per_row, gap_x=gap_x, gap_y=40, bypasses=bypasses,
-                                 bypass_rise=16, label_height=LABEL_PX + 6 if any(labels) else 0, spans=spans)
+                                 bypass_rise=16, label_height=LABEL_PX + 6 if any(labels) else 0, widths=widths)
     except ValueError as error:
         raise RenderError(f"{source}: the flowchart cannot be drawn: {error}") from None
     height = chart.height + TAB_PX + 2   # the viewBox starts TAB_PX higher: tabs straddle the top edge
@@ -439,8 +466,9 @@ class _Flip:
 def _svg_text(svg: etree.Element, boxes: list[_Box], bypasses: list[tuple[int, int]], labels: list[str],
               words: Words) -> None:
     """The chart's text equivalent: every step in its title, the bypasses in its description."""
-    steps = "; ".join(words("aid.html.chart.step_rule", n=i, title=b.title, rule=b.rule) if b.rule
-                      else words("aid.html.chart.step", n=i, title=b.title) for i, b in enumerate(boxes, 1))
+    steps = words("aid.html.chart.separator").join(
+        words("aid.html.chart.step_rule", n=i, title=b.title, rule=b.rule) if b.rule
+        else words("aid.html.chart.step", n=i, title=b.title) for i, b in enumerate(boxes, 1))
     t = etree.SubElement(svg, "title", {"id": "chart-title"})
     t.text = words("aid.html.chart.title", steps=steps)
     sentences = [words("aid.html.chart.bypass_label", start=a + 1, end=b + 1, label=label) if label

@@ -8,9 +8,10 @@ is the pictogram's ink, so a pictogram fills the box CSS gives it.
 """
 
 import xml.etree.ElementTree as etree
+from collections.abc import Sequence
 
 from generator.content.context import BuildContext
-from generator.content.counter_key import counter_key
+from generator.content.counter_key import KeyEntry, counter_key
 from generator.content.words import english_names
 from generator.layout import pictograms
 
@@ -42,14 +43,29 @@ def key(ctx: BuildContext) -> etree.Element:
     heading = etree.SubElement(section, "h2", {"id": "counters-key"})
     heading.text = words("aid.html.icons")
     listing = etree.SubElement(section, "ul", {"class": "icon-key"})
-    for entry in counter_key(ctx):
+    for symbols, texts in _by_counter(counter_key(ctx)):
         item = etree.SubElement(listing, "li")
         shown = etree.SubElement(item, "span", {"class": "icons-shown"})
-        for role in entry.symbols:
+        for role in symbols:
             shown.append(svg(role))
-        caption = etree.SubElement(item, "span")
-        caption.text = entry.text
+        said = etree.SubElement(item, "span", {"class": "icon-said"})
+        for text in texts:
+            etree.SubElement(said, "span").text = text
     authors = english_names(pictograms.authors())        # inside the English quotation of the credit
     credit = etree.SubElement(section, "p", {"class": "credit"})
     credit.text = words("aid.html.icon.credit", authors=authors)
     return section
+
+
+def _by_counter(entries: Sequence[KeyEntry]) -> list[tuple[tuple[str, ...], list[str]]]:
+    """The key's lines a row for each counter (the crew's three lines together), each row beside
+    the pictograms its lines show: [(pictogram roles, [line, ...]), ...]."""
+    rows: list[tuple[tuple[str, ...], list[str]]] = []
+    kinds: tuple[str, ...] | None = None
+    for entry in entries:
+        if entry.kinds != kinds:
+            rows.append(((), []))
+            kinds = entry.kinds
+        symbols, texts = rows[-1]
+        rows[-1] = (symbols + tuple(r for r in entry.symbols if r not in symbols), [*texts, entry.text])
+    return rows

@@ -25,6 +25,7 @@ from reportlab.platypus import (
     PageBreak,
     PageTemplate,
     Paragraph,
+    PTOContainer,
     Spacer,
 )
 from reportlab.platypus.doctemplate import LayoutError
@@ -53,7 +54,15 @@ from generator.render.pdf.canvas import (
     set_metadata,
 )
 from generator.render.pdf.glyphs import check_printable, check_template_text
-from generator.render.pdf.markdown_pdf import Converter, FitTable, RuledHeading, Styles, make_styles
+from generator.render.pdf.markdown_pdf import (
+    ContinuedHeading,
+    Converter,
+    FitTable,
+    RuledHeading,
+    Styles,
+    make_styles,
+)
+from generator.render.pdf.pdf_join import tag_subsets
 
 MAX_PAGES = 2
 BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
@@ -89,13 +98,33 @@ def render(ctx: BuildContext, paper: Paper, document: AidDocument) -> Pdf:
     largest = LARGEST.get(paper.key, BODY_SIZES[0])
     for size, keep in ((size, keep) for size in BODY_SIZES if size <= largest for keep in (True, False)):
         styles = _styles(ctx, size)
-        try:
-            return _build(ctx, paper, converter.restyled(root, styles, keep) + _counter_key(ctx, styles))
-        except _TooLong:
-            continue
+        story = converter.restyled(root, styles, keep) + _counter_key(ctx, styles)
+        for arranged in _arrangements(story):
+            try:
+                return _build(ctx, paper, arranged)
+            except _TooLong:
+                continue
     raise RenderError(f"{template_file(ctx)}: the player aid does not fit {MAX_PAGES} pages of {paper.label} "
                       f"even at {BODY_SIZES[-1]} pt; shorten the template's text or the long sentences in "
                       f"{ctx.kit.directory / 'rules.toml'} (or a long name in {ctx.kit.directory / 'nationalities'})")
+
+
+class Movable(KeepTogether):
+    """A block the template places on page 2 that closes page 1's columns instead where it fits
+    there (the template's `<div class="page-one-if-room">`): a shorter edition's page 1 ends
+    full, not a fifth blank, and its page 2 has the room."""
+
+
+def _arrangements(story: list[Flowable]) -> list[list[Flowable]]:
+    """The story with its Movable blocks at the end of page 1's columns, then as written (each a
+    new list: a build rearranges the one it is given)."""
+    cuts = [i for i, f in enumerate(story) if isinstance(f, type(FrameBreak))]
+    movable = [f for f in story if isinstance(f, Movable)]
+    if not movable or len(cuts) < 2 or any(story.index(f) < cuts[1] for f in movable):
+        return [list(story)]
+    rest = [f for f in story if not isinstance(f, Movable)]
+    page_one_end = cuts[1]
+    return [rest[:page_one_end] + movable + rest[page_one_end:], list(story)]
 
 
 def _counter_key(ctx: BuildContext, styles: Styles) -> list[Flowable]:
@@ -141,10 +170,50 @@ def _converter(ctx: BuildContext) -> Converter:
         # heading, so no note reads as the rule text beside it.
         return KeepTogether(converter.blocks(el))
 
-    handlers: dict[str, Callable[[Element, Converter], Flowable]] = {"flowchart": chart, "keep": keep}
+    def notes(el: Element, converter: Converter) -> Flowable:
+        # Notes that run on into the next column go on under their heading again: a note with no
+        # heading above it reads as the rule text beside it.
+        title = "".join(next(el.iter("h2")).itertext()) if el.find("h2") is not None else ""
+        again = ContinuedHeading(escape(ctx.words("aid.notes.continued", heading=title)), converter.styles.h2,
+                                 colour=converter.styles.rule_colour)
+        return PTOContainer([Whole(f) if isinstance(f, Paragraph) else f for f in converter.blocks(el)],
+                            header=[again])
+
+    def movable(el: Element, converter: Converter) -> Flowable:
+        return Movable(converter.blocks(el))
+
+    handlers: dict[str, Callable[[Element, Converter], Flowable]] = {"flowchart": chart, "keep": keep,
+                                                                      "notes": notes, "page-one-if-room": movable}
     if ctx.changes is None:      # the aid as it always was: no marks to look for
         return Converter(None, handlers, prefix="aid")
     return Converter(None, {**handlers, "changes": changes}, prefix="aid", bars=ChangeBars())
+
+
+class Whole(Flowable):
+    """A paragraph that never splits: a note moves whole to the next column."""
+
+    def __init__(self, content: Flowable) -> None:
+        super().__init__()
+        self.content = content
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.width, self.height = self.content.wrapOn(self.canv, availWidth, availHeight)
+        return self.width, self.height
+
+    def getSpaceBefore(self) -> float:
+        return float(self.content.getSpaceBefore())
+
+    def getSpaceAfter(self) -> float:
+        return float(self.content.getSpaceAfter())
+
+    def getKeepWithNext(self) -> bool:
+        return bool(self.content.getKeepWithNext())
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        return []
+
+    def draw(self) -> None:
+        self.content.drawOn(self.canv, 0, 0)
 
 
 class ChangeBars:
@@ -271,7 +340,7 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
         doc.build(story)
     except LayoutError as error:
         raise RenderError(f"{template_file(ctx)}: cannot lay out the player aid on {paper.label}: {error}") from None
-    return Pdf(buffer.getvalue(), doc.page)
+    return Pdf(tag_subsets(buffer.getvalue()), doc.page)
 
 
 def _frames(story: list[Flowable], cuts: list[int], paper: Paper, precheck: bool) -> list[list[Frame]]:

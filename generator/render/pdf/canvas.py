@@ -34,6 +34,7 @@ from generator import __version__
 from generator.content.context import BuildContext
 from generator.layout.paper import Paper
 from generator.render import theme
+from generator.render.pdf.pdf_join import FOOTER_FORM, tag_subsets
 from generator.render.theme import LATIN, FaceSet, edition_faces
 from generator.text import ELLIPSIS, words_of
 from generator.units import mm
@@ -271,7 +272,7 @@ def finish(c: Any, buffer: _Capture) -> Pdf:
     c.setPageCallBack(None)     # the callback holds the canvas: a cycle would keep its pages alive
     content = buffer.parts[0] if len(buffer.parts) == 1 else b"".join(buffer.parts)
     buffer.parts.clear()
-    return Pdf(content, c.getPageNumber() - 1)
+    return Pdf(tag_subsets(content), c.getPageNumber() - 1)
 
 
 def footer_baseline(size: float = 7) -> float:
@@ -279,16 +280,10 @@ def footer_baseline(size: float = 7) -> float:
     return EDGE_MM * MM + size * 0.3
 
 
-# The footer of a numbered page is a form XObject of its own, FOOTER_FORM and the page's number:
-# the kit, joining the parts' files, puts a form that counts the kit's pages in its place
-# (pdf_join.py), so each part is drawn once and each file numbers its own pages.
-FOOTER_FORM = "PageFooter"
-
-
 def draw_footer(c: Any, ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None,
                 margin: float = 18, size: float = 7, *, part: str | None = None) -> None:
     """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM;
-    `part`: footer_text's.  A numbered page's footer is its form FOOTER_FORM + page."""
+    `part`: footer_text's.  A numbered page's footer is its form FOOTER_FORM + page (pdf_join.py)."""
     text = footer_text(ctx, paper, page, pages, part)
     name = f"{FOOTER_FORM}{page}" if page is not None else None
     if name is not None:

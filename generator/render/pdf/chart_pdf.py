@@ -28,6 +28,7 @@ PAD = 4.0           # inside a box
 HEAD_GAP = 2.0      # between the title and the text
 TAB_SIZE = 7.5      # rule-number tab font size: the theme's small, in the condensed bold
 GAP_X = 16.0        # between boxes in a row (arrows run here)
+NARROWEST = 72.0    # no box narrower: its title and rule tab keep their room
 TAB_DROP = TAB_SIZE / 2 + 1     # the tab's lower half reaches this far into the box
 BLOCKS = ("p", "ul", "ol", "table")
 
@@ -81,23 +82,22 @@ class Flowchart(Flowable):
         if self._laid_out is not None and self._laid_out[0] == availWidth:
             self.width, self.height = self._laid_out
             return self._laid_out
-        measured: dict[tuple[int, int], tuple[float, Paragraph, float]] = {}
+        measured: dict[tuple[int, float], tuple[float, Paragraph, float]] = {}
 
-        def height_at(i: int, span: int) -> float:
-            if (i, span) not in measured:
-                measured[i, span] = self._measure(self.boxes[i], widths_of(span) - 2 * PAD, availHeight)
-            return measured[i, span][0]
-
-        def widths_of(span: int) -> float:
-            return geometry.box_widths(availWidth, 1, self.per_row, GAP_X, [span])[0]
+        def height_at(i: int, width: float) -> float:
+            if (i, width) not in measured:
+                measured[i, width] = self._measure(self.boxes[i], width - 2 * PAD, availHeight)
+            return measured[i, width][0]
         try:
-            spans = geometry.spans(len(self.boxes), self.per_row, height_at)
-            chart = geometry.arrange(availWidth, [height_at(i, n) for i, n in enumerate(spans)], self.per_row,
+            # each row's boxes share its width by their text, so none stands half empty
+            widths = geometry.fitted_widths(availWidth, len(self.boxes), self.per_row, GAP_X, height_at,
+                                            NARROWEST)
+            chart = geometry.arrange(availWidth, [height_at(i, w) for i, w in enumerate(widths)], self.per_row,
                                      gap_x=GAP_X, bypasses=self.bypasses, label_height=self.label_size + 5,
-                                     spans=spans)
+                                     widths=widths)
         except ValueError as error:
             raise RenderError(f"the flowchart cannot be drawn: {error}") from None
-        self._titles = [measured[i, n][1:] for i, n in enumerate(spans)]
+        self._titles = [measured[i, w][1:] for i, w in enumerate(widths)]
         self.chart, self._laid_out = chart, (availWidth, chart.height)
         self.width, self.height = self._laid_out
         return self._laid_out

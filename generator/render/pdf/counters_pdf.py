@@ -243,12 +243,12 @@ def _groups(words: Words, groups: Groups, slots: Sequence[geo.Slot]) -> str:
         counts.setdefault(s.group, dict.fromkeys(KINDS, 0))[groups[s.group][1][s.item].kind] += 1
     parts = []
     for g in sorted(counts):
-        listed = ", ".join(_tied(words(f"counters.heading.count.{k}", count=counts[g][k]))
-                           for k in KINDS if counts[g][k])
+        listed = words("counters.heading.count.separator").join(
+            _tied(words(f"counters.heading.count.{k}", count=counts[g][k])) for k in KINDS if counts[g][k])
         # the catalogue's own spaces around the name and the counts are tied; those between counts are not
         frame = _tied(words("counters.heading.group", nationality=NAME_MARK, counts=COUNTS_MARK))
         parts.append(frame.replace(NAME_MARK, _tied(truncate(groups[g][0].name, 40))).replace(COUNTS_MARK, listed))
-    return "; ".join(parts)
+    return words("counters.heading.group.separator").join(parts)
 
 
 NAME_MARK, COUNTS_MARK = "\x00", "\x01"     # where a group's name and counts go in its catalogue frame

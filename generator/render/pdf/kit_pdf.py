@@ -53,7 +53,7 @@ def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Source]) ->
 
 
 def kit_footers(ctx: BuildContext, paper: Paper, title: str, subject: str, parts: Sequence[str | None]) -> bytes:
-    """The kit's footers: page n's footer form (canvas.FOOTER_FORM + n) counts the kit's pages, in
+    """The kit's footers: page n's footer form (pdf_join.FOOTER_FORM + n) counts the kit's pages, in
     the name of the part `parts[n - 1]` (None: a blank page, which has none); in a print shop's
     inks where the kit is the shop's."""
     c, buffer = new_canvas(ctx, paper, title, subject)

@@ -45,7 +45,6 @@ from generator.text import has_wide, line_pieces
 # md.htmlStash.rawHtmlBlocks.
 _STASH = util.HTML_PLACEHOLDER_RE
 _BREAKS = {"<br>", "<br/>", "<br />"}
-MAX_STRETCH = 1.5
 KEEP_ROWS = 12      # tables this short are never split across columns
 SHORT_LIST = 4      # items: a list this short never splits across columns
 _ALIGN = re.compile(r"text-align:\s*(left|right|center)")
@@ -151,11 +150,29 @@ class RuledHeading(Heading):
 
     def draw(self) -> None:
         super().draw()
-        self.canv.saveState()
-        self.canv.setStrokeColor(self.colour)
-        self.canv.setLineWidth(0.6)
-        self.canv.line(0, -1.5, self.width, -1.5)
-        self.canv.restoreState()
+        _rule_under(self.canv, self.width, self.colour)
+
+
+class ContinuedHeading(KeptParagraph):
+    """A section's heading again over its continuation in the next column, as RuledHeading draws
+    it but with no outline entry: the section is bookmarked once, where it starts."""
+
+    def __init__(self, markup: str, style: ParagraphStyle, *, colour: Any = INK) -> None:
+        super().__init__(markup, style)
+        self.colour = colour
+
+    def draw(self) -> None:
+        super().draw()
+        _rule_under(self.canv, self.width, self.colour)
+
+
+def _rule_under(canv: Any, width: float, colour: Any) -> None:
+    """A heading's thin rule, just under its baseline, in the accent colour."""
+    canv.saveState()
+    canv.setStrokeColor(colour)
+    canv.setLineWidth(0.6)
+    canv.line(0, -1.5, width, -1.5)
+    canv.restoreState()
 
 
 class MarkedParagraph(KeptParagraph):
@@ -325,8 +342,9 @@ def _share(width: float, natural: list[float], minimum: list[float]) -> list[flo
     """Column widths summing to `width`: natural widths when they fit, else squeezed above minimums."""
     total = sum(natural)
     if total <= width:
-        # Fill the frame, but never stretch a small table past half again its natural width.
-        return [n * min(width / total, MAX_STRETCH) for n in natural]
+        # A table is the width of its frame (its column, or the page): its edges line up with the
+        # heading's rule above it and the text beside it.
+        return [n * width / total for n in natural]
     if sum(minimum) >= width:
         return [m * width / sum(minimum) for m in minimum]
     # Cap the widest columns at one width C (never below a column's minimum), so narrow

@@ -8,7 +8,7 @@ part's catalog, page tree and document info give way to the joined document's ow
 join one page tree; its outline becomes the entry of a bookmark named for the part; each of its
 font subsets is named by its program (subset_tags.py), so no two parts' subsets share a name.
 
-A part's page draws its footer as a form of its own, named for the page (canvas.FOOTER_FORM):
+A part's page draws its footer as a form of its own, named for the page (FOOTER_FORM):
 given footers that count the joined document's pages, the join puts each in the place of the
 part's own, so a page of the kit says "page 10 of 24", not its part's "page 4 of 6".
 """
@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from generator.profiles.print_profile import PdfX
-from generator.render.pdf.canvas import FOOTER_FORM
 from generator.render.pdf.pdf_stream import Document, Sink, pdf_date, text_string
 from generator.render.pdf.pdfx import icc_profile, intent_entries, xmp
 from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
@@ -31,6 +30,10 @@ from generator.render.pdf.subset_tags import SUBSET_NAME, program_tag
 _TOKENS = re.compile(rb"\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>|(\d+) (\d+) R")
 _OBJECT = re.compile(rb"\s*(\d+) (\d+) obj")
 _REF = rb"(\d+) \d+ R"
+# The footer of a numbered page is a form XObject of its own, FOOTER_FORM and the page's number:
+# the kit, joining the parts' files, puts a form that counts the kit's pages in its place, so
+# each part is drawn once and each file numbers its own pages.
+FOOTER_FORM = "PageFooter"
 # A page's footer form in a resource dictionary, as reportlab (FormXob.NAME) or pdf_stream names it
 _FOOTER = re.compile(rb"/(?:FormXob\.)?" + FOOTER_FORM.encode() + rb"(\d+)\s+" + _REF)
 
@@ -148,6 +151,19 @@ def subset_names(part: _Part) -> dict[bytes, bytes]:
         tag = program_tag(found.group(3), part.objects[program]).encode()
         names[found.group(2) + b"+" + found.group(3)] = tag + b"+" + found.group(3)
     return names
+
+
+def tag_subsets(content: bytes) -> bytes:
+    """`content` with each font subset named by its program, as the join names it: reportlab tags
+    each font's first subset AAAAAA+, so a part of its own would hold several subsets under one tag
+    (ISO 32000-1, 9.6.4).  A tag is six letters, as the one it replaces: no object moves, and the
+    cross-reference table still gives every object's place."""
+    names = subset_names(read(content))
+
+    def rename(m: re.Match[bytes]) -> bytes:
+        old = m.group(2) + b"+" + m.group(3)
+        return b"/%s /%s" % (m.group(1), names.get(old, old))
+    return SUBSET_NAME.sub(rename, content) if names else content
 
 
 class _Writer:

@@ -190,7 +190,7 @@ class PdfStream:
 
     def form(self, content: str, name: str | None = None) -> str:
         """Write `content` once as a form XObject the size of the page; the operator that draws it.
-        `name`: its resource name (a page's footer is named for its page: canvas.FOOTER_FORM)."""
+        `name`: its resource name (a page's footer is named for its page: pdf_join.FOOTER_FORM)."""
         n = self._object()
         data = content.encode("latin-1")
         if self.press is not None:

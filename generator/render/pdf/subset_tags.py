@@ -4,10 +4,12 @@ reportlab tags the subsets of a TrueType font in the order it makes them (AAAAAA
 so every PDF's first subset of IBM Plex Sans is AAAAAA+IBMPlexSans: two parts joined into one
 kit (or ganged by a shop) would hold different subsets under one name, and a RIP that caches
 fonts by name can print the wrong glyphs (ISO 32000-1, 9.6.4: a subset's tag identifies the
-subset).  reportlab offers no way to name its subsets, so the kit names them where it writes
-the PDFs that bring parts together, from what each holds: pdf_stream.py from a subset's
-characters, the kit's join (pdf_join.py) and the print shop's conversion (shop_pdf.py) from
-its embedded program.  The same subset gets the same tag, a different one another.
+subset); and within one part, each face's first subset is AAAAAA+ (a face and its bold share
+the tag).  reportlab offers no way to name its subsets, so the kit names them from what each
+holds: pdf_stream.py from a subset's characters; the parts reportlab writes (pdf_join.tag_subsets,
+on the canvas's and the aid's bytes), the kit's join (pdf_join.py) and the print shop's
+conversion (shop_pdf.py) from its embedded program.  The same subset gets the same tag, a
+different one another.
 """
 
 import hashlib
