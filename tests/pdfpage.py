@@ -182,7 +182,9 @@ class Page:
 
     @functools.cached_property
     def words(self):
-        return words_of(self.chars)
+        # the English typographic apostrophe read as the straight one the catalogues type, as
+        # conftest.page_texts reads it (the chars keep it)
+        return [{**w, "text": w["text"].replace("\u2019", "'")} for w in words_of(self.chars)]
 
     @functools.cached_property
     def text(self):

@@ -35,7 +35,7 @@ from generator.render import theme
 from generator.render.html import icons_html
 from generator.render.html.safe_html import policy_meta, sanitize, text_only
 from generator.render.html.web_fonts import font_faces
-from generator.text import fill_pieces
+from generator.text import columns, fill_pieces
 
 CHART_W = 960           # the SVG's own units; CSS scales it to the column
 NARROWEST_BOX = 150     # no chart box narrower: its rule tab keeps its room
@@ -402,7 +402,14 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
     """Greedy word wrap by an over-estimate of bold sans widths (the browser's font is unknown; a
     wide Japanese character counts as two); Japanese breaks by kinsoku."""
     per_line = max(1, int(width / (size * BOLD_EM)))
-    return fill_pieces(" ".join(text.split()), per_line)     # any space breaks here: SVG text keeps no space
+    # any space breaks here, but a no-break one (SVG text keeps no space)
+    return fill_pieces(re.sub(r"[ \t\r\n]+", " ", text).strip(), per_line)
+
+
+def _title_height(title: str, width: float) -> float:
+    """A chart title's lines at `width`, or more than any title's where a word runs past it."""
+    lines = _wrap(title, width, TITLE_PX)
+    return len(lines) if all(columns(line) * TITLE_PX * BOLD_EM <= width for line in lines) else len(title) + 1
 
 
 def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], labels: list[str], source: Path,
@@ -411,7 +418,9 @@ def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], label
     and the columns each box spans."""
     lead = TITLE_PX * 1.2
     gap_x = 34
-    titles = [words("aid.html.chart.step", n=n, title=box.title) for n, box in enumerate(boxes, 1)]
+    # a step's number stays with its title's first word ("2. Ausstiegsprobe", never "2." alone)
+    titles = [words("aid.html.chart.step", n=n, title=box.title).replace(" ", "\u00a0", 1)
+              for n, box in enumerate(boxes, 1)]
 
     def wrapped(i: int, span: int) -> list[str]:
         width = geometry.box_widths(CHART_W, 1, per_row, gap_x, [span])[0]
@@ -424,7 +433,7 @@ def _svg(boxes: list[_Box], per_row: int, bypasses: list[tuple[int, int]], label
         # The chart's boxes share each row by their titles, so a title keeps to one line where
         # the row has room ("6. The new group", not "6. The new / group"); the cards keep the grid.
         widths = geometry.fitted_widths(CHART_W, len(boxes), per_row, gap_x,
-                                        lambda i, width: len(_wrap(titles[i], width - 2 * PAD, TITLE_PX)),
+                                        lambda i, width: _title_height(titles[i], width - 2 * PAD),
                                         NARROWEST_BOX)
         lines = [_wrap(titles[i], width - 2 * PAD, TITLE_PX) for i, width in enumerate(widths)]
         most = max(len(t) for t in lines)

@@ -98,8 +98,7 @@ def render(ctx: BuildContext, paper: Paper, document: AidDocument) -> Pdf:
     largest = LARGEST.get(paper.key, BODY_SIZES[0])
     for size, keep in ((size, keep) for size in BODY_SIZES if size <= largest for keep in (True, False)):
         styles = _styles(ctx, size)
-        story = converter.restyled(root, styles, keep) + _counter_key(ctx, styles)
-        for arranged in _arrangements(story):
+        for arranged in _arrangements(converter.restyled(root, styles, keep), _counter_key(ctx, styles)):
             try:
                 return _build(ctx, paper, arranged)
             except _TooLong:
@@ -115,16 +114,27 @@ class Movable(KeepTogether):
     full, not a fifth blank, and its page 2 has the room."""
 
 
-def _arrangements(story: list[Flowable]) -> list[list[Flowable]]:
-    """The story with its Movable blocks at the end of page 1's columns, then as written (each a
-    new list: a build rearranges the one it is given)."""
-    cuts = [i for i, f in enumerate(story) if isinstance(f, type(FrameBreak))]
-    movable = [f for f in story if isinstance(f, Movable)]
-    if not movable or len(cuts) < 2 or any(story.index(f) < cuts[1] for f in movable):
-        return [list(story)]
-    rest = [f for f in story if not isinstance(f, Movable)]
+def _arrangements(body: list[Flowable], key: list[Flowable]) -> list[list[Flowable]]:
+    """The ways to lay out the aid's `body` and its counter `key`, the most even first (each a
+    new list: a build rearranges the one it is given):
+    - its Movable blocks at the end of page 1's columns, and on page 2, with that room, the key
+      closing the first column and the notes the second, so the two end nearly level;
+    - its Movable blocks at the end of page 1's columns, the key closing page 2;
+    - as written, the key closing page 2."""
+    story = [*body, *key]
+    cuts = [i for i, f in enumerate(body) if isinstance(f, type(FrameBreak))]
+    movable = [f for f in body if isinstance(f, Movable)]
+    if not movable or len(cuts) < 2 or any(body.index(f) < cuts[1] for f in movable):
+        return [story]
+    rest = [f for f in body if not isinstance(f, Movable)]
     page_one_end = cuts[1]
-    return [rest[:page_one_end] + movable + rest[page_one_end:], list(story)]
+    risen = rest[:page_one_end] + movable + rest[page_one_end:]
+    arranged = [risen + key, story]
+    notes = next((i for i, f in enumerate(risen) if isinstance(f, PTOContainer)), None)
+    if notes is not None:
+        # the key, then a column break (an action: the template's cuts are FrameBreaks)
+        arranged.insert(0, risen[:notes] + key + [ActionFlowable(("frameEnd",))] + risen[notes:])
+    return arranged
 
 
 def _counter_key(ctx: BuildContext, styles: Styles) -> list[Flowable]:

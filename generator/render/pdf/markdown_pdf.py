@@ -276,7 +276,7 @@ class FitTable(Flowable):
         commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TEXTCOLOR", (0, 0), (-1, -1), INK),
                     ("FONT", (0, 0), (-1, -1), s.faces.body, s.cell.fontSize),
                     ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-                    ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+                    ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
                     ("LINEBELOW", (0, 0), (-1, -1), 0.35, s.grid_colour),
                     ("LINEABOVE", (0, 0), (-1, 0), 0.8, s.rule_colour)]
         commands += [("SPAN", (i, r), (i + 1, r)) for r, i in spans]
