@@ -7,8 +7,7 @@ generator/make/transaction.py.
 import contextlib
 import functools
 import sys
-import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -27,6 +26,7 @@ from generator.make.manifest import manifest
 from generator.make.outputs import OUTPUTS, Output, all_file_names, part_pdf, selected
 from generator.make.products import COUNTER_SHEETS, ROWS, Products
 from generator.make.progress import FileProgress
+from generator.make.temporary import temporary_folder
 from generator.make.transaction import DISK_FULL, MANIFEST, is_file, transaction, write_file, write_stream
 from generator.options import BuildOptions, check_source_date_epoch
 from generator.profiles.print_profile import Prepress
@@ -84,7 +84,7 @@ def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = 
     if products is not None:
         ctx = products.ctx
     made = ctx if ctx is not None else context(kit, options, templates)
-    with _temporary_folder() as temp:
+    with temporary_folder("bailout-render-") as temp:
         folder = temp / "out"
         try:
             names, pages = without_memory_error(lambda: _written(folder, made, progress, earlier, products,
@@ -101,19 +101,6 @@ def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = 
             count = pages.get(name)
             outputs[name] = Pdf(content, count) if count is not None else content
     return outputs
-
-
-@contextlib.contextmanager
-def _temporary_folder() -> Iterator[Path]:
-    """A folder of this process's own in the system's temporary folder, removed after (on Ctrl-C,
-    SIGTERM and SIGHUP too); one that cannot be made is one line naming the temporary folder."""
-    try:
-        temp = tempfile.TemporaryDirectory(prefix="bailout-render-")
-    except OSError as error:
-        raise UsageError(f"the temporary folder {tempfile.gettempdir()} (TMPDIR): cannot make a folder there "
-                         f"({error.strerror}); nothing was written") from None
-    with temp as path:
-        yield Path(path)
 
 
 def render_files(folder: Path, ctx: BuildContext, *, progress: Progress | None = None, earlier: Iterable[str] = (),

@@ -12,18 +12,25 @@ platform alike), start without the working folder on their import path (a projec
 own `multiprocessing/` or `generator/` is never imported), and leave Ctrl-C to this process
 (the terminal sends it to the whole process group: this process unwinds and stops them).  A
 problem in a worker (a KitError) is raised here, as if the work had run here; a worker lost
-(killed, out of memory) is the run's one-line problem too.  On any way out but success the
-workers are stopped (SIGTERM, which unwinds a worker as Ctrl-C would, its temporary folders
-removed) and waited for before side_by_side returns, so nothing writes into a staging folder
-being rolled back; a worker whose build was killed outright ends once its lane is done, when it finds
-no one to send its result to.  A script that runs the kit's commands with --jobs must guard them
-with `if __name__ == "__main__":`, as with any spawned worker (it imports the script again).
+(killed, out of memory) is the run's one-line problem too.
+
+A worker makes its temporary folders inside one this process made for it and removes after,
+so a worker needs no unwinding of its own: on any way out but success this process kills the
+workers, waits for them, then removes that folder, before side_by_side returns (nothing writes
+into a staging folder being rolled back, nothing is left in TMPDIR).  A signal that stops a
+process runs Python's handler between two lines of whatever runs, a garbage collector's callback
+too, where an exception is printed and lost: a worker's stop is therefore a kill, not a signal
+it must handle.  A worker whose build was killed outright ends once its lane is done, when it
+finds no one to send its result to.  A script that runs the kit's commands with --jobs must
+guard them with `if __name__ == "__main__":`, as with any spawned worker (it imports the script
+again).
 """
 
 import contextlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.errors import LostWorker
@@ -58,10 +65,17 @@ def side_by_side(here: Callable[[], T], run: Callable[[A], T], work: Sequence[A]
     function, or a functools.partial of one, and plain values)."""
     if not work:
         return [here()]
+    from generator.make.temporary import temporary_folder
+    with temporary_folder("bailout-workers-") as temp:
+        return _with_workers(here, run, work, temp)
+
+
+def _with_workers(here: Callable[[], T], run: Callable[[A], T], work: Sequence[A], temp: Path) -> list[T]:
+    """side_by_side with the workers' temporary folders in `temp`."""
     started: list[tuple[BaseProcess, Connection]] = []
     try:
         with _safe_import_path():
-            started = [_start(run, item) for item in work]
+            started = [_start(run, item, temp) for item in work]
         results = [here()]
         for process, connection in started:
             results.append(_result(connection))
@@ -69,7 +83,7 @@ def side_by_side(here: Callable[[], T], run: Callable[[A], T], work: Sequence[A]
         return results
     except BaseException:
         for process, _ in started:
-            process.terminate()
+            process.kill()
         for process, _ in started:
             process.join()
         raise
@@ -78,11 +92,11 @@ def side_by_side(here: Callable[[], T], run: Callable[[A], T], work: Sequence[A]
             connection.close()
 
 
-def _start(run: Callable[[A], T], item: A) -> "tuple[BaseProcess, Connection]":
+def _start(run: Callable[[A], T], item: A, temp: Path) -> "tuple[BaseProcess, Connection]":
     import multiprocessing
     context = multiprocessing.get_context("spawn")
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_worker, args=(send, run, item), name="bailout-worker")
+    process = context.Process(target=_worker, args=(send, run, item, str(temp)), name="bailout-worker")
     process.start()
     send.close()        # the worker's end: once the worker is gone, receiving ends
     return process, receive
@@ -99,18 +113,17 @@ def _result(connection: "Connection") -> Any:
     return value
 
 
-def _worker(connection: "Connection", run: Callable[[A], T], item: A) -> None:
-    """A worker's whole life: run(item), its result (or its problem) sent back, and the end."""
+def _worker(connection: "Connection", run: Callable[[A], T], item: A, temp: str) -> None:
+    """A worker's whole life: run(item), its result (or its problem) sent back, and the end.
+    Ctrl-C is its build's to handle (the build kills it); SIGTERM and SIGHUP end it at once, as
+    they end any process that does not handle them: its build finds it gone."""
     import signal
-
-    from generator.signals import ended_as_interrupt
+    import tempfile
     collect_seldom()
+    tempfile.tempdir = temp     # its build removes this folder, however this worker ends
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        with ended_as_interrupt():      # stopped (terminate()): its temporary folders go as it unwinds
-            outcome: tuple[bool, object] = (True, run(item))
-    except KeyboardInterrupt:       # the build that stopped it is not waiting for a result
-        return
+        outcome: tuple[bool, object] = (True, run(item))
     except Exception as problem:        # a KitError, or a fault of the kit's: raised in the build as it is
         outcome = (False, problem)
     with contextlib.suppress(OSError):      # the build is gone: nobody to tell
