@@ -42,13 +42,15 @@ PRINTED = EDITIONS if os.environ.get("BAILOUT_SLOW_TESTS") == "1" else ("de",)
 CI = os.environ.get("CI") == "true"
 MM = 72 / 25.4
 STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
+PRINTED_PARTS = ("aid", "prerolled", "counters")
 
 
 @functools.lru_cache(maxsize=8)
 def edition(lang):
-    """{file name: bytes} of the whole kit in `lang`, both papers.  English is the session's
+    """{file name: bytes} of the printed kit in `lang` (aid, tables, counters and the merged kit),
+    both papers: no test here reads an edition's digital tables.  English is the session's
     default build (kit_files), the same bytes: the tests that compare take it from there."""
-    return render_all(load(DATA), BuildOptions(lang=lang))
+    return render_all(load(DATA), BuildOptions(lang=lang, parts=PRINTED_PARTS))
 
 
 def aid_a4(lang):

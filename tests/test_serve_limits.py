@@ -47,7 +47,9 @@ def test_a_full_disk_under_out_at_start_is_a_problem_not_a_traceback(tmp_path):
     kit = load(DATA)
     with small_disk(tmp_path / "disk", "200k") as disk:
         (disk / "out").mkdir()          # as serve makes it, before it takes the folder's lock
-        preview = Preview(Sources((), lambda: context(kit, A4, ROOT / "templates")), disk / "out")
+        # the printed parts: a file that fits (the web aid) and one that does not (the kit)
+        printed = replace(A4, parts=("aid", "prerolled", "counters"))
+        preview = Preview(Sources((), lambda: context(kit, printed, ROOT / "templates")), disk / "out")
         try:
             made = _every_file(preview)
         finally:
