@@ -155,8 +155,8 @@ def weapon_counters(nat: Nationality, words: Words) -> list[Counter]:
 
 
 def marker_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
-    """The bailed-out AFV marker: the wreck side for an AFV destroyed, the AFV side for one its
-    crew left by choice (Immobilized, Bogged Down, its main Ordnance malfunctioned for good).
+    """The bailed-out AFV marker: the wreck side for an AFV destroyed, the AFV side for one whose
+    crew left it by choice (Immobilized, Bogged Down, its main Ordnance malfunctioned for good).
     Either way (871) the AFV "remains in play and provides the members of the crew a -1 TEM" as
     a Wall until they move to another range chit: the counter key says so.  Neither side speaks
     of the crew's pinning: that is the men's state, not the AFV's."""
