@@ -14,10 +14,11 @@ Expected words come from the catalogue and MANIFEST.txt, never from the code und
 import re
 import tomllib
 import zipfile
+from html.parser import HTMLParser
 
 import pytest
 
-from conftest import DATA, page_texts
+from conftest import DATA, page_texts, raw_page_texts
 from generator import __version__
 from generator.content.words import load_words
 
@@ -128,3 +129,39 @@ def test_no_page_names_a_file_the_build_did_not_write(kit_files, german):
                 for found in FILE.findall(text):
                     assert found in written, (lang, name, n, found)
                 assert "README" not in text, (lang, name, n)
+
+
+# A straight apostrophe as the English edition must not print it: inside a word ("crew's") or
+# after a plural's s ("cards' Morale").
+STRAIGHT_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])|(?<=s)'(?=[\s.,;:)]|$)")
+
+
+class _VisibleText(HTMLParser):
+    """The text a reader sees on a web page: no script, style or attribute."""
+
+    def __init__(self):
+        super().__init__()
+        self.hidden, self.pieces = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        self.hidden += tag in ("script", "style")
+
+    def handle_endtag(self, tag):
+        self.hidden -= tag in ("script", "style")
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.pieces.append(data)
+
+
+def test_the_english_edition_sets_one_apostrophe_on_every_players_page(kit_files):
+    """The typographic apostrophe (\u2019) on every English page a player reads, as beside its
+    curly quotes: the aid, the counters' calibration and key, the pre-rolled tables, the web aid."""
+    for part in PARTS:
+        for paper in ("a4", "letter"):
+            for n, text in enumerate(raw_page_texts(kit_files[f"{part}-{paper}.pdf"]), 1):
+                assert not STRAIGHT_APOSTROPHE.findall(text), (part, paper, n, text)
+    page = _VisibleText()
+    page.feed(kit_files["player-aid.html"].decode())
+    text = " ".join(page.pieces)
+    assert "\u2019" in text and not STRAIGHT_APOSTROPHE.findall(text), text

@@ -60,5 +60,6 @@ def make_context(kit: KitData, odds: Odds, options: BuildOptions, templates: Pat
     """The context of a build of `kit` with `options`, its stamp worked out (the edition's words
     are its language's catalogue unless given)."""
     marked = (changes.data_hash, changes.templates_hash) if changes is not None and changes.groups else None
-    return BuildContext(kit, odds, options, templates, words if words is not None else load_words(options.lang),
+    printed = (words if words is not None else load_words(options.lang)).printed()
+    return BuildContext(kit, odds, options, templates, printed,
                         edition_stamp(kit, options, templates, marked), changes)

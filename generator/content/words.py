@@ -29,6 +29,7 @@ from string import Formatter
 from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
+from msgspec.structs import replace
 
 from generator.engine.odds import percent as english_percent
 from generator.errors import DataError
@@ -98,6 +99,15 @@ class Words(Struct, frozen=True):
         one, beside the curly quotes of its catalogue and data (its messages keep the straight
         one, as typed); the other editions keep theirs as their catalogues write it."""
         return curly_apostrophes(text) if self.lang == SOURCE_LANGUAGE else text
+
+    def printed(self) -> "Words":
+        """This catalogue as a player's page prints it: each message with the edition's
+        apostrophe (`apostrophes`), so every page of an edition sets one style."""
+        if self.lang != SOURCE_LANGUAGE:
+            return self
+        plurals = {key: tuple(map(curly_apostrophes, forms)) for key, forms in self.plurals.items()}
+        return replace(self, messages={key: curly_apostrophes(text) for key, text in self.messages.items()},
+                       plurals=plurals)
 
     def sentences(self, texts: Iterable[str]) -> str:
         """Sentences set one after another as the language sets them: a space between them, none
