@@ -494,6 +494,24 @@ def test_arrowhead_points_along_the_last_segment():
     assert tip == (0, 0) and {left, right} == {(2, 4), (-2, 4)}
 
 
+def test_flowchart_fitted_rows_share_the_first_rows_columns():
+    """The later row's box edges land on the first row's, and none is narrower than a column: a
+    box with little text beside two with much (the aid's Close combat) still gets a column."""
+    text = [300, 500, 700, 450, 1500, 1400, 200]      # a box's text, as its area at one line a point
+
+    def height_at(i, width):
+        return text[i] / width * 12 + 20
+    gap = 16
+    widths = chart_geometry.fitted_widths(540, 7, 4, gap, height_at, 40)
+    boxes = chart_geometry.arrange(540, [height_at(i, w) for i, w in enumerate(widths)], 4, gap_x=gap,
+                                   widths=widths).boxes
+    first, second = boxes[:4], boxes[4:]
+    edges = {round(x, 6) for b in first for x in (b.x, b.right)}
+    assert all(round(x, 6) in edges for b in second for x in (b.x, b.right))
+    assert min(b.w for b in second) >= min(b.w for b in first) - 1e-9
+    assert round(second[-1].right, 6) == round(first[-1].right, 6) == 540
+
+
 def test_flowchart_geometry_refuses_impossible_layouts():
     with pytest.raises(ValueError):
         chart_geometry.box_widths(20, 4, 4, 16)

@@ -2,9 +2,10 @@
 
 Boxes run left to right in rows, `per_row` of them, each row from the left edge to the right.  On
 one grid of columns shared by every row (spans(): a row with fewer boxes gives its spare columns to
-the boxes it shortens most), every box edge lines up with the row above; with fitted_widths(), each
-row's boxes share its width by their content, so no box stands half empty beside a full one (the
-printed aid: its boxes' text differs too much for even columns).  A row takes its tallest box's
+the boxes it shortens most), every box edge lines up with the row above; with fitted_widths(), the
+first row's boxes share its width by their content, so no box stands half empty beside a full one (the
+printed aid: its boxes' text differs too much for even columns), and those widths are the columns a
+later row's boxes span.  A row takes its tallest box's
 height.  Each box is joined to the next: along the row by a straight arrow, from the end of a
 row to the start of the next by an elbow through the gap between the rows.  Optional bypass
 arrows skip boxes (a voluntary bail-out skips the check, and under note 1 the casualty draws):
@@ -20,6 +21,7 @@ to `label_height` - 5 pt above it (the renderers' text plus padding).
 
 import math
 from collections.abc import Callable, Sequence
+from itertools import combinations, pairwise
 
 from msgspec import Struct
 
@@ -121,19 +123,39 @@ FIT_STEPS = 14          # halvings in fitted_widths' searches: a width to well u
 
 def fitted_widths(width: float, count: int, per_row: int, gap_x: float,
                   height_at: Callable[[int, float], float], narrowest: float) -> list[float]:
-    """Each box's width when a row's boxes share the row by their content: the widths at which the
-    row's tallest box is as low as it can be (`height_at(box, width)`, a box's height at a width;
-    no box under `narrowest`), the width left over shared in proportion.  Every row still runs
-    from the left edge to the right, so a box that would stand half empty at an even share gives
-    its room to the box beside it that needs it."""
-    widths = [0.0] * count
-    for row in rows_of(count, per_row):
-        room = width - gap_x * (len(row) - 1)
-        if room < narrowest * len(row):
-            raise ValueError(f"{width:.0f} pt is too narrow for {len(row)} boxes")
-        for i, w in zip(row, _fit_row(row, room, height_at, narrowest), strict=True):
-            widths[i] = w
-    return widths
+    """Each box's width on one grid: the first row's boxes share the row by their content (the
+    widths at which its tallest box is as low as it can be, `height_at(box, width)` a box's height
+    at a width, no box under `narrowest`; the width left over shared in proportion), and those
+    widths are the grid's columns.  Each later row's box spans a run of those columns, the runs
+    that make that row's tallest box lowest, so its edges land on the first row's and no box is
+    narrower than a column.  Every row runs from the left edge to the right."""
+    rows = rows_of(count, per_row)
+    first = rows[0]
+    room = width - gap_x * (len(first) - 1)
+    if room < narrowest * len(first):
+        raise ValueError(f"{width:.0f} pt is too narrow for {len(first)} boxes")
+    columns = _fit_row(first, room, height_at, narrowest)
+    widths = dict(zip(first, columns, strict=True))
+    for row in rows[1:]:
+        widths.update(zip(row, _on_columns(row, columns, gap_x, height_at), strict=True))
+    return [widths[i] for i in range(count)]
+
+
+def _on_columns(row: list[int], columns: list[float], gap_x: float,
+                height_at: Callable[[int, float], float]) -> list[float]:
+    """The widths of a later row's boxes, each over a run of the grid's `columns` (one or more,
+    in order, all of them used): the runs whose tallest box is lowest, then whose boxes' heights
+    sum lowest (the fullest boxes); a tie goes to the runs found first."""
+    best: tuple[tuple[float, float], list[float]] | None = None
+    for cuts in combinations(range(1, len(columns)), len(row) - 1):
+        bounds = (0, *cuts, len(columns))
+        widths = [sum(columns[a:b]) + gap_x * (b - a - 1) for a, b in pairwise(bounds)]
+        heights = [height_at(i, w) for i, w in zip(row, widths, strict=True)]
+        score = (max(heights), sum(heights))
+        if best is None or score < best[0]:
+            best = (score, widths)
+    assert best is not None             # a later row never holds more boxes than the first
+    return best[1]
 
 
 def _fit_row(row: list[int], room: float, height_at: Callable[[int, float], float], narrowest: float) -> list[float]:
