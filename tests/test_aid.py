@@ -676,3 +676,16 @@ def test_house_rules_are_checked(data_copy, old, new, words):
     assert status == 2 and "Traceback" not in err
     for word in words:
         assert word in err, err
+
+
+def test_the_colophon_sits_at_the_last_pages_foot_over_the_footer(pdfs, kit_files):
+    """The colophon's line (version and edition stamp) closes the last page at its foot, just
+    above the footer and below every column, not wherever the text ends."""
+    stamp = re.search(rb"^edition ([0-9a-f]{10})", kit_files["MANIFEST.txt"], re.M)[1].decode()
+    for paper in ("a4", "letter"):
+        page = pages_of(pdfs[f"player-aid-{paper}.pdf"])[-1]
+        lines = sorted({round(w["top"]): w for w in words_of(page.chars)}.items())
+        tops = [top for top, _ in lines]
+        colophon = next(w["top"] for w in words_of(page.chars) if w["text"] == stamp)
+        assert round(colophon) == tops[-2], (paper, tops[-3:])      # the footer's line is the last
+        assert tops[-2] - tops[-3] > 24, (paper, tops[-3:])         # clear of the columns' text

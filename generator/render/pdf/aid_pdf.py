@@ -48,7 +48,7 @@ from generator.render.pdf.canvas import (
     edition_faces,
     escape,
     fill,
-    grey,
+    footer_baseline,
     register_fonts,
     set_document_info,
     set_metadata,
@@ -65,6 +65,7 @@ from generator.render.pdf.markdown_pdf import (
 from generator.render.pdf.pdf_join import tag_subsets
 
 MAX_PAGES = 2
+COLOPHON_SIZE = 7.0     # the colophon's line, as the footer's
 BODY_SIZES = (9.0, 8.5, 8.0)    # largest that fits two pages; the floor: body >= 8 pt, tables >= 7 pt
 # The largest body size a paper's aid is set in: Letter's page is 6% shorter than A4's, and its
 # aid (the counter key closing page 2) starts half a point smaller, so every edition, the longest
@@ -138,14 +139,21 @@ def _arrangements(body: list[Flowable], key: list[Flowable]) -> list[list[Flowab
 
 
 def _counter_key(ctx: BuildContext, styles: Styles) -> list[Flowable]:
-    """The counter key, closing page 2's columns: what each face means, said once (key_pdf.py);
-    then the colophon's line, the kit's version and the edition stamp, the one place the aid
-    prints them."""
+    """The counter key, closing page 2's columns: what each face means, said once (key_pdf.py)."""
     title = heading(ctx)
-    colophon = ParagraphStyle("colophon", styles.cell, textColor=grey(theme.FOOTER_LEVEL), spaceBefore=2)
-    return [*key_pdf.flowables(ctx, RuledHeading(escape(title), styles.h2, "aid-key", title, 0,
-                                                 colour=styles.rule_colour), styles.cell),
-            Paragraph(escape(colophon_text(ctx)), colophon)]
+    return key_pdf.flowables(ctx, RuledHeading(escape(title), styles.h2, "aid-key", title, 0,
+                                               colour=styles.rule_colour), styles.cell)
+
+
+def _colophon(canvas: Any, ctx: BuildContext, paper: Paper) -> None:
+    """The colophon's line, the kit's version and the edition stamp, the one place the aid prints
+    them: at the last page's foot, a line above the footer, below the columns."""
+    canvas.saveState()
+    canvas.setFont(edition_faces(ctx.words.lang).body, COLOPHON_SIZE)
+    canvas.setFillGray(theme.FOOTER_LEVEL)
+    canvas.drawCentredString(paper.width / 2, footer_baseline(COLOPHON_SIZE) + COLOPHON_SIZE * 1.3,
+                             colophon_text(ctx))
+    canvas.restoreState()
 
 
 class _TooLong(Exception):
@@ -333,6 +341,8 @@ def _build(ctx: BuildContext, paper: Paper, story: list[Flowable], precheck: boo
             set_metadata(canvas, title, subject)
             set_document_info(canvas, info)
         draw_footer(canvas, ctx, paper, page, total, margin=24, part="page.footer.part.aid")
+        if page == total:
+            _colophon(canvas, ctx, paper)
         if notice is not None:
             _changes_notice(canvas, paper, notice, edition_faces(ctx.words.lang).bold)
 
