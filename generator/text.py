@@ -116,7 +116,8 @@ def line_pieces(text: str, *, phrases: bool = False) -> list[str]:
 # it ("5 men", "24 cards") where the count is not a reference's number already: a reference or a
 # count split over two lines reads as two things, and a chain of ties ("column 3 reads 1") would not
 # fit a narrow box.
-_REFERENCE = re.compile(r"(?<=[^\W\d_]) (?=\d)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d_]\\\.) (?=\d)")
+_REFERENCE = re.compile(r"(?<=[^\W\d_]) (?=\d)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d_]\\\.) (?=\d)"
+                        r"|(?<=\d:) (?=\d)")       # ... and a column and what it reads ("3: 1")
 # ... and between a word and the modifier after it ("the AFV's \u22122", "CCV +1"): the sign alone at
 # a line's start reads as a dash or a sum.
 _MODIFIER = re.compile(r"(?<=[^\W\d_]|['\u2019]) (?=[\u2212+\u00b1]\d)")

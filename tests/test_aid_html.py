@@ -299,3 +299,12 @@ def test_data_text_cannot_inject_markup(data_copy):
     text = page.plain()
     assert "<script>alert(1)" in text       # shown as the text it is (then ellipsised to fit)
     assert "<b>bold</b> [link](http://exa" in text
+
+
+def test_a_column_and_its_reading_stay_on_one_line():
+    """"then 3: 1" never breaks between the column and what it reads, on a phone as in print;
+    a table sets its content's width (at most its column), not the page's."""
+    html = html_of()
+    cells = re.findall(r"<td[^>]*>([^<]*\d:[\s\u00a0]\d[^<]*)</td>", html)
+    assert cells and not [c for c in cells if re.search(r"\d: \d", c)], cells
+    assert re.search(r"\.table-wrap > table \{ width: auto;", html)
