@@ -11,6 +11,7 @@ import functools
 import html.parser
 import io
 import re
+import tomllib
 import zipfile
 from decimal import Decimal
 
@@ -407,3 +408,24 @@ def test_a_release_of_every_edition(tmp_path):
             readme = archive.read(f"{root}{lang}/README.txt").decode()
             assert load_words(lang)("release.readme.how") in readme, lang
         assert f"\nlanguage {','.join(ALL)}\n" in manifest
+
+
+def _nesting(text):
+    """The deepest parenthesis nesting in `text` (ASCII and full-width alike)."""
+    depth = deepest = 0
+    for char in text:
+        depth += char in "(\uff08"
+        depth -= char in ")\uff09"
+        deepest = max(deepest, depth)
+    return deepest
+
+
+@pytest.mark.parametrize("lang", [lang for lang in available_languages() if lang != "en"])
+def test_the_counter_keys_marker_sentence_nests_no_parentheses(lang):
+    """The wreck's terrain carries the English term in parentheses ("Mauer (Wall)", data/glossary):
+    the marker's key sentence must not set it inside parentheses of its own."""
+    glossary = tomllib.loads((DATA / "glossary" / f"{lang}.toml").read_text(encoding="utf-8"))
+    terrain = next(v for table in glossary.values() if isinstance(table, dict)
+                   for k, v in table.items() if k == "after.wreck_terrain")
+    said = load_words(lang)("counter.key.marker", label="X", tem="\u22121", unit="TEM", terrain=terrain, rule="871")
+    assert terrain in said and _nesting(said) <= 1, said
