@@ -280,7 +280,7 @@ def test_every_editions_nationality_names_fit_the_aids_name_cell():
     assert cut == [], f"longer than the aid's name cell ({NAME_CHARS} characters): {cut}"
 
 
-def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy):
+def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy, check_after_its_render):
     army = "Brytyjczycy i Wspólnota Narodów"        # 31 characters, as a translator once wrote it
     edit(data_copy / "glossary" / "pl.toml", 'army = "Brytyjska Wspólnota Narodów"', f'army = "{army}"')
     status, _, err = run_cli("check", "--data", data_copy)
