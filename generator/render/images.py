@@ -32,7 +32,7 @@ def face_images(options: BuildOptions, plan: geo.SheetPlan, counters_pdf: bytes,
     Each face is cropped at its cut rectangle from `counters_pdf`, the counters as drawn on the
     paper FACE_PAPER (before any print shop's conversion), placed by the `plan` it was drawn by
     (grid, pagination, page order, mirrored backs). At a screen's dpi pdfium draws each face at
-    that size, as sharp as a print-size image shrunk, in a fraction of the time.
+    that size, as sharp as a print-size image shrunk, in about half the time.
     """
     grid, groups, sheets = plan
     px = face_px(options, dpi)
