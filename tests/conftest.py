@@ -115,6 +115,16 @@ def locale(tmp_path, monkeypatch):
     yield copy
 
 
+@pytest.fixture
+def check_after_its_render(monkeypatch):
+    """`bailout check` (in this process) without its first step, the render of every part of the
+    English kit on both papers (seconds), for a test of what check's later steps find (an
+    edition's catalogue or glossary) or of what it says after: test_bad_data's check of the
+    shipped data runs that render, and each part's own tests the build of what it renders."""
+    from generator.make import pipeline
+    monkeypatch.setattr(pipeline, "render_all", lambda *args, **kwargs: {})
+
+
 @contextlib.contextmanager
 def _made_once(tmp_path_factory, name):
     """(folder, made): a folder every test worker of this run shares, and whether one made its

@@ -282,7 +282,7 @@ def test_every_editions_nationality_names_fit_the_aids_name_cell():
     assert cut == [], f"longer than the aid's name cell ({NAME_CHARS} characters): {cut}"
 
 
-def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy):
+def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy, check_after_its_render):
     army = "Brytyjczycy i Brytyjska Wspólnota Narodów"      # 41 characters: more than a name cell holds
     from generator.content.aid_text import NAME_CHARS
     assert len(army) > NAME_CHARS

@@ -243,7 +243,8 @@ def _model(data, form):
 
 @pytest.mark.parametrize("form, key", [('"Kar \\U0001F4A3"', "models.Kar98k"),
                                        ('{ model = "Karabiner 98k", short = "K98 \\u202e" }', "models.Kar98k.short")])
-def test_a_glossary_model_the_font_cannot_print_is_named_where_it_was_written(form, key, data_copy, tmp_path):
+def test_a_glossary_model_the_font_cannot_print_is_named_where_it_was_written(form, key, data_copy, tmp_path,
+                                                                            check_after_its_render):
     _model(data_copy, form)
     status, _, err = run_cli("build", "--data", data_copy, "--lang", "de", "--only", "aid", "--paper", "a4",
                              "--out", tmp_path / "out", "--quiet")
@@ -253,7 +254,8 @@ def test_a_glossary_model_the_font_cannot_print_is_named_where_it_was_written(fo
         one_line(status, err, f"{data_copy / 'glossary' / 'de.toml'}: {key}: the kit's font")
 
 
-def test_a_glossary_model_too_long_for_a_counter_is_named_by_check_and_build(data_copy, tmp_path):
+def test_a_glossary_model_too_long_for_a_counter_is_named_by_check_and_build(data_copy, tmp_path,
+                                                                           check_after_its_render):
     _model(data_copy, '"Karabiner achtundneunzig kurz, Ausführung für die Fallschirmtruppe"')
     where = f"{data_copy / 'glossary' / 'de.toml'}: models.Kar98k: "
     status, out, err = run_cli("check", "--data", data_copy)        # the English edition fits: the German does not

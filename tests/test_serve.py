@@ -22,6 +22,16 @@ def served(tmp_path):
         s.stop()
 
 
+@pytest.fixture
+def served_aid(tmp_path):
+    """`bailout serve --only aid`: each save makes the aid alone, what a test of the open aid and
+    its PDF reads (test_serve_rebuilds_keeps_the_last_good_and_recovers serves every part)."""
+    s = Served(tmp_path / "kit", "--only", "aid")
+    yield s
+    if s.process.poll() is None:
+        s.stop()
+
+
 def _style(page):
     return re.search(r"<style>(.*?)</style>", page, re.S)[1]
 
@@ -78,8 +88,9 @@ def browser(tmp_path):
     driver.quit()
 
 
-def test_open_page_follows_five_edits_a_broken_one_and_the_fix(browser, served):
+def test_open_page_follows_five_edits_a_broken_one_and_the_fix(browser, served_aid):
     from serving import has_problems, shown
+    served = served_aid
     browser.get(served.url + "player-aid.html")
     assert shown(browser, "Tom Cundiff")
     for n in range(1, 6):

@@ -57,7 +57,7 @@ def test_diff_prints_a_forged_model_escaped(as_json, tmp_path):
         assert "\\x1b]0;pwned\\x07" in out and "\\nFAKE: line\\u202e" in out
 
 
-def test_check_ok_line_escapes_a_carriage_return(tmp_path):
+def test_check_ok_line_escapes_a_carriage_return(tmp_path, check_after_its_render):
     data = tmp_path / "da\rta"
     shutil.copytree(DATA, data)
     status, out, err = run_cli("check", "--data", str(data))

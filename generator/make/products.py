@@ -12,9 +12,7 @@ A product's function is given a Made: the context, the paper it is made for, and
 it named (asking for one it did not name is a mistake in the declaration, and says so).
 """
 
-import math
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from msgspec import Struct
@@ -23,7 +21,6 @@ from generator.content.context import BuildContext
 from generator.content.rows import Table
 from generator.layout.paper import PAPERS, Paper
 from generator.layout.sheets import SheetPlan
-from generator.units import MM_PER_INCH
 
 if TYPE_CHECKING:       # the PDF library is imported only where the aid's PDF is made
     from generator.render.pdf.aid_pdf import AidDocument
@@ -175,10 +172,10 @@ def _aid_pages(made: Made) -> dict[str, bytes]:
 
 
 def _screen_faces(made: Made) -> dict[str, bytes]:
-    from generator.render.images import scaled
+    from generator.render.images import FACE_PAPER, face_images
     from generator.render.vassal import SCREEN_DPI
-    px = math.floor(made.ctx.options.counter_mm / MM_PER_INCH * SCREEN_DPI + Fraction(1, 2))     # half a pixel up
-    return {name: scaled(png, px) for name, png in made(FACE_IMAGES).items()}
+    paper = PAPERS[FACE_PAPER]
+    return face_images(made.ctx.options, made(COUNTER_SHEETS, paper), made(COUNTERS_PDF, paper), SCREEN_DPI)
 
 
 AID_TEXT: Product[str] = Product("the aid's text", _aid_text)
@@ -197,4 +194,5 @@ ROW_CARDS: Product[dict[str, bytes]] = Product("the rows as cards", _row_cards, 
 # the aid's pages as images (aid/page-N.png), for a VASSAL chart window
 AID_PAGES: Product[dict[str, bytes]] = Product("the aid's pages as images", _aid_pages, needs=(AID_PDF,))
 # the face images at the size a screen shows them at 100% (a VASSAL piece)
-SCREEN_FACES: Product[dict[str, bytes]] = Product("the face images for a screen", _screen_faces, needs=(FACE_IMAGES,))
+SCREEN_FACES: Product[dict[str, bytes]] = Product("the face images for a screen", _screen_faces,
+                                                  needs=(COUNTER_SHEETS, COUNTERS_PDF))
