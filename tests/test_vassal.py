@@ -264,10 +264,10 @@ def _engine_saw(report, build, rows):
 
 @pytest.fixture(scope="module")
 def engine_build(tmp_path_factory, kit_dir):
-    """The digital files the engine loads: the default build's (200 rows) under BAILOUT_SLOW_TESTS,
-    else a build of 24 rows (a shorter game to start)."""
+    """The digital files the engine loads: the default build's under BAILOUT_SLOW_TESTS (its deck
+    as many cards as its CSV has rows), else a build of 24 rows (a shorter game to start)."""
     if SLOW:
-        return kit_dir, 200
+        return kit_dir, len((kit_dir / "prerolled.csv").read_text(encoding="utf-8").splitlines()) - 1
     out = tmp_path_factory.mktemp("vassal") / "out"
     status, _, err = run_cli("build", "--only", "vassal", "--rows", "24", "--paper", "a4", "--quiet", "--out", out)
     assert status == 0, err

@@ -6,7 +6,8 @@ page count), so the counter fronts and backs still fall on the two sides of one 
 kit prints duplex.
 """
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
 from generator.content.context import BuildContext
@@ -46,27 +47,40 @@ def render(ctx: BuildContext, paper: Paper | None, sources: Sequence[Source]) ->
         from generator.render.pdf.shop_pdf import to_shop
         blank = bytes(to_shop(blank, prepress, ctx.options.marks))
 
-    def footers(owners: Sequence[str | None]) -> bytes:
+    def footers(owners: Sequence[str | None]) -> Iterator[bytes]:
         return kit_footers(ctx, paper, title, subject, [part_of.get(o) if o is not None else None for o in owners])
     return merge(parts, paper, title, subject, document_info(ctx), duplex=duplex, blank=blank, footers=footers,
                  pdfx=prepress.pdfx if prepress is not None else None)
 
 
-def kit_footers(ctx: BuildContext, paper: Paper, title: str, subject: str, parts: Sequence[str | None]) -> bytes:
-    """The kit's footers: page n's footer form (pdf_join.FOOTER_FORM + n) counts the kit's pages, in
-    the name of the part `parts[n - 1]` (None: a blank page, which has none); in a print shop's
-    inks where the kit is the shop's."""
-    c, buffer = new_canvas(ctx, paper, title, subject)
-    for n, part in enumerate(parts, 1):
-        if part is not None:
-            draw_footer(c, ctx, paper, n, len(parts), part=f"page.footer.part.{part}")
-        c.showPage()
-    pdf = bytes(finish(c, buffer))
+# The kit's footers are drawn, and for a print shop converted, this many pages a file at a time:
+# a shop's conversion (pypdf) holds every page of the file it converts, and a kit of a long table
+# has thousands of pages, so the footers' memory stays that of one such file.
+FOOTER_PAGES = 200
+
+
+def kit_footers(ctx: BuildContext, paper: Paper, title: str, subject: str,
+                parts: Sequence[str | None]) -> Iterator[bytes]:
+    """The kit's footers, in PDFs of at most FOOTER_PAGES pages: page n's footer form
+    (pdf_join.FOOTER_FORM + n) counts the kit's pages, in the name of the part `parts[n - 1]`
+    (None: a blank page, which has none); in a print shop's inks where the kit is the shop's."""
     prepress = ctx.options.profile.prepress
-    if prepress is None:
-        return pdf
-    from generator.render.pdf.shop_pdf import to_shop
-    return bytes(to_shop(pdf, prepress, ctx.options.marks))
+    for first in range(0, len(parts), FOOTER_PAGES):
+        c, buffer = new_canvas(ctx, paper, title, subject)
+        for n, part in enumerate(parts[first:first + FOOTER_PAGES], first + 1):
+            if part is not None:
+                draw_footer(c, ctx, paper, n, len(parts), part=f"page.footer.part.{part}")
+            c.showPage()
+        pdf = bytes(finish(c, buffer))
+        if prepress is None:
+            yield pdf
+        else:
+            from generator.render.pdf.shop_pdf import to_shop
+            shop_pdf = bytes(to_shop(pdf, prepress, ctx.options.marks))
+            # the conversion's pypdf objects refer to each other: collected now, not left to
+            # pile up one file after another until the kit's seldom collections (workers.py)
+            gc.collect()
+            yield shop_pdf
 
 
 def blank_page(ctx: BuildContext, paper: Paper, title: str, subject: str) -> bytes:

@@ -17,7 +17,7 @@ import hashlib
 import itertools
 import re
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from generator.profiles.print_profile import PdfX
@@ -184,8 +184,8 @@ class _Writer:
 
 Item = tuple[int, str, int, tuple[int, int, int] | None]    # (number, title, first page, (first, last, count))
 # Given the part each page of the joined document belongs to (its title, None for padding), the
-# PDF whose form FOOTER_FORM + n is the joined document's page n's footer
-Footers = Callable[[Sequence[str | None]], bytes]
+# PDFs whose forms FOOTER_FORM + n are the joined document's pages' footers (page n's in one of them)
+Footers = Callable[[Sequence[str | None]], Iterable[bytes]]
 
 
 def join(parts: Sequence[tuple[str, bytes]], sink: Sink, document: Document, padding: bytes | None = None,
@@ -199,25 +199,31 @@ def join(parts: Sequence[tuple[str, bytes]], sink: Sink, document: Document, pad
     file ID that version asks for, each part's own intent left out."""
     out = _Writer(sink)
     out.write((pdfx.header if pdfx is not None else "%PDF-1.4").encode("latin-1") + b"\n%\xe2\xe3\xcf\xd3\n")
-    read_parts = [(title, read(content)) for title, content in parts]
-    blank = read(padding) if padding is not None else None
-    order: list[tuple[str | None, _Part]] = []
+    # each part is read (its objects indexed) once to count its pages and again to be copied, so
+    # no more than one part's index is held at a time
+    order: list[tuple[str | None, bytes]] = []
     owners: list[str | None] = []
-    for title, part in read_parts:
-        if blank is not None and len(owners) % 2:
-            order.append((None, blank))
-            owners += [None] * len(blank.pages(_tree_root(blank)))
-        order.append((title, part))
-        owners += [title] * len(part.pages(_tree_root(part)))
+    for title, content in parts:
+        if padding is not None and len(owners) % 2:
+            order.append((None, padding))
+            owners += [None] * _page_count(padding)
+        order.append((title, content))
+        owners += [title] * _page_count(content)
     pages: list[int] = []
     items: list[Item] = []
     next_number = 4         # 1 the catalog, 2 the page tree, 3 the outline
     kit_footers: dict[int, int] = {}
-    if footers is not None:
-        next_number, kit_footers = _copy_forms(out, read(footers(owners)), next_number)
-    for owner, part in order:
-        next_number = _copy(out, part, owner, next_number, pages, items, kit_footers)
+    for footer_pdf in footers(owners) if footers is not None else ():     # one file read at a time
+        next_number, forms = _copy_forms(out, read(footer_pdf), next_number)
+        kit_footers.update(forms)
+    for owner, content in order:
+        next_number = _copy(out, read(content), owner, next_number, pages, items, kit_footers)
     return _finish(out, pages, items, next_number, document, pdfx)
+
+
+def _page_count(content: bytes) -> int:
+    part = read(content)
+    return len(part.pages(_tree_root(part)))
 
 
 def _tree_root(part: _Part) -> int:
