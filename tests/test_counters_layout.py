@@ -107,13 +107,17 @@ def test_bars_are_100_mm_and_4_in_and_clear_of_ticks_and_footer(paper, size, gri
     assert sorted(round(b.length / MM, 6) for b in bars) == [100.0, 101.6]
     lowest_tick = min(min(y1, y2) for (x1, y1), (x2, y2) in geo.cut_ticks(grid))
     for bar in bars:
-        assert bar.x > 0 and bar.x + bar.length < paper.width
-        assert bar.label_y + 7 < lowest_tick        # label (6 pt) below the ticks
+        assert bar.x >= 12 * MM and bar.x + bar.length <= paper.width - 12 * MM   # inside the side margins
+        assert bar.top + MM <= lowest_tick          # graduations a millimetre clear of the cut ticks
         assert bar.y > 8 * MM                       # above the footer line
+        # the longest label (62 mm) fits beside its bar, a millimetre clear of it, inside the margin
+        assert 12 * MM + 62 * MM <= bar.label_right <= bar.x - MM
+        assert bar.y <= bar.label_mid <= bar.top
         # labelled with its own length, in its own unit
         assert abs(bar.length / MM - bar.units * {"mm": 1, "in": 25.4}[bar.unit]) < 1e-6
     a, b = sorted(bars, key=lambda bar: -bar.y)
-    assert b.label_y + 7 < a.y                      # stacked, not overlapping
+    assert b.top + MM <= a.y                        # stacked, a millimetre apart
+    assert a.x == b.x                               # zero ends aligned
 
 
 def test_paginate_places_every_counter_once_each_nationality_together():

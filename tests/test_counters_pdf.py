@@ -16,7 +16,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DATA, SLOW, TYPOGRAPHIC_APOSTROPHE, edit
-from generator.content.words import load_words
+from generator.content.words import available_languages, load_words
 from generator.data import load
 from generator.errors import RenderError
 from generator.make.pipeline import render_all
@@ -191,6 +191,36 @@ def test_every_page_has_a_100_mm_and_a_4_in_bar_labelled(default_build, paper):
         assert abs(widths[0] - 100 * MM) < TOL and abs(widths[1] - 4 * 72) < TOL
         assert page.text.count(WORDS("counters.bar.mm", length=100)) == 1
         assert page.text.count(WORDS("counters.bar.in", length=4)) == 1
+
+
+def _gap(a, b):
+    """The clear distance between two boxes (pdfplumber's keys), 0 where they touch or overlap."""
+    return max(a["x0"] - b["x1"], b["x0"] - a["x1"], a["top"] - b["bottom"], b["top"] - a["bottom"], 0)
+
+
+def bar_marks(page):
+    """Each calibration bar's rect and its graduations (the hairlines standing on its top)."""
+    rects = [r for r in page.rects
+             if r["fill"] and abs(r["height"] - 1.5 * MM) < 0.1 * MM and r["width"] > 90 * MM]
+    ticks = [ln for ln in page.lines for r in rects if abs(ln["x1"] - ln["x0"]) < 0.01
+             and r["x0"] - TOL <= ln["x0"] <= r["x1"] + TOL and abs(ln["bottom"] - r["top"]) < TOL]
+    return rects, ticks
+
+
+# Every edition's labels (Russian's is the longest, 62 mm): README's command two of them, CI all.
+@pytest.mark.parametrize("lang", available_languages() if SLOW else ["en", "ru"])
+def test_every_bar_label_stands_a_millimetre_clear_of_the_bars_and_their_ticks(lang):
+    outputs = build(lang=lang, papers=("a4", "letter"))
+    for paper in ("a4", "letter"):
+        for number, page in enumerate(pages_of(outputs[f"counters-{paper}.pdf"]), 1):
+            rects, ticks = bar_marks(page)
+            assert len(rects) == 2 and len(ticks) == 11 + 9, (lang, paper, number)   # every cm, every half inch
+            near = [c for c in page.chars if min(_gap(c, r) for r in rects) < 10 * MM]
+            assert near, (lang, paper, number)          # the labels are measured, not missed
+            for char in near:
+                gap = min(_gap(char, mark) for mark in rects + ticks)
+                assert gap >= MM - TOL, (lang, paper, number, char["text"], gap / MM)
+                assert char["x0"] >= 12 * MM - TOL and char["x1"] <= page.width - 12 * MM + TOL
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

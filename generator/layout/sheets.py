@@ -36,6 +36,8 @@ TICK_MM = 4
 BAR_MM = 100
 BAR_IN = 4
 BAR_HEIGHT_MM = Fraction(3, 2)
+BAR_TICK_MM = 1                    # a bar's graduations stand this far above it
+BAR_CLEAR_MM = Fraction(3, 2)      # between a bar and its label, and between the two bars' rows
 CAL_SCALE_MM = 10                  # the calibration scale reads -10..+10 mm
 CAL_FROM_TOP_MM = 62               # the calibration cross's centre, down from the page's top edge
 INSET = Fraction(6, 100)           # a face's text and art keep this share of its side off the cut (never under 1 mm)
@@ -180,20 +182,30 @@ class Bar(Struct, frozen=True):
     ticks: tuple[float, ...]    # x positions of the graduations
     unit: str               # 'mm' or 'in': the renderer labels the bar with its length in this unit
     units: int              # the bar's length in that unit
-    label_y: float          # baseline of the label, above the bar
+    label_right: float      # the label's right end: it reads into the bar's zero end, beside it
+    label_mid: float        # the label's vertical middle, level with the middle of the bar and its ticks
+
+    @property
+    def top(self) -> float:
+        """The top of the bar's graduations."""
+        return self.y + self.height + mm(BAR_TICK_MM)
 
 
 def bars(grid: Grid) -> list[Bar]:
-    """The 100 mm and 4 in calibration bars, centred below the grid's cut ticks."""
-    below_ticks = grid.y0 - grid.reach
+    """The 100 mm and 4 in calibration bars below the grid's cut ticks, one row each, their zero
+    ends aligned and the longer bar's end on the side margin, so each label fits beside its bar
+    (the labels, up to 62 mm long, leave no room for a label above each bar between the ticks and
+    the footer, and none beside a centred bar)."""
+    longest = max(mm(BAR_MM), BAR_IN * 72.0)
+    x = grid.page_w - mm(MARGIN_SIDE_MM) - longest
+    row = mm(BAR_HEIGHT_MM + BAR_TICK_MM)
     result = []
     for k, (length, step, unit, units) in enumerate(((mm(BAR_MM), mm(10), "mm", BAR_MM),
                                                      (BAR_IN * 72.0, 36.0, "in", BAR_IN))):
-        top = below_ticks - mm(4) - k * mm(Fraction(11, 2))
-        x = (grid.page_w - length) / 2
+        top = grid.y0 - grid.reach - mm(2) - k * (row + mm(BAR_CLEAR_MM))
         n = round(length / step)
-        result.append(Bar(x, top - mm(BAR_HEIGHT_MM), length, mm(BAR_HEIGHT_MM),
-                          tuple(x + i * step for i in range(n + 1)), unit, units, top + mm(1)))
+        result.append(Bar(x, top - row, length, mm(BAR_HEIGHT_MM), tuple(x + i * step for i in range(n + 1)),
+                          unit, units, x - mm(BAR_CLEAR_MM), top - row / 2))
     return result
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from msgspec import Struct
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.content.context import BuildContext
@@ -71,24 +71,26 @@ def title(ctx: BuildContext) -> str:
 
 
 def bars(c: Canvas, grid: geo.Grid, words: Words) -> None:
-    """The 100 mm and 4 in bars at the foot of every page, each labelled."""
+    """The 100 mm and 4 in bars at the foot of every page, each labelled beside it."""
     c.saveState()
+    font = edition_faces(words.lang).condensed
+    ascent, descent = getAscentDescent(font, SCALE_TYPE)
     for bar in geo.bars(grid):
         c.setFillColor(INK)
         c.rect(bar.x, bar.y, bar.length, bar.height, fill=1, stroke=0)
         c.setStrokeColor(INK)
         c.setLineWidth(HAIRLINE)
         for x in bar.ticks:     # graduations stand above the bar, so its ends are plain to see
-            c.line(x, bar.y + bar.height, x, bar.y + bar.height + mm(1))
-        c.setFont(edition_faces(words.lang).condensed, SCALE_TYPE)
-        c.drawCentredString(bar.x + bar.length / 2, bar.label_y + mm(1),
-                            words(f"counters.bar.{bar.unit}", length=bar.units))
+            c.line(x, bar.y + bar.height, x, bar.top)
+        c.setFont(font, SCALE_TYPE)
+        c.drawRightString(bar.label_right, bar.label_mid - (ascent + descent) / 2,
+                          words(f"counters.bar.{bar.unit}", length=bar.units))
     c.restoreState()
 
 
 def _floor(grid: geo.Grid) -> float:
-    """The lowest a first page's text may go: above the bars' labels."""
-    return max(bar.label_y for bar in geo.bars(grid)) + mm(6)
+    """The lowest a first page's text may go: above the bars and their labels."""
+    return max(bar.top for bar in geo.bars(grid)) + mm(5)
 
 
 def _heading(c: Canvas, ctx: BuildContext, where: Where, outline: str, heading: str) -> tuple[float, float, float]:
