@@ -179,8 +179,7 @@ def cross_centre(page):
 
 
 def bars(page):
-    return sorted(r["width"] for r in page.rects
-                  if r["fill"] and abs(r["height"] - 1.5 * MM) < 0.1 * MM and r["width"] > 90 * MM)
+    return sorted(r["width"] for r in bar_marks(page)[0])
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

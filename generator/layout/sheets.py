@@ -38,6 +38,7 @@ BAR_IN = 4
 BAR_HEIGHT_MM = Fraction(3, 2)
 BAR_TICK_MM = 1                    # a bar's graduations stand this far above it
 BAR_CLEAR_MM = Fraction(3, 2)      # between a bar and its label, and between the two bars' rows
+BAR_LABEL_MM = 64 + 102            # the longest label (62 mm) and its gap, then the longer bar
 CAL_SCALE_MM = 10                  # the calibration scale reads -10..+10 mm
 CAL_FROM_TOP_MM = 62               # the calibration cross's centre, down from the page's top edge
 INSET = Fraction(6, 100)           # a face's text and art keep this share of its side off the cut (never under 1 mm)
@@ -193,11 +194,11 @@ class Bar(Struct, frozen=True):
 
 def bars(grid: Grid) -> list[Bar]:
     """The 100 mm and 4 in calibration bars below the grid's cut ticks, one row each, their zero
-    ends aligned and the longer bar's end on the side margin, so each label fits beside its bar
+    ends aligned and the longer bar's end under the grid's right edge, so each label fits beside its bar
     (the labels, up to 62 mm long, leave no room for a label above each bar between the ticks and
     the footer, and none beside a centred bar)."""
     longest = max(mm(BAR_MM), BAR_IN * 72.0)
-    x = grid.page_w - mm(MARGIN_SIDE_MM) - longest
+    x = max(grid.x0 + grid.width, mm(MARGIN_SIDE_MM + BAR_LABEL_MM)) - longest
     row = mm(BAR_HEIGHT_MM + BAR_TICK_MM)
     result = []
     for k, (length, step, unit, units) in enumerate(((mm(BAR_MM), mm(10), "mm", BAR_MM),
