@@ -94,3 +94,13 @@ def test_git_ignores_the_folders_build_and_release_write_by_default():
     for command in ("build", "release"):
         out = parser().parse_args([command]).out
         assert f"{out}/" in ignored or f"/{out}/" in ignored, command
+
+
+def test_the_release_readme_installs_the_kit_as_readme_does():
+    # The release's README.txt sends a player to "set it up as its README.md says ... with the
+    # command below": that command is README's own, in every edition.
+    from generator.content.words import available_languages, load_words
+    install = BUILD.split(" && ", maxsplit=1)[0]
+    assert install in _readme()
+    for lang in available_languages():
+        assert load_words(lang)("release.readme.rebuild.install") == install, lang
