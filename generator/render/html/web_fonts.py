@@ -37,9 +37,10 @@ FACES = {
         ("IBM Plex Sans JP", "600 900", "normal", "IBMPlexSansJP-Bold.ttf"),
     ),
 }
-# The glyphs as the PDFs set them (reportlab applies no OpenType feature): the layout tables go,
-# which also spares reading them, most of a subset's time.
-LAYOUT_TABLES = ["GSUB", "GPOS", "GDEF"]
+# The glyphs as the PDFs set them (reportlab applies no OpenType feature), so the layout tables
+# go, deleted before the subsetter reads them (reading them is most of a subset's time); and the
+# fonts' "meta" table, which names their languages and which fontTools cannot subset.
+UNUSED_TABLES = ("GSUB", "GPOS", "GDEF", "meta")
 
 
 def font_faces(text: str, faces: FaceSet) -> str:
@@ -56,10 +57,12 @@ def font_faces(text: str, faces: FaceSet) -> str:
 def _woff2(file: str, characters: str) -> str:
     """`file` (a TTF in the kit's font folder) cut to `characters`, as base64 WOFF2."""
     font = TTFont(os.path.join(FONT_FOLDER, file), recalcTimestamp=False)
+    for tag in UNUSED_TABLES:
+        if tag in font:
+            del font[tag]
     options = subset.Options()
     options.flavor = "woff2"
     options.layout_features = []
-    options.drop_tables += LAYOUT_TABLES
     options.hinting = False         # a screen's own rasteriser; a third of the size
     options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]    # the copyright, names, version and licence (OFL) kept
     options.notdef_outline = True
