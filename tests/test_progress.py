@@ -104,3 +104,13 @@ def test_quiet_says_nothing_while_the_web_aids_fonts_are_cut(tmp_path):
     status, stdout, err = bailout("build", "--only", "aid", "--paper", "a4", "--lang", "ja",
                                   "--out", tmp_path / "out", "--quiet", env={"BAILOUT_CACHE": "off"}, timeout=120)
     assert status == 0 and stdout == "" and err == ""
+
+
+def test_every_line_a_build_writes_on_stderr_names_the_kit(tmp_path):
+    # A stale-file note began "note:", where every other message of the kit begins "bailout:".
+    out = tmp_path / "out"
+    for paper in ("a4", "letter"):          # the second leaves the first's table behind: a note
+        status, _, err = run_cli("build", "--only", "prerolled", "--paper", paper, "--out", out)
+        assert status == 0, err
+    assert "still holds files" in err
+    assert all(line.startswith("bailout: ") for line in err.splitlines()), err
