@@ -45,6 +45,13 @@ def test_no_piece_starts_with_a_mark_that_never_starts_a_line_or_ends_with_one_t
         assert not any(p[-1] in NOT_LAST for p in pieces[:-1]), pieces
 
 
+def test_a_figure_stays_with_the_counter_word_after_it():
+    """"1人", "5人", "3回": a figure alone at a line's end reads as a different number."""
+    for text, held in (("車長死傷1回ごとに1人減る", ("1回", "1人")), ("乗員5人の合計", ("5人",))):
+        pieces = line_pieces(text)
+        assert all(any(word in piece for piece in pieces) for word in held), pieces
+
+
 def test_the_kits_own_wrapping_breaks_japanese_at_the_end_of_a_phrase():
     """A phrase is a word and the particles after it: the marker's back breaks as a reader reads it."""
     assert line_pieces("乗員が別のレンジチットへ移ったとき", phrases=True) == \
