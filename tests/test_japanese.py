@@ -195,3 +195,27 @@ def test_the_japanese_edition_sets_its_own_punctuation_around_figures():
     assert "、" in counters and not re.findall(r"\S, |; ", counters), re.findall(r".{8}(?:\S, |; ).{8}", counters)
     english = pdf_text(aid_edition("en")["player-aid-a4.pdf"])
     assert "(33.3%)" in english and re.search(r"3: 2, 3", english)
+
+
+def test_the_counters_prose_fills_its_measure():
+    """Japanese prose is set flush to its measure: each line of the counters' contents paragraph
+    but its last ends within two characters of the widest (a phrase break left them 23-28 pt short)."""
+    import pdfplumber
+
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    files = render_all(load(DATA), BuildOptions(lang="ja", parts=("counters",), papers=("a4",)))
+    with pdfplumber.open(io.BytesIO(files["counters-a4.pdf"])) as pdf:
+        lines = pdf.pages[0].extract_text_lines()
+    heading = next(i for i, line in enumerate(lines) if line["text"] == load_words("ja")("calibration.manifest.heading"))
+    paragraph = []
+    for line in lines[heading + 1:]:
+        paragraph.append(line)
+        if line["text"].endswith("。") and line["x1"] < max(x["x1"] for x in paragraph) - 40:
+            break
+    size = paragraph[0]["chars"][0]["size"]
+    assert len(paragraph) >= 3
+    measure = max(line["x1"] for line in paragraph)
+    for line in paragraph[:-1]:
+        assert line["x1"] >= measure - 2 * size, (line["text"], line["x1"], measure)

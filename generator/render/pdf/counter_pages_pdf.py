@@ -132,7 +132,7 @@ def wrapped(text: str, font: str, size: float, width: float) -> tuple[str, ...]:
     where a word alone is wider).  Kept, as a name always means the same font file: a sheet's
     contents wrap alike on its front and back, and a rebuild (serve, the tests) wraps the same
     words at the same widths again."""
-    lines = fl.wrap(text, width, lambda t, _s, pt: stringWidth(t, font, pt), "body", size)
+    lines = fl.wrap(text, width, lambda t, _s, pt: stringWidth(t, font, pt), "body", size, phrases=False)
     return tuple(lines) if lines is not None else (text,)
 
 
