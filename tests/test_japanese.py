@@ -208,7 +208,8 @@ def test_the_counters_prose_fills_its_measure():
     files = render_all(load(DATA), BuildOptions(lang="ja", parts=("counters",), papers=("a4",)))
     with pdfplumber.open(io.BytesIO(files["counters-a4.pdf"])) as pdf:
         lines = pdf.pages[0].extract_text_lines()
-    heading = next(i for i, line in enumerate(lines) if line["text"] == load_words("ja")("calibration.manifest.heading"))
+    title = load_words("ja")("calibration.manifest.heading")
+    heading = next(i for i, line in enumerate(lines) if line["text"] == title)
     paragraph = []
     for line in lines[heading + 1:]:
         paragraph.append(line)
