@@ -220,3 +220,17 @@ def test_the_counters_prose_fills_its_measure():
     measure = max(line["x1"] for line in paragraph)
     for line in paragraph[:-1]:
         assert line["x1"] >= measure - 2 * size, (line["text"], line["x1"], measure)
+
+
+def test_the_web_aid_holds_a_modifier_to_the_japanese_word_before_it():
+    """"AFVの士気−2": a browser may break between a kanji and anything; the sign alone at a line's
+    start reads as a dash, so an invisible word joiner (U+2060) holds them."""
+    page = aid_edition("ja")["player-aid.html"].decode()
+    assert "士気\u2060\u22122" in page
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff][\u2212+\u00b1]\d", page)
+
+
+def test_no_space_between_a_particle_and_the_latin_word_after_it():
+    from generator.content.words import japanese_spacing
+    assert japanese_spacing("*なし*、代わりに SMLE No. 1 Mk III") == "*なし*、代わりにSMLE No. 1 Mk III"
+    assert japanese_spacing("乗員に −1 TEM") == "乗員に −1 TEM"
