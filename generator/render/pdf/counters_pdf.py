@@ -308,7 +308,7 @@ def _balanced(text: str, font: str, size: float, width: float, lines: int) -> fl
     """The narrowest width, to a point, at which `text` still wraps to `lines` lines: its lines
     then share the words about evenly, and no short fragment is left alone on the last."""
     def fits(points: float) -> bool:
-        wrapped = fl.wrap(text, points, lambda t, _style, pt: stringWidth(t, font, pt), "body", size, phrases=False)
+        wrapped = fl.wrap(text, points, lambda t, _style, pt: stringWidth(t, font, pt), "body", size)
         return wrapped is not None and len(wrapped) <= lines
 
     narrow, wide = 0, int(width)
