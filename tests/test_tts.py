@@ -137,6 +137,25 @@ def test_card_ids_match_their_places_on_sheets_within_tts_limits(folder, save, k
         assert cut.tobytes() == own.tobytes(), f"row {n}: its place on sheet {key} is another card"
 
 
+def test_a_sheet_s_places_past_its_cards_are_blank(folder, save):
+    """A sheet's last line, where the cards run out, shows paper, not a card of another row."""
+    [deck] = [s for s in save["ObjectStates"] if s["Name"] == "DeckCustom"]
+    used = {}
+    for card in deck["ContainedObjects"]:
+        key, place = divmod(card["CardID"], 100)
+        used.setdefault(key, set()).add(place)
+    partial = 0
+    for key, sheet in deck["CustomDeck"].items():
+        image = Image.open(io.BytesIO(folder[unquote(sheet["FaceURL"].split(FOLDER, 1)[1])])).convert("RGB")
+        w, h = image.width // sheet["NumWidth"], image.height // sheet["NumHeight"]
+        for place in set(range(sheet["NumWidth"] * sheet["NumHeight"])) - used[int(key)]:
+            x, y = place % sheet["NumWidth"] * w, place // sheet["NumWidth"] * h
+            colours = image.crop((x, y, x + w, y + h)).getcolors()
+            assert colours is not None and len(colours) == 1, f"sheet {key}, place {place}: not blank"
+            partial += 1
+    assert partial, "the default build's deck ends part way through a sheet's line"
+
+
 def folder_card(kit_files, row):
     """Row `row`'s card image, as the VASSAL module holds it (the same card the sheets are cut into)."""
     module = zipfile.ZipFile(io.BytesIO(kit_files["bailout.vmod"]))
