@@ -8,6 +8,7 @@ glossaries, CLDR's quotation marks and Babel's percent pattern, never from the c
 
 import io
 import itertools
+import math
 import re
 import tomllib
 
@@ -329,14 +330,18 @@ def test_the_one_letter_check_sees_a_preposition_ending_a_line():
     assert _lines_ending_in_one_letter(["Lee-Enfield No. 4 Mk I", "1944"], html) == []
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("lang", ["en", *EDITIONS])
-def test_the_columns_and_their_product_are_never_broken_over_a_line(lang):
+def test_the_columns_and_their_product_are_never_broken_over_a_line(lang, paper):
     # the ideal deck's size is the product of the columns' sizes, as rules.toml lists the columns:
-    # "2 × 3 × 4" (and "2, 3, 4", in Japanese "2・3・4") is one expression, set on one line
-    columns = [str(c) for c in tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["deck"]["columns"]]
-    lines = [" ".join(line.split()) for line in pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).splitlines()]
-    assert any(" × ".join(columns) in line for line in lines), lang
-    listed = "・".join(columns) if lang == "ja" else ", ".join(columns)
+    # "2 × 3 × 4 = 24" (and "2, 3, 4", in Japanese "2・3・4") is one expression, set on one line
+    # on either paper (the Russian Letter aid once broke it after "=")
+    columns = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["deck"]["columns"]
+    size = math.prod(columns)
+    pdf = aid_edition(lang, paper)[f"player-aid-{paper}.pdf"]
+    lines = [" ".join(line.split()) for line in pdf_text(pdf).splitlines()]
+    assert any(" × ".join(map(str, columns)) + f" = {size}" in line for line in lines), lang
+    listed = ("・" if lang == "ja" else ", ").join(map(str, columns))
     assert any(listed in line for line in lines), lang
 
 
