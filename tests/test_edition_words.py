@@ -18,7 +18,8 @@ from babel.messages.pofile import read_po
 from conftest import DATA, ROOT, aid_edition, edit, pdf_text, run_cli
 from generator.cli.commands import _check_catalogues
 from generator.content.aid_files import aid_catalogue_file
-from generator.content.words import Words, available_languages, catalogue_file
+from generator.content.faces import all_counters
+from generator.content.words import Words, available_languages, catalogue_file, load_words
 from generator.data import load
 from generator.data.glossary import read_glossary
 from generator.errors import DataError
@@ -422,3 +423,55 @@ def test_the_russian_dash_is_an_em_dash_held_to_the_word_before_it():
     assert [(where, bad) for where, text in texts for bad in _misset_dashes(text)] == []
     assert _misset_dashes("Экипаж – 5 бойцов; 1939–40; строки {first}–{last}; лист — это") == \
         ["Экипаж – 5 бойцов", "st}; лист — это"]
+
+
+def _years(span, message):
+    """The catalogue's message for a marker's years filled from the data's span."""
+    return message.format(first=span.first, last=span.last, year=span.first, first_short=f"{span.first % 100:02d}",
+                          last_short=f"{span.last % 100:02d}", year_short=f"{span.first % 100:02d}")
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_a_weapon_markers_years_are_written_as_the_editions_catalogue_writes_years(lang):
+    messages = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
+    for nat, counters in all_counters(load(DATA), 1, load_words(lang)):
+        weapons = [c for c in counters if c.kind in ("rifle", "smg")]
+        for span, counter in zip([*nat.rifles, *nat.smgs], weapons, strict=True):
+            key = "counter.years.one" if span.first == span.last else "counter.years.span"
+            assert [n.text for n in counter.front.numerals] == [_years(span, messages[key])], (lang, nat.key)
+
+
+def test_the_russian_markers_write_years_the_russian_way():
+    # a Russian reader writes 1939–43, never the English ’39–’43 (soviet.toml: the Mosin 1939 to 1943)
+    soviet = dict(all_counters(load(DATA), 1, load_words("ru")))
+    texts = [n.text for nat, counters in soviet.items() if nat.key == "soviet"
+             for c in counters if c.kind == "rifle" for n in c.front.numerals]
+    assert texts[0] == "1939–43" and not any("’" in text for text in texts), texts
+    english = [n.text for nat, counters in all_counters(load(DATA), 1, load_words("en")) if nat.key == "soviet"
+               for c in counters if c.kind == "rifle" for n in c.front.numerals]
+    assert english[0] == "’39–’43", english
+
+
+def _counter_key_text(lang):
+    from generator.content.context import make_context
+    from generator.content.counter_key import counter_key
+    from generator.data.sources import shipped
+    from generator.engine.odds import compute
+    from generator.make.pipeline import edition_data
+    from generator.options import BuildOptions
+    kit = edition_data(load(DATA), lang)
+    ctx = make_context(kit, compute(kit), BuildOptions(lang=lang), shipped("templates"), words=load_words(lang))
+    return " ".join(entry.text for entry in counter_key(ctx))
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_the_counter_key_names_each_title_whole_and_holds_the_tem_to_its_unit(lang):
+    # a counter title's soft hyphen (ru "ВИН\u00adТОВКА") is for a narrow counter, not the key's sentence
+    # (copied or searched, it splits the word); the marker's TEM value and its unit stay on one line
+    messages = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
+    tem = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["after"]["wreck_tem"]
+    text = _counter_key_text(lang)
+    assert "\u00ad" not in text, lang
+    for key in ("counter.rifle.title", "counter.smg.title"):
+        assert messages[key].replace("\u00ad", "").replace("~", "\u00a0") in text, (lang, key)
+    assert f"\u2212{-tem}\u00a0{messages['counter.marker.unit']}" in text, lang

@@ -28,7 +28,7 @@ from typing import NamedTuple
 from msgspec import Struct
 from msgspec.structs import replace
 
-from generator.content.faces import Face, Line, Numeral
+from generator.content.faces import SOFT_HYPHEN, Face, Line, Numeral
 from generator.data.model import EmblemShape
 from generator.text import has_wide, line_pieces
 from generator.units import mm
@@ -215,9 +215,6 @@ class Placed(Struct, frozen=True):
     size: float
     x: float
     y: float
-
-
-SOFT_HYPHEN = "\u00ad"      # where the catalogue lets a long word break ("SUB\u00adFUSIL"), printed as "-"
 
 
 def _hyphenated(word: str, width: float, measure: Measure, style: str, size: float) -> list[str]:
