@@ -124,7 +124,7 @@ _MODIFIER = re.compile(r"(?<=[^\W\d_]|['\u2019]) (?=[\u2212+\u00b1]\d)")
 _COUNT = re.compile(r"(?<![\w\u00a0.,\\])(\d+(?:\\?[.,]\d+)*) (?=[^\W\d_])")      # "871\.3": Markdown-escaped
 # ... and on either side of an equals sign between numbers ("2 × 3 × 4 = 24"): a line ending in
 # "=" or starting with it reads as an unfinished or a new sum.
-_EQUALS = re.compile(r"(?<=\d) (?==)|(?<==) (?=\d)")
+_EQUALS = re.compile(r"(?<=\d) (?== \d)|(?<=\d =) (?=\d)")
 
 
 def tie_numbers(text: str) -> str:
