@@ -171,12 +171,16 @@ _REFERENCE = re.compile(r"(?<=[^\W\d_]) (?=\d)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d
 # a line's start reads as a dash or a sum.
 _MODIFIER = re.compile(r"(?<=[^\W\d_]|['\u2019]) (?=[\u2212+\u00b1]\d)")
 _COUNT = re.compile(r"(?<![\w\u00a0.,\\])(\d+(?:\\?[.,]\d+)*) (?=[^\W\d_])")      # "871\.3": Markdown-escaped
+# ... and on either side of an equals sign between numbers ("2 × 3 × 4 = 24"): a line ending in
+# "=" or starting with it reads as an unfinished or a new sum.
+_EQUALS = re.compile(r"(?<=\d) (?== \d)|(?<=\d =) (?=\d)")
 
 
 def tie_numbers(text: str) -> str:
-    """`text` with a no-break space inside each reference ("note 8") and count ("5 men"), and
-    before a modifier ("the AFV's \u22122")."""
-    return _MODIFIER.sub("\u00a0", _COUNT.sub("\\1\u00a0", _REFERENCE.sub("\u00a0", text)))
+    """`text` with a no-break space inside each reference ("note 8") and count ("5 men"), before
+    a modifier ("the AFV's \u22122") and around an equals sign between numbers ("4 = 24")."""
+    tied = _MODIFIER.sub("\u00a0", _COUNT.sub("\\1\u00a0", _REFERENCE.sub("\u00a0", text)))
+    return _EQUALS.sub("\u00a0", tied)
 
 
 # A straight apostrophe inside a word ("AFV's") or after a plural's s ("cards' Morale").

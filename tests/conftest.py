@@ -199,17 +199,17 @@ def _session_factory(tmp_path_factory):
 
 
 @functools.lru_cache(maxsize=8)
-def aid_edition(lang):
-    """{file name: bytes} of the aid alone in `lang` (its A4 PDF and its web page), made once a
-    run (by the first worker to ask; the others read its files): the tests that read no other
-    file of an edition share it."""
-    with _made_once(_FACTORY[0], f"aid-{lang}") as (folder, made):
+def aid_edition(lang, paper="a4"):
+    """{file name: bytes} of the aid alone in `lang` (its PDF on `paper` and its web page), made
+    once a run (by the first worker to ask; the others read its files): the tests that read no
+    other file of an edition share it."""
+    with _made_once(_FACTORY[0], f"aid-{lang}" + ("" if paper == "a4" else f"-{paper}")) as (folder, made):
         if made:
             return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
         from generator.data import load
         from generator.make.pipeline import render_all
         from generator.options import BuildOptions
-        files = render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",), papers=("a4",)))
+        files = render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",), papers=(paper,)))
         for name, content in files.items():
             (folder / name).write_bytes(content)
         return files

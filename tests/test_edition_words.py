@@ -8,8 +8,10 @@ glossaries, CLDR's quotation marks and Babel's percent pattern, never from the c
 
 import io
 import itertools
+import math
 import re
 import tomllib
+from fractions import Fraction
 
 import pytest
 from babel.messages.pofile import read_po
@@ -17,7 +19,8 @@ from babel.messages.pofile import read_po
 from conftest import DATA, ROOT, aid_edition, edit, pdf_text, run_cli
 from generator.cli.commands import _check_catalogues
 from generator.content.aid_files import aid_catalogue_file
-from generator.content.words import Words, available_languages, catalogue_file
+from generator.content.faces import all_counters
+from generator.content.words import Words, available_languages, catalogue_file, load_words
 from generator.data import load
 from generator.data.glossary import read_glossary
 from generator.errors import DataError
@@ -286,7 +289,7 @@ def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy, ch
     army = "Brytyjczycy i Brytyjska Wspólnota Narodów"      # 41 characters: more than a name cell holds
     from generator.content.aid_text import NAME_CHARS
     assert len(army) > NAME_CHARS
-    edit(data_copy / "glossary" / "pl.toml", 'army = "Brytyjska Wspólnota Narodów"', f'army = "{army}"')
+    edit(data_copy / "glossary" / "pl.toml", 'army = "Wojska brytyjskie i Wspólnoty"', f'army = "{army}"')
     status, _, err = run_cli("check", "--data", data_copy)
     assert status == 2 and "Traceback" not in err, err
     line = next((line for line in err.splitlines() if "nationalities.british.army" in line), "")
@@ -329,14 +332,18 @@ def test_the_one_letter_check_sees_a_preposition_ending_a_line():
     assert _lines_ending_in_one_letter(["Lee-Enfield No. 4 Mk I", "1944"], html) == []
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("lang", ["en", *EDITIONS])
-def test_the_columns_and_their_product_are_never_broken_over_a_line(lang):
+def test_the_columns_and_their_product_are_never_broken_over_a_line(lang, paper):
     # the ideal deck's size is the product of the columns' sizes, as rules.toml lists the columns:
-    # "2 × 3 × 4" (and "2, 3, 4", in Japanese "2・3・4") is one expression, set on one line
-    columns = [str(c) for c in tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["deck"]["columns"]]
-    lines = [" ".join(line.split()) for line in pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).splitlines()]
-    assert any(" × ".join(columns) in line for line in lines), lang
-    listed = "・".join(columns) if lang == "ja" else ", ".join(columns)
+    # "2 × 3 × 4 = 24" (and "2, 3, 4", in Japanese "2・3・4") is one expression, set on one line
+    # on either paper (the Russian Letter aid once broke it after "=")
+    columns = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["deck"]["columns"]
+    size = math.prod(columns)
+    pdf = aid_edition(lang, paper)[f"player-aid-{paper}.pdf"]
+    lines = [" ".join(line.split()) for line in pdf_text(pdf).splitlines()]
+    assert any(" × ".join(map(str, columns)) + f" = {size}" in line for line in lines), lang
+    listed = ("・" if lang == "ja" else ", ").join(map(str, columns))
     assert any(listed in line for line in lines), lang
 
 
@@ -417,3 +424,77 @@ def test_the_russian_dash_is_an_em_dash_held_to_the_word_before_it():
     assert [(where, bad) for where, text in texts for bad in _misset_dashes(text)] == []
     assert _misset_dashes("Экипаж – 5 бойцов; 1939–40; строки {first}–{last}; лист — это") == \
         ["Экипаж – 5 бойцов", "st}; лист — это"]
+
+
+def _years(span, message):
+    """The catalogue's message for a marker's years filled from the data's span."""
+    return message.format(first=span.first, last=span.last, year=span.first, first_short=f"{span.first % 100:02d}",
+                          last_short=f"{span.last % 100:02d}", year_short=f"{span.first % 100:02d}")
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_a_weapon_markers_years_are_written_as_the_editions_catalogue_writes_years(lang):
+    messages = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
+    for nat, counters in all_counters(load(DATA), 1, load_words(lang)):
+        weapons = [c for c in counters if c.kind in ("rifle", "smg")]
+        for span, counter in zip([*nat.rifles, *nat.smgs], weapons, strict=True):
+            key = "counter.years.one" if span.first == span.last else "counter.years.span"
+            assert [n.text for n in counter.front.numerals] == [_years(span, messages[key])], (lang, nat.key)
+
+
+def test_the_russian_markers_write_years_the_russian_way():
+    # a Russian reader writes 1939–43, never the English ’39–’43 (soviet.toml: the Mosin 1939 to 1943)
+    soviet = dict(all_counters(load(DATA), 1, load_words("ru")))
+    texts = [n.text for nat, counters in soviet.items() if nat.key == "soviet"
+             for c in counters if c.kind == "rifle" for n in c.front.numerals]
+    assert texts[0] == "1939–43" and not any("’" in text for text in texts), texts
+    english = [n.text for nat, counters in all_counters(load(DATA), 1, load_words("en")) if nat.key == "soviet"
+               for c in counters if c.kind == "rifle" for n in c.front.numerals]
+    assert english[0] == "’39–’43", english
+
+
+def _counter_key_text(lang):
+    from generator.content.context import make_context
+    from generator.content.counter_key import counter_key
+    from generator.data.sources import shipped
+    from generator.engine.odds import compute
+    from generator.make.pipeline import edition_data
+    from generator.options import BuildOptions
+    kit = edition_data(load(DATA), lang)
+    ctx = make_context(kit, compute(kit), BuildOptions(lang=lang), shipped("templates"), words=load_words(lang))
+    return " ".join(entry.text for entry in counter_key(ctx))
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_the_counter_key_names_each_title_whole_and_holds_the_tem_to_its_unit(lang):
+    # a counter title's soft hyphen (ru "ВИН\u00adТОВКА") is for a narrow counter, not the key's sentence
+    # (copied or searched, it splits the word); the marker's TEM value and its unit stay on one line
+    messages = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
+    tem = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["after"]["wreck_tem"]
+    text = _counter_key_text(lang)
+    assert "\u00ad" not in text, lang
+    for key in ("counter.rifle.title", "counter.smg.title"):
+        assert messages[key].replace("\u00ad", "").replace("~", "\u00a0") in text, (lang, key)
+    assert f"\u2212{-tem}\u00a0{messages['counter.marker.unit']}" in text, lang
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_a_weapon_markers_title_prints_whole_on_the_briefs_counters(lang):
+    # the print brief's counters of 5/8 and 3/4 in: a title the catalogue lets break (ru "ВИН\u00adТОВКА")
+    # still prints whole where the face has room for it, never "ВИН-" over "ТОВКА"
+    from generator.layout import face_layout as fl
+    from generator.layout import sheets as geo
+    from generator.render.pdf.face_pdf import fit_faces
+    messages = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
+    from generator.make.pipeline import edition_data
+    kit, words = edition_data(load(DATA), lang), load_words(lang)
+    groups = all_counters(kit, 1, words)
+    for inches in (Fraction(5, 8), Fraction(3, 4)):
+        size = float(inches * 72)
+        _, fits = fit_faces(groups, fl.zones(size, geo.own_inset(size)), inches * Fraction(254, 10), kit, words)
+        for nat, counters in groups:
+            for counter in (c for c in counters if c.kind in ("rifle", "smg")):
+                lines = [p.text for p in fits[counter.front].label]
+                title = messages[f"counter.{counter.kind}.title"]
+                assert "".join(lines).replace("\u00a0", "~").replace(" ", "~") == title.replace("\u00ad", ""), \
+                    (lang, inches, nat.key, lines)

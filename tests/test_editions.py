@@ -20,7 +20,7 @@ import pytest
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
-from conftest import DATA, aid_edition, matrix, pdf_text, run_cli
+from conftest import DATA, aid_edition, edit, matrix, pdf_text, run_cli
 from generator.content.words import (
     LOCALE,
     Words,
@@ -91,6 +91,19 @@ def test_a_key_without_a_translation_is_named_by_file_and_key(tmp_path, monkeypa
     monkeypatch.setattr(words_mod, "LOCALE", tmp_path)
     problems = missing_translations("de")
     assert problems == [f"{tmp_path / 'de.po'}: {key}: no translation (English: {english!r})"]
+
+
+def test_a_translation_takes_only_the_fields_a_message_offers(locale):
+    """en.po's "#. fields:" line lets a translation choose among a message's fields (ru writes a
+    marker's years 1939–43, English ’39–’43); a field it does not offer, or a field dropped from a
+    message that offers no choice, is still named by file and key."""
+    ru = locale / "ru.po"
+    assert missing_translations("ru") == []
+    edit(ru, 'msgstr "{first}–{last_short}"', 'msgstr "{first}–{rule}"')
+    edit(ru, 'msgstr "RR{range}"', 'msgstr "RR5"')
+    problems = missing_translations("ru")
+    assert [p.split(": ")[1] for p in problems] == ["counter.crew.pistol.range", "counter.years.span"], problems
+    assert "any of ['first', 'first_short', 'last', 'last_short']" in problems[1]
 
 
 @pytest.mark.skipif(not shutil.which("msgfmt") and not CI, reason="msgfmt (gettext) not installed")

@@ -360,7 +360,7 @@ def test_japanese_prints_in_the_japanese_faces_and_latin_editions_cannot_print_i
 
 # ---- words that break --------------------------------------------------------------------------
 
-def test_a_soft_hyphen_breaks_a_word_only_where_it_fits_no_size_whole():
+def test_a_soft_hyphen_breaks_a_word_only_where_it_fits_no_size_or_place_whole():
     from generator.content.faces import Face, Line
     from generator.layout import face_layout as fl
 
@@ -378,10 +378,18 @@ def test_a_soft_hyphen_breaks_a_word_only_where_it_fits_no_size_whole():
     fits_at_floor = "W" * int(width / (7 * 0.6))
     kind, laid = fl.fit_faces([face(fits_at_floor[:4] + "\u00ad" + fits_at_floor[4:])], zone, metrics)
     assert [p.text for fit in laid.values() for p in fit.label] == [fits_at_floor] and kind.title < zone.type.title
-    # a word too wide whole at the floor breaks at its soft hyphen
+    # a word too wide beside the emblem at the floor takes the face's middle whole, the pictogram
+    # beside the emblem instead (ru "ВИНТОВКА")
     too_wide = "W" * (int(width / (7 * 0.6)) + 2)
     kind, laid = fl.fit_faces([face(too_wide[:5] + "\u00ad" + too_wide[5:])], zone, metrics)
-    assert [p.text for fit in laid.values() for p in fit.label] == [too_wide[:5] + "-", too_wide[5:]]
+    [fit] = laid.values()
+    assert [p.text for p in fit.label] == [too_wide] and fit.places.label[2] == zone.width
+    assert fit.places.symbol == (zone.beside, *zone.emblem[1:2], width, zone.emblem[3])
+    # a word too wide even across the face breaks at its soft hyphen, beside the emblem
+    widest = "W" * (int(zone.width / (7 * 0.6)) + 2)
+    half = len(widest) // 2
+    kind, laid = fl.fit_faces([face(widest[:half] + "\u00ad" + widest[half:])], zone, metrics)
+    assert [p.text for fit in laid.values() for p in fit.label] == [widest[:half] + "-", widest[half:]]
 
 
 # ---- a release of every edition ------------------------------------------------------------------

@@ -10,9 +10,9 @@ counters' manifest.  Every figure and rule number from the data, every word from
 from msgspec import Struct
 
 from generator.content.context import BuildContext
-from generator.content.faces import tied
+from generator.content.faces import SOFT_HYPHEN, tied
 from generator.engine import procedure as R
-from generator.text import signed
+from generator.text import signed, tie_numbers
 
 
 class KeyEntry(Struct, frozen=True):
@@ -42,15 +42,17 @@ def counter_key(ctx: BuildContext) -> tuple[KeyEntry, ...]:
     factors = words("counter.key.ccv.no_smoke" if no_smoke else "counter.key.ccv", ccv=signed(cc.ccv_modifier),
                     unit=words("counter.crew.ccv.unit"), rule=cc.rule, letter=words("counter.no_smoke.letter"),
                     weapon_rule=w.rule)
-    weapons = words("counter.key.weapons", rifle=tied(words, "counter.rifle.title"),
-                    smg=tied(words, "counter.smg.title"), rule=w.rule)
+    # a title's soft hyphen is where a counter may break it, not a sentence: the key names it whole
+    weapons = words("counter.key.weapons", rifle=tied(words, "counter.rifle.title").replace(SOFT_HYPHEN, ""),
+                    smg=tied(words, "counter.smg.title").replace(SOFT_HYPHEN, ""), rule=w.rule)
     marker = words("counter.key.marker", label=tied(words, "counter.marker.title"), tem=signed(after.wreck_tem),
                    unit=words("counter.marker.unit"), terrain=after.wreck_terrain, rule=after.rule)
     entries = (KeyEntry(("crew",), (), crew), KeyEntry(("crew",), ("pistol",), pistol),
                KeyEntry(("crew",), (), factors), KeyEntry(("rifle", "smg"), ("rifle", "smg"), weapons),
                KeyEntry(("marker",), ("wreck", "afv"), marker))
-    # the edition's apostrophes, as the aid around the key prints them
-    return tuple(KeyEntry(e.kinds, e.symbols, words.apostrophes(e.text)) for e in entries)
+    # the edition's apostrophes, and its values held to their units ("\u22121 TEM"), as the aid
+    # around the key prints them
+    return tuple(KeyEntry(e.kinds, e.symbols, tie_numbers(words.apostrophes(e.text))) for e in entries)
 
 
 def heading(ctx: BuildContext) -> str:

@@ -24,7 +24,7 @@ KINDS = ("crew", "rifle", "smg", "marker")
 RULES_FILE = "rules.toml"
 NBSP = "\u00a0"          # joins a phrase so a narrow counter wraps between phrases, not inside
 TIE = "~"                # a no-break space in the catalogue's counter words (a tie, as in TeX)
-EN_DASH = "\u2013"
+SOFT_HYPHEN = "\u00ad"   # where the catalogue lets a long counter word break ("SUB\u00adFUSIL"), printed as "-"
 
 Source = tuple[tuple[str, str], ...]    # ((data file, key), ...) a piece of text was built from
 
@@ -104,10 +104,14 @@ def nationality_file(nat: Nationality) -> str:
     return f"nationalities/{nat.key}.toml"
 
 
-def short_years(span: WeaponSpan) -> str:
-    """'\u201939' or '\u201942\u2013\u201945': a span as big numerals short enough for a counter."""
-    first, last = f"\u2019{span.first % 100:02d}", f"\u2019{span.last % 100:02d}"
-    return first if span.first == span.last else f"{first}{EN_DASH}{last}"
+def short_years(span: WeaponSpan, words: Words) -> str:
+    """A span as big numerals short enough for a counter, written as the edition writes years
+    ('\u201939\u2013\u201941' in English, '1939\u201341' in Russian): the catalogue's whole phrase,
+    given each year whole and as its last two digits (labels, not quantities: no grouping)."""
+    if span.first == span.last:
+        return words("counter.years.one", year=f"{span.first}", year_short=f"{span.first % 100:02d}")
+    return words("counter.years.span", first=f"{span.first}", last=f"{span.last}",
+                 first_short=f"{span.first % 100:02d}", last_short=f"{span.last % 100:02d}")
 
 
 def crew_counter(kit: KitData, nat: Nationality, words: Words) -> Counter:
@@ -147,7 +151,7 @@ def weapon_counters(nat: Nationality, words: Words) -> list[Counter]:
     for kind, spans in (("rifle", nat.rifles), ("smg", nat.smgs)):
         for i, span in enumerate(spans):
             face = Face(kind, Line(tied(words, f"counter.{kind}.title"), "title"),
-                        (Numeral(short_years(span), "centre", ((nat_file, f"{kind}[{i}].years"),)),),
+                        (Numeral(short_years(span, words), "centre", ((nat_file, f"{kind}[{i}].years"),)),),
                         model_line(nat, kind, i, span), across=True)
             # Both faces alike: the marker reads whichever way up it lands on the card.
             result.append(Counter(nat.key, kind, face, face))

@@ -592,7 +592,9 @@ def missing_translations(lang: str) -> list[str]:
     forms than its Plural-Forms header gives: what `bailout check` names and a test refuses."""
     path = catalogue_file(lang)
     source = catalogue_file(SOURCE_LANGUAGE)
-    english = {_msgid(m.id): _forms(m.string) for m in _parsed_po(source, _po_bytes(source), SOURCE_LANGUAGE) if m.id}
+    parsed = [m for m in _parsed_po(source, _po_bytes(source), SOURCE_LANGUAGE) if m.id]
+    english = {_msgid(m.id): _forms(m.string) for m in parsed}
+    offered = {_msgid(m.id): _offered(m.auto_comments) for m in parsed}
     catalog = _parsed_po(path, _po_bytes(path), lang)
     found = {_msgid(m.id): m for m in catalog if m.id}
     problems = []
@@ -609,11 +611,27 @@ def missing_translations(lang: str) -> list[str]:
         elif len(texts) > 1 and len(forms) != catalog.num_plurals:
             problems.append(f"{path}: {key}: {len(forms)} plural forms, the header's Plural-Forms gives "
                             f"{catalog.num_plurals}")
-        elif {f for text in forms for f in _fields(text)} != {f for text in texts for f in _fields(text)}:
+        elif not _same_fields(forms, texts, offered[key]):
             problems.append(f"{path}: {key}: fields {sorted(_fields(' '.join(forms)))}, "
-                            f"English has {sorted(_fields(' '.join(texts)))}")
+                            f"English has {sorted(_fields(' '.join(texts)))}" +
+                            (f" (any of {sorted(offered[key])})" if offered[key] else ""))
     problems += [f"{path}: {key}: not a key of the English catalogue" for key in found if key not in english]
     return problems
+
+
+def _offered(comments: Iterable[str]) -> set[str]:
+    """The fields an English message offers its translations to choose from, as its "#. fields:
+    NAME, ..." line lists them (a counter's years: the whole year or its last two digits, as the
+    language writes years); none for a message whose translations keep its own fields."""
+    return {name.strip() for c in comments if c.startswith("fields:")
+            for name in c.removeprefix("fields:").split("(")[0].split(",") if name.strip()}
+
+
+def _same_fields(forms: Sequence[str], texts: Sequence[str], offered: set[str]) -> bool:
+    """Whether a translation's fields are the English message's own, or, where the message offers
+    a choice, some of the fields offered."""
+    used = {f for text in forms for f in _fields(text)}
+    return used <= offered if offered else used == {f for text in texts for f in _fields(text)}
 
 
 def _msgid(msgid: object) -> str:

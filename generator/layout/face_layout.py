@@ -21,14 +21,14 @@ baseline, its ink along it), so everything here is testable without a PDF.  Styl
 """
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
 from msgspec import Struct
 from msgspec.structs import replace
 
-from generator.content.faces import Face, Line, Numeral
+from generator.content.faces import SOFT_HYPHEN, Face, Line, Numeral
 from generator.data.model import EmblemShape
 from generator.text import has_wide, line_pieces
 from generator.units import mm
@@ -188,14 +188,16 @@ def places(face: Face, zone: Zones, kind: CounterType) -> Places:
     return Places(zone.label_box(kind), (x0, bottom, w, max(0.0, top - bottom)), note, sign)
 
 
-def _across(face: Face, zone: Zones, kind: CounterType) -> Places:
+def _across(face: Face, zone: Zones, kind: CounterType, swapped: bool = False) -> Places:
     """A long gun's places: the label beside the emblem, the pictogram across the middle, the
-    model under it, the years at the foot."""
+    model under it, the years at the foot; `swapped`, the label across the middle and the
+    pictogram beside the emblem (a title too long to stand beside it whole)."""
     _ex, ey, _e, eh = zone.emblem
-    label = (zone.beside, ey, zone.size - zone.inset - zone.beside, eh)
+    beside = (zone.beside, ey, zone.size - zone.inset - zone.beside, eh)
     note = (zone.inset, zone.foot_top(kind) + zone.gap, zone.width, kind.body * LABEL_BOX)
     bottom = note[1] + note[3] + zone.gap
-    return Places(label, (zone.inset, bottom, zone.width, max(0.0, ey - zone.gap - bottom)), note, None)
+    middle = (zone.inset, bottom, zone.width, max(0.0, ey - zone.gap - bottom))
+    return Places(middle, beside, note, None) if swapped else Places(beside, middle, note, None)
 
 
 def symbol_ink(box: Box, aspect: float) -> Box:
@@ -215,9 +217,6 @@ class Placed(Struct, frozen=True):
     size: float
     x: float
     y: float
-
-
-SOFT_HYPHEN = "\u00ad"      # where the catalogue lets a long word break ("SUB\u00adFUSIL"), printed as "-"
 
 
 def _hyphenated(word: str, width: float, measure: Measure, style: str, size: float) -> list[str]:
@@ -373,9 +372,10 @@ def _note(face: Face, box: Box | None, zone: Zones, kind: CounterType, metrics: 
     return lay_out([(fitted[0], face.note.style, fitted[1])], box, metrics.ink)
 
 
-def fit_face(face: Face, zone: Zones, kind: CounterType, metrics: Metrics) -> FaceFit | None:
-    """The face laid out at `kind`'s sizes, or None if its words cannot fit there."""
-    where = places(face, zone, kind)
+def fit_face(face: Face, zone: Zones, kind: CounterType, metrics: Metrics, swapped: bool = False) -> FaceFit | None:
+    """The face laid out at `kind`'s sizes, or None if its words cannot fit there; `swapped`, a
+    long gun's label across the middle and its pictogram beside the emblem (_across)."""
+    where = _across(face, zone, kind, swapped=True) if swapped else places(face, zone, kind)
     label = _label(face, where.label, kind, metrics)
     note = _note(face, where.note, zone, kind, metrics)
     if label is None or note is None:
@@ -394,27 +394,35 @@ def fit_faces(faces: Iterable[Face], zone: Zones, metrics: Metrics) \
         -> tuple[CounterType, dict[Face, FaceFit]] | None:
     """(the sheet's CounterType, {face: FaceFit}): the largest label size from the zone's down to
     its floor, in quarter points, at which every face fits; None if some face cannot fit even at
-    the floor.  A word breaks at its soft hyphens only on a face that fits no size with every
-    word whole."""
+    the floor.  A long gun's label too long to stand whole beside the emblem at any size (ru
+    "ВИНТОВКА") takes the face's middle whole, its pictogram beside the emblem instead; a word
+    breaks at its soft hyphens only on a face that fits neither way with every word whole."""
     distinct = list(dict.fromkeys(faces))
     laid = {face: whole_words(face) for face in distinct}
+    swapped: set[Face] = set()
     for face in distinct:
-        if laid[face] != face and _fit_all([laid[face]], zone, metrics) is None:
+        whole = laid[face]
+        if _fit_all([whole], zone, metrics) is not None:
+            continue
+        if whole.across and _fit_all([whole], zone, metrics, {whole}) is not None:
+            swapped.add(whole)
+        else:
             laid[face] = face
-    found = _fit_all(list(dict.fromkeys(laid.values())), zone, metrics)
+    found = _fit_all(list(dict.fromkeys(laid.values())), zone, metrics, swapped)
     if found is None:
         return None
     kind, fits = found
     return kind, {face: fits[laid[face]] for face in distinct}
 
 
-def _fit_all(faces: Sequence[Face], zone: Zones, metrics: Metrics) -> tuple[CounterType, dict[Face, FaceFit]] | None:
+def _fit_all(faces: Sequence[Face], zone: Zones, metrics: Metrics, swapped: Collection[Face] = ()) \
+        -> tuple[CounterType, dict[Face, FaceFit]] | None:
     top = zone.type
     pt = Fraction(top.title).limit_denominator(4)
     pt -= pt % STEP
     while pt >= zone.floor - 1e-9:
         kind = replace(top, title=float(pt))
-        fits = {face: fit_face(face, zone, kind, metrics) for face in faces}
+        fits = {face: fit_face(face, zone, kind, metrics, face in swapped) for face in faces}
         if all(fits.values()):
             return kind, {face: fit for face, fit in fits.items() if fit is not None}
         pt -= STEP
