@@ -73,15 +73,17 @@ def lab(hex_colour):
     return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
 
 
-def fills(content):
-    """Every CMYK fill colour (C, M, Y, K in whole percent) set in the PDF's streams, pages and forms."""
+def fills(content, strokes=False):
+    """Every CMYK fill colour (C, M, Y, K in whole percent) set in the PDF's streams, pages and
+    forms; with `strokes`, every stroke colour too."""
     reader = PdfReader(io.BytesIO(content))
     streams = [page.get_contents().get_data() for page in reader.pages]
     streams += [form.get_object().get_data() for page in reader.pages
                 for form in ((page["/Resources"].get("/XObject") or {}).values())]
+    operator = rb"[kK]" if strokes else rb"k"
     found = set()
     for data in streams:
-        for c, m, y, k in re.findall(rb"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) k\b", data):
+        for c, m, y, k in re.findall(rb"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) " + operator + rb"\b", data):
             found.add(tuple(round(float(v) * 100) for v in (c, m, y, k)))
     return found
 
@@ -122,14 +124,32 @@ def page_colours():
     return {colour: name for name, colour in named.items()}
 
 
+@functools.lru_cache(maxsize=1)
+def drivethru_pages():
+    """DriveThruRPG's aid and tables (A4)."""
+    return render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",), print_profile="drivethru"))
+
+
 def test_the_pages_own_colours_print_through_the_profile_within_the_same_delta_e():
     """The aid's and the tables' colours, as DriveThruRPG's pages print them."""
-    files = render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",), print_profile="drivethru"))
+    files = drivethru_pages()
     printed = fills(files["player-aid-a4.pdf"]) | fills(files["prerolled-a4.pdf"])
     for hex_colour, name in page_colours().items():
         inks = press_inks(hex_colour)
         assert tuple(inks) in printed, (name, hex_colour, inks)
         assert math.dist(lab(hex_colour), lab(proofed(inks))) <= DELTA_E, (name, hex_colour, inks)
+
+
+def test_every_ink_printed_is_one_of_the_colours_measured(preset_builds):
+    """Whatever the counters, the aid and the tables fill or stroke in is a colour the two tests
+    above measure (the data's, the pages' own), a grey on the black plate alone, or paper: a colour
+    a new design adds is measured before it prints."""
+    measured = {tuple(press_inks(c)) for c in design_colours() | page_colours()}
+    pages = drivethru_pages()
+    for name, content in (("counters", preset_builds["drivethru"]["counters-a4.pdf"]),
+                          ("aid", pages["player-aid-a4.pdf"]), ("tables", pages["prerolled-a4.pdf"])):
+        unmeasured = {inks for inks in fills(content, strokes=True) if inks not in measured and any(inks[:3])}
+        assert not unmeasured, (name, unmeasured)
 
 
 # ---- overprint and reversed type ----------------------------------------------------------------
@@ -183,11 +203,6 @@ def test_black_text_and_lines_overprint_and_nothing_in_colour_does(preset_builds
     assert all(o[4] for o in black_lines), "a 100% K line that knocks out"
     coloured = [o for o in ops if o[0] in (b"f", b"f*", b"Tj", b"TJ") and o[1] not in (None, BLACK)]
     assert coloured and not any(o[3] for o in coloured), "a colour that overprints"
-
-
-@functools.lru_cache(maxsize=1)
-def drivethru_aid():
-    return render_all(load(DATA), BuildOptions(parts=("aid",), papers=("a4",), print_profile="drivethru"))
 
 
 def _times(a, b):
@@ -296,7 +311,7 @@ def test_small_reversed_type_stands_out_of_one_ink(preset_builds):
     back: type lighter than its ground is the paper itself, out of one solid ink, not out of two
     or three screened ones a hair out of register (on DriveThruRPG's PDF/X-1a and meinspiel.de's
     PDF/X-4)."""
-    for name, content in (("aid", drivethru_aid()["player-aid-a4.pdf"]),
+    for name, content in (("aid", drivethru_pages()["player-aid-a4.pdf"]),
                           ("drivethru counters", preset_builds["drivethru"]["counters-a4.pdf"]),
                           ("meinspiel counters", preset_builds["meinspiel"]["counters-a4.pdf"])):
         found = reversed_type(content)
