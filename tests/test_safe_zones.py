@@ -171,16 +171,7 @@ def test_the_built_counters_ink_stays_inside_the_safe_area_and_apart_everywhere(
     if prepress is not None and prepress.die_cut is not None and SIZES[size] < prepress.die_cut.counter_mm:
         pytest.skip(f"{profile} refuses a {size} counter: its safe zone leaves no room")
     found = _measured(lang, profile, size)
-    known = [p for p in found if any(p.startswith(f"{lang} ") and f" {letter!r} " in p and "over the art" in p
-                                     for letter in KNOWN_OVERLAPS.get(lang, ()))]
-    assert known or lang not in KNOWN_OVERLAPS, f"{lang}'s known overlap is mended: drop its KNOWN_OVERLAPS entry"
-    found = [p for p in found if p not in known]
     assert not found, "\n".join(found[:10])
-
-
-# Known and left for the edition's designer: the Japanese no-Smoke sign's letter, 煙 at the type
-# floor, is wider than its ring's inner circle and crosses the ring (7 pt in a ring of 6.6 pt).
-KNOWN_OVERLAPS = {"ja": ("煙",)}
 
 
 def test_the_measure_sees_art_and_words_past_the_safe_area():
