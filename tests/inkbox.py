@@ -261,6 +261,12 @@ def outside_safe_area(pdf_bytes, side, safe, name=""):
     (its cut square less `safe` points on every side).  Art is every path but the counter's ground,
     its bleed and a band across it (each as wide as the counter or wider); a stroke in the ground's
     own colour (a pictogram's knockout) lays no ink of its own, so only its outline counts."""
+    return _on_counter_pages(pdf_bytes, side, name, lambda page, cuts: _page_outside(page, cuts, side, safe))
+
+
+def _on_counter_pages(pdf_bytes, side, name, measure):
+    """`measure(page, cut squares)`'s problems on every page that holds counters of `side`, each
+    named by `name` and its page."""
     found = []
     doc = pdfium.PdfDocument(pdf_bytes)
     try:
@@ -268,7 +274,7 @@ def outside_safe_area(pdf_bytes, side, safe, name=""):
             page = doc[n]
             cuts = squares(page, side)
             if cuts:
-                found += [f"{name} p{n + 1} {problem}" for problem in _page_outside(page, cuts, side, safe)]
+                found += [f"{name} p{n + 1} {problem}" for problem in measure(page, cuts)]
     finally:
         doc.close()
     return found
@@ -341,17 +347,7 @@ def overlapping_parts(pdf_bytes, side, name=""):
     inside a shape, the ring's letter, is that shape's own), or across the wounded band (the band's
     own label lies wholly in it), and a shape of art across the band.  The band is a fill as wide
     as the counter or wider and under half its height; the ground and its bleed are not parts."""
-    found = []
-    doc = pdfium.PdfDocument(pdf_bytes)
-    try:
-        for n in range(len(doc)):
-            page = doc[n]
-            cuts = squares(page, side)
-            if cuts:
-                found += [f"{name} p{n + 1} {problem}" for problem in _page_overlaps(page, cuts, side)]
-    finally:
-        doc.close()
-    return found
+    return _on_counter_pages(pdf_bytes, side, name, lambda page, cuts: _page_overlaps(page, cuts, side))
 
 
 def _page_overlaps(page, cuts, side):
