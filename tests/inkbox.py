@@ -261,6 +261,12 @@ def outside_safe_area(pdf_bytes, side, safe, name=""):
     (its cut square less `safe` points on every side).  Art is every path but the counter's ground,
     its bleed and a band across it (each as wide as the counter or wider); a stroke in the ground's
     own colour (a pictogram's knockout) lays no ink of its own, so only its outline counts."""
+    return _on_counter_pages(pdf_bytes, side, name, lambda page, cuts: _page_outside(page, cuts, side, safe))
+
+
+def _on_counter_pages(pdf_bytes, side, name, measure):
+    """`measure(page, cut squares)`'s problems on every page that holds counters of `side`, each
+    named by `name` and its page."""
     found = []
     doc = pdfium.PdfDocument(pdf_bytes)
     try:
@@ -268,7 +274,7 @@ def outside_safe_area(pdf_bytes, side, safe, name=""):
             page = doc[n]
             cuts = squares(page, side)
             if cuts:
-                found += [f"{name} p{n + 1} {problem}" for problem in _page_outside(page, cuts, side, safe)]
+                found += [f"{name} p{n + 1} {problem}" for problem in measure(page, cuts)]
     finally:
         doc.close()
     return found
@@ -300,3 +306,83 @@ def _page_outside(page, cuts, side, safe):
             found.append(f"{ch!r} {size:.2f} pt at {tuple(round(v, 2) for v in box)}: outside the safe area "
                          f"{tuple(round(v, 2) for v in area_of(cut))} of its counter")
     return found
+
+
+# ---- a counter's parts apart from each other ----------------------------------------------------
+
+def _glyphs_on_lines(page):
+    """[(char, size, box, baseline y)] of every glyph the page prints: glyphs of one line share
+    their size and baseline (their origins' y), where a kerned pair may touch."""
+    text = raw.FPDFText_LoadPage(page.raw)
+    x, y = ctypes.c_double(), ctypes.c_double()
+    out = []
+    try:
+        index = [i for i in range(raw.FPDFText_CountChars(text)) if raw.FPDFText_IsGenerated(text, i) != 1]
+        boxes = iter(glyphs(page))
+        for i in index:
+            code = raw.FPDFText_GetUnicode(text, i)
+            if code in (0, 0xFFFE, 0xFFFF) or chr(code).isspace() or not _has_box(text, i):
+                continue
+            ch, size, box = next(boxes)
+            raw.FPDFText_GetCharOrigin(text, i, x, y)
+            out.append((ch, round(size, 2), box, round(y.value, 2)))
+    finally:
+        raw.FPDFText_ClosePage(text)
+    return out
+
+
+def _has_box(text, i):
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    raw.FPDFText_GetCharBox(text, i, left, right, bottom, top)
+    return right.value > left.value and top.value > bottom.value
+
+
+def _overlap(a, b):
+    return a[0] < b[2] - TOL and b[0] < a[2] - TOL and a[1] < b[3] - TOL and b[1] < a[3] - TOL
+
+
+def overlapping_parts(pdf_bytes, side, name=""):
+    """One line per two parts of a counter's face whose ink boxes overlap: a glyph over a glyph of
+    another line, over a shape of art (a pictogram, the emblem, the no-Smoke ring: a glyph wholly
+    inside a shape, the ring's letter, is that shape's own), or across the wounded band (the band's
+    own label lies wholly in it), and a shape of art across the band.  The band is a fill as wide
+    as the counter or wider and under half its height; the ground and its bleed are not parts."""
+    return _on_counter_pages(pdf_bytes, side, name, lambda page, cuts: _page_overlaps(page, cuts, side))
+
+
+def _page_overlaps(page, cuts, side):
+    """overlapping_parts' problems on one page, each counter's parts against each other."""
+    find = _locator(cuts)
+    art = _art(page.raw)
+    bands = [box for box, fill, _, _ in art if fill is not None and box[2] - box[0] >= side - 0.01
+             and box[3] - box[1] < side / 2]
+    parts = {}      # cut square -> (its glyphs, its shapes)
+    for glyph in _glyphs_on_lines(page):
+        parts.setdefault(find(glyph[2]), ([], []))[0].append(glyph)
+    for box, _, _, _ in art:
+        if box[2] - box[0] < side - 0.01:
+            parts.setdefault(find(box), ([], []))[1].append(box)
+    parts.pop(None, None)       # what lies on no counter
+    found = []
+    for chars, shapes in parts.values():
+        found += _counter_overlaps(chars, shapes, bands)
+    return found
+
+
+def _counter_overlaps(chars, shapes, bands):
+    found = []
+    for i, (ch, size, box, base) in enumerate(chars):
+        found += [f"{ch!r} {size} pt at {_at(box)} over {other!r} {other_size} pt of another line"
+                  for other, other_size, other_box, other_base in chars[i + 1:]
+                  if (size, base) != (other_size, other_base) and _overlap(box, other_box)]
+        found += [f"{ch!r} {size} pt at {_at(box)} over the art at {_at(shape)}" for shape in shapes
+                  if _overlap(box, shape) and not _inside(box, shape)]
+        found += [f"{ch!r} {size} pt at {_at(box)} across the band at {_at(band)}" for band in bands
+                  if _overlap(box, band) and not _inside(box, band)]
+    found += [f"art at {_at(shape)} across the band at {_at(band)}" for shape in shapes for band in bands
+              if _overlap(shape, band) and not _inside(shape, band)]
+    return found
+
+
+def _at(box):
+    return tuple(round(v, 2) for v in box)

@@ -73,15 +73,17 @@ def lab(hex_colour):
     return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
 
 
-def fills(content):
-    """Every CMYK fill colour (C, M, Y, K in whole percent) set in the PDF's streams, pages and forms."""
+def fills(content, strokes=False):
+    """Every CMYK fill colour (C, M, Y, K in whole percent) set in the PDF's streams, pages and
+    forms; with `strokes`, every stroke colour too."""
     reader = PdfReader(io.BytesIO(content))
     streams = [page.get_contents().get_data() for page in reader.pages]
     streams += [form.get_object().get_data() for page in reader.pages
                 for form in ((page["/Resources"].get("/XObject") or {}).values())]
+    operator = rb"[kK]" if strokes else rb"k"
     found = set()
     for data in streams:
-        for c, m, y, k in re.findall(rb"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) k\b", data):
+        for c, m, y, k in re.findall(rb"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) " + operator + rb"\b", data):
             found.add(tuple(round(float(v) * 100) for v in (c, m, y, k)))
     return found
 
@@ -122,14 +124,32 @@ def page_colours():
     return {colour: name for name, colour in named.items()}
 
 
+@functools.lru_cache(maxsize=1)
+def drivethru_pages():
+    """DriveThruRPG's aid and tables (A4)."""
+    return render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",), print_profile="drivethru"))
+
+
 def test_the_pages_own_colours_print_through_the_profile_within_the_same_delta_e():
     """The aid's and the tables' colours, as DriveThruRPG's pages print them."""
-    files = render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",), print_profile="drivethru"))
+    files = drivethru_pages()
     printed = fills(files["player-aid-a4.pdf"]) | fills(files["prerolled-a4.pdf"])
     for hex_colour, name in page_colours().items():
         inks = press_inks(hex_colour)
         assert tuple(inks) in printed, (name, hex_colour, inks)
         assert math.dist(lab(hex_colour), lab(proofed(inks))) <= DELTA_E, (name, hex_colour, inks)
+
+
+def test_every_ink_printed_is_one_of_the_colours_measured(preset_builds):
+    """Whatever the counters, the aid and the tables fill or stroke in is a colour the two tests
+    above measure (the data's, the pages' own), a grey on the black plate alone, or paper: a colour
+    a new design adds is measured before it prints."""
+    measured = {tuple(press_inks(c)) for c in design_colours() | page_colours()}
+    pages = drivethru_pages()
+    for name, content in (("counters", preset_builds["drivethru"]["counters-a4.pdf"]),
+                          ("aid", pages["player-aid-a4.pdf"]), ("tables", pages["prerolled-a4.pdf"])):
+        unmeasured = {inks for inks in fills(content, strokes=True) if inks not in measured and any(inks[:3])}
+        assert not unmeasured, (name, unmeasured)
 
 
 # ---- overprint and reversed type ----------------------------------------------------------------
@@ -169,40 +189,136 @@ def all_painted(content):
                 yield from painted(reader, form, form.get("/Resources") or page["/Resources"])
 
 
-@pytest.mark.parametrize("name", ["counters-a4.pdf", "prerolled-a4.pdf"])
-def test_black_text_and_lines_overprint_and_nothing_in_colour_does(preset_builds, name):
-    ops = list(all_painted(preset_builds["drivethru"][name]))
+@pytest.mark.parametrize("preset,name,lines", [("drivethru", "counters-a4.pdf", True),
+                                               ("drivethru", "prerolled-a4.pdf", True),
+                                               ("meinspiel", "counters-a4.pdf", False)])
+def test_black_text_and_lines_overprint_and_nothing_in_colour_does(preset_builds, preset, name, lines):
+    """On PDF/X-1a (DriveThruRPG) and PDF/X-4 (meinspiel.de), the faces' forms included; `lines`:
+    whether the file strokes black at all (meinspiel.de's die-cut sheets have no cut ticks and no marks)."""
+    ops = list(all_painted(preset_builds[preset][name]))
     black_text = [o for o in ops if o[0] in (b"Tj", b"TJ") and o[1] == BLACK]
     black_lines = [o for o in ops if o[0] in (b"S", b"s") and o[2] == BLACK]
-    assert black_text and black_lines
+    assert black_text and bool(black_lines) == lines
     assert all(o[3] for o in black_text), "100% K text that knocks out"
     assert all(o[4] for o in black_lines), "a 100% K line that knocks out"
     coloured = [o for o in ops if o[0] in (b"f", b"f*", b"Tj", b"TJ") and o[1] not in (None, BLACK)]
     assert coloured and not any(o[3] for o in coloured), "a colour that overprints"
 
 
-@functools.lru_cache(maxsize=1)
-def drivethru_aid():
-    return render_all(load(DATA), BuildOptions(parts=("aid",), papers=("a4",), print_profile="drivethru"))
+def _times(a, b):
+    """The PDF matrix product a x b (a applied first)."""
+    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+            a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5])
 
 
-def test_small_reversed_type_stands_out_of_one_ink():
-    """The aid's rule tabs: white type (C0 M0 Y0 K0) at 7.5 pt on a filled ground, which on a
-    press is one solid ink, not two or three screened ones a hair out of register."""
-    from pypdf.generic import ContentStream
-    reader = PdfReader(io.BytesIO(drivethru_aid()["player-aid-a4.pdf"]))
-    reversed_on = []
-    for page in reader.pages:
-        fill, ground = None, None
-        for args, operator in ContentStream(page.get_contents(), reader).operations:
-            if operator == b"k":
-                fill = tuple(float(v) for v in args)
-            elif operator in (b"f", b"f*"):
-                ground = fill
-            elif operator in (b"Tj", b"TJ") and fill == (0, 0, 0, 0):
-                reversed_on.append(ground)
-    assert reversed_on
-    assert all(sum(1 for v in ground if v) == 1 and max(ground) == 1 for ground in reversed_on), reversed_on
+class _Painter:
+    """What a page paints, in page space, through its forms: each filled path's box and inks in
+    painting order, and each text show's inks, size and origin with the grounds painted before it."""
+
+    PATHS = frozenset({b"m", b"l", b"c", b"re"})
+    PAINTS = frozenset({b"f", b"f*", b"B", b"B*", b"n", b"S"})
+
+    def __init__(self, reader):
+        self.reader = reader
+        self.parsed = {}        # a form's operators, read once however often it is placed
+        self.page()
+
+    def page(self):
+        """A fresh page: nothing painted, the graphics state as a page starts it."""
+        self.grounds = []       # [(x0, y0, x1, y1, inks)] of every fill so far
+        self.shows = []         # [(inks, size, (x, y), the inks of the grounds under its origin, last first)]
+        self.fill, self.ctm, self.size, self.tm, self.points, self.saved = None, (1, 0, 0, 1, 0, 0), 0.0, None, [], []
+
+    def walk(self, stream, resources, key):
+        from pypdf.generic import ContentStream
+        if key not in self.parsed:
+            self.parsed[key] = ContentStream(stream, self.reader).operations
+        for args, operator in self.parsed[key]:
+            if operator in self.PATHS:
+                self.path(args, operator)
+            elif operator in self.PAINTS:
+                self.paint(operator)
+            elif operator in (b"Tj", b"TJ"):
+                x, y = _times(self.tm, self.ctm)[4:]
+                under = [g[4] for g in reversed(self.grounds) if g[0] <= x <= g[2] and g[1] <= y <= g[3]]
+                self.shows.append((self.fill, self.size, (x, y), under))
+            elif operator == b"Do":
+                self.place(resources, str(args[0]))
+            else:
+                self.state(args, operator)
+
+    def state(self, args, operator):
+        if operator == b"q":
+            self.saved.append((self.fill, self.ctm))
+        elif operator == b"Q":
+            self.fill, self.ctm = self.saved.pop()
+        elif operator == b"cm":
+            self.ctm = _times(tuple(float(v) for v in args), self.ctm)
+        elif operator == b"k":
+            self.fill = tuple(float(v) for v in args)
+        elif operator == b"Tf":
+            self.size = float(args[1])
+        elif operator == b"Tm":
+            self.tm = tuple(float(v) for v in args)
+
+    def path(self, args, operator):
+        numbers = [float(v) for v in args]
+        if operator == b"re":
+            x, y, w, h = numbers
+            numbers = [x, y, x + w, y + h]
+        self.points += [_times((1, 0, 0, 1, x, y), self.ctm)[4:] for x, y in zip(numbers[::2], numbers[1::2],
+                                                                                    strict=True)]
+
+    def paint(self, operator):
+        if operator not in (b"n", b"S") and self.points:
+            xs, ys = [p[0] for p in self.points], [p[1] for p in self.points]
+            self.grounds.append((min(xs), min(ys), max(xs), max(ys), self.fill))
+        self.points = []
+
+    def place(self, resources, name):
+        ref = (resources.get("/XObject") or {})[name]
+        form = ref.get_object()
+        if form.get("/Subtype") == "/Form":
+            self.saved.append((self.fill, self.ctm))
+            self.walk(form, form.get("/Resources") or resources, getattr(ref, "idnum", id(form)))
+            self.fill, self.ctm = self.saved.pop()
+
+
+@functools.lru_cache(maxsize=256)
+def lightness(inks):
+    """L* of inks (C, M, Y, K in 0..1) as they proof through the output profile."""
+    return lab(proofed([round(v * 100) for v in inks]))[0]
+
+
+def reversed_type(content):
+    """[(text inks, size, ground inks)] of every text show set lighter than the ground it stands
+    on (the last fill painted under its origin; lighter as the inks proof, L*), on every page and
+    in every form it places."""
+    reader = PdfReader(io.BytesIO(content))
+    painter = _Painter(reader)
+    found = []
+    for n, page in enumerate(reader.pages):
+        painter.page()
+        painter.walk(page.get_contents(), page["/Resources"], ("page", n))
+        for inks, size, _, under in painter.shows:
+            if inks is not None and under and under[0] is not None and lightness(inks) > lightness(under[0]):
+                found.append((inks, size, under[0]))
+    return found
+
+
+def test_small_reversed_type_stands_out_of_one_ink(preset_builds):
+    """The aid's rule tabs (white at 7.5 pt) and the wounded band's label on every crew counter's
+    back: type lighter than its ground is the paper itself, out of one solid ink, not out of two
+    or three screened ones a hair out of register (on DriveThruRPG's PDF/X-1a and meinspiel.de's
+    PDF/X-4)."""
+    for name, content in (("aid", drivethru_pages()["player-aid-a4.pdf"]),
+                          ("drivethru counters", preset_builds["drivethru"]["counters-a4.pdf"]),
+                          ("meinspiel counters", preset_builds["meinspiel"]["counters-a4.pdf"])):
+        found = reversed_type(content)
+        assert found, name
+        for inks, size, ground in found:
+            assert inks == (0, 0, 0, 0), (name, size, inks, ground)
+            assert sum(1 for v in ground if v) == 1 and max(ground) == 1, (name, size, inks, ground)
 
 
 # ---- the shop's files ---------------------------------------------------------------------------

@@ -9,8 +9,10 @@ zone (meinspiel.de's 4 mm, The Game Crafter's 1/8 in: the profile's DieCut).  Tw
   pictogram's and the emblem's outline), for every edition, profile and size: inside the inset,
   and no two pieces overlapping;
 - the built PDF's ink (tests/inkbox.py: pdfium's glyph outlines, and every path but the
-  counter's ground, bleed and band, curves by where they turn): inside the safe area, on the
-  shared builds and the die-cut presets here, on the whole matrix in CI (BAILOUT_SLOW_TESTS=1).
+  counter's ground, bleed and band, curves by where they turn): inside the safe area, and no
+  two parts of a face over each other (a glyph over another line's, over a shape of art, across
+  the wounded band; art across the band), on the shared builds and the die-cut presets here, on
+  the whole matrix in CI (BAILOUT_SLOW_TESTS=1).
 """
 
 import functools
@@ -133,23 +135,27 @@ SHARED = [("en", "meinspiel", "1in"), ("de", "tgc-punchout", "1in"), ("es", "sho
 
 
 def _measured(lang: str, profile: str, size: str) -> list[str]:
-    return inkbox.outside_safe_area(counters_pdf(lang, profile, size), float(SIZES[size]) * MM,
-                                    safe_inset(profile, size), f"{lang} {profile} {size}")
+    """What the built counters' ink shows: any of it outside the safe area, any two parts of a face
+    over each other (the wounded band included)."""
+    pdf, side, name = counters_pdf(lang, profile, size), float(SIZES[size]) * MM, f"{lang} {profile} {size}"
+    return (inkbox.outside_safe_area(pdf, side, safe_inset(profile, size), name)
+            + inkbox.overlapping_parts(pdf, side, name))
 
 
 @pytest.mark.parametrize("lang,profile,size", SHARED)
-def test_the_built_counters_ink_stays_inside_the_safe_area(lang, profile, size):
+def test_the_built_counters_ink_stays_inside_the_safe_area_and_apart(lang, profile, size):
     """pdfium's glyph outlines and the paths' ink: meinspiel.de's 4 mm and The Game Crafter's
     1/8 in on their 1 in counters, a print shop's 3 mm on its own 1 in ones."""
     found = _measured(lang, profile, size)
     assert not found, "\n".join(found[:10])
 
 
-def test_the_default_kits_counters_ink_stays_inside_the_safe_area(kit_files):
+def test_the_default_kits_counters_ink_stays_inside_the_safe_area_and_apart(kit_files):
     """The session's own build: English, duplex, 3/4 in, both papers."""
     for paper in ("a4", "letter"):
-        found = inkbox.outside_safe_area(kit_files[f"counters-{paper}.pdf"], float(SIZES["3/4in"]) * MM,
-                                         safe_inset("duplex", "3/4in"), f"en {paper}")
+        pdf, side = kit_files[f"counters-{paper}.pdf"], float(SIZES["3/4in"]) * MM
+        found = (inkbox.outside_safe_area(pdf, side, safe_inset("duplex", "3/4in"), f"en {paper}")
+                 + inkbox.overlapping_parts(pdf, side, f"en {paper}"))
         assert not found, "\n".join(found[:10])
 
 
@@ -160,7 +166,7 @@ WIDER = [m for m in MATRIX if m not in SHARED and m != ("en", "duplex", "3/4in")
 
 @pytest.mark.skipif(not SLOW, reason="CI's wider set (BAILOUT_SLOW_TESTS=1): a build each")
 @pytest.mark.parametrize("lang,profile,size", WIDER)
-def test_the_built_counters_ink_stays_inside_the_safe_area_everywhere(lang, profile, size):
+def test_the_built_counters_ink_stays_inside_the_safe_area_and_apart_everywhere(lang, profile, size):
     prepress = registry.profile(profile).prepress
     if prepress is not None and prepress.die_cut is not None and SIZES[size] < prepress.die_cut.counter_mm:
         pytest.skip(f"{profile} refuses a {size} counter: its safe zone leaves no room")
@@ -191,3 +197,40 @@ def test_the_measure_sees_art_and_words_past_the_safe_area():
     found = inkbox.outside_safe_area(buffer.getvalue(), side, safe)
     assert any("art at" in p for p in found) and any("'V'" in p for p in found)
     assert not any("'i'" in p or "'n'" in p for p in found) and len([p for p in found if "art" in p]) == 1
+
+
+def test_the_measure_sees_parts_of_a_face_over_each_other():
+    """A counter drawn as the faces are (ground, band, art, words): a word whose line runs into the
+    line over it, a word over a square of art, a word and a square across the band; the band's own
+    label, a letter wholly inside its ring and a kerned pair on one line are no overlap."""
+    import io
+
+    from reportlab.pdfgen import canvas
+    side = 72.0
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, pagesize=(300, 300))
+    c.setFillColorRGB(0.6, 0.7, 0.5)
+    c.rect(100, 100, side, side, fill=1, stroke=0)          # the counter's ground
+    c.setFillColorRGB(0, 0, 0)
+    c.rect(96, 130, side + 8, 10, fill=1, stroke=0)         # the band, bleeding past both sides
+    c.setFillColorRGB(1, 1, 1)
+    c.setFont("Helvetica", 7)
+    c.drawString(110, 132, "LBL")                           # its own label: inside it
+    c.setFillColorRGB(0, 0, 0)
+    c.rect(150, 136, 6, 8, fill=1, stroke=0)                # art across the band
+    c.rect(140, 150, 12, 12, fill=1, stroke=0)              # a square of art...
+    c.drawString(149, 155, "X")                             # ...a word half over it
+    c.circle(115, 160, 6, stroke=0, fill=1)
+    c.setFillColorRGB(1, 1, 1)
+    c.drawString(113, 158, "S")                             # a letter wholly inside its ring
+    c.setFillColorRGB(0, 0, 0)
+    c.setFont("Helvetica", 9)
+    c.drawString(104, 104, "AV")                            # a kerned pair on one line: no overlap
+    c.drawString(104, 110, "Q")                             # a line run into the one under it
+    c.save()
+    found = inkbox.overlapping_parts(buffer.getvalue(), side)
+    assert any("'Q'" in p and "another line" in p for p in found), found
+    assert any("'X'" in p and "over the art" in p for p in found), found
+    assert any(p.startswith(" p1 art at") and "across the band" in p for p in found), found
+    assert not any(f"'{ch}'" in p for p in found for ch in "LBS"), found
+    assert not any("'A'" in p and "'V'" in p for p in found), found
