@@ -226,6 +226,25 @@ def test_independent_cells_fit_the_rule_chances():
     assert abs(armed - 0.25) < 4 * math.sqrt(0.25 * 0.75 / len(killed))
 
 
+
+@pytest.mark.parametrize("mode", ["independent", "balanced"])
+def test_weapon_cells_read_on_across_rows_keep_the_rule_chances(mode):
+    """After a voluntary bail-out (note 1, reading "none") no fate is drawn, so every man draws a
+    weapon, but a row shows a weapon only for each man its fate column left alive: the legend reads
+    the weapon cells left to right, passing over the dashes, on into the next rows.  The weapon
+    columns are drawn apart from the fate columns, so the cells of that stream, whoever they go
+    to, are 871.4's chances, in both modes."""
+    header, rows = csv_rows(context(rows=12_000, seed=SEED, mode=mode))    # the cells a player reads
+    weapons = [header.index(WORDS("prerolled.csv.weapon", n=man)) for man in range(1, 6)]
+    stream = [row[i] for row in rows for i in weapons if row[i]]     # an empty cell: the PDF's dash
+    assert len(stream) < len(rows) * len(weapons)       # rows run short: the reading needs the next row
+    chances = rule_chances()[WORDS("prerolled.csv.weapon", n=1)]
+    assert chi_square_p(Counter(stream), chances) > 0.001, (mode, Counter(stream))
+    # The test has power: reading a dash as "pistol only" instead of passing over it is far off.
+    as_pistol = Counter(row[i] or "P" for row in rows for i in weapons)
+    assert chi_square_p(as_pistol, chances) < 1e-12
+
+
 def test_the_default_table_is_independent_and_fills_its_pages_on_both_papers(kit_files):
     """The default gives nothing away (no blocks to count down), and its rows fill whole pages:
     the last page at least 80% full on A4 and on Letter, page 1's instructions five lines at most."""
@@ -601,6 +620,20 @@ def test_legend_follows_the_voluntary_reading_in_force(data_copy):
     flat = _first_page(ctx, "letter")
     assert " ".join(WORDS("prerolled.legend.voluntary.other", note=1).split()) in flat
     assert " ".join(WORDS("prerolled.legend.voluntary.none", note=1).split()) not in flat
+
+
+
+def test_voluntary_legend_says_where_a_short_row_runs_on():
+    """Under note 1's reading "none" every man draws a weapon (871.4) and a row has a weapon cell
+    only for the men its fate column did not kill: the line says to go on into the next rows,
+    ticking them, until every man has one."""
+    voluntary = rules_toml()["interpretation"]["voluntary_casualties"]
+    assert voluntary["reading"] == "none"
+    said = " ".join(WORDS("prerolled.legend.voluntary.none", note=voluntary["note"]).split())
+    assert "next rows" in said and "tick" in said and "every man" in said
+    ctx = context(rows=20)
+    for paper in ("a4", "letter"):
+        assert said in _first_page(ctx, paper), paper
 
 
 def _first_page(ctx, paper):
