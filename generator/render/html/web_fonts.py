@@ -40,9 +40,6 @@ FACES = {
 # The glyphs as the PDFs set them (reportlab applies no OpenType feature): the layout tables go,
 # which also spares reading them, most of a subset's time.
 LAYOUT_TABLES = ["GSUB", "GPOS", "GDEF"]
-# IBM Plex Sans JP's language tags, which fontTools cannot cut (it would drop it saying so on
-# stderr, in a quiet build too): dropped as asked.
-UNCUT_TABLES = ["meta"]
 
 
 def font_faces(text: str, faces: FaceSet) -> str:
@@ -62,7 +59,7 @@ def _woff2(file: str, characters: str) -> str:
     options = subset.Options()
     options.flavor = "woff2"
     options.layout_features = []
-    options.drop_tables += LAYOUT_TABLES + UNCUT_TABLES
+    options.drop_tables += LAYOUT_TABLES
     options.hinting = False         # a screen's own rasteriser; a third of the size
     options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]    # the copyright, names, version and licence (OFL) kept
     options.notdef_outline = True
