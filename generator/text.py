@@ -87,6 +87,16 @@ def _phrase_ends(previous: str, char: str) -> bool:
     return is_hiragana(previous) and not is_hiragana(char)
 
 
+def _may_break(previous: str, char: str, *, space: bool, phrases: bool) -> bool:
+    """Whether a line may break before `char`, after `previous` (and a breaking space between
+    them, with `space`): see line_pieces."""
+    return space or (bool(previous) and (is_wide(previous) or is_wide(char))
+                     and char not in CANNOT_START and previous not in CANNOT_END
+                     and "\u00a0" not in (char, previous)
+                     and not (previous.isdigit() and unicodedata.category(char) == "Lo")
+                     and (not phrases or _phrase_ends(previous, char)))
+
+
 def line_pieces(text: str, *, phrases: bool = False) -> list[str]:
     """The pieces of `text` a line may break between, each with the space before it (if any):
     at plain spaces (a no-break space holds), and between wide characters as kinsoku allows;
@@ -99,16 +109,55 @@ def line_pieces(text: str, *, phrases: bool = False) -> list[str]:
             space = bool(pieces)
             continue
         previous = pieces[-1][-1] if pieces else ""
-        breaks = space or (bool(previous) and (is_wide(previous) or is_wide(char))
-                           and char not in CANNOT_START and previous not in CANNOT_END
-                           and "\u00a0" not in (char, previous)
-                           and (not phrases or _phrase_ends(previous, char)))
-        if breaks or not pieces:
+        if not pieces or _may_break(previous, char, space=space, phrases=phrases):
             pieces.append((" " if space else "") + char)
         else:
             pieces[-1] += char
         space = False
     return pieces
+
+
+def break_starts(text: str) -> list[int]:
+    """The indices in `text` a line may start at, as line_pieces breaks it: the first character
+    of each piece but the first (the spaces before it end the line before)."""
+    starts: list[int] = []
+    previous, space = "", False
+    for i, char in enumerate(text):
+        if char not in NO_BREAK_SPACES and char.isspace():
+            space = bool(previous)
+            continue
+        if previous and _may_break(previous, char, space=space, phrases=False):
+            starts.append(i)
+        previous, space = char, False
+    return starts
+
+
+def filled_line_starts(text: str, advances: Sequence[float], widths: Sequence[float]) -> list[int]:
+    """Where each line of `text` after the first starts, filled greedily: as many characters
+    (`advances`, one width each) as fit each line's width (`widths`, the last for the lines
+    after), broken only where break_starts allows, or between any two characters where no
+    allowed break leaves a line its width; no character hangs past it (a space at a line's end
+    is never measured).  A newline in `text` starts a line of its own and is no start here."""
+    allowed = set(break_starts(text))
+    starts: list[int] = []
+    start, line, latest = 0, 0, 0
+
+    def limit() -> float:
+        return widths[min(line, len(widths) - 1)] + 1e-6
+
+    for i, char in enumerate(text):
+        if char == "\n":
+            start, line, latest = i + 1, line + 1, 0
+            continue
+        if i in allowed and i > start:
+            latest = i
+        if char.isspace():
+            continue
+        while i > start and sum(advances[start:i + 1]) > limit():
+            start = latest if latest > start else i
+            starts.append(start)
+            line += 1
+    return starts
 
 
 # A space a line must not break at: between a word (or an abbreviation's point, escaped or not)

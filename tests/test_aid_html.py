@@ -172,6 +172,7 @@ def test_the_web_aid_reads_in_the_kits_own_type(outputs):
         assert name.startswith("IBM Plex Sans") and ("Cond" in name) == ("Condensed" in family), (family, name)
         missing = {ch for ch in shown if ord(ch) not in font.getBestCmap()}
         assert not missing, (family, style, weight, sorted(missing))
+        assert not {"GSUB", "GPOS", "GDEF"} & set(font.keys()), family    # the PDFs' glyphs: no features
     assert '"IBM Plex Sans"' in source and '"IBM Plex Sans Condensed"' in source     # aid.css asks for them
 
 

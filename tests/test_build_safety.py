@@ -193,7 +193,7 @@ def test_many_rows_say_how_many_pages_first(capsys):
         assert len(PdfReader(io.BytesIO(prerolled.render(small, a4, table_for(small)))).pages) == \
             prerolled.page_count(small, a4, table_for(small)) > 2
         pages = prerolled.page_count(ctx, a4, table_for(ctx))
-    assert said == (f"note: --rows {P.ROWS_NOTICE + 1:,} makes pre-rolled tables of {pages:,} pages on A4; "
+    assert said == (f"bailout: note: --rows {P.ROWS_NOTICE + 1:,} makes pre-rolled tables of {pages:,} pages on A4; "
                     f"this takes a while\n")
 
 

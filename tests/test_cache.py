@@ -120,3 +120,23 @@ def test_a_warm_english_build_loads_no_babel(tmp_path):
         assert done.returncode == 0, done.stderr
         seen.append(done.stdout.split("\n")[-2])
     assert seen[0] != "[]" and seen[1] == "[]", seen
+
+
+def test_a_fonts_cut_is_made_once_and_again_for_other_characters_or_a_damaged_entry(tmp_path, monkeypatch):
+    # The web aid's fonts: Brotli's densest setting is most of a cut's time, so a cut is kept.
+    from generator.render.html import web_fonts
+    monkeypatch.setenv(cache.CACHE, str(tmp_path / "cache"))
+    made = []
+    cut = web_fonts._cut
+    monkeypatch.setattr(web_fonts, "_cut", lambda *args: made.append(args) or cut(*args))
+    first = web_fonts._woff2.__wrapped__("IBMPlexSans-Regular.ttf", "Bail-Out 871")
+    again = web_fonts._woff2.__wrapped__("IBMPlexSans-Regular.ttf", "Bail-Out 871")
+    assert again == first and len(made) == 1                 # the second from the cache
+    (entry,) = (tmp_path / "cache" / "webfonts").iterdir()
+    kept = entry.read_bytes()
+    entry.write_bytes(kept[:-1] + bytes([kept[-1] ^ 0xFF]))     # its seal no longer holds
+    assert web_fonts._woff2.__wrapped__("IBMPlexSans-Regular.ttf", "Bail-Out 871") == first and len(made) == 2
+    other = web_fonts._woff2.__wrapped__("IBMPlexSans-Regular.ttf", "Bail-Out 872")
+    assert other != first and len(made) == 3 and len(list(entry.parent.iterdir())) == 2
+    monkeypatch.setenv(cache.CACHE, "off")
+    assert web_fonts._woff2.__wrapped__("IBMPlexSans-Regular.ttf", "Bail-Out 871") == first and len(made) == 4

@@ -149,6 +149,21 @@ def test_every_option_has_help_and_shows_its_default():
                 assert action.help, (name, action.dest)      # positional arguments too
 
 
+def test_each_commands_out_help_says_where_that_command_writes():
+    # `serve --help` said "(default output/)" while serve writes nothing unless --out is given.
+    import re
+    for name, command in parser().commands.items():
+        out = next((a for a in _options(command) if "--out" in a.option_strings), None)
+        if out is None:
+            continue
+        used = command.parse_args([]).out          # what the command runs with when --out is not given
+        folder = re.search(r"\(default:? (\w+)/\)", out.help or "")
+        if used is None:
+            assert folder is None and "nothing written" in (out.help or ""), (name, out.help)
+        else:
+            assert folder and folder[1] == used, (name, out.help, used)
+
+
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_completion_scripts(shell):
     status, script, err = run_cli("completion", shell)

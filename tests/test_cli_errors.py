@@ -141,3 +141,16 @@ def test_a_nationality_named_in_any_language_suggests_its_file(name, key):
 def test_english_names_both_nationalities_that_speak_it():
     line = _one_line(*run_cli("crew", "english", "--afv-morale", "5"), "crew")
     assert "did you mean american or british?" in line, line
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["release", "--print", "duplex,fol"], "'fol' is not a print profile; did you mean fold?"),
+    (["release", "--print", ","], "names no print profile; accepted: duplex, fold"),
+    (["release", "--lang", ","], "names no language; the kit has en, de"),
+    (["build", "--lang", "ja,de"], "one language here (bailout release takes a comma list)"),
+])
+def test_a_comma_list_names_the_member_it_refuses(no_serving, argv, words):
+    # release --print duplex,fol said "--print: --print takes ...; got 'duplex,fol'", naming
+    # neither the profile it refused nor the one meant
+    line = _one_line(*run_cli(*argv), argv[0])
+    assert words in line and line.count(argv[1]) == 1, line

@@ -45,6 +45,13 @@ def test_no_piece_starts_with_a_mark_that_never_starts_a_line_or_ends_with_one_t
         assert not any(p[-1] in NOT_LAST for p in pieces[:-1]), pieces
 
 
+def test_a_figure_stays_with_the_counter_word_after_it():
+    """"1人", "5人", "3回": a figure alone at a line's end reads as a different number."""
+    for text, held in (("車長死傷1回ごとに1人減る", ("1回", "1人")), ("乗員5人の合計", ("5人",))):
+        pieces = line_pieces(text)
+        assert all(any(word in piece for piece in pieces) for word in held), pieces
+
+
 def test_the_kits_own_wrapping_breaks_japanese_at_the_end_of_a_phrase():
     """A phrase is a word and the particles after it: the marker's back breaks as a reader reads it."""
     assert line_pieces("乗員が別のレンジチットへ移ったとき", phrases=True) == \
@@ -188,3 +195,42 @@ def test_the_japanese_edition_sets_its_own_punctuation_around_figures():
     assert "、" in counters and not re.findall(r"\S, |; ", counters), re.findall(r".{8}(?:\S, |; ).{8}", counters)
     english = pdf_text(aid_edition("en")["player-aid-a4.pdf"])
     assert "(33.3%)" in english and re.search(r"3: 2, 3", english)
+
+
+def test_the_counters_prose_fills_its_measure():
+    """Japanese prose is set flush to its measure: each line of the counters' contents paragraph
+    but its last ends within two characters of the widest (a phrase break left them 23-28 pt short)."""
+    import pdfplumber
+
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    files = render_all(load(DATA), BuildOptions(lang="ja", parts=("counters",), papers=("a4",)))
+    with pdfplumber.open(io.BytesIO(files["counters-a4.pdf"])) as pdf:
+        lines = pdf.pages[0].extract_text_lines()
+    title = load_words("ja")("calibration.manifest.heading")
+    heading = next(i for i, line in enumerate(lines) if line["text"] == title)
+    paragraph = []
+    for line in lines[heading + 1:]:
+        paragraph.append(line)
+        if line["text"].endswith("。") and line["x1"] < max(x["x1"] for x in paragraph) - 40:
+            break
+    size = paragraph[0]["chars"][0]["size"]
+    assert len(paragraph) >= 3
+    measure = max(line["x1"] for line in paragraph)
+    for line in paragraph[:-1]:
+        assert line["x1"] >= measure - 2 * size, (line["text"], line["x1"], measure)
+
+
+def test_the_web_aid_holds_a_modifier_to_the_japanese_word_before_it():
+    """"AFVの士気−2": a browser may break between a kanji and anything; the sign alone at a line's
+    start reads as a dash, so an invisible word joiner (U+2060) holds them."""
+    page = aid_edition("ja")["player-aid.html"].decode()
+    assert "士気\u2060\u22122" in page
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff][\u2212+\u00b1]\d", page)
+
+
+def test_no_space_between_a_particle_and_the_latin_word_after_it():
+    from generator.content.words import japanese_spacing
+    assert japanese_spacing("*なし*、代わりに SMLE No. 1 Mk III") == "*なし*、代わりにSMLE No. 1 Mk III"
+    assert japanese_spacing("乗員に −1 TEM") == "乗員に −1 TEM"

@@ -5,7 +5,7 @@ import io
 import re
 import sys
 
-from conftest import run_cli
+from conftest import bailout, run_cli
 from generator.locking import LOCK_NAME
 from generator.make.progress import file_line
 
@@ -96,3 +96,21 @@ def test_a_build_that_fails_on_a_terminal_leaves_it_as_it_was(tmp_path, monkeypa
     assert PAGE_LISTENERS == []
     shown = terminal.getvalue()
     assert "\x1b[?25l" in shown and shown.rfind("\x1b[?25h") > shown.rfind("\x1b[?25l")     # the cursor back
+
+
+def test_quiet_says_nothing_while_the_web_aids_fonts_are_cut(tmp_path):
+    # The Japanese web aid's fonts, cut without the cache, had fontTools log "meta NOT subset"
+    # twice under --quiet.  A process of its own: in this one pytest takes the library's log.
+    status, stdout, err = bailout("build", "--only", "aid", "--paper", "a4", "--lang", "ja",
+                                  "--out", tmp_path / "out", "--quiet", env={"BAILOUT_CACHE": "off"}, timeout=120)
+    assert status == 0 and stdout == "" and err == ""
+
+
+def test_every_line_a_build_writes_on_stderr_names_the_kit(tmp_path):
+    # A stale-file note began "note:", where every other message of the kit begins "bailout:".
+    out = tmp_path / "out"
+    for paper in ("a4", "letter"):          # the second leaves the first's table behind: a note
+        status, _, err = run_cli("build", "--only", "prerolled", "--paper", paper, "--out", out)
+        assert status == 0, err
+    assert "still holds files" in err
+    assert all(line.startswith("bailout: ") for line in err.splitlines()), err

@@ -94,3 +94,25 @@ def test_git_ignores_the_folders_build_and_release_write_by_default():
     for command in ("build", "release"):
         out = parser().parse_args([command]).out
         assert f"{out}/" in ignored or f"/{out}/" in ignored, command
+
+
+def test_the_release_readme_installs_the_kit_as_readme_does():
+    # The release's README.txt sends a player to "set it up as its README.md says ... with the
+    # command below": that command is README's own, in every edition.
+    from generator.content.words import available_languages, load_words
+    install = BUILD.split(" && ", maxsplit=1)[0]
+    assert install in _readme()
+    for lang in available_languages():
+        assert load_words(lang)("release.readme.rebuild.install") == install, lang
+
+
+def test_readme_names_each_component_a_test_skips_without():
+    # A newcomer's `pytest -rs` listed the VASSAL engine, which README's list of skips left out.
+    contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^  \| (.+?) \| .+ \| .+ \|$", contributing.split("**Real components.**", 1)[1], flags=re.M)
+    components = [row for row in rows if row != "component" and not row.startswith("---")]
+    skips = " ".join(_readme().split("Some tests skip", 1)[1].split("\n\n", 1)[0].split())
+    assert len(components) > 5
+    for component in components:
+        names = re.findall(r"[A-Za-z][\w-]{2,}", component.replace("`", ""))
+        assert any(re.search(rf"\b{re.escape(n)}\b", skips) for n in names if n not in ("the", "and")), component

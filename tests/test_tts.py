@@ -29,6 +29,9 @@ TRANSFORM = {f"{what}{axis}" for what in ("pos", "rot", "scale") for axis in "XY
 KINDS = {"Bag": {"ContainedObjects"}, "Custom_Tile": {"CustomImage"}, "DeckCustom": {"DeckIDs", "CustomDeck",
          "ContainedObjects"}, "Card": {"CardID", "CustomDeck"}, "Custom_PDF": {"CustomPDF"}}
 CUSTOM_DECK = {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack"}
+# What a kind's own record holds (CustomImage of a tile, CustomPDF of a PDF).
+INNER = {"Custom_Tile": ("CustomImage", {"ImageURL", "ImageSecondaryURL", "ImageScalar", "WidthScale", "CustomTile"}),
+         "Custom_PDF": ("CustomPDF", {"PDFUrl", "PDFPassword", "PDFPage", "PDFPageOffset"})}
 SAVE = {"SaveName", "Date", "VersionNumber", "GameMode", "GameType", "GameComplexity", "Tags", "Gravity", "PlayArea",
         "Table", "Sky", "Note", "TabStates", "LuaScript", "LuaScriptState", "XmlUI", "ObjectStates"}
 
@@ -82,6 +85,9 @@ def test_every_object_has_the_documented_fields(save):
         assert set(state) >= EVERY, state["Name"]
         assert set(state["Transform"]) == TRANSFORM
         assert KINDS[state["Name"]] <= set(state), state["Name"]
+        if state["Name"] in INNER:
+            record, fields = INNER[state["Name"]]
+            assert set(state[record]) >= fields, state["Name"]
         assert HEX6.fullmatch(state["GUID"])
         guids.append(state["GUID"])
     assert len(set(guids)) == len(guids)
@@ -135,6 +141,25 @@ def test_card_ids_match_their_places_on_sheets_within_tts_limits(folder, save, k
         cut = image.crop((x, y, x + w, y + h))
         own = Image.open(io.BytesIO(folder_card(kit_files, n))).convert("RGB")
         assert cut.tobytes() == own.tobytes(), f"row {n}: its place on sheet {key} is another card"
+
+
+def test_a_sheet_s_places_past_its_cards_are_blank(folder, save):
+    """A sheet's last line, where the cards run out, shows paper, not a card of another row."""
+    [deck] = [s for s in save["ObjectStates"] if s["Name"] == "DeckCustom"]
+    used = {}
+    for card in deck["ContainedObjects"]:
+        key, place = divmod(card["CardID"], 100)
+        used.setdefault(key, set()).add(place)
+    partial = 0
+    for key, sheet in deck["CustomDeck"].items():
+        image = Image.open(io.BytesIO(folder[unquote(sheet["FaceURL"].split(FOLDER, 1)[1])])).convert("RGB")
+        w, h = image.width // sheet["NumWidth"], image.height // sheet["NumHeight"]
+        for place in set(range(sheet["NumWidth"] * sheet["NumHeight"])) - used[int(key)]:
+            x, y = place % sheet["NumWidth"] * w, place // sheet["NumWidth"] * h
+            colours = image.crop((x, y, x + w, y + h)).getcolors()
+            assert colours is not None and len(colours) == 1, f"sheet {key}, place {place}: not blank"
+            partial += 1
+    assert partial, "the default build's deck ends part way through a sheet's line"
 
 
 def folder_card(kit_files, row):
@@ -214,6 +239,9 @@ def test_each_row_s_card_shows_that_row_and_nothing_else(kit_files, kit_ctx_card
         for man in range(CREW):
             want += [*WORDS("prerolled.head.man", n=man + 1).split(), CELLS[row[1 + man]], CELLS[row[1 + CREW + man]]]
         assert text[:len(want)] == want, n
+        # and after the row, the edition's stamp alone
+        rest = text[len(want):]
+        assert rest and " ".join(rest) == WORDS("digital.card.stamp", stamp=rest[-1]), (n, rest)
         drawn = page.render(scale=120 / 72).to_pil().convert("RGB")
         own = Image.open(io.BytesIO(folder_card(kit_files, n)))
         # the page drawn, each pixel the deck's palette's nearest: the image is this page ...

@@ -7,6 +7,7 @@ The engine's tests need the checker installed (bash .ci/vassal/install.sh .cache
 BAILOUT_VASSAL_ENV naming the folder); without it they skip with that reason, under CI=true they
 fail."""
 
+import ast
 import csv
 import io
 import os
@@ -21,7 +22,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from conftest import DATA, ROOT, run_cli
-from generator.content.words import load_words
+from generator.content.words import available_languages, load_words
 
 WORDS = load_words()
 SLOW = os.environ.get("BAILOUT_SLOW_TESTS") == "1"
@@ -248,18 +249,24 @@ def _checked(*files):
     return done.stdout
 
 
-def _engine_saw(report, build, rows):
-    """The engine flipped every piece to its back and front again, and dealt every row, row 1 on top."""
+QUOTED = r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""      # a string as Python's repr writes it
+
+
+def _engine_saw(report, build, rows, words=WORDS):
+    """The engine flipped every piece to its back and front again, and dealt every row, row 1 on
+    top, each named in the edition's `words`."""
     pieces = slots(build, "PieceSlot")
-    stepped = re.findall(r"Layer 'Side': Side_Image while stepping with '([^']*)': \[([^\]]*)\]", report)
+    # the report prints names as Python writes a string (repr: a no-break space as \xa0)
+    stepped = re.findall(rf"Layer 'Side': Side_Image while stepping with {QUOTED}: (\[[^\]]*\])", report)
     assert len(stepped) == len(pieces) > 40
     for command, seen in stepped:
-        front, back, again = [s.strip(" '") for s in seen.split(",")]
-        assert command == WORDS("digital.flip") and back == front.replace("-front.png", "-back.png") and again == front
-    [dealt] = re.findall(rf"deck '{WORDS('digital.deck')}': (\d+) cards \[([^\]]*)\]", report)
-    names = [n.strip(" '") for n in dealt[1].split(",")]
+        front, back, again = ast.literal_eval(seen)
+        assert ast.literal_eval(command) == words("digital.flip")
+        assert back == front.replace("-front.png", "-back.png") and again == front
+    [dealt] = re.findall(rf"deck {re.escape(repr(words('digital.deck')))}: (\d+) cards (\[[^\]]*\])", report)
+    names = ast.literal_eval(dealt[1])
     assert int(dealt[0]) == rows == len(names)
-    assert names[-1] == WORDS("digital.card.row", row=1) and names[0] == WORDS("digital.card.row", row=rows)
+    assert names[-1] == words("digital.card.row", row=1) and names[0] == words("digital.card.row", row=rows)
 
 
 @pytest.fixture(scope="module")
@@ -294,3 +301,19 @@ def test_the_engine_reads_a_hostile_name_whole(hostile):
     report = _checked(hostile / "bailout.vmod")
     name = WORDS("digital.piece", kind=WORDS("counter.kind.crew"), nationality=HOSTILE)
     assert f"name={name!r}" in report        # the piece's name as VASSAL decodes it (the report prints its repr)
+
+
+@pytest.mark.skipif(not SLOW, reason="every edition in the engine: BAILOUT_SLOW_TESTS=1 (CI sets it)")
+@pytest.mark.parametrize("lang", [lang for lang in available_languages() if lang != "en"])
+def test_the_engine_loads_every_edition_s_module_and_extension(lang, tmp_path):
+    """Each edition's names (Japanese, Cyrillic, Polish letters) as the engine decodes them: its
+    module and its extension over Up Front load strictly, flip every piece and deal every row."""
+    _engine()
+    out = tmp_path / "out"
+    status, _, err = run_cli("build", "--only", "vassal", "--rows", "24", "--paper", "a4", "--lang", lang, "--quiet",
+                             "--out", out)
+    assert status == 0, err
+    words = load_words(lang)
+    for files in ((out / "bailout.vmod",), (_base_module(tmp_path / "upfront.vmod"), out / "bailout.vmdx")):
+        report = _checked(*files)
+        _engine_saw(report, archive(files[-1].read_bytes())["buildFile.xml"], 24, words)

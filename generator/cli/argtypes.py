@@ -178,8 +178,9 @@ def print_profiles(text: str) -> tuple[str, ...]:
     names = [p.strip().lower() for p in text.split(",") if p.strip()]
     bad = [p for p in names if p not in registry.names()]
     if bad or not names:
-        raise argparse.ArgumentTypeError(f"--print takes {', '.join(registry.names())} or a comma list of them "
-                                         f"(a release); got {text!r}")
+        hint = (f"{_shown(bad[0])} is not a print profile; {refusal(bad[0], registry.names())}" if bad
+                else f"{_shown(text)} names no print profile; accepted: {', '.join(registry.names())}")
+        raise argparse.ArgumentTypeError(f"{hint} (a comma list of them, like duplex,fold)")
     return tuple(dict.fromkeys(names))
 
 
@@ -216,6 +217,8 @@ def language(text: str) -> str:
     if lang is None:
         from generator.content.words import language_names
         hint = suggestion_by_names(text, {known: language_names(known) for known in available_languages()})
+        if "," in text:         # a release's comma list given to a command that makes one edition
+            hint = "one language here (bailout release takes a comma list);"
         raise argparse.ArgumentTypeError(f"no catalogue for {_shown(text)}; {hint + ' ' if hint else ''}"
                                          f"the kit has {', '.join(available_languages())}")
     return lang
@@ -225,7 +228,9 @@ def language_list(text: str) -> tuple[str, ...]:
     """--lang of release: a comma list of languages, each once, in the order given."""
     langs = [language(part) for part in text.split(",") if part.strip()]
     if not langs:
-        raise argparse.ArgumentTypeError(f"--lang takes a comma list of languages, like en,de; got {text!r}")
+        from generator.content.words import available_languages
+        raise argparse.ArgumentTypeError(f"{_shown(text)} names no language; the kit has "
+                                         f"{', '.join(available_languages())} (a comma list of them, like en,de)")
     return tuple(dict.fromkeys(langs))
 
 

@@ -43,7 +43,8 @@ def crew_lines(kit: KitData, nationality: str, *, afv: str | None = None, afv_mo
         lines.append(f"No personality cards are listed in {where} (key: roster); add [[roster]] tables "
                      f"(card, role, morale; the file ends with one commented out) to search for crews.")
         return with_notes(rules, lines)
-    lines.append(f"{len(search.crews)} crews from {len(nat.roster) - len(cards)} unused cards"
+    lines.append(f"{_count(len(search.crews), 'crew', 'crews')} from "
+                 f"{_count(len(nat.roster) - len(cards), 'unused card', 'unused cards')}"
                  f"{'' if search.crews else f': {c.morale_rule} cannot be met from these cards'}.")
     for crew in search.crews[:most]:
         lines.append("  " + ", ".join(f"{card.card_id}{' ' + card.role if card.role else ''} "

@@ -213,9 +213,8 @@ def _add_editing_commands(add: Callable[..., argparse.ArgumentParser]) -> None:
                         "the templates, the catalogues or bailout.toml is saved; open pages reload "
                         "themselves.  Nothing is written unless --out is given.")
     _data_opt(v)
-    add_build_options(v)
+    add_build_options(v, preview=True)
     add_edition_options(v)
-    v.set_defaults(out=None)        # serve keeps its outputs in memory
     v.add_argument("--port", type=count(0, 65535), default=0, help="the port (default: a free one, printed)")
     v.add_argument("--open", action="store_true", help="open the index in the web browser")
 
@@ -243,14 +242,20 @@ def command_list(p: _Parser) -> str:
     return "\n".join(lines)
 
 
-def add_build_options(p: argparse.ArgumentParser, *, release: bool = False) -> None:
-    """The build options; a release always holds every part for both papers and lands in dist/."""
+def add_build_options(p: argparse.ArgumentParser, *, release: bool = False, preview: bool = False) -> None:
+    """The build options; a release always holds every part for both papers and lands in dist/; a
+    preview keeps its outputs in memory unless given a folder."""
     if release:
         p.add_argument("--out", default="dist", metavar="DIR", help="where the zip lands (default dist/)")
     else:
         p.add_argument("--paper", type=choice((*PAPER_KEYS, "both"), what="a paper"), choices=(*PAPER_KEYS, "both"),
                        default="both", help=f"{or_list([*PAPER_KEYS, 'both (default)'])}, any case")
-        p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
+        if preview:
+            p.add_argument("--out", default=None, metavar="DIR",
+                           help="also write the outputs into DIR (default: nothing written, they are served "
+                                "from memory)")
+        else:
+            p.add_argument("--out", default="output", metavar="DIR", help="where outputs land (default output/)")
         p.add_argument("--only", type=parts_list, default=None, metavar="PARTS",
                        help=f"comma list of {','.join(parts())} (default: all)")
         p.add_argument("--since", metavar="OLD", default=None,

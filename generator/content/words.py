@@ -265,11 +265,13 @@ def polish_spacing(text: str) -> str:
 # (the template and the data join sentences with a space, as the Latin editions write them).
 # A Markdown emphasis closing after the mark ("**ルールそのもの：** 871.1") keeps its place.  Nor is
 # a space set before a full-width opening bracket, which holds its own ("**1/3** （33.3%）"), but
-# where Markdown needs it: after a heading's #, a list's marker or a table's bar.
+# where Markdown needs it: after a heading's #, a list's marker or a table's bar.  Nor between a
+# particle and the Latin word after it ("代わりにSMLE No. 1 Mk III"), as "としてTEM" is set.
 _JAPANESE_SPACE = re.compile(r"(?<=[\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f\uff3b-\uff40\uff5b-\uff65])"
                              r"(\**) +|(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]) +"
                              r"(?=[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef])"
-                             r"|(?:(?<=[^\s#|>*+.)-])|(?<=\S\*)) +(?=[（「『【〔])")
+                             r"|(?:(?<=[^\s#|>*+.)-])|(?<=\S\*)) +(?=[（「『【〔])"
+                             r"|(?<=[\u3040-\u309f]) +(?=[A-Za-z])")
 
 
 _JAPANESE_CHARACTER = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]"

@@ -235,15 +235,18 @@ def _hyphenated(word: str, width: float, measure: Measure, style: str, size: flo
     return [*pieces, current]
 
 
-def wrap(text: str, width: float, measure: Measure, style: str, size: float) -> list[str] | None:
+def wrap(text: str, width: float, measure: Measure, style: str, size: float, *,
+         phrases: bool = True) -> list[str] | None:
     """Greedy word wrap at plain spaces; a no-break space holds a phrase together unless the
     phrase alone is too wide, and a word too wide for a line breaks at its soft hyphens.
     None if one word alone is wider than `width`.  Japanese text breaks between its characters
-    too, as kinsoku allows (text.line_pieces)."""
+    too, as kinsoku allows (text.line_pieces): with `phrases` (a counter's few words) only at
+    the end of a phrase where one fits, without (a page's prose) wherever kinsoku allows, so
+    each line fills its measure."""
     words: list[str] = []
     text = text.translate({ord(c): " " for c in "\t\r\n"})     # data may hold any whitespace
     if has_wide(text):
-        return _wrap_pieces(line_pieces(text.replace(SOFT_HYPHEN, ""), phrases=True), width, measure, style, size)
+        return _wrap_pieces(line_pieces(text.replace(SOFT_HYPHEN, ""), phrases=phrases), width, measure, style, size)
     for chunk in (w for w in text.split(" ") if w):
         whole = chunk.replace(SOFT_HYPHEN, "")
         if measure(whole, style, size) <= width:

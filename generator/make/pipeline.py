@@ -66,7 +66,7 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
             progress.close()        # a build that failed or was stopped leaves the terminal as it was
     stale = [name for name in earlier if name not in made]
     if stale and not quiet:
-        print(one_line(f"note: {out} still holds files this build did not make (see {MANIFEST}): "
+        print(one_line(f"bailout: note: {out} still holds files this build did not make (see {MANIFEST}): "
                        f"{', '.join(stale)}"), file=sys.stderr)
     return Built(made, made_in[0].stamp_words(), made_in[0].templates)
 
@@ -285,7 +285,7 @@ def rows_notice(ctx: BuildContext) -> None:
     from generator.render.pdf.prerolled_pdf import page_count
     table = table_for(ctx)
     pages = ", ".join(f"{page_count(ctx, paper, table):,} pages on {paper.label}" for paper in papers)
-    print(f"note: --rows {ctx.options.rows:,} makes pre-rolled tables of {pages}; this takes a while",
+    print(f"bailout: note: --rows {ctx.options.rows:,} makes pre-rolled tables of {pages}; this takes a while",
           file=sys.stderr)
 
 
@@ -294,7 +294,7 @@ def deck_notice(ctx: BuildContext) -> None:
     from generator.content.digital import DECK_ROWS
     digital = {o.part for o in selected(ctx.options.parts)} & {"vassal", "tts"}
     if (ctx.options.rows or 0) > DECK_ROWS and digital:
-        print(f"note: the VASSAL and Tabletop Simulator decks hold the first {DECK_ROWS:,} of the "
+        print(f"bailout: note: the VASSAL and Tabletop Simulator decks hold the first {DECK_ROWS:,} of the "
               f"{ctx.options.rows:,} pre-rolled rows", file=sys.stderr)
 
 

@@ -123,15 +123,28 @@ def card_sheets(cards: Sequence[bytes]) -> list[Sheet]:
         for start in range(0, len(cards), across * down):
             chunk = cards[start:start + across * down]
             cols, rows = min(across, len(chunk)), math.ceil(len(chunk) / across)
-            for i, png in enumerate(chunk):
-                with Image.open(io.BytesIO(png)) as card:
+            for i in range(cols * rows):
+                place = ((i % across) * w, (i // across) * h)
+                if i >= len(chunk):
+                    # a place past the last card: paper, not the card an earlier sheet left there
+                    sheet.paste(_paper(mode, palette), (*place, place[0] + w, place[1] + h))
+                    continue
+                with Image.open(io.BytesIO(chunk[i])) as card:
                     assert card.mode == mode and card.getpalette() == palette, "the deck's cards share one palette"
-                    sheet.paste(card, ((i % across) * w, (i // across) * h))
+                    sheet.paste(card, place)
             out = io.BytesIO()
             whole = (cols * w, rows * h) == sheet.size
             (sheet if whole else sheet.crop((0, 0, cols * w, rows * h))).save(out, format="PNG", compress_level=3)
             sheets.append(Sheet(out.getvalue(), cols, rows, len(chunk)))
     return sheets
+
+
+def _paper(mode: str, palette: list[int] | None) -> int | tuple[int, ...]:
+    """The lightest colour a sheet of `mode` can hold: white, or its palette's lightest entry."""
+    if palette is None:
+        return (255,) * len(mode)
+    colours = [palette[i:i + 3] for i in range(0, len(palette), 3)]
+    return max(range(len(colours)), key=lambda index: sum(colours[index]))
 
 
 def url(base: str, path: str) -> str:

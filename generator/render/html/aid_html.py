@@ -45,6 +45,12 @@ BOLD_EM = 0.62          # a generous bold sans character width, in em: titles wr
 STYLE, CHANGES_STYLE = "aid.css", "aid_changes.css"     # package files; $names filled by _style()
 
 
+# Between a Japanese word and the modifier after it ("AFVの士気\u22122"): a browser breaks a line
+# between a kanji and anything, and the sign alone at a line's start reads as a dash; a word joiner
+# (U+2060, invisible) holds them, as the PDF's kinsoku breaking does.
+_JAPANESE_MODIFIER = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff])(?=[\u2212+\u00b1]\d)")
+
+
 def render(ctx: BuildContext, text: str) -> bytes:
     """The web aid: the aid's Markdown `text` (content/aid.py) as one page, paper-free."""
     # Instances, not names: a name is looked up among the installed entry points (importlib.metadata)
@@ -72,6 +78,8 @@ def render(ctx: BuildContext, text: str) -> bytes:
     if english:
         _mark_english(pictograms, english)
     key = etree.tostring(pictograms, encoding="unicode", method="html")
+    if theme.edition_faces(ctx.words.lang).word_wrap == "CJK":
+        body, key = _JAPANESE_MODIFIER.sub("\u2060", body), _JAPANESE_MODIFIER.sub("\u2060", key)
     foot = f'<footer><p>{_escape(footer)}</p><p class="colophon">{_escape(colophon)}</p></footer>'
     # the kit's own type, holding every character the page shows (its title, text, key and foot)
     fonts = font_faces("".join((title, body, key, foot)), theme.edition_faces(ctx.words.lang))

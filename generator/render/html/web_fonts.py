@@ -5,17 +5,25 @@ page stays one file that fetches nothing, and reads in the kit's type on a phone
 
 fontTools subsets and compresses (brotli); the subset is made at build time, never committed.
 Same characters, same fontTools and Brotli (MANIFEST.txt lists them): the same bytes (the
-fonts' own timestamps are kept, never the clock's).
+fonts' own timestamps are kept, never the clock's).  Brotli's densest setting is most of a cut's
+time, so each cut is kept in the kit's cache (generator/cache.py), named by the font file's bytes,
+the characters, this module's code and the two libraries' versions: a later build of the same
+page takes the same bytes from there.  What an entry holds is only ever base64-encoded into the
+page, never run or parsed.
 """
 
 import base64
+import hashlib
 import io
 import os
 from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
+from generator import cache
 from generator.render.pdf.canvas import FONT_FOLDER
 from generator.render.theme import FaceSet
 
@@ -37,9 +45,10 @@ FACES = {
         ("IBM Plex Sans JP", "600 900", "normal", "IBMPlexSansJP-Bold.ttf"),
     ),
 }
-# The glyphs as the PDFs set them (reportlab applies no OpenType feature): the layout tables go,
-# which also spares reading them, most of a subset's time.
-LAYOUT_TABLES = ["GSUB", "GPOS", "GDEF"]
+# The glyphs as the PDFs set them (reportlab applies no OpenType feature), so the layout tables
+# go, deleted before the subsetter reads them (reading them is most of a subset's time); and the
+# fonts' "meta" table, which names their languages and which fontTools cannot subset.
+UNUSED_TABLES = ("GSUB", "GPOS", "GDEF", "meta")
 
 
 def font_faces(text: str, faces: FaceSet) -> str:
@@ -55,11 +64,39 @@ def font_faces(text: str, faces: FaceSet) -> str:
 @lru_cache(maxsize=64)
 def _woff2(file: str, characters: str) -> str:
     """`file` (a TTF in the kit's font folder) cut to `characters`, as base64 WOFF2."""
-    font = TTFont(os.path.join(FONT_FOLDER, file), recalcTimestamp=False)
+    path = os.path.join(FONT_FOLDER, file)
+    key = _cache_key(path, characters)
+    cut = cache.read(_KIND, key) if key else None
+    if cut is None:
+        cut = _cut(path, characters)
+        if key:
+            cache.write(_KIND, key, cut)
+    return base64.b64encode(cut).decode("ascii")
+
+
+_KIND = "webfonts"      # the cache folder's kind for cut fonts
+
+
+def _cache_key(path: str, characters: str) -> str | None:
+    """The name of the cut of the font at `path` to `characters` in the kit's cache, or None when
+    the libraries that cut it do not say their versions."""
+    try:
+        libraries = f"fontTools {version('fonttools')}, Brotli {version('brotli')}"
+    except PackageNotFoundError:
+        return None
+    own = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    return cache.digest(Path(path).read_bytes(), characters, libraries, own)
+
+
+def _cut(path: str, characters: str) -> bytes:
+    """The WOFF2 bytes of the font at `path` cut to `characters`."""
+    font = TTFont(path, recalcTimestamp=False)
+    for tag in UNUSED_TABLES:
+        if tag in font:
+            del font[tag]
     options = subset.Options()
     options.flavor = "woff2"
     options.layout_features = []
-    options.drop_tables += LAYOUT_TABLES
     options.hinting = False         # a screen's own rasteriser; a third of the size
     options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]    # the copyright, names, version and licence (OFL) kept
     options.notdef_outline = True
@@ -69,4 +106,4 @@ def _woff2(file: str, characters: str) -> str:
     out = io.BytesIO()
     font.flavor = "woff2"
     font.save(out, reorderTables=False)
-    return base64.b64encode(out.getvalue()).decode("ascii")
+    return out.getvalue()

@@ -22,6 +22,7 @@ from generator.errors import RenderError
 from generator.layout import chart as geometry
 from generator.render.pdf.canvas import INK, PAPER
 from generator.render.pdf.markdown_pdf import Converter, Styles
+from generator.render.pdf.paragraphs import KitParagraph
 from generator.render.theme import MARK_LEVEL
 
 PAD = 4.0           # inside a box
@@ -104,7 +105,7 @@ class Flowchart(Flowable):
 
     def _measure(self, box: Box, inner: float, avail: float) -> tuple[float, Paragraph, float]:
         """(the box's height, its title, the title's height) with its text `inner` points wide."""
-        title = Paragraph(box.title, self.title_style)
+        title = KitParagraph(box.title, self.title_style)
         # The title runs the full width, below the rule tab that straddles the top edge.
         _, th = title.wrapOn(self.canv, inner, avail)
         h = PAD + TAB_DROP + th + HEAD_GAP + PAD

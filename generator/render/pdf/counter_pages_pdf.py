@@ -119,7 +119,7 @@ def paragraphs(c: Canvas, words: Words, x: float, y: float, width: float, texts:
     lead = size * LEAD
     c.setFont(font, size)
     for text in texts:
-        for line in wrapped(text, font, size, width):
+        for line in wrapped(text, font, size, width, phrases=False):
             c.drawString(x, y, ellipsise(line, font, size, width))
             y -= lead
         y -= lead / 3
@@ -127,12 +127,13 @@ def paragraphs(c: Canvas, words: Words, x: float, y: float, width: float, texts:
 
 
 @functools.lru_cache(maxsize=512)
-def wrapped(text: str, font: str, size: float, width: float) -> tuple[str, ...]:
+def wrapped(text: str, font: str, size: float, width: float, *, phrases: bool = True) -> tuple[str, ...]:
     """`text` wrapped to `width` points in the registered `font` at `size` (whole on one line
     where a word alone is wider).  Kept, as a name always means the same font file: a sheet's
     contents wrap alike on its front and back, and a rebuild (serve, the tests) wraps the same
-    words at the same widths again."""
-    lines = fl.wrap(text, width, lambda t, _s, pt: stringWidth(t, font, pt), "body", size)
+    words at the same widths again.  Japanese prose breaks wherever kinsoku allows, so its lines
+    fill the measure (`phrases` False); a sheet's heading at the end of a phrase."""
+    lines = fl.wrap(text, width, lambda t, _s, pt: stringWidth(t, font, pt), "body", size, phrases=phrases)
     return tuple(lines) if lines is not None else (text,)
 
 
@@ -320,7 +321,7 @@ def _manifest_and_key(c: Canvas, ctx: BuildContext, where: Where, left: float, t
 def _paragraphs_height(texts: Sequence[str], font: str, size: float, width: float) -> float:
     """How far `paragraphs` moves down for `texts` at `size`."""
     lead = size * LEAD
-    return sum(len(wrapped(text, font, size, width)) for text in texts) * lead + len(texts) * lead / 3
+    return sum(len(wrapped(text, font, size, width, phrases=False)) for text in texts) * lead + len(texts) * lead / 3
 
 
 def _key_height(ctx: BuildContext, where: Where, scale: float, said: Sequence[str], size: float,
@@ -465,7 +466,7 @@ def _colophon_lift(ctx: BuildContext, width: float) -> float:
     """From the colophon's last baseline up to its first."""
     font, lead = edition_faces(ctx.words.lang).condensed, PAGE.small * LEAD
     texts = _colophon_texts(ctx)
-    lines = sum(len(wrapped(text, font, PAGE.small, width)) for text in texts)
+    lines = sum(len(wrapped(text, font, PAGE.small, width, phrases=False)) for text in texts)
     return (lines - 1) * lead + (len(texts) - 1) * lead / 3
 
 

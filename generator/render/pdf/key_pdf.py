@@ -17,6 +17,7 @@ from generator.layout import face_layout as fl
 from generator.layout import sheets as geo
 from generator.render.pdf.canvas import escape
 from generator.render.pdf.face_pdf import Fits, draw_face, fit_faces
+from generator.render.pdf.paragraphs import KitParagraph
 from generator.units import mm
 
 REFERENCE_MM = 19.05        # the faces as a 3/4 in counter prints them
@@ -68,7 +69,7 @@ def flowables(ctx: BuildContext, title: Paragraph, cell: Any) -> list[Flowable]:
     size = mm(REFERENCE_MM)
     zone = fl.zones(size, geo.own_inset(size))
     fits = fit_faces(groups, zone, ctx.options.counter_mm, ctx.kit, ctx.words)
-    said = [Paragraph(escape(entry.text), cell) for entry in counter_key(ctx)]
+    said = [KitParagraph(escape(entry.text), cell) for entry in counter_key(ctx)]
     for paragraph in said:
         paragraph.spaceAfter = cell.fontSize * 0.35
     return [KeepTogether([title, KeyFaces(key_faces(groups), groups, zone, fits, ctx.options.bw, ctx), *said])]

@@ -39,6 +39,7 @@ from reportlab.platypus import (
 
 from generator.render import theme
 from generator.render.pdf.canvas import INK, LATIN, FaceSet, escape, grey, register_fonts
+from generator.render.pdf.paragraphs import KitParagraph
 from generator.text import has_wide, line_pieces
 
 # Markdown's documented placeholder for stashed raw HTML (markdown.util reference); group 1 indexes
@@ -111,7 +112,7 @@ def _unbroken(text: str) -> list[str]:
     return [piece.lstrip(" ") for piece in line_pieces(text)] or [""]
 
 
-class KeptParagraph(Paragraph):
+class KeptParagraph(KitParagraph):
     """A Paragraph that keeps its last wrap: its lines depend on the width alone (reportlab's wrap
     reads no height), and the aid's layout asks most at one width two or three times (the
     fitting check, the frame, a table's rows)."""

@@ -151,7 +151,7 @@ def _wrapped(text: str, width: float, font: str) -> list[str]:
     """`text` wrapped to `width` at its plain spaces: a no-break space (French spacing before a
     colon) holds, so no line starts with the mark; reportlab's simpleSplit where one word alone
     is wider than the line (data text), which breaks anywhere."""
-    lines = fl.wrap(text, width, lambda t, _s, size: stringWidth(t, font, size), "body", LEGEND)
+    lines = fl.wrap(text, width, lambda t, _s, size: stringWidth(t, font, size), "body", LEGEND, phrases=False)
     return lines if lines is not None else simpleSplit(text, font, LEGEND, width) or [""]
 
 
