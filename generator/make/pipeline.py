@@ -222,7 +222,10 @@ def write_files(products: Products, folder: Path, jobs: list[Job], progress: Pro
             begin(name, _pages_ahead(products, output, paper))
         if output.stream is not None:      # written as it is made (a shop's too): never held whole
             pages: int | None = _streamed(products, folder, output, paper)
-            if progress is not None:
+            written = getattr(progress, "written", None)    # a FileProgress: the size will do
+            if written is not None:
+                written(name, (folder / name).stat().st_size, pages)
+            elif progress is not None:
                 progress(name, _read_back(folder / name, pages))
         else:
             content = _content(products, folder, output, paper)
