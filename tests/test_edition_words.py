@@ -297,12 +297,13 @@ def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy, ch
     assert f"{len(army)} characters" in line, line
 
 
-# Polish typesetting's rule: a one-letter word (the conjunctions a, i, o, u; the prepositions w, z)
+# Polish and Russian typesetting's rule: a one-letter word (Polish: the conjunctions a, i, o, u; the
+# prepositions w, z. Russian: the prepositions в, к, о, с, у; the conjunctions а, и; the pronoun я)
 # never ends a line; it goes to the next line with the word it belongs to.
-POLISH_ONE_LETTER_WORDS = {"a", "i", "o", "u", "w", "z"}
+ONE_LETTER_WORDS = {"pl": {"a", "i", "o", "u", "w", "z"}, "ru": {"в", "к", "о", "с", "у", "а", "и", "я"}}
 
 
-def _lines_ending_in_one_letter(pdf_lines, html):
+def _lines_ending_in_one_letter(pdf_lines, html, lang="pl"):
     """Each place a line of the PDF ends with a one-letter word that the aid's web page (the same
     paragraphs) sets before the next line's first word: the word and its successor, split."""
     segments = [" ".join(s.replace("\u00a0", " ").split()) for s in re.split(r"<[^>]+>", html)]
@@ -312,17 +313,18 @@ def _lines_ending_in_one_letter(pdf_lines, html):
         if not (a.split() and b.split()):
             continue
         last, first = a.split()[-1], b.split()[0]
-        if last.casefold() in POLISH_ONE_LETTER_WORDS and f" {last} {first}" in source:
+        if last.casefold() in ONE_LETTER_WORDS[lang] and f" {last} {first}" in source:
             out.append(f"{last} / {first}")
     return out
 
 
-def test_no_line_of_the_polish_aid_ends_with_a_one_letter_word():
-    files = aid_edition("pl")
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_no_line_of_the_aid_ends_with_a_one_letter_word(lang):
+    files = aid_edition(lang)
     lines = pdf_text(files["player-aid-a4.pdf"]).splitlines()
     text = " ".join(" ".join(lines).split())
-    assert any(f" {w} " in text for w in POLISH_ONE_LETTER_WORDS)     # the aid has such words
-    assert _lines_ending_in_one_letter(lines, files["player-aid.html"].decode()) == []
+    assert any(f" {w} " in text for w in ONE_LETTER_WORDS[lang])     # the aid has such words
+    assert _lines_ending_in_one_letter(lines, files["player-aid.html"].decode(), lang) == []
 
 
 def test_the_one_letter_check_sees_a_preposition_ending_a_line():
@@ -330,6 +332,9 @@ def test_the_one_letter_check_sees_a_preposition_ending_a_line():
     assert _lines_ending_in_one_letter(["Załoga tworzy nową grupę z", "identyfikatorem grupy AFV"], html) == \
         ["z / identyfikatorem"]
     assert _lines_ending_in_one_letter(["Lee-Enfield No. 4 Mk I", "1944"], html) == []
+    html = "<p>Экипаж образует новую группу с тем же номером</p>"
+    assert _lines_ending_in_one_letter(["Экипаж образует новую группу с", "тем же номером"], html, "ru") == \
+        ["с / тем"]
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

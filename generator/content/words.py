@@ -10,9 +10,9 @@ sentences that are data (the interpretation readings) stay in data/.
 The locale's rules come from Babel and gettext, never from code here: numbers filled into a
 message (decimal comma, grouping), percentages, lists ("a, b or c"), plural forms (the
 catalogue's Plural-Forms, read by gettext as GNUTranslations reads a catalogue's header),
-French spacing before : ; ! ? and inside guillemets, the Polish rule that a one-letter word never
-ends a line, and no space between Japanese words (typeset below, from the French, Polish and
-Japanese typographic rules).
+French spacing before : ; ! ? and inside guillemets, the Polish and Russian rule that a
+one-letter word never ends a line, and no space between Japanese words (typeset below, from the
+French, Polish, Russian and Japanese typographic rules).
 """
 
 import importlib.util
@@ -90,7 +90,8 @@ class Words(Struct, frozen=True):
 
     def typeset(self, text: str) -> str:
         """`text` with the typography its language asks of spaces (French spacing before
-        punctuation, Polish one-letter words tied to the next, none between Japanese words)."""
+        punctuation, Polish and Russian one-letter words tied to the next, none between Japanese
+        words)."""
         rule = _TYPOGRAPHY.get(self.lang.split("_")[0])
         return rule(text) if rule is not None else text
 
@@ -250,15 +251,26 @@ def french_spacing(text: str) -> str:
     return _FRENCH.sub(space, text)
 
 
-# Polish typesetting: a one-letter word (the conjunctions a, i, o, u and the prepositions w, z,
-# capitals too) never ends a line; a no-break space ties it to the word after it.  A letter that
-# is part of a longer token ("871.1.a", "\\a") is no word of its own and stays as it is.
-_POLISH_ONE_LETTER = re.compile(r"(?<![\w.\\-])([aiouwzAIOUWZ]) (?=[\w\u201e\u201c(«\"*_])")
+# Polish and Russian typesetting: a one-letter word (Polish: the conjunctions a, i, o, u and the
+# prepositions w, z; Russian: the prepositions в, к, о, с, у, the conjunctions а, и and the
+# pronoun я; capitals too) never ends a line; a no-break space ties it to the word after it.  A
+# letter that is part of a longer token ("871.1.a", "\\a") is no word of its own and stays as it is.
+def _one_letter_words(letters: str) -> "re.Pattern[str]":
+    return re.compile(rf"(?<![\w.\\-])([{letters}{letters.upper()}]) (?=[\w\u201e\u201c(«\"*_])")
+
+
+_POLISH_ONE_LETTER = _one_letter_words("aiouwz")
+_RUSSIAN_ONE_LETTER = _one_letter_words("вкосуаия")
 
 
 def polish_spacing(text: str) -> str:
-    """`text` with a no-break space after each one-letter word."""
+    """`text` with a no-break space after each Polish one-letter word."""
     return _POLISH_ONE_LETTER.sub("\\1\u00a0", text)
+
+
+def russian_spacing(text: str) -> str:
+    """`text` with a no-break space after each Russian one-letter word."""
+    return _RUSSIAN_ONE_LETTER.sub("\\1\u00a0", text)
 
 
 # A space where Japanese sets none: after a full-width mark, or between two Japanese characters
@@ -290,7 +302,7 @@ def japanese_spacing(text: str) -> str:
 
 
 _TYPOGRAPHY: dict[str, Callable[[str], str]] = {"fr": french_spacing, "pl": polish_spacing,
-                                              "ja": japanese_spacing}
+                                              "ru": russian_spacing, "ja": japanese_spacing}
 
 
 def english_names(names: Sequence[str]) -> str:
