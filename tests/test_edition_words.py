@@ -303,7 +303,7 @@ def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy, ch
     army = "Brytyjczycy i Brytyjska Wspólnota Narodów"      # 41 characters: more than a name cell holds
     from generator.content.aid_text import NAME_CHARS
     assert len(army) > NAME_CHARS
-    edit(data_copy / "glossary" / "pl.toml", 'army = "Wojska brytyjskie i Wspólnoty"', f'army = "{army}"')
+    edit(data_copy / "glossary" / "pl.toml", 'army = "Wojska Imperium Brytyjskiego"', f'army = "{army}"')
     status, _, err = run_cli("check", "--data", data_copy)
     assert status == 2 and "Traceback" not in err, err
     line = next((line for line in err.splitlines() if "nationalities.british.army" in line), "")
