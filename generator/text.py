@@ -164,8 +164,9 @@ def filled_line_starts(text: str, advances: Sequence[float], widths: Sequence[fl
 # and the number after it ("note 8", "column 3", "прим. 8"), and between a count and the word after
 # it ("5 men", "24 cards") where the count is not a reference's number already: a reference or a
 # count split over two lines reads as two things, and a chain of ties ("column 3 reads 1") would not
-# fit a narrow box.
-_REFERENCE = re.compile(r"(?<=[^\W\d_]) (?=\d)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d_]\\\.) (?=\d)"
+# fit a narrow box.  A number that starts a product ("give 2 × 3 × 4") is no reference's: the verb
+# before it may end a line.
+_REFERENCE = re.compile(r"(?<=[^\W\d_]) (?=\d)(?!\d+\s×)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d_]\\\.) (?=\d)"
                         r"|(?<=\d:) (?=\d)")       # ... and a column and what it reads ("3: 1")
 # ... and between a word and the modifier after it ("the AFV's \u22122", "CCV +1"): the sign alone at
 # a line's start reads as a dash or a sum.

@@ -179,7 +179,8 @@ def _split_pairs(pdf_lines, html):
         if not a.split() or not b.split():
             continue
         last, first = a.split()[-1], b.split()[0]
-        number_after_word = re.search(r"[^\W\d_]\.?$", last) and re.match(r"\d", first)
+        # ... but not the first factor of a product ("give / 2 × 3 × 4"): no reference's number
+        number_after_word = re.search(r"[^\W\d_]\.?$", last) and re.match(r"\d", first) and b.split()[1:2] != ["×"]
         # the word before the number, past a list of numbers ("columns 2, 3, 4" is a reference)
         before = next((w for w in reversed(a.split()[:-1]) if not re.fullmatch(r"\d+,", w)), "")
         # a count ("5 men"); a reference's number ("column 3") may end a line
@@ -201,6 +202,19 @@ def test_the_split_check_sees_a_reference_broken_over_two_lines():
     html = "<p>each draws a card (note 8), pinned (871). 5 men</p><td>M1 Garand</td><td>1942</td>"
     assert _split_pairs(["each draws a card (note", "8), pinned (871). 5", "men"], html) == ["(note / 8),", "5 / men"]
     assert _split_pairs(["M1 Garand", "1942"], html) == []
+    assert _split_pairs(["columns 2, 3, 4 give", "2 × 3 × 4 = 24 combinations"], "columns 2, 3, 4 give 2 × 3 × 4") == []
+
+
+@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+def test_a_product_holds_together_but_not_to_the_word_before_it(lang):
+    """"columns 2, 3, 4 give 2 × 3 × 4 = 24 combinations": the product and its count never part
+    over a line, but the verb before them may end one, so the line above does not stop short."""
+    html = aid_edition(lang)["player-aid.html"].decode()
+    found = re.search(r"([ \u00a0]?)(\d+(?:\u00a0×\u00a0\d+)+)\u00a0=\u00a0(\d+)", html)
+    assert found, lang
+    before, factors, count = found.groups()
+    assert math.prod(int(n) for n in factors.split("\u00a0×\u00a0")) == int(count)
+    assert before != "\u00a0", (lang, html[found.start() - 20:found.end()])
 
 
 def _glossary(lang):
@@ -289,7 +303,7 @@ def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy, ch
     army = "Brytyjczycy i Brytyjska Wspólnota Narodów"      # 41 characters: more than a name cell holds
     from generator.content.aid_text import NAME_CHARS
     assert len(army) > NAME_CHARS
-    edit(data_copy / "glossary" / "pl.toml", 'army = "Wojska brytyjskie i Wspólnoty"', f'army = "{army}"')
+    edit(data_copy / "glossary" / "pl.toml", 'army = "Wojska Imperium Brytyjskiego"', f'army = "{army}"')
     status, _, err = run_cli("check", "--data", data_copy)
     assert status == 2 and "Traceback" not in err, err
     line = next((line for line in err.splitlines() if "nationalities.british.army" in line), "")
