@@ -227,6 +227,15 @@ def test_a_print_shops_kit_of_two_hundred_thousand_rows_peaks_under_200_mib_too(
 
 
 @slow
+def test_a_shops_tables_of_a_million_rows_peak_under_100_mib(tmp_path):
+    """The tables alone, PDF and CSV, of 1,000,000 rows as meinspiel prints them (some 17,000
+    pages, a 48 MB CSV): both written as they are made, and never read back for the progress
+    line (not --quiet) (docs/guarantees.md)."""
+    assert peak_kib("--out", tmp_path / "o", "--only", "prerolled", "--paper", "a4", "--rows", "1000000",
+                    "--print", "meinspiel") < 100 * 1024
+
+
+@slow
 @pytest.mark.parametrize("profile", ["duplex", "meinspiel"])
 def test_memory_grows_by_a_small_constant_per_page(tmp_path, profile):
     """A home printer's tables and a print shop's (PDF/X-4, its colours converted page by page)."""

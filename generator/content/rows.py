@@ -200,7 +200,7 @@ def header(table: Table, words: Words) -> list[str]:
     return [words("prerolled.csv.row"), *(words(f"prerolled.csv.{c.kind}", n=c.man) for c in table.columns)]
 
 
-def csv_records(table: Table, words: Words, lines: int = 10_000) -> Iterator[list[list[str]]]:
+def csv_records(table: Table, words: Words, lines: int = 1_000) -> Iterator[list[list[str]]]:
     """The CSV's records in pieces of some `lines` records (a long table is never one list):
     the header, then a record a row, its number and the cells a player reads ('' for a killed
     man's weapon, as the PDF's dash)."""

@@ -24,6 +24,11 @@ from generator.data.model import (
 from generator.data.schema import Problems, Reader, Validator, a_name, in_range, nonblank, one_of
 
 MIN_GREY_CONTRAST = 4.5     # WCAG AA for body text, applied to the greys a mono printer makes
+# Every counter draws each of its nationality's emblem shapes, so their number is bounded: a flag
+# or a roundel takes a few (the kit's own at most five), a flag's stripes a dozen or so.
+MAX_EMBLEM_SHAPES = 16
+MAX_BARS = 16
+MAX_LANGUAGES = 16      # the languages a nationality's soldiers speak
 
 
 def _colour(value: str) -> str | None:
@@ -45,7 +50,7 @@ def read_nationality(problems: Problems, rel: str, key: str, table: dict[str, An
     name = r.get("name", str, check=a_name)
     adjective = r.get("adjective", str, check=a_name)
     army = r.get("army", str, default="", check=a_name)     # optional: whose weapons the spans follow
-    speaks = r.get_list("speaks", str, default=[], check_item=_language_code)     # optional
+    speaks = r.get_list("speaks", str, default=[], check_item=_language_code, most=MAX_LANGUAGES)     # optional
     colour = r.get("colour", str, check=_colour)
     text_colour = r.get("text_colour", str, check=_colour)
     if colour and text_colour:
@@ -89,7 +94,7 @@ def _emblem(r: Reader) -> tuple[EmblemShape, ...]:
     """[[emblem]] tables -> EmblemShapes: the counters draw them, in order, as the nationality's
     emblem.  Keys a shape does not take are named, not silently ignored."""
     shapes: list[EmblemShape] = []
-    for s in r.tables("emblem"):
+    for s in r.tables("emblem", most=MAX_EMBLEM_SHAPES):
         shape = _emblem_shape(s)
         if shape is not None:
             shapes.append(shape)
@@ -125,7 +130,7 @@ def _emblem_colours(s: Reader, takes: tuple[str, ...]) -> tuple[str, ...] | None
     if "colours" not in takes:
         colour = s.get("colour", str, check=_colour)
         return (colour,) if colour else None
-    colours = s.get_list("colours", str, check_item=_colour)
+    colours = s.get_list("colours", str, check_item=_colour, most=MAX_BARS)
     if colours is not None and len(colours) < 2:
         s.report("colours", "needs at least two colours, one per bar")
         return None

@@ -27,6 +27,9 @@ from generator.data.schema import REPORTED, Problems, Reader, Validator, in_rang
 from generator.data.toml_file import read_toml
 
 _T = TypeVar("_T")
+# A list of words the aid prints in a sentence (the voluntary bail-outs' causes): a few, not the
+# thousands an 8 MiB file can hold, which would run the aid's template out of time.
+MAX_PRINTED_LIST = 12
 Columns = tuple[int, ...] | None    # the deck's RPC columns; None when deck.columns is bad
 
 
@@ -55,7 +58,7 @@ def read_rules(problems: Problems, table: dict[str, Any]) -> Rules:
         first_year=_key(period, "first_year", int, YEAR), last_year=_key(period, "last_year", int, YEAR),
         columns=REPORTED if columns is None else columns, deck_file=deck_file,
         trigger_rule=_key(triggers, "rule", str), exact_kill=_key(triggers, "exact_kill", str),
-        voluntary=tuple((triggers and triggers.get_list("voluntary", str)) or ()),
+        voluntary=tuple((triggers and triggers.get_list("voluntary", str, most=MAX_PRINTED_LIST)) or ()),
         closed=closed, open=open_, crew=crew, fate=fate, hero=hero, weapon=weapon, after=after,
         close_combat=close_combat, interpretations=interpretations)
     if period and rules.first_year and rules.last_year and rules.first_year > rules.last_year:
@@ -85,7 +88,7 @@ def _deck(deck: Reader | None) -> tuple[Columns, str | None]:
     """[deck]: the RPC columns every card carries, ascending, and the transcribed deck's file."""
     if deck is None:
         return None, None
-    columns = deck.get_list("columns", int, check_item=in_range(2, MAX_COLUMN))
+    columns = deck.get_list("columns", int, check_item=in_range(2, MAX_COLUMN), most=MAX_COLUMN)
     if columns and len(set(columns)) != len(columns):
         deck.report("columns", "lists a column twice")
         columns = REPORTED
@@ -104,7 +107,7 @@ def _column(reader: Reader, name: str, columns: Columns) -> int:
 def _values(reader: Reader, name: str, col: int) -> tuple[int, ...]:
     """Values that column `col` can give (1..col)."""
     check = in_range(1, col) if col else None
-    got = reader.get_list(name, int, check_item=check)
+    got = reader.get_list(name, int, check_item=check, most=col or None)
     return tuple(got) if got else REPORTED
 
 
@@ -153,10 +156,11 @@ def _crew(r: Reader) -> Crew:
         r.get("minimum_size", int, check=in_range(0, 20)),
         r.get("morale_rule", str), r.get("morale_offset", int, check=in_range(-10, 10)),
         r.get("max_leaders", int, check=in_range(0, 20)),
-        tuple(r.get_list("leader_roles", str, check_item=one_of(LEADER_ROLES)) or ()),
+        tuple(r.get_list("leader_roles", str, check_item=one_of(LEADER_ROLES), most=len(LEADER_ROLES)) or ()),
         r.get("takeover", str), r.get("leader_scope", str),
-        tuple(r.get_list("aid_afv_morale", int, check_item=in_range(0, 20)) or ()),
-        tuple(r.get_list("aid_crew_sizes", int, check_item=in_range(1, 20)) or ()),
+        # the aid's tables give each Morale (0..20) and crew size (1..20) a column at most once
+        tuple(r.get_list("aid_afv_morale", int, check_item=in_range(0, 20), most=21) or ()),
+        tuple(r.get_list("aid_crew_sizes", int, check_item=in_range(1, 20), most=20) or ()),
     )
 
 
@@ -169,7 +173,7 @@ def _fate(r: Reader, columns: Columns) -> Fate:
 def _hero(r: Reader) -> Hero:
     return Hero(r.get("fate_rule", str), r.get("fate_result", str, check=one_of(FATES)),
                 r.get("weapon_rule", str),
-                tuple(r.get_list("weapon_choice", str, check_item=one_of(WEAPON_TYPES)) or ()),
+                tuple(r.get_list("weapon_choice", str, check_item=one_of(WEAPON_TYPES), most=len(WEAPON_TYPES)) or ()),
                 r.get("unpins", bool))
 
 
@@ -267,7 +271,7 @@ def _house_rules(s: Reader, known: tuple[str, ...], default: str | None) -> tupl
     """(house_rules, restates) of one interpretation setting.  `house_rules` lists the readings
     that go against the rule's text; `restates = true` says the default is the text itself, so
     every other reading must be listed as a house rule, and the kit never ships one by default."""
-    listed = s.get_list("house_rules", str, default=[], nonempty=False, check_item=one_of(known))
+    listed = s.get_list("house_rules", str, default=[], nonempty=False, check_item=one_of(known), most=len(known))
     house = tuple(h for h in listed or () if h in known)
     restates = s.get("restates", bool, default=False)
     if default is not None and default in house:
@@ -297,7 +301,7 @@ def read_deck(problems: Problems, data_dir: Path, rel: str, columns: tuple[int, 
     if table is None:
         return None
     r = Reader(problems, rel, table)
-    deck_columns = r.get_list("columns", int, check_item=in_range(1, MAX_COLUMN))
+    deck_columns = r.get_list("columns", int, check_item=in_range(1, MAX_COLUMN), most=MAX_COLUMN)
     rows = r.get_list("cards", list)
     r.finish()
     if not deck_columns or rows is None or columns is None:

@@ -103,20 +103,23 @@ class Reader:
 
     @overload
     def get_list(self, name: str, item_kind: type[_T], *, nonempty: bool = True,
-                 check_item: Validator[_T] | None = None) -> list[_T]: ...
+                 check_item: Validator[_T] | None = None, most: int | None = None) -> list[_T]: ...
 
     @overload
     def get_list(self, name: str, item_kind: type[_T], *, default: _D, nonempty: bool = True,
-                 check_item: Validator[_T] | None = None) -> list[_T] | _D: ...
+                 check_item: Validator[_T] | None = None, most: int | None = None) -> list[_T] | _D: ...
 
     def get_list(self, name: str, item_kind: type[Any], *, default: Any = _MISSING, nonempty: bool = True,
-                 check_item: Validator[Any] | None = None) -> Any:
-        """A list whose every item is of `item_kind`; bad items are reported one by one."""
+                 check_item: Validator[Any] | None = None, most: int | None = None) -> Any:
+        """A list whose every item is of `item_kind`; bad items are reported one by one.  A list
+        longer than `most` is one problem, its items unread."""
         value = self.get(name, list, default=default)
         if value is None or value is default:
             return value
         if nonempty and not value:
             self.report(name, "must not be empty")
+            return None
+        if not self._within(name, value, most, "items"):
             return None
         good = []
         for i, item in enumerate(value):
@@ -144,8 +147,8 @@ class Reader:
             return None
         return Reader(self.problems, self.file, value, self.key(name))
 
-    def tables(self, name: str, *, required: bool = True) -> "list[Reader]":
-        """An array of tables ([[name]]) as Readers."""
+    def tables(self, name: str, *, required: bool = True, most: int | None = None) -> "list[Reader]":
+        """An array of tables ([[name]]) as Readers; more than `most` is one problem, none read."""
         self._seen.add(name)
         value = self.table.get(name, _MISSING)
         if value is _MISSING:
@@ -157,7 +160,16 @@ class Reader:
             return []
         if required and not value:
             self.report(name, "must not be empty")
+        if not self._within(name, value, most, "tables"):
+            return []
         return [Reader(self.problems, self.file, v, f"{self.key(name)}[{i}]") for i, v in enumerate(value)]
+
+    def _within(self, name: str, value: list[Any], most: int | None, what: str) -> bool:
+        """Whether the list `name` holds at most `most` entries (reported when it holds more)."""
+        if most is None or len(value) <= most:
+            return True
+        self.report(name, f"{len(value):,} {what}; at most {most:,}")
+        return False
 
     def names(self) -> list[str]:
         """Every key of this table, marked as read (for tables whose keys are data)."""

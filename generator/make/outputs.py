@@ -7,8 +7,9 @@ function calls; a build of the output's part makes it and whatever it needs, eac
 
 An output made per paper has "{paper}" in its name.  Three ways to make the file:
 - `make(made)` returns its bytes (a PDF's bytes know their page count: render/pdf/canvas.Pdf);
-- `stream(made, sink)` writes it into `sink` as it is made and returns its page count (a long
-  table is never held whole, a print shop's included: its writer draws the shop's pages);
+- `stream(made, sink)` writes it into `sink` as it is made and returns a PDF's page count (a
+  long table is never held whole, a print shop's included: its writer draws the shop's pages;
+  nor its CSV);
 - `merges`: the PDFs of those parts for the same paper, joined by `merge(made, sources)` from
   their files as the build wrote them (the kit).
 """
@@ -52,8 +53,9 @@ class Output:
     make: Callable[[Made], bytes] | None = None         # the file's bytes, from the products it needs
     needs: tuple[Product[Any], ...] = ()
     title: str = ""         # the catalogue key of the part's bookmark in the merged kit
-    # where the file can be written as it is made: what a build writes it with
-    stream: Callable[[Made, Sink], int] | None = None
+    # where the file can be written as it is made: what a build writes it with (a PDF's returns
+    # its page count)
+    stream: Callable[[Made, Sink], int | None] | None = None
     merges: tuple[str, ...] = ()                        # parts this output is made from
     merge: Callable[[Made, Sources], bytes] | None = None
     # what a release's README.txt and index.html call it: release.file.KIND (and release.print.KIND
@@ -107,6 +109,11 @@ def _prerolled_stream(made: Made, sink: Sink) -> int:
 def _prerolled_csv(made: Made) -> bytes:
     from generator.render.csv_rows import render
     return render(made.ctx, made(ROWS))
+
+
+def _prerolled_csv_stream(made: Made, sink: Sink) -> None:
+    from generator.render.csv_rows import write
+    write(made.ctx, made(ROWS), sink)
 
 
 def _counters_pdf(made: Made) -> bytes:
@@ -194,7 +201,7 @@ OUTPUTS: list[Output] = [
     Output("aid", "player-aid.html", _aid_html, (AID_TEXT,), kind="html"),
     Output("prerolled", "prerolled-{paper}.pdf", _prerolled_pdf, (ROWS,), title="kit.part.prerolled",
            stream=_prerolled_stream),
-    Output("prerolled", "prerolled.csv", _prerolled_csv, (ROWS,), kind="csv"),
+    Output("prerolled", "prerolled.csv", _prerolled_csv, (ROWS,), kind="csv", stream=_prerolled_csv_stream),
     Output("counters", "counters-{paper}.pdf", _counters_pdf, (COUNTERS_PDF,), title="kit.part.counters"),
     Output("counters", "counters-cover-{paper}.pdf", _cover_pdf, (COUNTER_SHEETS,), kind="cover",
            made_for=_die_cut_sheets),

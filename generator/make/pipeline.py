@@ -222,8 +222,11 @@ def write_files(products: Products, folder: Path, jobs: list[Job], progress: Pro
             begin(name, _pages_ahead(products, output, paper))
         if output.stream is not None:      # written as it is made (a shop's too): never held whole
             pages: int | None = _streamed(products, folder, output, paper)
-            if progress is not None:
-                progress(name, _read_pdf(folder / name, pages or 0))
+            written = getattr(progress, "written", None)    # a FileProgress: the size will do
+            if written is not None:
+                written(name, (folder / name).stat().st_size, pages)
+            elif progress is not None:
+                progress(name, _read_back(folder / name, pages))
         else:
             content = _content(products, folder, output, paper)
             # a shop's PDF, but the kit: its parts are the shop's already, and the join says PDF/X
@@ -238,8 +241,8 @@ def write_files(products: Products, folder: Path, jobs: list[Job], progress: Pro
     return made
 
 
-def _streamed(products: Products, folder: Path, output: Output, paper: Paper | None) -> int:
-    """`output`'s file on `paper` written into `folder` as it is made; its page count."""
+def _streamed(products: Products, folder: Path, output: Output, paper: Paper | None) -> int | None:
+    """`output`'s file on `paper` written into `folder` as it is made; a PDF's page count."""
     assert output.stream is not None
     stream, made = output.stream, products.made(output.needs, paper)
     return write_stream(folder, output.file_name(paper), lambda handle: stream(made, handle.write))
@@ -257,10 +260,11 @@ def _content(products: Products, folder: Path, output: Output, paper: Paper | No
         return output.merge(products.made(output.needs, paper), sources)
 
 
-def _read_pdf(path: Path, pages: int) -> bytes:
-    """A PDF written as it was made, read back for the progress line (its size, digest, pages)."""
+def _read_back(path: Path, pages: int | None) -> bytes:
+    """A file written as it was made, read back for the progress line (its size, digest, and a
+    PDF's pages)."""
     from generator.render.pdf.canvas import Pdf
-    return Pdf(path.read_bytes(), pages)
+    return Pdf(path.read_bytes(), pages) if pages is not None else path.read_bytes()
 
 
 def _pages_ahead(products: Products, output: Output, paper: Paper | None) -> int | None:

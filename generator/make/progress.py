@@ -75,8 +75,16 @@ class FileProgress:
         if self.live is None or self.task is None:      # a file made without begin(): its line alone
             print(file_line(name, content, getattr(content, "pages", None)), file=sys.stderr)
             return
-        pages = getattr(content, "pages", None)
-        self.live.update(self.task, total=pages or 1, completed=pages or 1, size=f"{len(content):>11,} bytes",
+        self._done(name, len(content), getattr(content, "pages", None))
+
+    def written(self, name: str, size: int, pages: int | None) -> None:
+        """A file written as it was made (a long table): its size and pages, its bytes never read
+        back (a million rows' are some 100 MB)."""
+        if sys.stderr.isatty() and self.live is not None and self.task is not None:
+            self._done(name, size, pages)
+
+    def _done(self, name: str, size: int, pages: int | None) -> None:
+        self.live.update(self.task, total=pages or 1, completed=pages or 1, size=f"{size:>11,} bytes",
                          pages=_pages(pages) if pages is not None else "")
         self.task = None
         if name == "MANIFEST.txt":

@@ -8,6 +8,7 @@ FORMULA_STARTS) is written with an apostrophe before it, which shows it as the t
 
 import csv
 import io
+from collections.abc import Callable
 
 from generator.content.context import BuildContext
 from generator.content.rows import Table, csv_records, formula_start
@@ -15,18 +16,24 @@ from generator.content.rows import Table, csv_records, formula_start
 BOM = "\ufeff"
 
 
-def render(ctx: BuildContext, table: Table) -> bytes:
-    """The same rows as the PDFs (one file for every paper): the cells a player reads, a killed
-    man's weapon empty where the PDF prints a dash."""
-    out = io.BytesIO()
+def write(ctx: BuildContext, table: Table, sink: Callable[[bytes], object]) -> None:
+    """The same rows as the PDFs (one file for every paper) into `sink`, a piece at a time as they
+    are made (a million rows are some 50 MB): the cells a player reads, a killed man's weapon
+    empty where the PDF prints a dash."""
     text = io.StringIO()
     writer = csv.writer(text, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
     text.write(BOM)
     for records in csv_records(table, ctx.words):
         writer.writerows([inert(field) for field in record] for record in records)
-        out.write(text.getvalue().encode("utf-8"))
+        sink(text.getvalue().encode("utf-8"))
         text.seek(0)
         text.truncate()
+
+
+def render(ctx: BuildContext, table: Table) -> bytes:
+    """The whole file's bytes (write's)."""
+    out = io.BytesIO()
+    write(ctx, table, out.write)
     return out.getvalue()
 
 

@@ -20,9 +20,6 @@ from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from fontTools import subset
-from fontTools.ttLib import TTFont
-
 from generator import cache
 from generator.render.pdf.canvas import FONT_FOLDER
 from generator.render.theme import FaceSet
@@ -90,6 +87,9 @@ def _cache_key(path: str, characters: str) -> str | None:
 
 def _cut(path: str, characters: str) -> bytes:
     """The WOFF2 bytes of the font at `path` cut to `characters`."""
+    # Here, not above: a page whose cuts are all in the cache never loads the subsetter.
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
     font = TTFont(path, recalcTimestamp=False)
     for tag in UNUSED_TABLES:
         if tag in font:

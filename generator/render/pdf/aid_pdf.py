@@ -48,6 +48,7 @@ from generator.render.pdf.canvas import (
     edition_faces,
     escape,
     fill,
+    fits_one_line,
     footer_baseline,
     register_fonts,
     set_document_info,
@@ -148,6 +149,7 @@ def _counter_key(ctx: BuildContext, styles: Styles) -> list[Flowable]:
 def _colophon(canvas: Any, ctx: BuildContext, paper: Paper) -> None:
     """The colophon's line, the kit's version and the edition stamp, the one place the aid prints
     them: at the last page's foot, a line above the footer, below the columns."""
+    fits_one_line(ctx, paper, colophon_text(ctx), COLOPHON_SIZE, "colophon")
     canvas.saveState()
     canvas.setFont(edition_faces(ctx.words.lang).body, COLOPHON_SIZE)
     canvas.setFillGray(theme.FOOTER_LEVEL)

@@ -32,11 +32,12 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from generator import __version__
 from generator.content.context import BuildContext
+from generator.errors import RenderError
 from generator.layout.paper import Paper
 from generator.render import theme
 from generator.render.pdf.pdf_join import FOOTER_FORM, tag_subsets
 from generator.render.theme import LATIN, FaceSet, edition_faces
-from generator.text import ELLIPSIS, words_of
+from generator.text import ELLIPSIS, truncate, words_of
 from generator.units import mm
 
 # Every stream deflated alone, where reportlab's default (rl_settings.useA85) writes the deflated
@@ -47,6 +48,7 @@ rl_config.useA85 = 0
 FONT_FOLDER = os.path.join(os.path.dirname(__file__), "fonts")
 EDGE_MM = 5            # nothing is drawn nearer a page edge than this (many printers' margin)
 MM = mm(1)
+FOOTER_SIZE = 7.0       # the footer's type, on every page
 
 
 # -- the theme's colours for reportlab (the ink rules: generator/render/theme.py) ---------------
@@ -190,7 +192,19 @@ def footer_text(ctx: BuildContext, paper: Paper, page: int | None = None, pages:
     if page is not None:
         assert part is not None, "a numbered page names its part"
         text += ctx.words("page.footer.page", part=ctx.words(part), page=page, pages=pages)
+    fits_one_line(ctx, paper, text, FOOTER_SIZE, "footer")
     return text
+
+
+def fits_one_line(ctx: BuildContext, paper: Paper, text: str, size: float, what: str) -> None:
+    """Refuse a footer or colophon line (`what`) wider than `paper` between its EDGE_MM margins:
+    the variant's number and title (and the --label) from the data run off the page otherwise."""
+    width = stringWidth(text, edition_faces(ctx.words.lang).body, size)
+    room = paper.width - 2 * EDGE_MM * MM
+    if width > room:
+        raise RenderError(f"{ctx.kit.directory / 'rules.toml'}: variant.number, variant.title: the {what} line "
+                          f"'{truncate(text, 60)}' is {width / MM:.0f} mm wide at {size:g} pt, {paper.label} "
+                          f"gives {room / MM:.0f} mm: shorten the title (or --label)")
 
 
 def colophon_text(ctx: BuildContext) -> str:
@@ -281,7 +295,7 @@ def footer_baseline(size: float = 7) -> float:
 
 
 def draw_footer(c: Any, ctx: BuildContext, paper: Paper, page: int | None = None, pages: int | None = None,
-                margin: float = 18, size: float = 7, *, part: str | None = None) -> None:
+                margin: float = 18, size: float = FOOTER_SIZE, *, part: str | None = None) -> None:
     """The footer line, `margin` (points) up from the foot but never nearer it than EDGE_MM;
     `part`: footer_text's.  A numbered page's footer is its form FOOTER_FORM + page (pdf_join.py)."""
     text = footer_text(ctx, paper, page, pages, part)

@@ -23,6 +23,7 @@ from generator.layout.table import TableGeometry
 from generator.render import theme
 from generator.render.pdf.canvas import (
     FOOTER_FORM,
+    FOOTER_SIZE,
     ellipsise,
     footer_baseline,
     footer_text,
@@ -377,7 +378,7 @@ class PageMaker:
     def _footer(self, page: int, pages: int) -> str:
         """The footer line every page of the kit carries, as canvas.draw_footer sets it: a form
         named for its page, which the kit replaces with one counting the kit's pages."""
-        look, size = self.look, 7
+        look, size = self.look, FOOTER_SIZE
         line = footer_text(look.ctx, look.paper, page, pages, "page.footer.part.prerolled")
         y = max(look.margin * 0.6, footer_baseline(size))
         centred = aligned(self.text, look.text_font, size, look.paper.width / 2, y, line, "centre")
