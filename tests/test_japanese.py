@@ -7,6 +7,7 @@ line) and the grammar of the words, never from the code that breaks them.
 """
 
 import io
+import itertools
 import re
 
 import pytest
@@ -271,5 +272,5 @@ def test_the_counters_keep_a_length_with_its_unit():
     words = load_words("ja")
     scale = {words("calibration.cross.right"), words("calibration.cross.up")}    # the scale's own labels
     assert any(re.search(r"\d mm以内", line) for line in lines), lines
-    for before, after in zip(lines, lines[1:], strict=False):
+    for before, after in itertools.pairwise(lines):
         assert not (re.search(r"\d$", before) and after.startswith("mm") and after not in scale), (before, after)
