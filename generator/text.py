@@ -168,10 +168,16 @@ def filled_line_starts(text: str, advances: Sequence[float], widths: Sequence[fl
 # before it may end a line.
 _REFERENCE = re.compile(r"(?<=[^\W\d_]) (?=\d)(?!\d+\s×)|(?<=[^\W\d_]\.) (?=\d)|(?<=[^\W\d_]\\\.) (?=\d)"
                         r"|(?<=\d:) (?=\d)")       # ... and a column and what it reads ("3: 1")
-# ... and between a word and the modifier after it ("the AFV's \u22122", "CCV +1"): the sign alone at
-# a line's start reads as a dash or a sum.
-_MODIFIER = re.compile(r"(?<=[^\W\d_]|['\u2019]) (?=[\u2212+\u00b1]\d)")
-_COUNT = re.compile(r"(?<![\w\u00a0.,\\])(\d+(?:\\?[.,]\d+)*) (?=[^\W\d_])")      # "871\.3": Markdown-escaped
+# ... and between a word and the modifier after it ("the AFV's \u22122", "CCV +1", its plus escaped
+# in Markdown as "CCV \+1"): the sign alone at a line's start reads as a dash or a sum.
+_MODIFIER = re.compile(r"(?<=[^\W\d_]|['\u2019]) (?=\\?[\u2212+\u00b1]\d)")
+# A count starts after a space or a mark, or right after a wide character: Japanese sets no space
+# before it ("中心から1.5 mm以内").
+_COUNT = re.compile(r"(?<![^\W\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]|[\u00a0.,\\])(\d+(?:\\?[.,]\d+)*) "
+                    r"(?=[^\W\d_])")      # "871\.3": Markdown-escaped
+# ... and between a length and its millimetres, even where the length is tied to the word before it
+# ("within 1.5 mm"): a unit alone at a line's start reads as a word of its own.
+_UNIT = re.compile(r"(?<=\d) (?=mm\b)")
 # ... and on either side of an equals sign between numbers ("2 × 3 × 4 = 24"): a line ending in
 # "=" or starting with it reads as an unfinished or a new sum.
 _EQUALS = re.compile(r"(?<=\d) (?== \d)|(?<=\d =) (?=\d)")
@@ -179,9 +185,10 @@ _EQUALS = re.compile(r"(?<=\d) (?== \d)|(?<=\d =) (?=\d)")
 
 def tie_numbers(text: str) -> str:
     """`text` with a no-break space inside each reference ("note 8") and count ("5 men"), before
-    a modifier ("the AFV's \u22122") and around an equals sign between numbers ("4 = 24")."""
+    a modifier ("the AFV's \u22122") and a length's unit ("1.5 mm"), and around an equals sign
+    between numbers ("4 = 24")."""
     tied = _MODIFIER.sub("\u00a0", _COUNT.sub("\\1\u00a0", _REFERENCE.sub("\u00a0", text)))
-    return _EQUALS.sub("\u00a0", tied)
+    return _UNIT.sub("\u00a0", _EQUALS.sub("\u00a0", tied))
 
 
 # A straight apostrophe inside a word ("AFV's") or after a plural's s ("cards' Morale").

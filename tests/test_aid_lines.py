@@ -9,6 +9,7 @@ import functools
 import io
 import itertools
 import os
+import re
 from collections.abc import Iterator
 
 import pdfplumber
@@ -106,3 +107,19 @@ def test_japanese_lines_break_where_japanese_allows(aid_pages):
             text = "".join(c["text"] for c in visible(line))
             assert text[0] not in NOT_AT_START, f"{paper} p.{number}: a line starts {text!r}"
             assert text[-1] not in NOT_AT_END, f"{paper} p.{number}: a line ends {text!r}"
+
+
+
+def test_a_modifier_stays_on_the_line_of_the_word_it_modifies(aid_pages):
+    """"CCV +1", "the AFV's −2": a sign alone at a line's start reads as a dash or a sum, so no
+    line of prose ends with a letter and the next, in the same type, starts with a signed figure
+    (Markdown escapes the plus).  A counter's label and its bigger factor are no prose."""
+    lang, paper, pages = aid_pages
+    for number, page in enumerate(pages, start=1):
+        lines = [line for line in map(visible, printed_lines(page)) if line]
+        for before, after in itertools.pairwise(lines):
+            last, first = before[-1], after[0]
+            text = "".join(c["text"] for c in after)
+            assert not (last["text"].isascii() and last["text"].isalpha() and abs(last["size"] - first["size"]) < 0.1
+                        and re.match("[+\u2212\u00b1]\\d", text)), \
+                f"{lang} {paper} p.{number}: {''.join(c['text'] for c in before)!r} / {text!r}"

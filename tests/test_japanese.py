@@ -7,6 +7,7 @@ line) and the grammar of the words, never from the code that breaks them.
 """
 
 import io
+import itertools
 import re
 
 import pytest
@@ -234,3 +235,42 @@ def test_no_space_between_a_particle_and_the_latin_word_after_it():
     from generator.content.words import japanese_spacing
     assert japanese_spacing("*なし*、代わりに SMLE No. 1 Mk III") == "*なし*、代わりにSMLE No. 1 Mk III"
     assert japanese_spacing("乗員に −1 TEM") == "乗員に −1 TEM"
+
+
+def test_a_paragraph_wrapped_again_keeps_the_space_its_first_wrap_broke_at():
+    """A flowchart box is measured at several widths before it is set: a space a narrow width
+    broke the line at stays in the text a wider width sets on one line ("拳銃のみ 3/4")."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.render.pdf.canvas import edition_faces, register_fonts
+    from generator.render.pdf.paragraphs import KitParagraph
+    faces = edition_faces("ja")
+    register_fonts(faces)
+    style = ParagraphStyle("t", fontName=faces.body, fontSize=9, leading=11, wordWrap="CJK")
+    said = "1以外：拳銃のみ <b>3/4</b>（75.0%）"
+    paragraph = KitParagraph(said, style)
+    _, narrow = paragraph.wrap(stringWidth("1以外：拳銃のみ 3", faces.body, 9) - 1, 500)     # breaks at the space
+    assert [frag.text for frag in paragraph.blPara.lines[0].words if frag.text] == ["1以外：拳銃のみ"]
+    _, wide = paragraph.wrap(400, 500)
+    assert narrow > wide
+    printed = "".join(frag.text for line in paragraph.blPara.lines for frag in line.words)
+    assert printed == re.sub(r"<[^>]+>", "", said)
+
+
+def test_the_counters_keep_a_length_with_its_unit():
+    """"中心から1.5 mm以内": Japanese sets the figure right after a word, and a unit alone at a
+    line's start reads as a word of its own; the calibration pages keep "1.5 mm" on one line."""
+    import pdfplumber
+
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    from generator.options import BuildOptions
+    files = render_all(load(DATA), BuildOptions(lang="ja", parts=("counters",), papers=("a4",)))
+    with pdfplumber.open(io.BytesIO(files["counters-a4.pdf"])) as pdf:
+        lines = [line["text"] for page in pdf.pages[:2] for line in page.extract_text_lines()]
+    words = load_words("ja")
+    scale = {words("calibration.cross.right"), words("calibration.cross.up")}    # the scale's own labels
+    assert any(re.search(r"\d mm以内", line) for line in lines), lines
+    for before, after in itertools.pairwise(lines):
+        assert not (re.search(r"\d$", before) and after.startswith("mm") and after not in scale), (before, after)

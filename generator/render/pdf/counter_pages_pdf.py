@@ -37,6 +37,7 @@ from generator.render.pdf.canvas import (
     register_fonts,
 )
 from generator.render.pdf.face_pdf import HAIRLINE, Fits, draw_face, draw_shape, paint
+from generator.text import tie_numbers
 from generator.units import mm
 
 COVER_PAGES = 2     # a print shop's cover: the cut sheets, then the manifest
@@ -113,13 +114,14 @@ def _heading(c: Canvas, ctx: BuildContext, where: Where, outline: str, heading: 
 def paragraphs(c: Canvas, words: Words, x: float, y: float, width: float, texts: Sequence[str],
                size: float = PAGE.body, *, condensed: bool = False) -> float:
     """Left-aligned wrapped paragraphs from baseline `y` down, in the edition's body face (or its
-    condensed one); returns the next paragraph's baseline."""
+    condensed one), a number kept with its unit or count as the aid keeps it ("1.5 mm");
+    returns the next paragraph's baseline."""
     face_set = edition_faces(words.lang)
     font = face_set.condensed if condensed else face_set.body
     lead = size * LEAD
     c.setFont(font, size)
     for text in texts:
-        for line in wrapped(text, font, size, width, phrases=False):
+        for line in wrapped(tie_numbers(text), font, size, width, phrases=False):
             c.drawString(x, y, ellipsise(line, font, size, width))
             y -= lead
         y -= lead / 3

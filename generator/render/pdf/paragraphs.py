@@ -23,10 +23,15 @@ class KitParagraph(Paragraph):
     """A Paragraph; in a style with wordWrap="CJK", its lines break where the kit's kinsoku
     rules allow and none runs past its width."""
     frags: list[Any]        # the parsed text's fragments (Paragraph sets them)
+    unbroken: list[Any] | None = None       # the fragments as parsed, before any break of ours
 
     def breakLinesCJK(self, maxWidths: Any) -> Any:
+        # Each wrap breaks the text as parsed: a box measured at one width and set at another
+        # keeps the spaces the first width's breaks dropped ("拳銃のみ 3/4").
+        if self.unbroken is None:
+            self.unbroken = list(self.frags)
         widths = list(maxWidths) if isinstance(maxWidths, (list, tuple)) else [maxWidths]
-        self.frags = broken_frags([f for f in self.frags if not getattr(f, BREAK_MARK, False)], widths)
+        self.frags = broken_frags(self.unbroken, widths)
         return super().breakLinesCJK(maxWidths)
 
 
