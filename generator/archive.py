@@ -3,7 +3,7 @@ Simulator folder.
 
 The same files give the same bytes: entries in sorted order, each dated FIXED_DATE (or
 SOURCE_DATE_EPOCH when set, within the dates a zip can say), plain files with fixed permissions,
-PNGs stored (they are deflated already) and everything else deflated at one level.  Every entry
+PNGs and zips stored (they are deflated already) and everything else deflated at one level.  Every entry
 name is checked before it is written: a relative path of plain parts, so no name a data folder
 made can climb out of the folder the archive is unpacked into.
 """
@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from generator.options import check_source_date_epoch
 
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
+STORED_AS_THEY_ARE = (".png", ".zip", ".vmdx", ".vmod")     # compressed already
 # A part of an entry's path: printable ASCII but the separators, quotes and the characters
 # Windows refuses in a file name; not '.' or '..'.
 _PART = re.compile(r"[A-Za-z0-9 ._+()-]{1,200}")
@@ -48,9 +49,11 @@ def zip_bytes(files: Mapping[str, bytes], folder: str = "") -> bytes:
             info = zipfile.ZipInfo(prefix + name, date_time=stamp)
             info.create_system = 3                  # unix, so the permissions below are read
             info.external_attr = 0o100644 << 16     # a plain file, rw-r--r--
-            # A PNG is deflated already: deflating it again saves almost nothing for the time it
-            # takes; stored as it is.
-            info.compress_type = zipfile.ZIP_STORED if name.endswith(".png") else zipfile.ZIP_DEFLATED
+            # A PNG, and a zip of the kit's own (a VASSAL file, the Tabletop Simulator folder in a
+            # release), is deflated already: deflating it again saves about a tenth of its size for
+            # most of a release's time in its last, single process; stored as it is.
+            stored = name.endswith(STORED_AS_THEY_ARE)
+            info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
             archive.writestr(info, files[name], compresslevel=9)
     return buffer.getvalue()
 
