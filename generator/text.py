@@ -102,34 +102,35 @@ def line_pieces(text: str, *, phrases: bool = False) -> list[str]:
     at plain spaces (a no-break space holds), and between wide characters as kinsoku allows;
     with `phrases`, only where a Japanese phrase ends too (_phrase_ends).  Joined, they give
     `text` back, its runs of breaking whitespace one plain space."""
-    pieces: list[str] = []
-    space = False
-    for char in text:
-        if char not in NO_BREAK_SPACES and char.isspace():
-            space = bool(pieces)
-            continue
-        previous = pieces[-1][-1] if pieces else ""
-        if not pieces or _may_break(previous, char, space=space, phrases=phrases):
-            pieces.append((" " if space else "") + char)
-        else:
-            pieces[-1] += char
-        space = False
+    first = next((i for i, char in enumerate(text) if not _breaking_space(char)), None)
+    if first is None:
+        return []
+    starts = [first, *break_starts(text, phrases=phrases)]
+    pieces = []
+    for start, stop in zip(starts, [*starts[1:], len(text)], strict=True):
+        end = next(i for i in range(stop, start, -1) if not _breaking_space(text[i - 1]))     # the spaces after it go
+        pieces.append((" " if start > first and _breaking_space(text[start - 1]) else "") + text[start:end])
     return pieces
 
 
-def break_starts(text: str) -> list[int]:
-    """The indices in `text` a line may start at, as line_pieces breaks it: the first character
-    of each piece but the first (the spaces before it end the line before)."""
+def break_starts(text: str, *, phrases: bool = False) -> list[int]:
+    """The indices in `text` a line may start at: the first character after a plain space (a
+    no-break space holds) or, between wide characters, where kinsoku allows (and with `phrases`
+    only where a Japanese phrase ends too); never the first character."""
     starts: list[int] = []
     previous, space = "", False
     for i, char in enumerate(text):
-        if char not in NO_BREAK_SPACES and char.isspace():
+        if _breaking_space(char):
             space = bool(previous)
             continue
-        if previous and _may_break(previous, char, space=space, phrases=False):
+        if previous and _may_break(previous, char, space=space, phrases=phrases):
             starts.append(i)
         previous, space = char, False
     return starts
+
+
+def _breaking_space(char: str) -> bool:
+    return char not in NO_BREAK_SPACES and char.isspace()
 
 
 def filled_line_starts(text: str, advances: Sequence[float], widths: Sequence[float]) -> list[int]:
