@@ -327,3 +327,25 @@ def preset_builds():
                                                              print_profile=preset,
                                                              counter_mm=default_counter_mm((preset,))))
     return builds
+
+
+# -- G-hostile: hostile input and processes --------------------------------------------------------
+
+class Hung(Exception):
+    """A command run in this process outlived its time limit, as one waiting on a FIFO would."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    """Raise Hung in the body once `seconds` (whole) have passed: a command run in this process
+    that would wait for ever (on a FIFO nobody writes) fails its test rather than hang the run.
+    SIGALRM, so in the main thread, where pytest runs a test."""
+    def hung(signum, frame):
+        raise Hung(f"still running after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
