@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, bailout, edit, one_line, pdf_text, run_cli
+from conftest import ROOT, bailout, edit, one_line, pdf_text, run_cli, time_limit
 from generator.data import MAX_NATIONALITIES, load
 from generator.data.toml_file import MAX_DEPTH, MAX_FILE_BYTES
 from generator.errors import DataError
@@ -23,16 +23,14 @@ PATH_MAX = os.pathconf("/", "PC_PATH_MAX")
 
 
 # -- data files that are not files ------------------------------------------------------------
-# Each read in a process of its own, with a time limit: without the guard a FIFO would hang the
-# reader and /dev/zero fill its memory, which would be this test run's in this process.  The
-# other commands here run in this process.
 
 def test_fifo_named_rules_toml_returns_at_once(data_copy):
     rules = data_copy / "rules.toml"
     rules.unlink()
     os.mkfifo(rules)        # nobody writes to it: an open() without O_NONBLOCK would wait forever
     started = time.monotonic()
-    status, _, err = bailout("odds", "--data", data_copy, timeout=30)
+    with time_limit(30):
+        status, _, err = run_cli("odds", "--data", data_copy)
     assert time.monotonic() - started < 10
     one_line(status, err, str(rules), "not a regular file")
 
@@ -41,6 +39,7 @@ def test_data_file_linked_to_dev_zero_is_refused(data_copy):
     german = data_copy / "nationalities" / "german.toml"
     german.unlink()
     german.symlink_to("/dev/zero")
+    # in a process of its own: without the guard it would read /dev/zero into its memory
     status, _, err = bailout("odds", "--data", data_copy, timeout=30)
     one_line(status, err, str(german), "not a regular file")
 
@@ -125,7 +124,8 @@ def test_more_nationalities_than_the_aid_holds_are_refused_before_reading(data_c
     folder = minimal_nationalities(data_copy, MAX_NATIONALITIES + 1)
     (folder / "n000.toml").unlink()
     os.mkfifo(folder / "n000.toml")         # never opened: the count comes first
-    status, _, err = bailout("odds", "--data", data_copy, timeout=30)
+    with time_limit(30):
+        status, _, err = run_cli("odds", "--data", data_copy)
     one_line(status, err, str(folder), f"more than {MAX_NATIONALITIES} nationality files")
 
 
