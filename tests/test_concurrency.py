@@ -156,10 +156,11 @@ def test_a_worker_imports_nothing_from_the_working_folder(tmp_path, monkeypatch,
 
 # -- signals and lost workers: a real build process --------------------------------------------------
 
-# A long table a paper, one in a worker: the worker renders its table (Letter's) for a second or
-# more once it has begun writing it, and the build's own table, which a lost worker's test waits
-# out, is not longer than that needs.
-LONG = ("--only", "prerolled", "--rows", "50000", "--quiet", "--jobs", "2")
+# A long table a paper, one in a worker: the worker renders its table (Letter's) for half a second
+# or more of its CPU once it has begun writing it (a test polls for that every 20 ms; 24 runs side
+# by side on two busy cores, load 4, all found it), and the build's own table, which a lost
+# worker's test waits out, is not longer than that needs.
+LONG = ("--only", "prerolled", "--rows", "20000", "--quiet", "--jobs", "2")
 
 
 def start(out, *args, **popen):
