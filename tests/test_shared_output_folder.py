@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, bailout, run_cli
+from conftest import ROOT, run_cli
 from generator import locking
 from generator.errors import UsageError
 from generator.make import transaction as T
@@ -158,12 +158,12 @@ def test_two_users_building_into_one_shared_folder_exclude_each_other(reachable)
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        status, _, err = bailout("build", "--out", shared, *TABLES)
+        status, _, err = run_cli("build", "--out", shared, *TABLES)
         assert status == 2 and "another build is writing this folder now" in err and err.count("\n") == 1
     finally:
         holder.communicate("", timeout=30)
     assert holder.returncode == 0
-    status, _, err = bailout("build", "--out", shared, *TABLES)
+    status, _, err = run_cli("build", "--out", shared, *TABLES)
     assert status == 0, err
     assert not os.path.lexists(shared / locking.LOCK_NAME)
 
