@@ -8,6 +8,7 @@ from contextlib import redirect_stderr
 
 import pytest
 
+from conftest import SLOW
 from generator.content.words import load_words
 from serving import Served, wait_for
 
@@ -16,7 +17,10 @@ WORDS = load_words()
 
 @pytest.fixture
 def served(tmp_path):
-    s = Served(tmp_path / "kit")
+    """`bailout serve` of every part under BAILOUT_SLOW_TESTS=1; README's command serves the printed
+    parts and the kit they make (the digital tables, made once at the start, are four fifths of a
+    build's time, and this test reads none of them: test_tts.py and test_vassal.py read the build's)."""
+    s = Served(tmp_path / "kit", *(() if SLOW else ("--only", "aid,prerolled,counters")))
     yield s
     if s.process.poll() is None:
         s.stop()
@@ -25,7 +29,7 @@ def served(tmp_path):
 @pytest.fixture
 def served_aid(tmp_path):
     """`bailout serve --only aid`: each save makes the aid alone, what a test of the open aid and
-    its PDF reads (test_serve_rebuilds_keeps_the_last_good_and_recovers serves every part)."""
+    its PDF reads (test_serve_rebuilds_keeps_the_last_good_and_recovers serves more)."""
     s = Served(tmp_path / "kit", "--only", "aid")
     yield s
     if s.process.poll() is None:
