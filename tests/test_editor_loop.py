@@ -164,6 +164,11 @@ def test_release_takes_since_and_names_the_marked_edition(data_copy):
     assert marked.stamp != context(kit, BuildOptions(rows=8)).stamp
 
 
+# A whole release (seconds). README's command holds its pieces with lighter tests: a release takes
+# --since, its context marks the changes and its stamp differs from the unmarked one
+# (test_release_takes_since_and_names_the_marked_edition above), and the aid marks them
+# (test_since.py test_web_aid_marks_the_same_changes, test_manifest_records_the_base).
+@pytest.mark.larger_budget
 def test_release_since_marks_the_aids(data_copy):
     edit(data_copy / "rules.toml", '[after]\nrule = "871"', '[after]\nrule = "871.5"')
     name, content = make_release(load(data_copy), BuildOptions(rows=8, since=str(DATA)))

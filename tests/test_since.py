@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from conftest import DATA, ROOT, bailout, edit, run_cli
+from conftest import DATA, ROOT, edit, run_cli
 from generator.content import marks as aid_changes
 from generator.content.words import load_words
 from generator.data import load
@@ -220,9 +220,15 @@ def test_manifest_records_the_base(since_build):
     assert f"since {DATA}: data {load(DATA).hash}" in manifest
 
 
-def test_nothing_changed_gives_the_same_bytes_as_no_since():
+@pytest.fixture(scope="module")
+def unchanged():
+    """(plain, since): the aid and the tables (A4) of the shipped data, without --since and since itself."""
     plain = render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",)))
-    since = render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",), since=str(DATA)))
+    return plain, render_all(load(DATA), BuildOptions(parts=("aid", "prerolled"), papers=("a4",), since=str(DATA)))
+
+
+def test_nothing_changed_gives_the_same_bytes_as_no_since(unchanged):
+    plain, since = unchanged
     assert {k: v for k, v in plain.items() if k != "MANIFEST.txt"} == \
            {k: v for k, v in since.items() if k != "MANIFEST.txt"}
     assert "since" not in plain["MANIFEST.txt"].decode()
@@ -283,9 +289,9 @@ def test_since_a_git_revision(tmp_path, monkeypatch):
     assert f"since git:HEAD: commit {commit}" in manifest(kit, {}, options, (), since=since).decode()
 
 
-def test_web_aid_marks_the_same_changes(new_data):
+def test_web_aid_marks_the_same_changes(since_build):
     """player-aid.html: each changed line's element carries class "changed"; no mark is printed."""
-    html = render_all(load(new_data), BuildOptions(parts=("aid",), papers=("a4",), since=str(DATA)))["player-aid.html"]
+    html = since_build["player-aid.html"]
     text = html.decode()
     assert aid_changes.CHANGED not in text
     changed = _changed_texts(text)
@@ -298,9 +304,8 @@ def test_web_aid_marks_the_same_changes(new_data):
     assert 'href="#changes"' in text and 'id="changes"' in text
 
 
-def test_web_aid_without_changes_is_unchanged():
-    plain = render_all(load(DATA), BuildOptions(parts=("aid",), papers=("a4",)))
-    since = render_all(load(DATA), BuildOptions(parts=("aid",), papers=("a4",), since=str(DATA)))
+def test_web_aid_without_changes_is_unchanged(unchanged):
+    plain, since = unchanged
     assert plain["player-aid.html"] == since["player-aid.html"]
 
 
@@ -338,8 +343,9 @@ class _ChangedCollector(HTMLParser):
 
 
 @pytest.mark.parametrize("since", ["data", "git:HEAD"])
-def test_a_translated_build_since_a_base_works(tmp_path, since: str) -> None:
-    status, _, err = bailout("build", "--lang", "de", "--since", since, "--out", tmp_path, "--only", "aid",
+def test_a_translated_build_since_a_base_works(tmp_path, since: str, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)     # "data" and git:HEAD name the checkout's
+    status, _, err = run_cli("build", "--lang", "de", "--since", since, "--out", tmp_path, "--only", "aid",
                              "--paper", "a4", "--quiet")
     assert status == 0, err
     assert "Traceback" not in err
