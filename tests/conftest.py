@@ -327,3 +327,24 @@ def preset_builds():
                                                              print_profile=preset,
                                                              counter_mm=default_counter_mm((preset,))))
     return builds
+
+
+# --- G-commands (the commands and the digital outputs): builds their test files share ---------------
+
+HOSTILE_NAME = "Ger</x> & \"man\" 'q' a;b,c/d\\e f'"       # XML's, VASSAL's and JSON's special characters
+
+
+@pytest.fixture(scope="session")
+def hostile_digital(tmp_path_factory):
+    """The folder `bailout build --only vassal,tts --rows 12 --paper a4` wrote from data whose German
+    nationality is named HOSTILE_NAME, made once a run (test_vassal.py and test_tts.py read it)."""
+    with _made_once(tmp_path_factory, "hostile-digital") as (folder, made):
+        if not made:
+            shutil.copytree(DATA, folder / "data")
+            path = folder / "data" / "nationalities" / "german.toml"
+            quoted = HOSTILE_NAME.replace("\\", "\\\\").replace('"', '\\"')
+            edit(path, 'name = "German"', f'name = "{quoted}"')
+            status, _, err = run_cli("build", "--data", folder / "data", "--only", "vassal,tts", "--rows", "12",
+                                     "--paper", "a4", "--quiet", "--out", folder / "out")
+            assert status == 0, err
+        return folder / "out"
