@@ -12,6 +12,7 @@ import sys
 import pytest
 from pypdf import PdfReader
 
+from commands_source import parsed
 from conftest import DATA, ROOT, SLOW, edit, run_cli
 from generator.cli import main
 from generator.layout.paper import PAPERS as PAPERS_BY_KEY
@@ -128,7 +129,7 @@ def test_no_library_s_version_is_read_from_its_module():
     # A library's metadata says what pip installed; its module's __version__ may be deprecated
     # or gone in a next release (Jinja 3.2 deprecates it), and reading it would break every build.
     reads = [f"{path.relative_to(ROOT)}:{node.lineno}" for path in sorted((ROOT / "generator").rglob("*.py"))
-             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if _reads_a_version(node)]
+             for node in ast.walk(parsed(path.read_text(encoding="utf-8"), str(path))) if _reads_a_version(node)]
     assert reads == []
 
 
