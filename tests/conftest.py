@@ -348,3 +348,43 @@ def hostile_digital(tmp_path_factory):
                                      "--paper", "a4", "--quiet", "--out", folder / "out")
             assert status == 0, err
         return folder / "out"
+
+
+def browser_unavailable(reason):
+    """Skip a browser test, saying what is missing; with CI=true fail instead: CI runs them."""
+    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+        pytest.fail(f"CI must run the browser tests: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def chromium_driver():
+    """One headless Debian Chromium driven by selenium (never a downloaded driver) for the run's
+    browser tests (test_browser.py, test_serve.py: a start is about a second of CPU), its console
+    log kept; skips, saying what is missing, where selenium, Chromium or chromedriver is."""
+    import tempfile
+
+    from serving import CHROMEDRIVER, CHROMIUM, FLAGS
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        browser_unavailable("selenium is not installed (pip install -e '.[test]')")
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not path.exists():
+            browser_unavailable(f"{path} is missing (apt-get install chromium chromium-driver)")
+    profile = tempfile.mkdtemp(prefix="bailout-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # An explicit driver path: selenium never tries to download one.
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_script_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
