@@ -343,7 +343,9 @@ class _ChangedCollector(HTMLParser):
                 parts.append(data)
 
 
-@pytest.mark.parametrize("since", ["data", "git:HEAD"])
+# A base named by a git revision: README's command builds the German aid since the data folder,
+# and test_since_a_git_revision the English since git:HEAD; BAILOUT_SLOW_TESTS=1 both for German.
+@pytest.mark.parametrize("since", ["data", pytest.param("git:HEAD", marks=pytest.mark.larger_budget)])
 def test_a_translated_build_since_a_base_works(tmp_path, since: str, monkeypatch) -> None:
     monkeypatch.chdir(ROOT)     # "data" and git:HEAD name the checkout's
     status, _, err = run_cli("build", "--lang", "de", "--since", since, "--out", tmp_path, "--only", "aid",
