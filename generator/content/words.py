@@ -604,9 +604,7 @@ def missing_translations(lang: str) -> list[str]:
     forms than its Plural-Forms header gives: what `bailout check` names and a test refuses."""
     path = catalogue_file(lang)
     source = catalogue_file(SOURCE_LANGUAGE)
-    parsed = [m for m in _parsed_po(source, _po_bytes(source), SOURCE_LANGUAGE) if m.id]
-    english = {_msgid(m.id): _forms(m.string) for m in parsed}
-    offered = {_msgid(m.id): _offered(m.auto_comments) for m in parsed}
+    english, offered = _english_keys(source, _po_bytes(source))
     catalog = _parsed_po(path, _po_bytes(path), lang)
     found = {_msgid(m.id): m for m in catalog if m.id}
     problems = []
@@ -629,6 +627,17 @@ def missing_translations(lang: str) -> list[str]:
                             (f" (any of {sorted(offered[key])})" if offered[key] else ""))
     problems += [f"{path}: {key}: not a key of the English catalogue" for key in found if key not in english]
     return problems
+
+
+# `bailout check` holds every edition's catalogue to the English one: English is read once for
+# all of them (and again only when its bytes change).
+@lru_cache(maxsize=2)
+def _english_keys(source: Path, content: bytes) -> tuple[dict[str, tuple[str, ...]], dict[str, set[str]]]:
+    """({key: its English forms}, {key: the fields its translations may choose from}) of the
+    English catalogue `content` (the file `source`)."""
+    parsed = [m for m in _parsed_po(source, content, SOURCE_LANGUAGE) if m.id]
+    return ({_msgid(m.id): _forms(m.string) for m in parsed},
+            {_msgid(m.id): _offered(m.auto_comments) for m in parsed})
 
 
 def _offered(comments: Iterable[str]) -> set[str]:
