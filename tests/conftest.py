@@ -327,3 +327,34 @@ def preset_builds():
                                                              print_profile=preset,
                                                              counter_mm=default_counter_mm((preset,))))
     return builds
+
+
+# ---- G-print: the printed pages' builds, shared by their tests ----------------------------------
+
+def aid_alone(lang, paper="a4"):
+    """aid_edition(lang, paper), kept for the whole run in this process (aid_edition keeps eight,
+    and a run without workers makes an evicted one again): the printed pages' tests read every
+    edition's aid on both papers, sixteen in all, each made once."""
+    return _aid_alone(lang, paper)      # one key for aid_alone("en") and aid_alone("en", "a4")
+
+
+@functools.cache
+def _aid_alone(lang, paper):
+    return aid_edition(lang, paper)
+
+
+def shipped_build(**options):
+    """{file name: bytes} of render_all on the shipped data with BuildOptions(**options), made
+    once per option set in this process: the tests of several files that read the same build
+    (an edition's counters at one size, a preset's sheets) share it.  Read only."""
+    from generator.options import BuildOptions
+    return _shipped_build(BuildOptions(**options))
+
+
+@functools.lru_cache(maxsize=32)
+def _shipped_build(options):
+    import types
+
+    from generator.data import load
+    from generator.make.pipeline import render_all
+    return types.MappingProxyType(render_all(load(DATA), options))

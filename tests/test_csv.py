@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from conftest import DATA, run_cli
+from conftest import DATA, SLOW, run_cli
 from generator.cli.commands import _check_catalogues
 from generator.content.words import load_words
 from generator.data import load
@@ -102,9 +102,16 @@ def test_the_header_is_the_edition_s_words(tmp_path):
 
 
 
+# README's command writes 25,000 rows (a file of some 1.2 MB, which held whole peaks over its own
+# size); CI (BAILOUT_SLOW_TESTS=1) 100,000, whose writing peaks under a quarter of the file.
+# Tracing every allocation is most of this test's time: it grows with the rows.
+BOUND = (100_000, 4) if SLOW else (25_000, 1)
+
+
 def test_the_csv_is_written_a_piece_at_a_time_never_held_whole(tmp_path):
     """A million rows make a CSV of some 50 MB: written as it is made, as the pre-rolled PDF is,
-    so the tables alone keep their memory bound (docs/guarantees.md); held whole, they did not."""
+    so the tables alone keep their memory bound (docs/guarantees.md); held whole, they did not.
+    The peak while writing stays under the file's size (a quarter of it at CI's 100,000 rows)."""
     import tracemalloc
 
     from generator.content.context import make_context
@@ -115,7 +122,8 @@ def test_the_csv_is_written_a_piece_at_a_time_never_held_whole(tmp_path):
     from generator.make.products import ROWS, Products
     from generator.options import BuildOptions
     kit = load(DATA)
-    ctx = make_context(kit, compute(kit), BuildOptions(parts=("prerolled",), rows=100_000), shipped("templates"))
+    rows, share = BOUND
+    ctx = make_context(kit, compute(kit), BuildOptions(parts=("prerolled",), rows=rows), shipped("templates"))
     products = Products(ctx)
     products.get(ROWS)          # the rows themselves are the build's to hold, the file's bytes not
     tracemalloc.start()
@@ -125,4 +133,4 @@ def test_the_csv_is_written_a_piece_at_a_time_never_held_whole(tmp_path):
     finally:
         tracemalloc.stop()
     size = (tmp_path / "prerolled.csv").stat().st_size
-    assert size > 4_000_000 and peak < size / 4, f"peak {peak:,} bytes for a file of {size:,}"
+    assert size > rows * 40 and peak < size / share, f"peak {peak:,} bytes for a file of {size:,}"

@@ -20,7 +20,7 @@ import pytest
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
-from conftest import DATA, aid_edition, edit, matrix, pdf_text, run_cli
+from conftest import DATA, aid_alone, edit, matrix, pdf_text, run_cli
 from generator.content.words import (
     LOCALE,
     Words,
@@ -55,7 +55,7 @@ def edition(lang):
 
 def aid_a4(lang):
     """The A4 aid in `lang`, made alone: the tests that read no other file need no whole kit."""
-    return aid_edition(lang)["player-aid-a4.pdf"]
+    return aid_alone(lang)["player-aid-a4.pdf"]
 
 
 def html_text(content):

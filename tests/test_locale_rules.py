@@ -17,7 +17,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import DATA, SLOW, aid_edition, edit, page_texts, run_cli
+from conftest import DATA, SLOW, aid_alone, edit, page_texts, run_cli, shipped_build
 from generator.content.aid_files import aid_words
 from generator.content.aid_text import render_text
 from generator.content.context import make_context
@@ -167,7 +167,7 @@ def _lone_marks(pdf, pages=None):
 @functools.lru_cache(maxsize=4)
 def counters_a4(lang):
     """The A4 counters in `lang`, made alone once a process."""
-    return render_all(load(DATA), BuildOptions(lang=lang, parts=("counters",), papers=("a4",)))["counters-a4.pdf"]
+    return shipped_build(lang=lang, parts=("counters",), papers=("a4",))["counters-a4.pdf"]
 
 
 FRENCH = [("player-aid-a4.pdf", None), ("counters-a4.pdf", 3)] + ([("prerolled-a4.pdf", None)] if SLOW else [])
@@ -178,7 +178,7 @@ def test_no_french_line_starts_with_a_mark_or_ends_with_an_opening_guillemet(nam
     """The aid, the calibration page and a sheet of counters (the others repeat its faces), and
     with BAILOUT_SLOW_TESTS=1 the pre-rolled table and legend."""
     if name == "player-aid-a4.pdf":
-        pdf = aid_edition("fr")[name]
+        pdf = aid_alone("fr")[name]
     elif name == "counters-a4.pdf":
         pdf = counters_a4("fr")
     else:
@@ -316,7 +316,7 @@ def english_quotes():
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_the_english_rule_words_on_the_web_aid_are_marked_english(lang):
-    page = aid_edition(lang)["player-aid.html"]
+    page = aid_alone(lang)["player-aid.html"]
     parser = _Texts()
     parser.feed(page.decode())
     assert parser.stack == [] or parser.stack[0] == lang
