@@ -16,7 +16,7 @@ import pdfplumber
 import pytest
 
 import conftest
-from conftest import DATA, edit
+from conftest import DATA, aid_alone, edit
 from generator.content.words import load_words
 from generator.data import load
 from generator.make.pipeline import render_all
@@ -44,8 +44,9 @@ def html_of(data=DATA, words=None, **options):
 
 
 @pytest.fixture(scope="module")
-def outputs():
-    return build()
+def outputs(kit_files):
+    """The aid's files from the session's default build (the same bytes as `--only aid`'s)."""
+    return {name: kit_files[name] for name in ("player-aid-a4.pdf", "player-aid-letter.pdf", "player-aid.html")}
 
 
 class Page(HTMLParser):
@@ -246,7 +247,7 @@ def _rgb(colour):
 @pytest.mark.parametrize("bw", [False, True])
 def test_the_page_and_the_pdf_share_one_palette(bw):
     # The title prints in the accent colour in both editions.
-    outputs = build(papers=("a4",), bw=bw)
+    outputs = build(papers=("a4",), bw=True) if bw else aid_alone("en")     # the colour aid: shared
     accent = re.search(r"--accent: (#[0-9a-f]{6})", outputs["player-aid.html"].decode()).group(1)
     with pdfplumber.open(io.BytesIO(outputs["player-aid-a4.pdf"])) as pdf:
         chars = pdf.pages[0].chars

@@ -20,7 +20,7 @@ import pytest
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
-from conftest import DATA, aid_alone, edit, matrix, pdf_text, run_cli
+from conftest import DATA, aid_alone, edit, matrix, pdf_text, run_cli, shipped_build
 from generator.content.words import (
     LOCALE,
     Words,
@@ -225,8 +225,7 @@ def test_a_cut_1_mm_off_lands_in_the_counters_own_colour_at_5_8_in(lang):
     """The narrowest named size, where the longest words are likeliest to cross a cut line."""
     from test_counters_pdf import counter_rects, pages_of
     from test_counters_print import SIZES, close, image, px, sheet_pages
-    pdf = render_all(load(DATA), BuildOptions(parts=("counters",), papers=("a4",), counter_mm=SIZES["5/8in"],
-                                              lang=lang))["counters-a4.pdf"]
+    pdf = shipped_build(parts=("counters",), papers=("a4",), counter_mm=SIZES["5/8in"], lang=lang)["counters-a4.pdf"]
     pages = pages_of(pdf)
     for index in sheet_pages(pdf):
         img, page = image(pdf, index), pages[index]
@@ -245,8 +244,7 @@ def test_a_cut_1_mm_off_lands_in_the_counters_own_colour_at_5_8_in(lang):
 def test_counter_words_fit_every_named_size(lang, size):
     from generator.options import NAMED_SIZES
     from generator.units import MM_PER_INCH
-    files = render_all(load(DATA), BuildOptions(parts=("counters",), papers=("a4",),
-                                                counter_mm=NAMED_SIZES[size] * MM_PER_INCH, lang=lang))
+    files = shipped_build(parts=("counters",), papers=("a4",), counter_mm=NAMED_SIZES[size] * MM_PER_INCH, lang=lang)
     assert files["counters-a4.pdf"].pages >= 3
 
 

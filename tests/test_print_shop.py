@@ -199,7 +199,10 @@ def test_counter_cut_lines_are_the_cutcontour_separation_overprinted():
 PROFILE = "generator/render/pdf/icc/FOGRA39L-300.icc"     # the shop presets' output profile
 
 
+@functools.cache
 def _profile_transforms():
+    """(sRGB to the press, the press to sRGB): built once a process (each build reads the
+    profile's tables, some 30 ms, and the colour tests convert a hundred colours)."""
     from PIL import ImageCms
     press, screen = ImageCms.getOpenProfile(str(DATA.parent / PROFILE)), ImageCms.createProfile("sRGB")
     intent = ImageCms.Intent.RELATIVE_COLORIMETRIC
