@@ -343,6 +343,9 @@ def _aid_alone(lang, paper):
     return aid_edition(lang, paper)
 
 
+PRINTED_KIT = ("aid", "prerolled", "counters")       # `--only aid,prerolled,counters`: no digital tables
+
+
 def shipped_build(**options):
     """{file name: bytes} of render_all on the shipped data with BuildOptions(**options), made
     once per option set in this process: the tests of several files that read the same build

@@ -19,7 +19,7 @@ import pypdf
 import pytest
 from msgspec.structs import replace
 
-from conftest import DATA, edit, matrix, page_texts, pdf_text, run_cli
+from conftest import DATA, PRINTED_KIT, edit, matrix, page_texts, pdf_text, run_cli, shipped_build
 from generator import __version__
 from generator.content import aid_text as aid
 from generator.content.aid import markdown_text
@@ -395,7 +395,7 @@ def test_same_bytes_twice(pdfs):
 
 
 def test_bw_is_grey_only_and_still_fits(pdfs):
-    bw = build(bw=True)
+    bw = shipped_build(bw=True, parts=PRINTED_KIT)      # the --bw kit test_counters_print reads
     assert all(bw[name] != pdfs[name] for name in AID_FILES)
     colour = re.compile(rb"([\d.]+) ([\d.]+) ([\d.]+) (?:rg|RG)")
     for paper, reader in readers(bw).items():

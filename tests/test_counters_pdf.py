@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA, SLOW, TYPOGRAPHIC_APOSTROPHE, edit
+from conftest import DATA, PRINTED_KIT, SLOW, TYPOGRAPHIC_APOSTROPHE, edit, shipped_build
 from generator.content.words import available_languages, load_words
 from generator.data import load
 from generator.errors import RenderError
@@ -141,17 +141,18 @@ def test_every_counter_is_three_quarter_inch_and_its_back_mirrored(default_build
 
 
 # Reading a sheet's rectangles and words is most of this file's time: README's command measures
-# each size on one paper (both papers between them, and the default size on both above); CI
-# (BAILOUT_SLOW_TESTS=1) every size on both.
+# each size on one paper (both papers between them, and the default size on both above), one set
+# of counters and the sheets it fills (every face, half the sheets); CI (BAILOUT_SLOW_TESTS=1)
+# every size on both, at the default two sets.
 @pytest.mark.parametrize("size,mm_value,paper", [("5/8in", Fraction(5, 8) * INCH_MM, "a4"), ("1in", INCH_MM, "letter"),
                                                  ("16mm", Fraction(16), "a4")])
 def test_counter_sizes_from_the_command_line_values(size, mm_value, paper):
     from generator.cli.argtypes import counter_size_mm
     assert counter_size_mm(size) == mm_value
-    papers = ("a4", "letter") if SLOW else (paper,)
-    outputs = build(counter_mm=mm_value, papers=papers)
+    papers, sets = (("a4", "letter"), 2) if SLOW else ((paper,), 1)
+    outputs = build(counter_mm=mm_value, papers=papers, sets=sets)
     for name in papers:
-        check_sheets(outputs[f"counters-{name}.pdf"], mm_value)
+        check_sheets(outputs[f"counters-{name}.pdf"], mm_value, sets=sets)
 
 
 def test_back_offset_moves_every_back_and_the_calibration_cross():
@@ -322,7 +323,7 @@ def test_manifest_says_what_prints_and_what_the_faces_mean(default_build):
 
 
 def test_bw_prints_outlines_only():
-    pdf = build(bw=True)["counters-a4.pdf"]
+    pdf = shipped_build(bw=True, parts=PRINTED_KIT)["counters-a4.pdf"]       # the --bw kit test_counters_print reads
     page = pages_of(pdf)[2]
     rects = counter_rects(page, Fraction(3, 4) * INCH_MM)
     assert rects

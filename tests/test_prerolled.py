@@ -705,13 +705,14 @@ def test_every_legend_sentence_prints_whole_in_five_lines_in_every_edition(lang,
         status, _, err = run_cli("build", "--only", "prerolled", "--quiet", "--lang", lang,
                                  "--out", tmp_path / str(n), *args)
         assert status == 0, err
+        ctx = context_of(lang, args)
+        table = table_for(ctx)
         for paper in ("a4", "letter"):
             pdf = (tmp_path / str(n) / f"prerolled-{paper}.pdf").read_bytes()
             text = page_texts(pdf)[0]
             assert "..." not in text and "…" not in text, (lang, paper, args)
             # five lines; balanced mode says what a block gives away on a sixth or seventh
-            assert len(render_mod.legend_lines(context_of(lang, args), table_for(context_of(lang, args)),
-                                               PAPERS[paper].width - 2 * render_mod.MARGIN)[1]) \
+            assert len(render_mod.legend_lines(ctx, table, PAPERS[paper].width - 2 * render_mod.MARGIN)[1]) \
                 <= (5 if "random" in args else 7), (lang, paper, args)
 
 
