@@ -343,6 +343,21 @@ def _aid_alone(lang, paper):
     return aid_edition(lang, paper)
 
 
+@functools.cache
+def shipped_kit():
+    """load(DATA), read once a process (a KitData is frozen: every test may share it): some 20 ms
+    a read, and the printed pages' tests read the shipped data three hundred times."""
+    from generator.data import load
+    return load(DATA)
+
+
+def kit_of(data):
+    """The kit in the data folder `data`: the shipped one shared (shipped_kit), any other read anew
+    (a test's edited copy changes between reads)."""
+    from generator.data import load
+    return shipped_kit() if data == DATA else load(data)
+
+
 PRINTED_KIT = ("aid", "prerolled", "counters")       # `--only aid,prerolled,counters`: no digital tables
 
 
@@ -358,6 +373,5 @@ def shipped_build(**options):
 def _shipped_build(options):
     import types
 
-    from generator.data import load
     from generator.make.pipeline import render_all
-    return types.MappingProxyType(render_all(load(DATA), options))
+    return types.MappingProxyType(render_all(shipped_kit(), options))

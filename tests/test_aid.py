@@ -19,7 +19,7 @@ import pypdf
 import pytest
 from msgspec.structs import replace
 
-from conftest import DATA, PRINTED_KIT, edit, matrix, page_texts, pdf_text, run_cli, shipped_build
+from conftest import DATA, PRINTED_KIT, edit, kit_of, matrix, page_texts, pdf_text, run_cli, shipped_build, shipped_kit
 from generator import __version__
 from generator.content import aid_text as aid
 from generator.content.aid import markdown_text
@@ -44,7 +44,7 @@ STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 
 
 def build(data=DATA, **options):
-    kit = load(data)
+    kit = kit_of(data)
     return render_all(kit, BuildOptions(parts=("aid",), **options))
 
 
@@ -363,7 +363,7 @@ def test_metadata_bookmarks_and_print_scaling(pdfs):
 
 def test_title_block(pdfs):
     t = rules_toml()
-    kit = load(DATA)
+    kit = shipped_kit()
     for paper in SIZES:
         first = flat(page_texts(pdfs[f"player-aid-{paper}.pdf"])[0])
         for needed in (t["variant"]["title"], t["variant"]["credit"], PAPERS[paper].label):
@@ -439,7 +439,7 @@ def test_hostile_names_print_cleanly(data_copy, name):
 
 def test_template_error_names_file_and_line(tmp_path):
     (tmp_path / aid.TEMPLATE).write_text("# Aid\n\nfine {{ rules.number }}\n{{ no_such_thing }}\n")
-    kit = load(DATA)
+    kit = shipped_kit()
     ctx = make_context(kit, compute(kit), BuildOptions(), shipped("templates"))
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:4\b"):
         markdown_text(replace(ctx, templates=tmp_path))
@@ -611,7 +611,7 @@ def test_years_without_an_smg_say_what_the_man_takes(reading, data_copy):
 def test_early_refusal_of_a_size_never_refuses_one_that_fits():
     # _may_fit may only refuse a body size that the full layout would refuse too.
     from generator.render.pdf import aid_pdf
-    kit = load(DATA)
+    kit = shipped_kit()
     ctx = make_context(kit, compute(kit), BuildOptions(), shipped("templates"))
     converter = aid_pdf._converter(ctx)
     root = converter.parse(markdown_text(ctx))

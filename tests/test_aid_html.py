@@ -16,9 +16,8 @@ import pdfplumber
 import pytest
 
 import conftest
-from conftest import DATA, aid_alone, edit
+from conftest import DATA, aid_alone, edit, kit_of
 from generator.content.words import load_words
-from generator.data import load
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
@@ -28,7 +27,7 @@ PERCENT = re.compile(r"\d+\.\d%")
 
 
 def build(data=DATA, **options):
-    return render_all(load(data), BuildOptions(parts=("aid",), **options))
+    return render_all(kit_of(data), BuildOptions(parts=("aid",), **options))
 
 
 def html_of(data=DATA, words=None, **options):
@@ -38,7 +37,7 @@ def html_of(data=DATA, words=None, **options):
     from generator.engine.odds import compute
     from generator.make.outputs import named
     from generator.make.products import Products
-    kit = load(data)
+    kit = kit_of(data)
     ctx = make_context(kit, compute(kit), BuildOptions(**options), shipped("templates"), words=words or WORDS)
     return Products(ctx).get(named("player-aid.html").product).decode()
 

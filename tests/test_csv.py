@@ -7,10 +7,9 @@ import io
 
 import pytest
 
-from conftest import DATA, SLOW, run_cli
+from conftest import SLOW, run_cli, shipped_kit
 from generator.cli.commands import _check_catalogues
 from generator.content.words import load_words
-from generator.data import load
 from generator.errors import DataError
 
 WORDS = load_words()
@@ -87,7 +86,7 @@ def test_check_names_a_catalogue_word_a_spreadsheet_reads_as_a_formula(locale):
     # check's catalogue checks alone: the render of every part check runs first, and how check
     # reports a DataError, are test_bad_data.py's and test_edition_words.py's
     with pytest.raises(DataError) as caught:
-        _check_catalogues(load(DATA))
+        _check_catalogues(shipped_kit())
     lines = caught.value.problems
     assert any("en.po: prerolled.csv.row:" in line and "formula" in line for line in lines), lines
     assert any("de.po: prerolled.csv.weapon:" in line and "line break" in line for line in lines), lines
@@ -121,7 +120,7 @@ def test_the_csv_is_written_a_piece_at_a_time_never_held_whole(tmp_path):
     from generator.make.pipeline import write_files
     from generator.make.products import ROWS, Products
     from generator.options import BuildOptions
-    kit = load(DATA)
+    kit = shipped_kit()
     rows, share = BOUND
     ctx = make_context(kit, compute(kit), BuildOptions(parts=("prerolled",), rows=rows), shipped("templates"))
     products = Products(ctx)

@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 from babel.messages.pofile import read_po
 
-from conftest import DATA, ROOT, aid_alone, edit, matrix, pdf_text, run_cli, shipped_build
+from conftest import DATA, ROOT, aid_alone, edit, matrix, pdf_text, run_cli, shipped_build, shipped_kit
 from generator.cli.commands import _check_catalogues
 from generator.content.aid_files import aid_catalogue_file
 from generator.content.faces import all_counters
@@ -270,7 +270,7 @@ def test_a_glossary_model_no_nationality_names_is_named_by_file_and_key(data_cop
 
 
 def test_read_glossary_takes_the_models_in_the_editions_form():
-    glossary = read_glossary(load(DATA), "ru")
+    glossary = read_glossary(shipped_kit(), "ru")
     assert glossary.models["PPSh-41"] == ("ППШ-41", "")
 
 
@@ -390,7 +390,7 @@ def test_a_face_images_alt_text_is_the_editions_name_kind_and_side(lang):
     german = _glossary(lang)["nationalities"]["german"]["name"]
     kind = catalogue["counter.kind.rifle"] + " 1939\u201345"
     back = catalogue["calibration.key.back"].replace("{kind}", kind)
-    kit = load(DATA)
+    kit = shipped_kit()
     edition = translated(kit, read_glossary(kit, lang))
     alt = _face_alt("faces/german-rifle-1939-45-back.png", edition, Words(lang, catalogue))
     assert alt == catalogue["release.index.face.alt"].replace("{nationality}", german).replace("{face}", back)
@@ -454,7 +454,7 @@ def _years(span, message):
 @pytest.mark.parametrize("lang", ["en", *EDITIONS])
 def test_a_weapon_markers_years_are_written_as_the_editions_catalogue_writes_years(lang):
     messages = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
-    for nat, counters in all_counters(load(DATA), 1, load_words(lang)):
+    for nat, counters in all_counters(shipped_kit(), 1, load_words(lang)):
         weapons = [c for c in counters if c.kind in ("rifle", "smg")]
         for span, counter in zip([*nat.rifles, *nat.smgs], weapons, strict=True):
             key = "counter.years.one" if span.first == span.last else "counter.years.span"
@@ -463,11 +463,11 @@ def test_a_weapon_markers_years_are_written_as_the_editions_catalogue_writes_yea
 
 def test_the_russian_markers_write_years_the_russian_way():
     # a Russian reader writes 1939–43, never the English ’39–’43 (soviet.toml: the Mosin 1939 to 1943)
-    soviet = dict(all_counters(load(DATA), 1, load_words("ru")))
+    soviet = dict(all_counters(shipped_kit(), 1, load_words("ru")))
     texts = [n.text for nat, counters in soviet.items() if nat.key == "soviet"
              for c in counters if c.kind == "rifle" for n in c.front.numerals]
     assert texts[0] == "1939–43" and not any("’" in text for text in texts), texts
-    english = [n.text for nat, counters in all_counters(load(DATA), 1, load_words("en")) if nat.key == "soviet"
+    english = [n.text for nat, counters in all_counters(shipped_kit(), 1, load_words("en")) if nat.key == "soviet"
                for c in counters if c.kind == "rifle" for n in c.front.numerals]
     assert english[0] == "’39–’43", english
 
@@ -479,7 +479,7 @@ def _counter_key_text(lang):
     from generator.engine.odds import compute
     from generator.make.pipeline import edition_data
     from generator.options import BuildOptions
-    kit = edition_data(load(DATA), lang)
+    kit = edition_data(shipped_kit(), lang)
     ctx = make_context(kit, compute(kit), BuildOptions(lang=lang), shipped("templates"), words=load_words(lang))
     return " ".join(entry.text for entry in counter_key(ctx))
 
@@ -506,7 +506,7 @@ def test_a_weapon_markers_title_prints_whole_on_the_briefs_counters(lang):
     from generator.render.pdf.face_pdf import fit_faces
     messages = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
     from generator.make.pipeline import edition_data
-    kit, words = edition_data(load(DATA), lang), load_words(lang)
+    kit, words = edition_data(shipped_kit(), lang), load_words(lang)
     groups = all_counters(kit, 1, words)
     for inches in (Fraction(5, 8), Fraction(3, 4)):
         size = float(inches * 72)

@@ -20,7 +20,7 @@ import pytest
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
-from conftest import DATA, aid_alone, edit, matrix, pdf_text, run_cli, shipped_build
+from conftest import DATA, aid_alone, edit, matrix, pdf_text, run_cli, shipped_build, shipped_kit
 from generator.content.words import (
     LOCALE,
     Words,
@@ -29,7 +29,6 @@ from generator.content.words import (
     load_words,
     missing_translations,
 )
-from generator.data import load
 from generator.errors import DataError
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
@@ -50,7 +49,7 @@ def edition(lang):
     """{file name: bytes} of the printed kit in `lang` (aid, tables, counters and the merged kit),
     both papers: no test here reads an edition's digital tables.  English is the session's
     default build (kit_files), the same bytes: the tests that compare take it from there."""
-    return render_all(load(DATA), BuildOptions(lang=lang, parts=PRINTED_PARTS))
+    return render_all(shipped_kit(), BuildOptions(lang=lang, parts=PRINTED_PARTS))
 
 
 def aid_a4(lang):
@@ -161,7 +160,7 @@ def test_the_longest_footer_keeps_clear_of_the_narrowest_papers_sides(lang):
     from generator.layout.paper import PAPERS
     from generator.make.pipeline import context
     from generator.render.pdf.canvas import EDGE_MM, edition_faces, footer_text
-    ctx = context(load(DATA), BuildOptions(lang=lang, label="W" * MAX_LABEL))
+    ctx = context(shipped_kit(), BuildOptions(lang=lang, label="W" * MAX_LABEL))
     paper = min(PAPERS.values(), key=lambda p: p.width)
     room = paper.width - 2 * EDGE_MM * MM
     font = edition_faces(lang).body
@@ -345,7 +344,7 @@ def test_no_common_english_word_in_the_aid(lang):
     English interpretation readings quote from the rule ("any single", "for any individual")."""
     from generator.content.words import load_words
     quoted = re.findall(r"\u201c([^\u201d{}]+)\u201d", load_words()("aid.note.unnumbered"))
-    readings = [text for note in load(DATA).rules.interpretations for _, text in note.readings]
+    readings = [text for note in shipped_kit().rules.interpretations for _, text in note.readings]
     quoted += [phrase for text in readings for phrase in re.findall(r"\u201c([^\u201d]+)\u201d", text)]
     assert quoted
 

@@ -13,7 +13,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA, aid_alone, pdf_text, shipped_build
+from conftest import DATA, aid_alone, pdf_text, shipped_build, shipped_kit
 from generator.content.words import Words, load_words
 from generator.text import line_pieces
 
@@ -89,12 +89,11 @@ def test_the_aids_text_has_no_space_between_japanese_words():
     """The template joins its sentences with spaces, as the Latin editions write them."""
     from generator.content.aid_text import render_text
     from generator.content.context import make_context
-    from generator.data import load
     from generator.data.sources import shipped
     from generator.engine.odds import compute
     from generator.make.pipeline import edition_data
     from generator.options import BuildOptions
-    kit = edition_data(load(DATA), "ja")
+    kit = edition_data(shipped_kit(), "ja")
     text = render_text(make_context(kit, compute(kit), BuildOptions(lang="ja"), shipped("templates"),
                                     words=load_words("ja")))
     japanese = "[\u3040-\u30ff\u4e00-\u9fff。、：（）「」]"
@@ -119,10 +118,9 @@ def test_the_japanese_catalogue_has_one_plural_form_and_babels_numbers():
 def test_every_japanese_subset_of_the_merged_kit_has_its_own_tag():
     """The Japanese faces fill several subsets of 256 glyphs each: in the kit that joins the parts,
     one tag still names one font program (DESIGN.md's subset tags)."""
-    from generator.data import load
     from generator.make.pipeline import render_all
     from generator.options import BuildOptions
-    kit = render_all(load(DATA), BuildOptions(lang="ja", papers=("a4",), rows=20,
+    kit = render_all(shipped_kit(), BuildOptions(lang="ja", papers=("a4",), rows=20,
                                               parts=("aid", "prerolled", "counters")))["kit-a4.pdf"]
     programs: dict[str, bytes] = {}
     for page in PdfReader(io.BytesIO(kit)).pages:
@@ -140,13 +138,12 @@ def test_a_japanese_sentence_citing_a_note_ends_once_after_the_note():
     never "…持つ。（注6）" nor "…持つ。（…注6）。"."""
     import tomllib
 
-    from generator.data import load
     from generator.make.pipeline import render_all
     from generator.options import BuildOptions
     glossary = tomllib.loads((DATA / "glossary" / "ja.toml").read_text(encoding="utf-8"))["text"]
     rifle = glossary["interpretation.no_smg.readings.rifle"]
     assert rifle.endswith("。")
-    prerolled = render_all(load(DATA), BuildOptions(lang="ja", papers=("a4",), rows=20, parts=("prerolled",)))
+    prerolled = render_all(shipped_kit(), BuildOptions(lang="ja", papers=("a4",), rows=20, parts=("prerolled",)))
     texts = {"aid": pdf_text(aid_alone("ja")["player-aid-a4.pdf"]),
              "prerolled": pdf_text(prerolled["prerolled-a4.pdf"])}
     for name, text in texts.items():
@@ -162,10 +159,9 @@ def test_a_japanese_sentence_citing_a_note_ends_once_after_the_note():
 def test_no_two_subsets_of_a_part_pdf_share_a_tag(lang):
     """A tag names one subset in a PDF (ISO 32000-1, 9.6.4; DESIGN.md's subset tags), the parts
     a player prints alone as much as the kit: not AAAAAA+ for a face and again for its bold."""
-    from generator.data import load
     from generator.make.pipeline import render_all
     from generator.options import BuildOptions
-    parts = render_all(load(DATA), BuildOptions(lang=lang, papers=("a4",), rows=20, parts=("counters", "prerolled")))
+    parts = render_all(shipped_kit(), BuildOptions(lang=lang, papers=("a4",), rows=20, parts=("counters", "prerolled")))
     for name in ("player-aid-a4.pdf", "counters-a4.pdf", "prerolled-a4.pdf"):
         content = aid_alone(lang)[name] if name.startswith("player-aid") else parts[name]
         subsets: dict[str, set[tuple[str, bytes]]] = {}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import conftest
-from conftest import DATA, edit, run_cli
+from conftest import DATA, edit, run_cli, shipped_kit
 from generator.content.words import load_words
 
 RULE_FILE = conftest.ROOT.parent / "shared" / "rules" / "871-afvs-bail-out.txt"    # the variant, beside the checkout
@@ -144,9 +144,8 @@ def test_each_weapons_row_names_its_army_in_the_editions_words():
     # "whose army each row follows" prints under the name; in German as in the glossary
     import tomllib
 
-    from generator.data import load
     from generator.data.glossary import read_glossary, translated, untranslated
-    kit = load(DATA)
+    kit = shipped_kit()
     for lang in ("de", "fr", "it", "es"):
         table = tomllib.loads((DATA / "glossary" / f"{lang}.toml").read_text(encoding="utf-8"))["nationalities"]
         glossary = read_glossary(kit, lang)

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import DATA, SLOW, aid_alone, edit, page_texts, run_cli, shipped_build
+from conftest import DATA, SLOW, aid_alone, edit, kit_of, page_texts, run_cli, shipped_build, shipped_kit
 from generator.content.aid_files import aid_words
 from generator.content.aid_text import render_text
 from generator.content.context import make_context
@@ -38,7 +38,7 @@ ALL = ("en", *sorted(EDITIONS))
 
 
 def context(lang, data=DATA):
-    kit = edition_data(load(data), lang)
+    kit = edition_data(kit_of(data), lang)
     return make_context(kit, compute(kit), BuildOptions(lang=lang), shipped("templates"), words=load_words(lang))
 
 
@@ -182,7 +182,7 @@ def test_no_french_line_starts_with_a_mark_or_ends_with_an_opening_guillemet(nam
     elif name == "counters-a4.pdf":
         pdf = counters_a4("fr")
     else:
-        pdf = render_all(load(DATA), BuildOptions(lang="fr", parts=("prerolled",), papers=("a4",), rows=40))[name]
+        pdf = render_all(shipped_kit(), BuildOptions(lang="fr", parts=("prerolled",), papers=("a4",), rows=40))[name]
     assert _lone_marks(pdf, pages) == []
 
 
@@ -226,7 +226,7 @@ def test_the_lone_mark_check_finds_a_colon_that_starts_a_line():
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_every_message_says_the_glossarys_terms_and_none_it_avoids(lang):
-    kit = load(DATA)
+    kit = shipped_kit()
     assert term_problems(kit, read_glossary(kit, lang)) == []
 
 
@@ -306,7 +306,7 @@ class _Texts(html.parser.HTMLParser):
 def english_quotes():
     """The rule's words the English edition quotes: in its catalogue's note (the section "AFV
     Crew Members", "rule {crew} above" with the rule number in) and in the interpretation readings."""
-    kit = load(DATA)
+    kit = shipped_kit()
     note = load_words()("aid.note.unnumbered", crew=kit.rules.crew.morale_rule, fate=kit.rules.fate.rule)
     quoted = re.findall(r"\u201c([^\u201d]+)\u201d", note)
     quoted += [q for i in kit.rules.interpretations for _, text in i.readings
@@ -328,7 +328,7 @@ def test_the_english_rule_words_on_the_web_aid_are_marked_english(lang):
     assert len(shown) >= 5, (lang, shown)
     for quote in shown:
         assert quote not in unmarked, (lang, quote)
-    glossary = read_glossary(load(DATA), lang)
+    glossary = read_glossary(shipped_kit(), lang)
     for term in glossary.terms:
         if term.kept:
             assert f"({term.kept})" not in unmarked and f"（{term.kept}）" not in unmarked, (lang, term.kept)
@@ -339,7 +339,7 @@ def test_the_english_rule_words_on_the_web_aid_are_marked_english(lang):
 @pytest.mark.parametrize("lang", ALL)
 def test_every_glyph_of_every_edition_prints_in_the_kits_fonts(lang):
     from generator.render.pdf.glyphs import check_printable
-    check_printable(edition_data(load(DATA), lang), load_words(lang))
+    check_printable(edition_data(shipped_kit(), lang), load_words(lang))
 
 
 def test_a_word_the_fonts_lack_is_named_by_catalogue_and_key():

@@ -23,9 +23,8 @@ import pytest
 from pypdf import PdfReader
 
 import inkbox
-from conftest import DATA, SLOW, page_texts
+from conftest import DATA, SLOW, page_texts, shipped_kit
 from generator.content.words import available_languages, load_words
-from generator.data import load
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 from pdfpage import pages_of
@@ -42,14 +41,14 @@ COMMAND = re.compile(r"(?<![\w-])--[a-z]|\bbailout (?:build|release|diff|check|o
 @functools.lru_cache(maxsize=4)
 def counters(lang, profile, size):
     """The counters of one edition, print profile and counter size, A4 alone."""
-    return render_all(load(DATA), BuildOptions(lang=lang, print_profile=profile, counter_mm=SIZES[size],
+    return render_all(shipped_kit(), BuildOptions(lang=lang, print_profile=profile, counter_mm=SIZES[size],
                                                parts=("counters",), papers=("a4",)))["counters-a4.pdf"]
 
 
 @functools.lru_cache(maxsize=2)
 def kit(lang, profile):
     """Every part of one edition and profile, both papers."""
-    return render_all(load(DATA), BuildOptions(lang=lang, print_profile=profile))
+    return render_all(shipped_kit(), BuildOptions(lang=lang, print_profile=profile))
 
 
 @pytest.fixture(scope="module")
@@ -264,7 +263,7 @@ def test_no_kit_page_is_left_unexplained(kit_files):
         c.drawString(100, 100, text)
         c.save()
         return buffer.getvalue()
-    ctx = context(load(DATA), BuildOptions(lang="fr", papers=("a4",)))
+    ctx = context(shipped_kit(), BuildOptions(lang="fr", papers=("a4",)))
     blank = kit_pdf.blank_page(ctx, paper, "t", "s")
     merged = kit_pdf.merge([("a", one_page("a")), ("b", one_page("b"))], paper, "t", "s", kit_pdf.document_info(ctx),
                            blank=blank)

@@ -20,7 +20,7 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, IndirectObject
 
-from conftest import DATA, SLOW
+from conftest import DATA, SLOW, shipped_kit
 from generator.data import load
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
@@ -45,7 +45,7 @@ def _shop_build(marks):
     BAILOUT_SLOW_TESTS=1: the boxes are the paper's, which the build with marks checks on both)."""
     parts = ("aid", "prerolled", "counters") if marks else ("counters",)
     papers = ("a4", "letter") if marks or SLOW else ("a4",)
-    return render_all(load(DATA), BuildOptions(parts=parts, papers=papers, print_profile="shop", marks=marks,
+    return render_all(shipped_kit(), BuildOptions(parts=parts, papers=papers, print_profile="shop", marks=marks,
                                                counter_mm=SHOP_COUNTER))
 
 
@@ -313,7 +313,8 @@ def test_print_and_no_marks_on_the_command_line():
 def test_manifest_names_the_profile_but_the_default():
     assert b"print shop\n" in shop_build()["MANIFEST.txt"]
     assert b"print shop, no marks\n" in shop_build(False)["MANIFEST.txt"]
-    assert b"\nprint " not in render_all(load(DATA), BuildOptions(parts=("prerolled",), papers=("a4",)))["MANIFEST.txt"]
+    home = render_all(shipped_kit(), BuildOptions(parts=("prerolled",), papers=("a4",)))
+    assert b"\nprint " not in home["MANIFEST.txt"]
 
 
 @pytest.fixture(scope="module")
@@ -324,7 +325,7 @@ def several():
     from generator.make.release import make_release
     from generator.options import default_counter_mm
     profiles = ("shop", "fold", "tgc-punchout")     # the counter size the command line would choose for them
-    _name, content = make_release(load(DATA), BuildOptions(print_profile="shop", rows=8,
+    _name, content = make_release(shipped_kit(), BuildOptions(print_profile="shop", rows=8,
                                                            counter_mm=default_counter_mm(profiles)),
                                   more_profiles=profiles[1:])
     archive = zipfile.ZipFile(io.BytesIO(content))
@@ -391,7 +392,7 @@ def test_same_inputs_same_bytes(profile):
     (the counters alone or beside the other parts: one file's bytes are its own inputs')."""
     opts = BuildOptions(parts=("counters",), papers=("letter",), print_profile=profile,
                         counter_mm=SHOP_COUNTER if profile == "shop" else BuildOptions().counter_mm)
-    first = render_all(load(DATA), opts)["counters-letter.pdf"]
-    second = shop_build()["counters-letter.pdf"] if profile == "shop" else render_all(load(DATA), opts)[
+    first = render_all(shipped_kit(), opts)["counters-letter.pdf"]
+    second = shop_build()["counters-letter.pdf"] if profile == "shop" else render_all(shipped_kit(), opts)[
         "counters-letter.pdf"]
     assert first == second

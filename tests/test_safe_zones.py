@@ -21,10 +21,9 @@ from fractions import Fraction
 import pytest
 
 import inkbox
-from conftest import DATA, SLOW
+from conftest import SLOW, shipped_kit
 from generator.content.faces import build_counters
 from generator.content.words import available_languages
-from generator.data import load
 from generator.errors import RenderError
 from generator.layout import face_layout as fl
 from generator.layout import pictograms
@@ -53,7 +52,7 @@ def safe_inset(profile: str, size: str) -> float:
 
 @functools.lru_cache(maxsize=1)
 def kit():
-    return load(DATA)
+    return shipped_kit()
 
 
 @functools.lru_cache(maxsize=1)
