@@ -375,3 +375,21 @@ def _shipped_build(options):
 
     from generator.make.pipeline import render_all
     return types.MappingProxyType(render_all(shipped_kit(), options))
+
+
+def kept_page_texts(content):
+    """page_texts(content), read once a process for the same PDF bytes (a test of the printed
+    pages often reads a file another test read already: the session's kit, an edition's aid)."""
+    if not isinstance(content, bytes):
+        return page_texts(content)
+    return list(_kept_page_texts(content))
+
+
+def kept_pdf_text(content):
+    """pdf_text(content), read as kept_page_texts reads it."""
+    return "\n".join(kept_page_texts(content))
+
+
+@functools.lru_cache(maxsize=32)
+def _kept_page_texts(content):
+    return tuple(page_texts(content))

@@ -87,7 +87,7 @@ class Page(HTMLParser):
 
 def pdf_text(content):
     """The PDF's text, flat (read by pdfium: conftest.pdf_text)."""
-    return " ".join(conftest.pdf_text(content).split())
+    return " ".join(conftest.kept_pdf_text(content).split())
 
 
 def test_same_figures_as_the_pdf(outputs):

@@ -13,7 +13,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA, aid_alone, pdf_text, shipped_build, shipped_kit
+from conftest import DATA, aid_alone, kept_pdf_text, shipped_build, shipped_kit
 from generator.content.words import Words, load_words
 from generator.text import line_pieces
 
@@ -104,7 +104,7 @@ def test_the_kits_minus_prints_in_the_japanese_faces_and_reads_as_a_minus():
     """Plex Sans JP has no U+2212; its figure dash draws it, and the PDF's text still says U+2212."""
     from generator.render.pdf.glyphs import undrawable_words
     assert undrawable_words(Words("ja", {"k": "CCV \u22121"})) == []
-    text = pdf_text(aid_alone("ja")["player-aid-a4.pdf"])
+    text = kept_pdf_text(aid_alone("ja")["player-aid-a4.pdf"])
     assert "\u22122" in text and "\u2012" not in text       # crew Morale: the AFV's -2
 
 
@@ -144,8 +144,8 @@ def test_a_japanese_sentence_citing_a_note_ends_once_after_the_note():
     rifle = glossary["interpretation.no_smg.readings.rifle"]
     assert rifle.endswith("。")
     prerolled = render_all(shipped_kit(), BuildOptions(lang="ja", papers=("a4",), rows=20, parts=("prerolled",)))
-    texts = {"aid": pdf_text(aid_alone("ja")["player-aid-a4.pdf"]),
-             "prerolled": pdf_text(prerolled["prerolled-a4.pdf"])}
+    texts = {"aid": kept_pdf_text(aid_alone("ja")["player-aid-a4.pdf"]),
+             "prerolled": kept_pdf_text(prerolled["prerolled-a4.pdf"])}
     for name, text in texts.items():
         flat = re.sub(r"\s+", "", text)
         assert "。。" not in flat, name
@@ -180,14 +180,14 @@ def test_the_japanese_edition_sets_its_own_punctuation_around_figures():
     """The template's and the kit's punctuation comes from the catalogues: Japanese sets a
     full-width colon, brackets and list marks beside its figures (JIS X 4051), the Latin editions
     keep theirs."""
-    aid = pdf_text(aid_alone("ja")["player-aid-a4.pdf"])
+    aid = kept_pdf_text(aid_alone("ja")["player-aid-a4.pdf"])
     assert not re.findall(r"\(\d+(?:\.\d+)?%\)|\d: |\d, \d|; ", aid), \
         re.findall(r".{8}(?:\(\d+(?:\.\d+)?%\)|\d: |\d, \d|; ).{8}", aid)
     assert "（33.3%）" in aid and "列3：2・3" in aid.replace("\n", "")
-    counters = pdf_text(shipped_build(lang="ja", papers=("a4",), parts=("counters",))
+    counters = kept_pdf_text(shipped_build(lang="ja", papers=("a4",), parts=("counters",))
                         ["counters-a4.pdf"])
     assert "、" in counters and not re.findall(r"\S, |; ", counters), re.findall(r".{8}(?:\S, |; ).{8}", counters)
-    english = pdf_text(aid_alone("en")["player-aid-a4.pdf"])
+    english = kept_pdf_text(aid_alone("en")["player-aid-a4.pdf"])
     assert "(33.3%)" in english and re.search(r"3: 2, 3", english)
 
 
