@@ -16,7 +16,7 @@ import pdfplumber
 import pytest
 
 import conftest
-from conftest import DATA, aid_alone, edit, kit_of
+from conftest import DATA, PRINTED_KIT, aid_alone, edit, kit_of, shipped_build
 from generator.content.words import load_words
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
@@ -246,7 +246,8 @@ def _rgb(colour):
 @pytest.mark.parametrize("bw", [False, True])
 def test_the_page_and_the_pdf_share_one_palette(bw):
     # The title prints in the accent colour in both editions.
-    outputs = build(papers=("a4",), bw=True) if bw else aid_alone("en")     # the colour aid: shared
+    # both shared: the aid alone, and the --bw printed kit test_counters_print reads
+    outputs = shipped_build(bw=True, parts=PRINTED_KIT) if bw else aid_alone("en")
     accent = re.search(r"--accent: (#[0-9a-f]{6})", outputs["player-aid.html"].decode()).group(1)
     with pdfplumber.open(io.BytesIO(outputs["player-aid-a4.pdf"])) as pdf:
         chars = pdf.pages[0].chars
