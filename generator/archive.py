@@ -3,9 +3,9 @@ Simulator folder.
 
 The same files give the same bytes: entries in sorted order, each dated FIXED_DATE (or
 SOURCE_DATE_EPOCH when set, within the dates a zip can say), plain files with fixed permissions,
-PNGs and zips stored (they are deflated already) and everything else deflated at one level.  Every entry
-name is checked before it is written: a relative path of plain parts, so no name a data folder
-made can climb out of the folder the archive is unpacked into.
+PNGs, PDFs and zips stored (their contents are deflated already) and everything else deflated at
+one level.  Every entry name is checked before it is written: a relative path of plain parts, so
+no name a data folder made can climb out of the folder the archive is unpacked into.
 """
 
 import io
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from generator.options import check_source_date_epoch
 
 FIXED_DATE = (2000, 1, 1, 0, 0, 0)      # the PDFs' own fixed date when no SOURCE_DATE_EPOCH is set
-STORED_AS_THEY_ARE = (".png", ".zip", ".vmdx", ".vmod")     # compressed already
+STORED_AS_THEY_ARE = (".png", ".pdf", ".zip", ".vmdx", ".vmod")     # their contents are compressed already
 # A part of an entry's path: printable ASCII but the separators, quotes and the characters
 # Windows refuses in a file name; not '.' or '..'.
 _PART = re.compile(r"[A-Za-z0-9 ._+()-]{1,200}")
@@ -49,9 +49,10 @@ def zip_bytes(files: Mapping[str, bytes], folder: str = "") -> bytes:
             info = zipfile.ZipInfo(prefix + name, date_time=stamp)
             info.create_system = 3                  # unix, so the permissions below are read
             info.external_attr = 0o100644 << 16     # a plain file, rw-r--r--
-            # A PNG, and a zip of the kit's own (a VASSAL file, the Tabletop Simulator folder in a
-            # release), is deflated already: deflating it again saves about a tenth of its size for
-            # most of a release's time in its last, single process; stored as it is.
+            # A PNG, a PDF (its pages, fonts and images are deflated streams) and a zip of the kit's
+            # own (a VASSAL file, the Tabletop Simulator folder in a release) are deflated already:
+            # deflating them again saves a tenth to a sixth of their size for most of a release's
+            # time in its last, single process; stored as they are.
             stored = name.endswith(STORED_AS_THEY_ARE)
             info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
             archive.writestr(info, files[name], compresslevel=9)

@@ -32,9 +32,10 @@ def test_plain_names_are_kept_sorted_dated_and_the_same_bytes_each_time(monkeypa
     infos = zipfile.ZipFile(io.BytesIO(content)).infolist()
     assert [i.filename for i in infos] == sorted(f"bailout-en/{n}" for n in files)
     assert all(i.date_time == FIXED_DATE and i.external_attr >> 16 == 0o100644 for i in infos)
-    # what is compressed already (PNGs, the kit's own zips) is stored; the rest deflated
+    # what is compressed already (PNGs, PDFs, the kit's own zips) is stored; the rest deflated
     stored = {i.filename.removeprefix("bailout-en/") for i in infos if i.compress_type == zipfile.ZIP_STORED}
-    assert stored == {"images/bailout-rows-row-002.png", "images/a b (1).png", "bailout-en.vmdx", "bailout-tts-en.zip"}
+    assert stored == {"images/bailout-rows-row-002.png", "images/a b (1).png", "bailout-en.vmdx", "bailout-tts-en.zip",
+                      "player-aid-a4.pdf"}
     assert all(i.compress_type in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) for i in infos)
 
 

@@ -54,10 +54,11 @@ def usable_cores() -> int:
 
 def lanes(work: Sequence[A], jobs: int, each: int = 1) -> list[list[A]]:
     """`work` dealt out in turn over at most `jobs` lanes of at least `each` items.  The first
-    lane is this process's, and never longer than another: this process also gathers what the
-    others send and makes what follows from it (a release's zip)."""
+    lane is this process's, and never shorter than another: a worker first starts an interpreter
+    and imports the kit, while this process starts on its lane at once, and what follows from the
+    lanes (a release's zip) waits for the last of them whichever it is."""
     count = max(1, min(jobs, len(work) // each))
-    return [list(work[i::count]) for i in reversed(range(count))]
+    return [list(work[i::count]) for i in range(count)]
 
 
 def side_by_side(here: Callable[[], T], run: Callable[[A], T], work: Sequence[A]) -> list[T]:
