@@ -329,6 +329,89 @@ def preset_builds():
     return builds
 
 
+# -- a command run in this process that could wait for ever ---------------------------------------
+
+class Hung(Exception):
+    """A command run in this process outlived its time limit, as one waiting on a FIFO would."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    """Raise Hung in the body once `seconds` (whole) have passed: a command run in this process
+    that would wait for ever (on a FIFO nobody writes) fails its test rather than hang the run.
+    SIGALRM, so in the main thread, where pytest runs a test."""
+    def hung(signum, frame):
+        raise Hung(f"still running after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# -- what the tests of the commands and the digital tables share: a build, a browser ---------------
+
+HOSTILE_NAME = "Ger</x> & \"man\" 'q' a;b,c/d\\e f'"       # XML's, VASSAL's and JSON's special characters
+
+
+@pytest.fixture(scope="session")
+def hostile_digital(tmp_path_factory):
+    """The folder `bailout build --only vassal,tts --rows 12 --paper a4` wrote from data whose German
+    nationality is named HOSTILE_NAME, made once a run (test_vassal.py and test_tts.py read it)."""
+    with _made_once(tmp_path_factory, "hostile-digital") as (folder, made):
+        if not made:
+            shutil.copytree(DATA, folder / "data")
+            path = folder / "data" / "nationalities" / "german.toml"
+            quoted = HOSTILE_NAME.replace("\\", "\\\\").replace('"', '\\"')
+            edit(path, 'name = "German"', f'name = "{quoted}"')
+            status, _, err = run_cli("build", "--data", folder / "data", "--only", "vassal,tts", "--rows", "12",
+                                     "--paper", "a4", "--quiet", "--out", folder / "out")
+            assert status == 0, err
+        return folder / "out"
+
+
+def browser_unavailable(reason):
+    """Skip a browser test, saying what is missing; with CI=true fail instead: CI runs them."""
+    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+        pytest.fail(f"CI must run the browser tests: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def chromium_driver():
+    """One headless Debian Chromium driven by selenium (never a downloaded driver) for the run's
+    browser tests (test_browser.py, test_serve.py: a start is about a second of CPU), its console
+    log kept; skips, saying what is missing, where selenium, Chromium or chromedriver is."""
+    import tempfile
+
+    from serving import CHROMEDRIVER, CHROMIUM, FLAGS
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        browser_unavailable("selenium is not installed (pip install -e '.[test]')")
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not path.exists():
+            browser_unavailable(f"{path} is missing (apt-get install chromium chromium-driver)")
+    profile = tempfile.mkdtemp(prefix="bailout-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # An explicit driver path: selenium never tries to download one.
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_script_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 # ---- G-print: the printed pages' builds, shared by their tests ----------------------------------
 
 def aid_alone(lang, paper="a4"):

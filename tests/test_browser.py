@@ -9,29 +9,22 @@ Debian's chromium and chromium-driver and puts axe-core (npm) under .cache/npm.
 
 import os
 import shutil
-import tempfile
 import zipfile
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
 
-from conftest import ROOT, SLOW
+from conftest import ROOT, SLOW, browser_unavailable
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 WIDTHS = (360, 1280)
 HEIGHT = 900
 PAGES = ("player-aid.html", "index.html")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run")
 BLOCKING = ("serious", "critical")
 
 
 def _unavailable(reason):
-    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
-        pytest.fail(f"CI must run the browser tests: {reason}")
-    pytest.skip(reason)
+    browser_unavailable(reason)
 
 
 def axe_source():
@@ -50,30 +43,9 @@ def axe_source():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _unavailable("selenium is not installed (pip install -e '.[test]')")
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not path.exists():
-            _unavailable(f"{path} is missing (apt-get install chromium chromium-driver)")
-    profile = tempfile.mkdtemp(prefix="bailout-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    # An explicit driver path: selenium never tries to download one.
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    driver.set_script_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+def browser(chromium_driver):
+    """The run's Chromium (conftest's, test_serve.py's too), its console log kept."""
+    return chromium_driver
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ included; a nested function counts inside its parent and on its own."""
 import ast
 import textwrap
 
+from commands_source import parsed
 from conftest import ROOT
 
 CODE = ROOT / "generator"
@@ -15,7 +16,7 @@ MAX_LINES = 80
 def long_functions(source: str, name: str) -> list[str]:
     """'name:line function (N lines)' for every function in `source` over MAX_LINES lines."""
     found = []
-    for node in ast.walk(ast.parse(source, filename=name)):
+    for node in ast.walk(parsed(source, name)):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             lines = node.end_lineno - node.lineno + 1
             if lines > MAX_LINES:
@@ -48,7 +49,7 @@ def plain_frozen_dataclasses(source: str, name: str) -> list[str]:
     field out of its hash (CONTRIBUTING.md: a record is a Struct; Python 3.11 compiles a
     dataclass's methods at import)."""
     found = []
-    for node in ast.walk(ast.parse(source, filename=name)):
+    for node in ast.walk(parsed(source, name)):
         if not isinstance(node, ast.ClassDef):
             continue
         frozen = any(isinstance(d, ast.Call) and getattr(d.func, "id", "") == "dataclass"

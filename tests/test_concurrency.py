@@ -19,7 +19,8 @@ from generator.errors import DataError
 from generator.make import release, workers
 from generator.make.transaction import LOCK_NAME, STAGING_PREFIX
 
-needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds a build's workers in /proc")
+needs_proc = pytest.mark.skipif(not Path(f"/proc/self/task/{os.getpid()}/children").exists(),
+                                reason="finds a build's workers in /proc (Linux, its children lists)")
 
 
 @pytest.fixture
@@ -59,12 +60,12 @@ def test_a_kit_built_a_paper_a_process_is_the_same_bytes_as_in_one(pools, tmp_pa
 
 
 def test_one_job_the_default_starts_no_worker(pools, tmp_path):
-    # the aid alone: a part made per paper, so both papers are work a second process could take
-    status, _, err = run_cli("build", "--quiet", "--out", tmp_path / "out", "--only", "aid")
+    # a short table: a part made per paper, so both papers are work a second process could take
+    status, _, err = run_cli("build", "--quiet", "--out", tmp_path / "out", "--only", "prerolled", "--rows", "8")
     assert status == 0, err
     assert pools == []
-    status, _, err = run_cli("build", "--quiet", "--out", tmp_path / "one", "--only", "aid", "--paper", "a4",
-                             "--jobs", "4")
+    status, _, err = run_cli("build", "--quiet", "--out", tmp_path / "one", "--only", "prerolled", "--rows", "8",
+                             "--paper", "a4", "--jobs", "4")
     assert status == 0, err
     assert pools == []          # one paper: no second lane to give a worker
 
@@ -155,10 +156,11 @@ def test_a_worker_imports_nothing_from_the_working_folder(tmp_path, monkeypatch,
 
 # -- signals and lost workers: a real build process --------------------------------------------------
 
-# A long table a paper, one in a worker: the worker renders its table (Letter's) for a second or
-# more once it has begun writing it, and the build's own table, which a lost worker's test waits
-# out, is not longer than that needs.
-LONG = ("--only", "prerolled", "--rows", "50000", "--quiet", "--jobs", "2")
+# A long table a paper, one in a worker: the worker renders its table (Letter's) for half a second
+# or more of its CPU once it has begun writing it (a test polls for that every 20 ms; 24 runs side
+# by side on two busy cores, load 4, all found it), and the build's own table, which a lost
+# worker's test waits out, is not longer than that needs.
+LONG = ("--only", "prerolled", "--rows", "20000", "--quiet", "--jobs", "2")
 
 
 def start(out, *args, **popen):
@@ -171,17 +173,26 @@ def worker_of(pid, out, timeout=60):
     spawn_main (not its resource tracker), once the Letter table it writes is in the staging folder."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-                command = (stat.parent / "cmdline").read_bytes()
-            except (OSError, IndexError, ValueError):
-                continue
-            staged = out.glob(f"{STAGING_PREFIX}*/new/prerolled-letter.pdf")
-            if ppid == pid and b"spawn_main" in command and any(staged):
-                return int(stat.parent.name)
+        if any(out.glob(f"{STAGING_PREFIX}*/new/prerolled-letter.pdf")):
+            for child in children(pid):
+                try:
+                    if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                        return child
+                except OSError:
+                    continue
         time.sleep(0.02)
     pytest.fail("no worker rendering")
+
+
+def children(pid):
+    """The pids of the process `pid`'s children, as each of its threads lists those it started."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
 
 
 def running(pid):

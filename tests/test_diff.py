@@ -9,7 +9,6 @@ import math
 import re
 import shutil
 import subprocess
-import sys
 import tomllib
 from fractions import Fraction as F
 
@@ -326,9 +325,11 @@ def _git(repo, *args):
 
 
 def _diff_in(repo, *args):
-    done = subprocess.run([sys.executable, "-m", "generator", "diff", *map(str, args)], cwd=repo,
-                          capture_output=True, text=True)
-    return done.returncode, done.stdout, done.stderr
+    """`bailout diff ARGS` in this process, run in `repo` as its working folder (git:REV reads the
+    repository there)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(repo)
+        return run_cli("diff", *args)
 
 
 @pytest.fixture

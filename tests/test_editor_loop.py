@@ -12,7 +12,7 @@ import pytest
 from msgspec.structs import fields
 from pypdf import PdfReader
 
-from conftest import DATA, ROOT, edit, run_cli
+from conftest import DATA, ROOT, aid_edition, edit, run_cli
 from generator import __version__
 from generator.content.compare import compare
 from generator.content.stamp import UNSTAMPED, edition_stamp
@@ -42,7 +42,10 @@ def _edition(manifest: bytes) -> str:
 
 def test_a_template_edit_changes_the_stamp_the_manifest_the_zip_name_and_the_diff(project):
     kit = load(project / "data")
-    before = render_all(kit, BuildOptions(**AID), templates=project / "templates")
+    # before the edit the project is the kit as shipped, and so is its edition (the test below):
+    # the session's English aid
+    before = aid_edition("en")
+    assert _edition(before["MANIFEST.txt"]) == edition_stamp(kit, BuildOptions(**AID), project / "templates").hash
     edit(project / "templates" / "aid.md.j2", OLD, NEW)
     after = render_all(kit, BuildOptions(**AID), templates=project / "templates")
     assert _edition(before["MANIFEST.txt"]) != _edition(after["MANIFEST.txt"])
@@ -164,6 +167,11 @@ def test_release_takes_since_and_names_the_marked_edition(data_copy):
     assert marked.stamp != context(kit, BuildOptions(rows=8)).stamp
 
 
+# A whole release (seconds). README's command holds its pieces with lighter tests: a release takes
+# --since, its context marks the changes and its stamp differs from the unmarked one
+# (test_release_takes_since_and_names_the_marked_edition above), and the aid marks them
+# (test_since.py test_web_aid_marks_the_same_changes, test_manifest_records_the_base).
+@pytest.mark.larger_budget
 def test_release_since_marks_the_aids(data_copy):
     edit(data_copy / "rules.toml", '[after]\nrule = "871"', '[after]\nrule = "871.5"')
     name, content = make_release(load(data_copy), BuildOptions(rows=8, since=str(DATA)))

@@ -53,11 +53,20 @@ def test_a_folder_s_address_is_taken_with_a_slash_at_its_end(url):
     assert image_url(url) == url.rstrip("/") + "/"
 
 
-def test_a_project_file_s_image_url_of_another_computer_is_one_line_naming_file_and_key(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def earlier_object(tmp_path_factory):
+    """An output folder holding a build of the saved object (the tests below copy it)."""
+    out = tmp_path_factory.mktemp("earlier-object") / "out"
+    status, _, err = run_cli(*TTS, "--out", out)
+    assert status == 0, err
+    return out
+
+
+def test_a_project_file_s_image_url_of_another_computer_is_one_line_naming_file_and_key(tmp_path, monkeypatch,
+                                                                                        earlier_object):
     """Each refused before anything is written: the earlier build's files stay as they were."""
     monkeypatch.chdir(tmp_path)
-    status, _, err = run_cli(*TTS, "--out", "out")
-    assert status == 0, err
+    shutil.copytree(earlier_object, "out")
     before = (tmp_path / "out" / "bailout-tts.zip").read_bytes()
     (tmp_path / "bailout.toml").write_text('image_url = "file://attacker.example/share/bailout/"\n')
     one_line(*run_cli(*TTS, "--out", "out")[::2], "bailout.toml", "image_url", "this computer")
@@ -110,12 +119,12 @@ def test_a_japanese_name_the_edition_s_faces_lack_is_one_line_naming_file_and_ke
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="HOME names the home folder on Linux")
-def test_a_home_folder_that_is_not_a_whole_path_is_one_line_and_the_earlier_object_stays(tmp_path, monkeypatch):
+def test_a_home_folder_that_is_not_a_whole_path_is_one_line_and_the_earlier_object_stays(tmp_path, monkeypatch,
+                                                                                          earlier_object):
     """Without --image-url the object's addresses are file:// ones of the home folder's Saved
     Objects: a relative HOME cannot be one (it was a ValueError's traceback)."""
     monkeypatch.chdir(tmp_path)
-    status, _, err = run_cli(*TTS, "--out", "out")
-    assert status == 0, err
+    shutil.copytree(earlier_object, "out")
     before = (tmp_path / "out" / "bailout-tts.zip").read_bytes()
     monkeypatch.setenv("HOME", "relative/home")
     one_line(*run_cli(*TTS, "--out", "out")[::2], "'relative/home' (HOME)", "--image-url")

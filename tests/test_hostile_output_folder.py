@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from conftest import bailout, one_line, small_disk
+from conftest import one_line, run_cli, small_disk
 from generator.errors import UsageError
 from generator.make import transaction as T
 
@@ -53,7 +53,7 @@ def test_a_forged_plan_is_refused_and_nothing_is_touched(plan, tmp_path):
 
 def test_a_forged_plan_from_the_command_line_is_one_line(tmp_path):
     out, victim = _leftover(tmp_path, b"new ../victim\n")
-    status, _, err = bailout("build", "--out", out, "--only", "prerolled", "--quiet")
+    status, _, err = run_cli("build", "--out", out, "--only", "prerolled", "--quiet")
     one_line(status, err, "plan", "line 1")
     assert victim.read_text() == "outside"
 
@@ -91,10 +91,10 @@ def _files(folder):
 def test_a_build_on_a_full_disk_is_one_line_and_changes_nothing(tmp_path):
     with small_disk(tmp_path / "disk", "200k") as disk:
         out = disk / "out"
-        status, _, err = bailout("build", "--out", out, "--only", "prerolled", "--paper", "a4", "--quiet")
+        status, _, err = run_cli("build", "--out", out, "--only", "prerolled", "--paper", "a4", "--quiet")
         assert status == 0, err                 # about 70 kB: it fits
         before = _files(out)
-        status, _, err = bailout("build", "--out", out, "--only", "prerolled", "--paper", "a4", "--rows", "3000",
+        status, _, err = run_cli("build", "--out", out, "--only", "prerolled", "--paper", "a4", "--rows", "3000",
                                  "--quiet")     # some 600 kB: it does not
         one_line(status, err, "No space left on device", "nothing was changed")
         assert _files(out) == before and sorted(p.name for p in out.iterdir()) == sorted(before)

@@ -9,10 +9,11 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
-from conftest import DATA, ROOT, bailout, edit, one_line
+from conftest import DATA, ROOT, edit, one_line, run_cli
 from generator.data.revisions import MAX_FILES, MAX_TOTAL_BYTES
 from generator.data.toml_file import MAX_FILE_BYTES
 
@@ -39,11 +40,14 @@ def repo(tmp_path):
     return repo
 
 
-def _diff_at(repo, *args, timeout=60):
-    env = dict(os.environ, TMPDIR=str(repo.parent / "tmp"))
-    done = subprocess.run([sys.executable, "-m", "generator", "diff", *args], cwd=repo, capture_output=True,
-                          text=True, timeout=timeout, env=env)
-    return done.returncode, done.stdout, done.stderr
+@pytest.fixture
+def diff_at(repo, monkeypatch):
+    """Run `bailout diff ARGS` in this process from the repository, its temporary folder the repository's own."""
+    def run(*args):
+        monkeypatch.chdir(repo)
+        monkeypatch.setattr(tempfile, "tempdir", str(repo.parent / "tmp"))
+        return run_cli("diff", *args)
+    return run
 
 
 def _commit(repo, message="change"):
@@ -51,32 +55,32 @@ def _commit(repo, message="change"):
     _git(repo, "commit", "-q", "-m", message)
 
 
-def test_a_git_rev_is_read_from_its_tree(repo):
-    status, out, err = _diff_at(repo, "git:HEAD", "data")
+def test_a_git_rev_is_read_from_its_tree(repo, diff_at):
+    status, out, err = diff_at("git:HEAD", "data")
     assert (status, err) == (0, "") and "No printed change" in out
     assert not list((repo.parent / "tmp").iterdir())        # the temporary folder is gone
 
 
-def test_a_committed_symbolic_link_is_refused_not_unpacked(repo):
+def test_a_committed_symbolic_link_is_refused_not_unpacked(repo, diff_at):
     (repo / "data" / "decks").symlink_to("../../../etc")
     _commit(repo)
-    status, _, err = _diff_at(repo, "git:HEAD", "data")
+    status, _, err = diff_at("git:HEAD", "data")
     one_line(status, err, "data/decks", "symbolic link")
     assert not list((repo.parent / "tmp").iterdir())
 
 
-def test_a_file_over_the_limit_at_a_rev_is_refused_before_reading(repo):
+def test_a_file_over_the_limit_at_a_rev_is_refused_before_reading(repo, diff_at):
     big = repo / "data" / "big.toml"
     with open(big, "wb") as handle:
         handle.truncate(MAX_FILE_BYTES + 1)
     _commit(repo)
     big.unlink()
-    status, _, err = _diff_at(repo, "git:HEAD", "data")
+    status, _, err = diff_at("git:HEAD", "data")
     one_line(status, err, "data/big.toml", f"{MAX_FILE_BYTES + 1:,} bytes")
     assert not list((repo.parent / "tmp").iterdir())        # nothing was unpacked
 
 
-def test_more_bytes_at_a_rev_than_the_cap_are_refused_before_reading(repo):
+def test_more_bytes_at_a_rev_than_the_cap_are_refused_before_reading(repo, diff_at):
     # each file within the limit of one, and all of them past the limit of a revision: git keeps
     # them in a few kilobytes, unpacked they would fill the temporary folder
     extra = repo / "data" / "extra"
@@ -86,18 +90,18 @@ def test_more_bytes_at_a_rev_than_the_cap_are_refused_before_reading(repo):
             handle.truncate(MAX_FILE_BYTES)
     _commit(repo)
     shutil.rmtree(extra)
-    status, _, err = _diff_at(repo, "git:HEAD", "data")
+    status, _, err = diff_at("git:HEAD", "data")
     one_line(status, err, f"more than {MAX_TOTAL_BYTES:,} bytes")
     assert not list((repo.parent / "tmp").iterdir())        # nothing was unpacked
 
 
-def test_more_files_at_a_rev_than_the_cap_are_refused(repo):
+def test_more_files_at_a_rev_than_the_cap_are_refused(repo, diff_at):
     extra = repo / "data" / "extra"
     extra.mkdir()
     for i in range(MAX_FILES + 1):
         (extra / f"{i}.txt").write_text("")
     _commit(repo)
-    status, _, err = _diff_at(repo, "git:HEAD", "data")
+    status, _, err = diff_at("git:HEAD", "data")
     one_line(status, err, f"more than {MAX_FILES:,} files")
 
 
@@ -124,7 +128,7 @@ def test_sigterm_removes_the_unpacked_revision(repo):
 
 def test_since_a_folder_with_text_the_font_cannot_print_is_refused(data_copy, tmp_path):
     edit(data_copy / "nationalities" / "german.toml", 'model = "MP 40"', r'model = "MP 40 \u4e2d\u202e"')
-    status, _, err = bailout("build", "--out", tmp_path / "out", "--only", "aid", "--paper", "a4", "--quiet",
+    status, _, err = run_cli("build", "--out", tmp_path / "out", "--only", "aid", "--paper", "a4", "--quiet",
                              "--since", data_copy)
     assert status == 2 and "Traceback" not in err, err
     [line] = err.splitlines()
@@ -133,12 +137,12 @@ def test_since_a_folder_with_text_the_font_cannot_print_is_refused(data_copy, tm
     assert not (tmp_path / "out").exists()
 
 
-def test_since_a_git_rev_whose_label_the_font_cannot_print_is_refused(repo, tmp_path):
+def test_since_a_git_rev_whose_label_the_font_cannot_print_is_refused(repo, tmp_path, monkeypatch):
     branch = "v1\u202eevil"
     _git(repo, "branch", branch)
     out = tmp_path / "out"
-    done = subprocess.run([sys.executable, "-m", "generator", "build", "--out", str(out), "--only", "aid",
-                           "--paper", "a4", "--quiet", "--since", f"git:{branch}"], cwd=repo, capture_output=True,
-                          text=True, timeout=120)
-    one_line(done.returncode, done.stderr, "label", "U+202E", "\\u202e")
+    monkeypatch.chdir(repo)
+    status, _, err = run_cli("build", "--out", out, "--only", "aid", "--paper", "a4", "--quiet", "--since",
+                             f"git:{branch}")
+    one_line(status, err, "label", "U+202E", "\\u202e")
     assert not out.exists()         # (a printable rev, git:HEAD, builds: test_since.py)

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import DATA, ROOT, bailout, one_line, run_cli, small_disk
+from conftest import DATA, ROOT, one_line, run_cli, small_disk
 from generator.errors import UsageError
 
 SHIPPED_BYTES = sum(p.stat().st_size for root in (DATA, ROOT / "templates") for p in root.rglob("*") if p.is_file())
@@ -59,7 +59,7 @@ def test_init_refused_while_another_holds_the_lock(tmp_path):
 @pytest.mark.parametrize("into", ["new/kit", "."])
 def test_a_failed_init_on_a_full_disk_leaves_nothing_behind(into, tmp_path):
     with small_disk(tmp_path / "disk", SHIPPED_BYTES // 2) as disk:
-        status, _, err = bailout("init", disk / into)
+        status, _, err = run_cli("init", disk / into)
         one_line(status, err, "No space left on device", "nothing was copied")
         assert list(disk.iterdir()) == []
 

@@ -85,12 +85,13 @@ def test_release_stopped_with_its_workers_leaves_no_temporary_folder(sig, tmp_pa
 
 
 # The build's own process runs out of memory: the kit imported first (what it loads is not the
-# point), then its address space limited to what it uses now and a few MiB more, too little for a
-# printed kit of 100,000 rows (its tables alone are some 4 MiB a file, the kit merging them more;
-# the printed parts: the digital tables would first draw a thousand cards, seconds, before memory
-# runs out). A short build of the same parts first loads every module the build imports as it
-# goes: a module loaded under the limit can fail to map its shared library (an ImportError, not a
-# MemoryError), and the test is of memory running out while the build works, not while Python imports.
+# point), then its address space limited to what it uses now and 2 MiB more, too little for a
+# printed kit of 30,000 rows, which runs out as it joins its parts into the kit, once its tables
+# are written (measured: 30,000 rows need 4 to 8 MiB more, 50,000 rows 8 to 12; the digital
+# tables would first draw a thousand cards, seconds, before memory runs out). A short build of
+# the same parts first loads every module the build imports as it goes: a module loaded under the
+# limit can fail to map its shared library (an ImportError, not a MemoryError), and the test is of
+# memory running out while the build works, not while Python imports.
 OUT_OF_MEMORY = textwrap.dedent("""\
     import resource, sys, tempfile
     from generator.cli import main
@@ -99,15 +100,16 @@ OUT_OF_MEMORY = textwrap.dedent("""\
     for line in open("/proc/self/status"):
         if line.startswith("VmSize:"):
             now = int(line.split()[1]) * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (now + 8 * 2**20, resource.RLIM_INFINITY))
-    sys.exit(main(["build", "--out", sys.argv[1], "--rows", "100000", *printed]))
+    resource.setrlimit(resource.RLIMIT_AS, (now + 2 * 2**20, resource.RLIM_INFINITY))
+    sys.exit(main(["build", "--out", sys.argv[1], "--rows", "30000", *printed]))
     """)
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads its own memory from /proc (Linux)")
 def test_out_of_memory_in_the_builds_own_process_is_one_line_and_changes_nothing(tmp_path):
     out = tmp_path / "out"
-    status, _, err = run_cli("build", "--out", out, "--only", "aid", "--paper", "a4", "--quiet")
+    # earlier outputs the failing build would replace (its tables), made in a moment
+    status, _, err = run_cli("build", "--out", out, "--only", "prerolled", "--paper", "a4", "--rows", "8", "--quiet")
     assert status == 0, err
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     done = subprocess.run([sys.executable, "-c", OUT_OF_MEMORY, str(out)], cwd=ROOT, capture_output=True, text=True,

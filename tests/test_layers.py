@@ -9,6 +9,8 @@ import functools
 from collections import defaultdict
 from pathlib import Path
 
+from commands_source import parsed
+
 ROOT = Path(__file__).resolve().parent.parent
 CODE = ROOT / "generator"
 # Lowest first.  A module may import its own layer and those below; "base" is the top-level
@@ -39,15 +41,9 @@ def layer(module):
     return parts[1]
 
 
-@functools.cache
-def _tree(source, filename):
-    """A source's syntax tree, parsed once a process (the tests below each walk every module's)."""
-    return ast.parse(source, filename)
-
-
 def imports(path, module):
     """(imported module, line) for every import in the file, resolved to absolute names."""
-    tree = _tree(path.read_text(encoding="utf-8"), str(path))
+    tree = parsed(path.read_text(encoding="utf-8"), str(path))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -20,7 +20,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from conftest import DATA, ROOT, edit
+from conftest import DATA, ROOT, edit, run_cli
 from generator.data import sources as paths
 from generator.errors import UsageError
 
@@ -150,20 +150,27 @@ def test_a_zipped_install_reads_its_shipped_data(tmp_path):
     assert template == hashlib.sha256((TEMPLATES / "aid.md.j2").read_bytes()).hexdigest()
     assert not paths.Path(folder).exists()      # the extracted copy is removed at exit
     status, out, err = bailout("odds", "--json", cwd=empty, env={**os.environ, "PYTHONPATH": str(archive)})
-    assert status == 0 and out == bailout("odds", "--json", cwd=ROOT)[1], err
+    assert status == 0 and out == in_folder(ROOT, "odds", "--json")[1], err
 
 
 # --- bailout init ----------------------------------------------------------------------------------
 
+def in_folder(folder, *args):
+    """`bailout ARGS` in this process, run in `folder` as its working folder: (status, stdout, stderr)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        return run_cli(*args)
+
+
 def test_init_copies_the_shipped_folders_and_refuses_to_overwrite(tmp_path):
-    status, _out, err = bailout("init", "kit", cwd=tmp_path)
+    status, _out, err = in_folder(tmp_path, "init", "kit")
     assert status == 0, err
     for name, source in (("data", DATA), ("templates", TEMPLATES)):
         copy = tmp_path / "kit" / name
         assert files_under(copy) == files_under(source)
         assert all((copy / f).read_bytes() == (source / f).read_bytes() for f in files_under(source))
     edit(tmp_path / "kit" / "data" / "rules.toml", "[bail_out", "# mine\n[bail_out")
-    status, _, err = bailout("init", "kit", cwd=tmp_path)
+    status, _, err = in_folder(tmp_path, "init", "kit")
     assert status == 2 and "Traceback" not in err
     assert "kit/data" in err and "kit/templates" in err and "already exist" in err
     assert "# mine" in (tmp_path / "kit" / "data" / "rules.toml").read_text()     # untouched
@@ -171,22 +178,22 @@ def test_init_copies_the_shipped_folders_and_refuses_to_overwrite(tmp_path):
 
 def test_init_refuses_when_only_one_folder_exists(tmp_path):
     (tmp_path / "templates").mkdir()
-    status, _, err = bailout("init", cwd=tmp_path)
+    status, _, err = in_folder(tmp_path, "init")
     assert status == 2 and "templates already exists" in err
     assert not (tmp_path / "data").exists()
 
 
 def test_a_command_in_the_init_folder_uses_its_edited_rules(tmp_path):
-    assert bailout("init", cwd=tmp_path)[0] == 0
+    assert in_folder(tmp_path, "init")[0] == 0
     rules = tmp_path / "data" / "rules.toml"
     closed = tomllib.loads(rules.read_text())["bail_out"]["closed"]
     assert closed["succeed"] == [1]
     edit(rules, "succeed = [1]", "succeed = [1, 2]")
     assert tomllib.loads(rules.read_text())["bail_out"]["closed"]["succeed"] == [1, 2]
-    status, out, err = bailout("odds", "--json", cwd=tmp_path)
+    status, out, err = in_folder(tmp_path, "odds", "--json")
     assert status == 0, err
     assert F(json.loads(out)["bail_out_closed"]) == F(2, closed["column"])
-    assert F(json.loads(bailout("odds", "--json", cwd=ROOT)[1])["bail_out_closed"]) == F(1, closed["column"])
+    assert F(json.loads(in_folder(ROOT, "odds", "--json")[1])["bail_out_closed"]) == F(1, closed["column"])
 
 
 def test_init_into_a_file_is_refused(tmp_path):

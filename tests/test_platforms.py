@@ -51,8 +51,9 @@ def stripped(*commands: list[str], timeout: float = 240) -> subprocess.Completed
 
 def test_a_build_runs_twice_without_posix_calls(tmp_path):
     out = tmp_path / "out"
-    done = stripped(["build", "--only", "prerolled", "--out", str(out), "--quiet"],
-                    ["build", "--only", "prerolled", "--out", str(out), "--quiet"])
+    # a short table: the calls the stripped interpreter lacks are the test, not the rows
+    once = ["build", "--only", "prerolled", "--rows", "8", "--out", str(out), "--quiet"]
+    done = stripped(once, once)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert (out / "prerolled-a4.pdf").stat().st_size > 1000 and (out / "MANIFEST.txt").is_file()
@@ -77,7 +78,7 @@ def test_a_second_build_is_refused_without_posix_calls(tmp_path):
     finally:
         holder.communicate("", timeout=30)
     assert holder.returncode == 0
-    again = stripped(["build", "--only", "prerolled", "--out", str(out), "--quiet"])
+    again = stripped(["build", "--only", "prerolled", "--rows", "8", "--out", str(out), "--quiet"])
     assert again.returncode == 0, again.stderr      # released: the next build goes ahead
 
 

@@ -2,9 +2,12 @@
 and aligned sizes; on every build, terminal or not, one closing line unless --quiet."""
 
 import io
+import logging
 import re
 import sys
 from pathlib import Path
+
+import pytest
 
 from conftest import bailout, run_cli
 from generator.locking import LOCK_NAME
@@ -99,6 +102,21 @@ def test_a_build_that_fails_on_a_terminal_leaves_it_as_it_was(tmp_path, monkeypa
     assert "\x1b[?25l" in shown and shown.rfind("\x1b[?25h") > shown.rfind("\x1b[?25l")     # the cursor back
 
 
+def test_cutting_the_japanese_web_fonts_logs_no_warning(caplog):
+    """fontTools logged "meta NOT subset" as it cut the Japanese web aid's fonts: a library's
+    warning, which a process of the kit's prints on stderr whatever --quiet says (the kit gives
+    logging no handler: Python's last resort prints from WARNING up).  Each face's cut, here."""
+    from generator.render.html import web_fonts
+    with caplog.at_level(logging.WARNING):
+        for *_, file in web_fonts.FACES["IBM Plex Sans JP"]:
+            cut = web_fonts._cut(str(Path(web_fonts.FONT_FOLDER) / file), "871 乗員の脱出 Bail-Out")
+            assert cut.startswith(b"wOF2")
+    assert caplog.records == []
+
+
+# The Japanese aid built whole, its fonts cut without the cache, in a process of its own (seconds):
+# README's command holds the cut with test_cutting_the_japanese_web_fonts_logs_no_warning above.
+@pytest.mark.larger_budget
 def test_quiet_says_nothing_while_the_web_aids_fonts_are_cut(tmp_path):
     # The Japanese web aid's fonts, cut without the cache, had fontTools log "meta NOT subset"
     # twice under --quiet.  A process of its own: in this one pytest takes the library's log.

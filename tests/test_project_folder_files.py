@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from conftest import bailout, run_cli
+from conftest import run_cli, time_limit
 
 BROKEN = {"a FIFO": os.mkfifo, "a dangling link": lambda path: os.symlink("/no/such/file", path),
           "a folder": os.mkdir}
@@ -21,25 +21,32 @@ def project(tmp_path):
     return tmp_path / "project"
 
 
+def _in(project, monkeypatch, *args):
+    """`bailout ARGS` run in this process from the project folder; one that waited on a FIFO fails."""
+    monkeypatch.chdir(project)
+    with time_limit(60):
+        return run_cli(*args)
+
+
 @pytest.mark.parametrize("kind", BROKEN)
 @pytest.mark.parametrize("command", [("check",), ("build", "--only", "aid", "--paper", "a4", "--quiet")],
                          ids=["check", "build"])
-def test_a_rules_file_that_cannot_be_read_is_reported_not_replaced(project, kind, command):
+def test_a_rules_file_that_cannot_be_read_is_reported_not_replaced(project, kind, command, monkeypatch):
     rules = project / "data" / "rules.toml"
     rules.unlink()
     BROKEN[kind](rules)
-    status, out, err = bailout(*command, cwd=project, timeout=60)
+    status, out, err = _in(project, monkeypatch, *command)
     assert status == 2 and "Traceback" not in err, err
     assert err.count("\n") == 1 and "rules.toml" in err and str(project / "data") in err
     assert "OK" not in out and not (project / "output").exists()
 
 
 @pytest.mark.parametrize("kind", BROKEN)
-def test_an_aid_template_that_cannot_be_read_is_reported_not_replaced(project, kind):
+def test_an_aid_template_that_cannot_be_read_is_reported_not_replaced(project, kind, monkeypatch):
     template = project / "templates" / "aid.md.j2"
     template.unlink()
     BROKEN[kind](template)
-    status, _, err = bailout("build", "--only", "aid", "--paper", "a4", "--quiet", cwd=project, timeout=60)
+    status, _, err = _in(project, monkeypatch, "build", "--only", "aid", "--paper", "a4", "--quiet")
     assert status == 2 and "Traceback" not in err, err
     assert err.count("\n") == 1 and str(template) in err
     assert not (project / "output").exists()

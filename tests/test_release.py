@@ -53,6 +53,12 @@ def test_name_and_reproducible(release):
     assert edition.startswith(f"edition {match.group(1)}")     # the zip is named by the edition stamp
 
 
+# A second whole release (seconds). README's command holds its pieces with lighter tests: the
+# command writes the zip alone into its folder (test_release_neutral.py
+# test_a_release_folder_holds_the_zip_alone), the printed files are the same bytes when made again
+# (test_build.py test_two_builds_are_byte_identical) and the same files zip to the same bytes
+# (test_archive.py test_plain_names_are_kept_sorted_dated_and_the_same_bytes_each_time).
+@pytest.mark.larger_budget
 def test_cli_writes_the_same_zip_again(release, tmp_path):
     name, content, _, _ = release
     code, out, err = run_cli("release", "--out", tmp_path / "dist", "--quiet")

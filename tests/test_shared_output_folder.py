@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, bailout, run_cli
+from conftest import ROOT, run_cli
 from generator import locking
 from generator.errors import UsageError
 from generator.make import transaction as T
 
 NOBODY = 65534      # another user: the files of a test "by another user" are given to it (root only)
-AID = ("--only", "aid", "--paper", "a4", "--quiet")
+# A build of the kit's quickest outputs: what is written is not the point here, only where.
+TABLES = ("--only", "prerolled", "--paper", "a4", "--rows", "8", "--quiet")
 
 
 def _listed(out):
@@ -32,11 +33,11 @@ def _listed(out):
 
 @pytest.fixture
 def shared(tmp_path):
-    """A team's folder, sticky and writable by all (as /tmp is), holding a build of the aid."""
+    """A team's folder, sticky and writable by all (as /tmp is), holding a build of the tables."""
     out = tmp_path / "team"
     out.mkdir()
     out.chmod(0o1777)
-    status, _, err = run_cli("build", "--out", out, *AID)
+    status, _, err = run_cli("build", "--out", out, *TABLES)
     assert status == 0, err
     return out
 
@@ -47,7 +48,7 @@ def _plant(out, owner_is_another):
     planted = out / (T.STAGING_PREFIX + "forged00")
     (planted / "new").mkdir(parents=True)
     (planted / "old").mkdir()
-    (planted / "plan").write_text("new player-aid.html\nnew player-aid-a4.pdf\nhad kit-a4.pdf\n")
+    (planted / "plan").write_text("new prerolled.csv\nnew prerolled-a4.pdf\nhad kit-a4.pdf\n")
     (planted / "old" / "kit-a4.pdf").write_bytes(b"%PDF- the author's own")
     if owner_is_another:
         if os.geteuid() != 0:
@@ -65,12 +66,12 @@ def test_a_staging_plan_planted_in_a_shared_folder_is_never_read(shared, owner_i
     before = {p.name: p.read_bytes() for p in shared.iterdir() if p.is_file()}
     planted = _plant(shared, owner_is_another)
     inside = {p: p.read_bytes() for p in planted.rglob("*") if p.is_file()}
-    status, _, err = run_cli("build", "--out", shared, *AID, "--seed", "5")
+    status, _, err = run_cli("build", "--out", shared, *TABLES, "--seed", "5")
     assert status == 0, err
     assert err.count("\n") == 1 and f"holds {planted.name}, not a private folder of yours" in err
     # every output of the build is there, as its MANIFEST lists it; none deleted, none replaced
     assert {p.name for p in shared.iterdir() if p.is_file()} == set(before) == _listed(shared) | {T.MANIFEST}
-    assert b"the author's own" not in (shared / "player-aid-a4.pdf").read_bytes()
+    assert b"the author's own" not in (shared / "prerolled-a4.pdf").read_bytes()
     # and the planted folder is left exactly as it was
     assert {p: p.read_bytes() for p in planted.rglob("*") if p.is_file()} == inside
 
@@ -78,15 +79,15 @@ def test_a_staging_plan_planted_in_a_shared_folder_is_never_read(shared, owner_i
 def test_the_name_an_earlier_version_staged_in_is_never_read(shared):
     legacy = shared / ".bailout-staging"        # a fixed name: anyone could make it first
     (legacy / "old").mkdir(parents=True)
-    (legacy / "plan").write_text("new player-aid.html\n")
-    status, _, err = run_cli("build", "--out", shared, *AID)
+    (legacy / "plan").write_text("new prerolled.csv\n")
+    status, _, err = run_cli("build", "--out", shared, *TABLES)
     assert status == 0, err
-    assert (shared / "player-aid.html").is_file() and (legacy / "plan").is_file()
+    assert (shared / "prerolled.csv").is_file() and (legacy / "plan").is_file()
 
 
 def test_a_build_stages_in_a_folder_of_its_own_that_only_its_user_can_enter(shared, tmp_path):
     go = tmp_path / "go"
-    build = subprocess.Popen([sys.executable, "-m", "generator", "build", "--out", str(shared), *AID], cwd=ROOT,
+    build = subprocess.Popen([sys.executable, "-m", "generator", "build", "--out", str(shared), *TABLES], cwd=ROOT,
                              env=dict(os.environ, **{T.HOLD_COMMIT: str(go)}), stderr=subprocess.PIPE, text=True)
     try:
         import time
@@ -108,7 +109,7 @@ def test_a_build_stages_in_a_folder_of_its_own_that_only_its_user_can_enter(shar
 def test_a_built_folder_holds_what_its_manifest_lists_and_nothing_else(tmp_path):
     out = tmp_path / "output"
     for _ in range(2):          # a first build, and one over it
-        status, _, err = run_cli("build", "--out", out, "--only", "aid,prerolled", "--quiet")
+        status, _, err = run_cli("build", "--out", out, "--only", "prerolled", "--rows", "8", "--quiet")
         assert status == 0, err
     assert sorted(p.name for p in out.iterdir()) == sorted(_listed(out) | {T.MANIFEST})
 
@@ -117,7 +118,7 @@ def test_the_empty_lock_file_an_earlier_version_left_goes(tmp_path):
     out = tmp_path / "output"
     out.mkdir()
     (out / locking.LOCK_NAME).touch()
-    status, _, err = run_cli("build", "--out", out, *AID)
+    status, _, err = run_cli("build", "--out", out, *TABLES)
     assert status == 0, err
     assert not os.path.lexists(out / locking.LOCK_NAME)
 
@@ -157,12 +158,12 @@ def test_two_users_building_into_one_shared_folder_exclude_each_other(reachable)
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        status, _, err = bailout("build", "--out", shared, *AID)
+        status, _, err = run_cli("build", "--out", shared, *TABLES)
         assert status == 2 and "another build is writing this folder now" in err and err.count("\n") == 1
     finally:
         holder.communicate("", timeout=30)
     assert holder.returncode == 0
-    status, _, err = bailout("build", "--out", shared, *AID)
+    status, _, err = run_cli("build", "--out", shared, *TABLES)
     assert status == 0, err
     assert not os.path.lexists(shared / locking.LOCK_NAME)
 
@@ -182,5 +183,5 @@ def test_where_a_folder_cannot_be_locked_the_lock_is_a_file(tmp_path, monkeypatc
 def test_many_planted_staging_folders_are_one_line(shared):
     for i in range(500):
         (shared / f"{T.STAGING_PREFIX}spam{i:04}").mkdir(mode=0o777)
-    status, _, err = run_cli("build", "--out", shared, *AID)
+    status, _, err = run_cli("build", "--out", shared, *TABLES)
     assert status == 0 and err.count("\n") == 1 and "and 497 more" in err, err

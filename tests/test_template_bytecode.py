@@ -16,7 +16,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from conftest import ROOT, bailout, one_line
+from conftest import ROOT, one_line, run_cli
 from generator.content import aid_text, template_sandbox
 
 INCLUDED = "/proc/self/cwd/templates/x"     # absolute: pathlib would drop whatever stood left of it
@@ -71,8 +71,25 @@ def project(tmp_path):
     return folder
 
 
+@pytest.fixture
+def bailout(monkeypatch):
+    """Run `bailout ARGS` in this process as a command started afresh in `cwd` with `env` would
+    run it: (status, stdout, stderr).  What an earlier command compiled of a template is
+    forgotten first, so each reads the cache folder as a new process does (a planted file that
+    ran would run here, and leave its mark all the same)."""
+    def run(*args: object, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+        monkeypatch.chdir(cwd)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        aid_text._environment.cache_clear()
+        return run_cli(*args)
+    yield run
+    aid_text._environment.cache_clear()
+
+
 @pytest.mark.parametrize("command", ["build", pytest.param("check", marks=pytest.mark.larger_budget)])
-def test_an_include_by_absolute_name_runs_no_file_planted_beside_the_template(command, project, tmp_path):
+def test_an_include_by_absolute_name_runs_no_file_planted_beside_the_template(command, project, tmp_path,
+                                                                               bailout):
     templates, mark = project / "templates", tmp_path / "ran"
     with open(templates / "aid.md.j2", "a", encoding="utf-8") as aid:
         aid.write(f"{{% include '{INCLUDED}' %}}\n")
@@ -86,14 +103,14 @@ def test_an_include_by_absolute_name_runs_no_file_planted_beside_the_template(co
     env = {"BAILOUT_CACHE": str(project / "cache")}
     args = ["--templates", templates] + (["--only", "aid", "--paper", "a4", "--out", tmp_path / "out", "-q"]
                                          if command == "build" else [])
-    status, _, err = bailout(command, *args, env=env, cwd=project, timeout=120)
+    status, _, err = bailout(command, *args, env=env, cwd=project)
     assert not mark.exists(), "planted code ran"
     assert status == 0, err
-    status, _, err = bailout(command, *args, env=env, cwd=project, timeout=120)     # with a warm cache
+    status, _, err = bailout(command, *args, env=env, cwd=project)     # with a warm cache
     assert status == 0 and not mark.exists(), err
 
 
-def test_an_include_of_a_missing_absolute_name_is_one_line_and_runs_nothing(project, tmp_path):
+def test_an_include_of_a_missing_absolute_name_is_one_line_and_runs_nothing(project, tmp_path, bailout):
     templates, mark = project / "templates", tmp_path / "ran"
     (templates / "aid.md.j2").write_text("{% include '/proc/self/cwd/templates/y' %}\n", encoding="utf-8")
     _plant(templates, "/proc/self/cwd/templates/y", "", templates / "y", mark)
@@ -102,7 +119,7 @@ def test_an_include_of_a_missing_absolute_name_is_one_line_and_runs_nothing(proj
     assert not mark.exists()
 
 
-def _warm(project: Path, tmp_path: Path) -> tuple[Path, dict[str, str]]:
+def _warm(project: Path, tmp_path: Path, bailout) -> tuple[Path, dict[str, str]]:
     """The kit's cache after one build: (its entry of the aid template's bytecode, the commands' env)."""
     env = {"BAILOUT_CACHE": str(project / "cache")}
     status, _, err = bailout("build", "--only", "aid", "--paper", "a4", "--out", tmp_path / "first", "-q",
@@ -113,8 +130,8 @@ def _warm(project: Path, tmp_path: Path) -> tuple[Path, dict[str, str]]:
 
 
 @pytest.mark.parametrize("command", ["build", pytest.param("check", marks=pytest.mark.larger_budget)])
-def test_stray_and_forged_files_in_the_cache_folder_run_nothing(command, project, tmp_path):
-    entry, env = _warm(project, tmp_path)
+def test_stray_and_forged_files_in_the_cache_folder_run_nothing(command, project, tmp_path, bailout):
+    entry, env = _warm(project, tmp_path, bailout)
     mark, source = tmp_path / "ran", (ROOT / "templates" / "aid.md.j2").read_text(encoding="utf-8")
     _plant(entry.parent, "aid.md.j2", source, ROOT / "templates" / "aid.md.j2", mark)
     # The kit's own entry forged: a pickle where Jinja keeps the template's checksum.
@@ -124,8 +141,8 @@ def test_stray_and_forged_files_in_the_cache_folder_run_nothing(command, project
     assert status == 0 and err == "" and not mark.exists(), err
 
 
-def test_a_forged_entry_in_a_cache_folder_others_can_write_runs_nothing(project, tmp_path):
-    entry, env = _warm(project, tmp_path)
+def test_a_forged_entry_in_a_cache_folder_others_can_write_runs_nothing(project, tmp_path, bailout):
+    entry, env = _warm(project, tmp_path, bailout)
     mark = tmp_path / "ran"
     # Named and headed as the kit's own entry for this template, Jinja and kit (anyone can work
     # that out), in a folder anyone could have written it to.

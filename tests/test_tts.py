@@ -15,7 +15,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops
 
-from conftest import run_cli
+from conftest import HOSTILE_NAME, SLOW, run_cli
 from generator.content.words import load_words
 
 WORDS = load_words()
@@ -206,16 +206,10 @@ def test_the_default_address_is_the_folder_in_this_computer_s_saved_objects(tmp_
     assert pdf == where.as_uri() + "/player-aid.pdf"
 
 
-def test_a_hostile_name_is_one_json_string(tmp_path, data_copy):
-    hostile = 'Ger</x> & "man" \'q\' a;b,c/d\\e f\''
-    path = data_copy / "nationalities" / "german.toml"
-    quoted = hostile.replace("\\", "\\\\").replace('"', '\\"')
-    path.write_text(path.read_text().replace('name = "German"', f'name = "{quoted}"', 1))
-    status, _, err = run_cli("build", "--data", data_copy, "--only", "tts", "--rows", "12", "--paper", "a4",
-                             "--quiet", "--out", tmp_path / "out")
-    assert status == 0, err
-    save = json.loads(unpacked((tmp_path / "out" / "bailout-tts.zip").read_bytes())["bailout.json"])
-    assert WORDS("digital.bag", nationality=hostile) in [s["Nickname"] for s in save["ObjectStates"]]
+def test_a_hostile_name_is_one_json_string(hostile_digital):
+    # the session's build of data whose German is named HOSTILE_NAME (test_vassal.py reads it too)
+    save = json.loads(unpacked((hostile_digital / "bailout-tts.zip").read_bytes())["bailout.json"])
+    assert WORDS("digital.bag", nationality=HOSTILE_NAME) in [s["Nickname"] for s in save["ObjectStates"]]
 
 
 # -- a row's card shows exactly that row ---------------------------------------------------------
@@ -227,8 +221,12 @@ CELLS = {"U": WORDS("prerolled.cell.unhurt"), "W": WORDS("prerolled.cell.wounded
 
 def test_each_row_s_card_shows_that_row_and_nothing_else(kit_files, kit_ctx_cards):
     """The card PDF's page N reads row N of the CSV in the table's words, and the image named for
-    row N is that page drawn (VASSAL's card and, by the test above, TTS's place on its sheet)."""
+    row N is that page drawn (VASSAL's card and, by the test above, TTS's place on its sheet).
+    Every page's words are read; README's command draws and compares the first two rows' images,
+    the last's and every 20th's (a card shifted by a row is caught at row 1), BAILOUT_SLOW_TESTS=1
+    every row's."""
     rows = list(csv.reader(io.StringIO(kit_files["prerolled.csv"].decode("utf-8-sig"), newline="")))[1:]
+    drawn_rows = range(1, len(rows) + 1) if SLOW else {1, 2, len(rows), *range(20, len(rows), 20)}
     pdf = pdfium.PdfDocument(kit_ctx_cards)
     assert len(pdf) == len(rows) + 1            # and the back
     rules = (WORDS("digital.card.fates", rule="871.3"), WORDS("digital.card.weapons", rule="871.4"))
@@ -242,6 +240,8 @@ def test_each_row_s_card_shows_that_row_and_nothing_else(kit_files, kit_ctx_card
         # and after the row, the edition's stamp alone
         rest = text[len(want):]
         assert rest and " ".join(rest) == WORDS("digital.card.stamp", stamp=rest[-1]), (n, rest)
+        if n not in drawn_rows:
+            continue
         drawn = page.render(scale=120 / 72).to_pil().convert("RGB")
         own = Image.open(io.BytesIO(folder_card(kit_files, n)))
         # the page drawn, each pixel the deck's palette's nearest: the image is this page ...

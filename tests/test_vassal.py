@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from conftest import DATA, ROOT, run_cli
+from conftest import HOSTILE_NAME, ROOT, run_cli
 from generator.content.words import available_languages, load_words
 
 WORDS = load_words()
@@ -167,23 +167,14 @@ def test_the_archives_hold_plain_names_only(module, extension):
 
 # -- a hostile data folder -----------------------------------------------------------------------------
 
-HOSTILE = "Ger</x> & \"man\" 'q' a;b,c/d\\e f'"
+HOSTILE = HOSTILE_NAME
 
 
 @pytest.fixture(scope="module")
-def hostile(tmp_path_factory):
+def hostile(hostile_digital):
     """A build of the digital files from data whose nationality's name holds XML's, VASSAL's and
-    JSON's special characters."""
-    folder = tmp_path_factory.mktemp("hostile")
-    shutil.copytree(DATA, folder / "data")
-    path = folder / "data" / "nationalities" / "german.toml"
-    text = path.read_text(encoding="utf-8")
-    quoted = HOSTILE.replace("\\", "\\\\").replace('"', '\\"')
-    path.write_text(text.replace('name = "German"', f'name = "{quoted}"', 1), encoding="utf-8")
-    status, _, err = run_cli("build", "--data", folder / "data", "--only", "vassal,tts", "--rows", "12", "--paper",
-                             "a4", "--quiet", "--out", folder / "out")
-    assert status == 0, err
-    return folder / "out"
+    JSON's special characters (conftest's, which test_tts.py reads too)."""
+    return hostile_digital
 
 
 def test_a_hostile_name_is_escaped_at_every_level(hostile):
@@ -270,7 +261,13 @@ def _engine_saw(report, build, rows, words=WORDS):
 
 
 @pytest.fixture(scope="module")
-def engine_build(tmp_path_factory, kit_dir):
+def engine():
+    """check.sh's command, or the engine's tests skip (fail under CI=true) before anything is built for them."""
+    return _engine()
+
+
+@pytest.fixture(scope="module")
+def engine_build(engine, tmp_path_factory, kit_dir):
     """The digital files the engine loads: the default build's under BAILOUT_SLOW_TESTS (its deck
     as many cards as its CSV has rows), else a build of 24 rows (a shorter game to start)."""
     if SLOW:
