@@ -410,3 +410,69 @@ def chromium_driver():
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+# ---- G-print: the printed pages' builds, shared by their tests ----------------------------------
+
+def aid_alone(lang, paper="a4"):
+    """aid_edition(lang, paper), kept for the whole run in this process (aid_edition keeps eight,
+    and a run without workers makes an evicted one again): the printed pages' tests read every
+    edition's aid on both papers, sixteen in all, each made once."""
+    return _aid_alone(lang, paper)      # one key for aid_alone("en") and aid_alone("en", "a4")
+
+
+@functools.cache
+def _aid_alone(lang, paper):
+    return aid_edition(lang, paper)
+
+
+@functools.cache
+def shipped_kit():
+    """load(DATA), read once a process (a KitData is frozen: every test may share it): some 20 ms
+    a read, and the printed pages' tests read the shipped data three hundred times."""
+    from generator.data import load
+    return load(DATA)
+
+
+def kit_of(data):
+    """The kit in the data folder `data`: the shipped one shared (shipped_kit), any other read anew
+    (a test's edited copy changes between reads)."""
+    from generator.data import load
+    return shipped_kit() if data == DATA else load(data)
+
+
+PRINTED_KIT = ("aid", "prerolled", "counters")       # `--only aid,prerolled,counters`: no digital tables
+
+
+def shipped_build(**options):
+    """{file name: bytes} of render_all on the shipped data with BuildOptions(**options), made
+    once per option set in this process: the tests of several files that read the same build
+    (an edition's counters at one size, a preset's sheets) share it.  Read only."""
+    from generator.options import BuildOptions
+    return _shipped_build(BuildOptions(**options))
+
+
+@functools.lru_cache(maxsize=32)
+def _shipped_build(options):
+    import types
+
+    from generator.make.pipeline import render_all
+    return types.MappingProxyType(render_all(shipped_kit(), options))
+
+
+def kept_page_texts(content):
+    """page_texts(content), read once a process for the same PDF bytes (a test of the printed
+    pages often reads a file another test read already: the session's kit, an edition's aid)."""
+    if not isinstance(content, bytes):
+        return page_texts(content)
+    return list(_kept_page_texts(content))
+
+
+def kept_pdf_text(content):
+    """pdf_text(content), read as kept_page_texts reads it."""
+    return "\n".join(kept_page_texts(content))
+
+
+@functools.lru_cache(maxsize=32)
+def _kept_page_texts(content):
+    return tuple(page_texts(content))

@@ -19,7 +19,18 @@ import pypdf
 import pytest
 from msgspec.structs import replace
 
-from conftest import DATA, edit, page_texts, pdf_text, run_cli
+from conftest import (
+    DATA,
+    PRINTED_KIT,
+    edit,
+    kept_page_texts,
+    kept_pdf_text,
+    kit_of,
+    matrix,
+    run_cli,
+    shipped_build,
+    shipped_kit,
+)
 from generator import __version__
 from generator.content import aid_text as aid
 from generator.content.aid import markdown_text
@@ -44,7 +55,7 @@ STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 
 
 def build(data=DATA, **options):
-    kit = load(data)
+    kit = kit_of(data)
     return render_all(kit, BuildOptions(parts=("aid",), **options))
 
 
@@ -70,7 +81,7 @@ def reader_of(pdf_bytes):
 def text_of(reader):
     """The text of the PDF `reader` reads, by pdfium."""
     reader.stream.seek(0)
-    return pdf_text(reader.stream.read())
+    return kept_pdf_text(reader.stream.read())
 
 
 def flat(text):
@@ -363,14 +374,14 @@ def test_metadata_bookmarks_and_print_scaling(pdfs):
 
 def test_title_block(pdfs):
     t = rules_toml()
-    kit = load(DATA)
+    kit = shipped_kit()
     for paper in SIZES:
-        first = flat(page_texts(pdfs[f"player-aid-{paper}.pdf"])[0])
+        first = flat(kept_page_texts(pdfs[f"player-aid-{paper}.pdf"])[0])
         for needed in (t["variant"]["title"], t["variant"]["credit"], PAPERS[paper].label):
             assert needed in first, (paper, needed)
         # no program marks on page 1: the edition stamp and the kit's version are the colophon's,
         # on the last page; the data's own hash is an editor's figure
-        last = flat(page_texts(pdfs[f"player-aid-{paper}.pdf"])[-1])
+        last = flat(kept_page_texts(pdfs[f"player-aid-{paper}.pdf"])[-1])
         assert not re.search(r"[0-9a-f]{8}", first) and "0.1.0" not in first and kit.short_hash not in first, paper
         assert re.search(r"edition [0-9a-f]{10}\b", last) and kit.short_hash not in last, paper
 
@@ -395,7 +406,7 @@ def test_same_bytes_twice(pdfs):
 
 
 def test_bw_is_grey_only_and_still_fits(pdfs):
-    bw = build(bw=True)
+    bw = shipped_build(bw=True, parts=PRINTED_KIT)      # the --bw kit test_counters_print reads
     assert all(bw[name] != pdfs[name] for name in AID_FILES)
     colour = re.compile(rb"([\d.]+) ([\d.]+) ([\d.]+) (?:rg|RG)")
     for paper, reader in readers(bw).items():
@@ -439,7 +450,7 @@ def test_hostile_names_print_cleanly(data_copy, name):
 
 def test_template_error_names_file_and_line(tmp_path):
     (tmp_path / aid.TEMPLATE).write_text("# Aid\n\nfine {{ rules.number }}\n{{ no_such_thing }}\n")
-    kit = load(DATA)
+    kit = shipped_kit()
     ctx = make_context(kit, compute(kit), BuildOptions(), shipped("templates"))
     with pytest.raises(RenderError, match=rf"{aid.TEMPLATE}:4\b"):
         markdown_text(replace(ctx, templates=tmp_path))
@@ -611,56 +622,56 @@ def test_years_without_an_smg_say_what_the_man_takes(reading, data_copy):
 def test_early_refusal_of_a_size_never_refuses_one_that_fits():
     # _may_fit may only refuse a body size that the full layout would refuse too.
     from generator.render.pdf import aid_pdf
-    kit = load(DATA)
+    kit = shipped_kit()
     ctx = make_context(kit, compute(kit), BuildOptions(), shipped("templates"))
     converter = aid_pdf._converter(ctx)
     root = converter.parse(markdown_text(ctx))
     outcomes = []
-    for paper in PAPERS.values():
-        for size in aid_pdf.BODY_SIZES:
-            fits = {}
-            for precheck in (False, True):
-                try:
-                    aid_pdf._build(ctx, paper, converter.restyled(root, aid_pdf._styles(ctx, size)), precheck)
-                    fits[precheck] = True
-                except aid_pdf._TooLong:
-                    fits[precheck] = False
-            assert fits[True] == fits[False], (paper.key, size)
-            outcomes.append(fits[True])
+    # README's command: each size once, on A4 and Letter by turns; CI (BAILOUT_SLOW_TESTS=1) every
+    # size on both papers (a layout a size, twice: most of this test's time)
+    for paper, size in matrix(list(PAPERS.values()), aid_pdf.BODY_SIZES):
+        fits = {}
+        for precheck in (False, True):
+            try:
+                aid_pdf._build(ctx, paper, converter.restyled(root, aid_pdf._styles(ctx, size)), precheck)
+                fits[precheck] = True
+            except aid_pdf._TooLong:
+                fits[precheck] = False
+        assert fits[True] == fits[False], (paper.key, size)
+        outcomes.append(fits[True])
     assert True in outcomes     # the test saw sizes that fit (and, with today's text, ones that do not)
 
 
 # -- what is the rule, what is the kit's choice --------------------------------------------------
 
-def _flat_aid(data=DATA):
-    kit = load(data)
-    outputs = render_all(kit, BuildOptions(parts=("aid",)))
+def _flat_aid(outputs):
+    """{paper: the aid's text on one line} of a build's aids."""
     return {paper: " ".join(text_of(reader).split()) for paper, reader in readers(outputs).items()}
 
 
-def test_note_8_is_the_rule_and_a_reading_against_the_text_is_a_house_rule(data_copy):
+def test_note_8_is_the_rule_and_a_reading_against_the_text_is_a_house_rule(pdfs, data_copy):
     # 871.1.a/b: "destroyed by a result equal to the exact number required": note 8 states the rule;
     # 871.4 arms each man as he "exits the vehicle", the wounded too: 'unhurt' goes against it.
     rules = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["interpretation"]
     assert rules["over_kill"]["restates"] and rules["over_kill"]["house_rules"] == ["check"]
     assert "equal to the exact number required" in rules["over_kill"]["readings"]["no_bail_out"]
     assert rules["weapons_for"]["house_rules"] == ["unhurt"]
-    for flat in _flat_aid().values():
+    for flat in _flat_aid(pdfs).values():
         assert f"8. {WORDS('aid.note.rule')}" in flat and WORDS("aid.note.house_rule") not in flat
     edit(data_copy / "rules.toml", 'note = 8\nreading = "no_bail_out"', 'note = 8\nreading = "check"')
     edit(data_copy / "rules.toml", 'note = 4\nreading = "survivors"', 'note = 4\nreading = "unhurt"')
-    for flat in _flat_aid(data_copy).values():
+    for flat in _flat_aid(build(data_copy)).values():
         assert f"8. {WORDS('aid.note.house_rule')}" in flat and f"4. {WORDS('aid.note.house_rule')}" in flat
         assert WORDS("aid.note.rule") not in flat
 
 
-def test_the_aid_says_871_2_is_inferred_and_whose_army_each_weapon_row_follows():
+def test_the_aid_says_871_2_is_inferred_and_whose_army_each_weapon_row_follows(pdfs):
     rules = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))
     inferred = WORDS("aid.note.unnumbered", crew=rules["crew"]["morale_rule"], fate=rules["fate"]["rule"])
     assert "AFV Crew Members" in inferred       # the rule's own heading, which has no number
     armies = [tomllib.loads(p.read_text(encoding="utf-8")).get("army") for p in (DATA / "nationalities").glob("*.toml")]
     assert all(armies)
-    for flat in _flat_aid().values():
+    for flat in _flat_aid(pdfs).values():
         assert inferred in flat and WORDS("aid.weapons.army") in flat
         assert all(army in flat for army in armies)
 

@@ -16,9 +16,8 @@ import pdfplumber
 import pytest
 
 import conftest
-from conftest import DATA, edit
+from conftest import DATA, PRINTED_KIT, aid_alone, edit, kit_of, shipped_build
 from generator.content.words import load_words
-from generator.data import load
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
 
@@ -28,7 +27,7 @@ PERCENT = re.compile(r"\d+\.\d%")
 
 
 def build(data=DATA, **options):
-    return render_all(load(data), BuildOptions(parts=("aid",), **options))
+    return render_all(kit_of(data), BuildOptions(parts=("aid",), **options))
 
 
 def html_of(data=DATA, words=None, **options):
@@ -38,14 +37,15 @@ def html_of(data=DATA, words=None, **options):
     from generator.engine.odds import compute
     from generator.make.outputs import named
     from generator.make.products import Products
-    kit = load(data)
+    kit = kit_of(data)
     ctx = make_context(kit, compute(kit), BuildOptions(**options), shipped("templates"), words=words or WORDS)
     return Products(ctx).get(named("player-aid.html").product).decode()
 
 
 @pytest.fixture(scope="module")
-def outputs():
-    return build()
+def outputs(kit_files):
+    """The aid's files from the session's default build (the same bytes as `--only aid`'s)."""
+    return {name: kit_files[name] for name in ("player-aid-a4.pdf", "player-aid-letter.pdf", "player-aid.html")}
 
 
 class Page(HTMLParser):
@@ -87,7 +87,7 @@ class Page(HTMLParser):
 
 def pdf_text(content):
     """The PDF's text, flat (read by pdfium: conftest.pdf_text)."""
-    return " ".join(conftest.pdf_text(content).split())
+    return " ".join(conftest.kept_pdf_text(content).split())
 
 
 def test_same_figures_as_the_pdf(outputs):
@@ -246,7 +246,8 @@ def _rgb(colour):
 @pytest.mark.parametrize("bw", [False, True])
 def test_the_page_and_the_pdf_share_one_palette(bw):
     # The title prints in the accent colour in both editions.
-    outputs = build(papers=("a4",), bw=bw)
+    # both shared: the aid alone, and the --bw printed kit test_counters_print reads
+    outputs = shipped_build(bw=True, parts=PRINTED_KIT) if bw else aid_alone("en")
     accent = re.search(r"--accent: (#[0-9a-f]{6})", outputs["player-aid.html"].decode()).group(1)
     with pdfplumber.open(io.BytesIO(outputs["player-aid-a4.pdf"])) as pdf:
         chars = pdf.pages[0].chars

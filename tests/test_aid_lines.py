@@ -15,10 +15,7 @@ from collections.abc import Iterator
 import pdfplumber
 import pytest
 
-from conftest import DATA
-from generator.data import load
-from generator.make.pipeline import render_all
-from generator.options import BuildOptions
+from conftest import aid_alone
 
 EDITIONS = ("en", "de", "es", "fr", "it", "pl", "ru", "ja")
 CHECKED = EDITIONS if os.environ.get("BAILOUT_SLOW_TESTS") == "1" else ("ja",)
@@ -32,10 +29,10 @@ TOLERANCE = 0.05    # points: rounding in the PDF's numbers
 
 
 @functools.lru_cache(maxsize=2)
-def aid_pdfs(lang: str) -> dict[str, bytes]:
-    """{paper: the aid's PDF} in `lang`, both papers, made once a run."""
-    files = render_all(load(DATA), BuildOptions(lang=lang, parts=("aid",)))
-    return {paper: files[f"player-aid-{paper}.pdf"] for paper in PAPERS}
+def plumbed(lang: str, paper: str) -> list:
+    """pdfplumber's pages of the aid in `lang` on `paper` (the aid made alone, shared with the
+    other files' tests of an edition's aid), parsed once a process: every test here reads them."""
+    return pdfplumber.open(io.BytesIO(aid_alone(lang, paper)[f"player-aid-{paper}.pdf"])).pages
 
 
 def printed_lines(page) -> Iterator[list[dict]]:
@@ -65,8 +62,7 @@ def boxes(page) -> list[tuple[float, float, float, float]]:
                 ids=lambda p: f"{p[0]}-{p[1]}")
 def aid_pages(request):
     lang, paper = request.param
-    with pdfplumber.open(io.BytesIO(aid_pdfs(lang)[paper])) as pdf:
-        yield lang, paper, pdf.pages
+    return lang, paper, plumbed(lang, paper)
 
 
 def test_no_glyph_is_drawn_over_another(aid_pages):
@@ -101,12 +97,11 @@ def test_every_glyph_inside_its_box_and_the_measure(aid_pages):
 @pytest.mark.parametrize("paper", PAPERS)
 def test_japanese_lines_break_where_japanese_allows(paper):
     # the kinsoku rules are Japanese typesetting's: the Japanese aid alone
-    with pdfplumber.open(io.BytesIO(aid_pdfs("ja")[paper])) as pdf:
-        for number, page in enumerate(pdf.pages, start=1):
-            for line in printed_lines(page):
-                text = "".join(c["text"] for c in visible(line))
-                assert text[0] not in NOT_AT_START, f"{paper} p.{number}: a line starts {text!r}"
-                assert text[-1] not in NOT_AT_END, f"{paper} p.{number}: a line ends {text!r}"
+    for number, page in enumerate(plumbed("ja", paper), start=1):
+        for line in printed_lines(page):
+            text = "".join(c["text"] for c in visible(line))
+            assert text[0] not in NOT_AT_START, f"{paper} p.{number}: a line starts {text!r}"
+            assert text[-1] not in NOT_AT_END, f"{paper} p.{number}: a line ends {text!r}"
 
 
 

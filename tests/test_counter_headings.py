@@ -6,10 +6,9 @@ import functools
 
 import pytest
 
-from conftest import DATA
+from conftest import shipped_kit
 from generator.content.faces import build_counters
 from generator.content.words import available_languages
-from generator.data import load
 from generator.layout import sheets as geo
 from generator.layout.paper import PAPERS
 from generator.make.pipeline import context
@@ -24,7 +23,7 @@ NBSP = "\u00a0"
 
 @functools.cache
 def kit():
-    return load(DATA)
+    return shipped_kit()
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -10,10 +10,9 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, shipped_kit
 from generator.content import faces as content
 from generator.content.words import load_words
-from generator.data import load
 from generator.layout import face_layout as fl
 from generator.layout import pictograms
 from generator.layout import sheets as geo
@@ -145,7 +144,7 @@ def test_paginate_places_every_counter_once_each_nationality_together():
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_a_full_kit_fills_every_sheet_each_nationality_in_whole_rows(paper):
-    kit = load(DATA)
+    kit = shipped_kit()
     grid = geo.make_grid(PAPERS[paper].width, PAPERS[paper].height, SIZES_MM[1])
     sizes = [len(counters) for _, counters in content.all_counters(kit, 2, WORDS)]
     more = geo.row_fill(sizes, grid)
@@ -335,7 +334,7 @@ def _toml(path):
 
 
 def test_counters_and_manifest_follow_the_data_files():
-    kit = load(DATA)
+    kit = shipped_kit()
     rules = _toml(DATA / "rules.toml")
     for sets in (1, 2, 3):
         groups = content.all_counters(kit, sets, WORDS)
@@ -361,7 +360,7 @@ def face_words(key, **fields):
 
 
 def test_faces_say_what_the_rule_says_and_the_key_says_the_rest():
-    kit = load(DATA)
+    kit = shipped_kit()
     rules = _toml(DATA / "rules.toml")
     german = next(n for n in kit.nationalities if n.key == "german")
     counters = content.counters_for(kit, german, 1, WORDS)
@@ -436,7 +435,7 @@ def test_a_numerals_unit_follows_it_on_the_same_baseline():
 
 
 def test_more_counters_are_whole_sets_the_last_cut_short_to_its_crew():
-    kit = load(DATA)
+    kit = shipped_kit()
     size = _toml(DATA / "rules.toml")["crew"]["size"]
     assert content.extra_sets(kit, 2 * (size + 1) + 3) == (2 * size + 3, 2)
     assert content.extra_sets(kit, size + 1) == (size, 1)
@@ -463,6 +462,6 @@ def test_bad_emblem_data_is_one_line_naming_file_and_key(data_copy, old, new, ke
 
 
 def test_every_nationality_has_an_emblem_of_its_own_shapes():
-    kit = load(DATA)
+    kit = shipped_kit()
     signatures = {tuple(s.shape for s in nat.emblem) + tuple(s.size for s in nat.emblem) for nat in kit.nationalities}
     assert all(nat.emblem for nat in kit.nationalities) and len(signatures) == len(kit.nationalities)

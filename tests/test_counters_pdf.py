@@ -15,9 +15,8 @@ from fractions import Fraction
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA, SLOW, TYPOGRAPHIC_APOSTROPHE, edit
+from conftest import DATA, PRINTED_KIT, SLOW, TYPOGRAPHIC_APOSTROPHE, edit, kit_of, shipped_build, shipped_kit
 from generator.content.words import available_languages, load_words
-from generator.data import load
 from generator.errors import RenderError
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
@@ -58,12 +57,12 @@ def build(data=DATA, **options):
     opts = BuildOptions(**{"parts": ("counters",), **options})
     if data == DATA:
         return _shipped_build(opts)     # the shipped data renders once per option set per session
-    return render_all(load(data), opts)
+    return render_all(kit_of(data), opts)
 
 
 @functools.lru_cache(maxsize=16)
 def _shipped_build(opts):
-    return render_all(load(DATA), opts)
+    return render_all(shipped_kit(), opts)
 
 
 @pytest.fixture(scope="module")
@@ -135,29 +134,33 @@ def check_sheets(pdf_bytes, size_mm, offset=(0, 0), sets=2, titles=True, fill=Tr
     return total
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+# Letter at the default size in CI (BAILOUT_SLOW_TESTS=1); README's command reads Letter's sheets
+# through the same check at 1 in (test_counter_sizes_from_the_command_line_values[1in-...-letter]).
+@pytest.mark.parametrize("paper", ["a4", pytest.param("letter", marks=pytest.mark.larger_budget)])
 def test_every_counter_is_three_quarter_inch_and_its_back_mirrored(default_build, paper):
     check_sheets(default_build[f"counters-{paper}.pdf"], Fraction(3, 4) * INCH_MM)
 
 
 # Reading a sheet's rectangles and words is most of this file's time: README's command measures
-# each size on one paper (both papers between them, and the default size on both above); CI
-# (BAILOUT_SLOW_TESTS=1) every size on both.
+# each size on one paper (both papers between them, and the default size on both above), one set
+# of counters and the sheets it fills (every face, half the sheets); CI (BAILOUT_SLOW_TESTS=1)
+# every size on both, at the default two sets.
 @pytest.mark.parametrize("size,mm_value,paper", [("5/8in", Fraction(5, 8) * INCH_MM, "a4"), ("1in", INCH_MM, "letter"),
                                                  ("16mm", Fraction(16), "a4")])
 def test_counter_sizes_from_the_command_line_values(size, mm_value, paper):
     from generator.cli.argtypes import counter_size_mm
     assert counter_size_mm(size) == mm_value
-    papers = ("a4", "letter") if SLOW else (paper,)
-    outputs = build(counter_mm=mm_value, papers=papers)
+    papers, sets = (("a4", "letter"), 2) if SLOW else ((paper,), 1)
+    outputs = build(counter_mm=mm_value, papers=papers, sets=sets)
     for name in papers:
-        check_sheets(outputs[f"counters-{name}.pdf"], mm_value)
+        check_sheets(outputs[f"counters-{name}.pdf"], mm_value, sets=sets)
 
 
 def test_back_offset_moves_every_back_and_the_calibration_cross():
     offset = (Fraction(3, 2), Fraction(-1, 2))
-    outputs = build(back_offset_mm=offset, papers=("a4",))   # mirroring is paper-independent
-    check_sheets(outputs["counters-a4.pdf"], Fraction(3, 4) * INCH_MM, offset)
+    sets = 2 if SLOW else 1     # one set's sheets locally, as the counter sizes above
+    outputs = build(back_offset_mm=offset, papers=("a4",), sets=sets)   # mirroring is paper-independent
+    check_sheets(outputs["counters-a4.pdf"], Fraction(3, 4) * INCH_MM, offset, sets=sets)
     pages = pages_of(outputs["counters-a4.pdf"])
     text = pages[0].text + pages[1].text
     (fx, fy), (bx, by) = cross_centre(pages[0]), cross_centre(pages[1])
@@ -206,11 +209,14 @@ def bar_marks(page):
     return rects, ticks
 
 
-# Every edition's labels (Russian's is the longest, 62 mm): README's command two of them, CI all.
-@pytest.mark.parametrize("lang", available_languages() if SLOW else ["en", "ru"])
-def test_every_bar_label_stands_a_millimetre_clear_of_the_bars_and_their_ticks(lang):
-    outputs = build(lang=lang, papers=("a4", "letter"))
-    for paper in ("a4", "letter"):
+# Every edition's labels (Russian's is the longest, 62 mm): README's command two of them, English
+# on A4 and Russian on Letter, the narrower paper (every page of a sheet file read: most of this
+# test's time); CI (BAILOUT_SLOW_TESTS=1) every edition on both papers.
+@pytest.mark.parametrize("lang,papers", [(lang, ("a4", "letter")) for lang in available_languages()] if SLOW
+                         else [("en", ("a4",)), ("ru", ("letter",))])
+def test_every_bar_label_stands_a_millimetre_clear_of_the_bars_and_their_ticks(lang, papers):
+    outputs = build(lang=lang, papers=papers)
+    for paper in papers:
         for number, page in enumerate(pages_of(outputs[f"counters-{paper}.pdf"]), 1):
             rects, ticks = bar_marks(page)
             assert len(rects) == 2 and len(ticks) == 11 + 9, (lang, paper, number)   # every cm, every half inch
@@ -319,7 +325,7 @@ def test_manifest_says_what_prints_and_what_the_faces_mean(default_build):
 
 
 def test_bw_prints_outlines_only():
-    pdf = build(bw=True)["counters-a4.pdf"]
+    pdf = shipped_build(bw=True, parts=PRINTED_KIT)["counters-a4.pdf"]       # the --bw kit test_counters_print reads
     page = pages_of(pdf)[2]
     rects = counter_rects(page, Fraction(3, 4) * INCH_MM)
     assert rects

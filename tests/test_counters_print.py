@@ -16,11 +16,8 @@ from fractions import Fraction
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA, matrix
+from conftest import PRINTED_KIT, matrix, shipped_build
 from generator.content.words import load_words
-from generator.data import load
-from generator.make.pipeline import render_all
-from generator.options import BuildOptions
 from test_counters_pdf import INCH_MM, MM, build, counter_rects, pages_of
 
 pdfium = pytest.importorskip("pypdfium2", reason="page images need pypdfium2 (a dependency of the kit)")
@@ -125,10 +122,10 @@ def test_every_sheet_is_at_least_90_percent_full(paper, size):
 
 # ---- every PDF of the kit ----------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=1)
 def bw_build():
-    """The printed kit --bw (every PDF a build writes; the digital tables hold images, not PDFs to read)."""
-    return render_all(load(DATA), BuildOptions(bw=True, parts=("aid", "prerolled", "counters")))
+    """The printed kit --bw (every PDF a build writes; the digital tables hold images, not PDFs to
+    read), shared with test_aid's and test_counters_pdf's tests of --bw."""
+    return shipped_build(bw=True, parts=PRINTED_KIT)
 
 
 def full_build(bw, kit_files):

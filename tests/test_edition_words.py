@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 from babel.messages.pofile import read_po
 
-from conftest import DATA, ROOT, aid_edition, edit, pdf_text, run_cli
+from conftest import DATA, ROOT, aid_alone, edit, kept_pdf_text, matrix, run_cli, shipped_build, shipped_kit
 from generator.cli.commands import _check_catalogues
 from generator.content.aid_files import aid_catalogue_file
 from generator.content.faces import all_counters
@@ -131,8 +131,8 @@ def test_the_tables_legend_inserts_no_word():
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_the_subtitle_is_the_variants_credit_and_no_disclaimer(lang):
-    english = pdf_text(aid_edition("en")["player-aid-a4.pdf"]).splitlines()
-    ours = pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).splitlines()
+    english = kept_pdf_text(aid_alone("en")["player-aid-a4.pdf"]).splitlines()
+    ours = kept_pdf_text(aid_alone(lang)["player-aid-a4.pdf"]).splitlines()
     title = next(i for i, line in enumerate(english) if "player aid" in line and "·" not in line)
     subtitle = english[title + 1]
     # the same parts as the English subtitle (the variant and its author, the kit), and no more
@@ -159,9 +159,9 @@ def test_every_percent_sign_is_spaced_as_babel_spaces_it(lang):
 def test_one_quote_style_per_edition(lang):
     """Every quotation mark on the aid (PDF and web page) is the edition's own pair, or its pair for
     quotes within quotes (CLDR): no straight quotes, no other language's marks."""
-    files = aid_edition(lang)
+    files = aid_alone(lang)
     html = re.sub(r"<style.*?</style>|<script.*?</script>|<[^>]+>", " ", files["player-aid.html"].decode(), flags=re.S)
-    for page in (pdf_text(files["player-aid-a4.pdf"]), html):
+    for page in (kept_pdf_text(files["player-aid-a4.pdf"]), html):
         # apostrophes: in a word, and before a year's two digits (a counter's "’39–’41")
         text = re.sub(r"(?<=[^\W\d_])[’'](?=[^\W\d_])|’(?=\d\d)", "", page)
         used = {ch for ch in text if ch in QUOTE_MARKS or ch == "’"}
@@ -193,8 +193,8 @@ def _split_pairs(pdf_lines, html):
 
 @pytest.mark.parametrize("lang", ["en", *EDITIONS])
 def test_no_reference_or_count_is_split_over_a_line(lang):
-    files = aid_edition(lang)
-    lines = pdf_text(files["player-aid-a4.pdf"]).splitlines()
+    files = aid_alone(lang)
+    lines = kept_pdf_text(files["player-aid-a4.pdf"]).splitlines()
     assert _split_pairs(lines, files["player-aid.html"].decode()) == []
 
 
@@ -209,7 +209,7 @@ def test_the_split_check_sees_a_reference_broken_over_two_lines():
 def test_a_product_holds_together_but_not_to_the_word_before_it(lang):
     """"columns 2, 3, 4 give 2 × 3 × 4 = 24 combinations": the product and its count never part
     over a line, but the verb before them may end one, so the line above does not stop short."""
-    html = aid_edition(lang)["player-aid.html"].decode()
+    html = aid_alone(lang)["player-aid.html"].decode()
     found = re.search(r"([ \u00a0]?)(\d+(?:\u00a0×\u00a0\d+)+)\u00a0=\u00a0(\d+)", html)
     assert found, lang
     before, factors, count = found.groups()
@@ -231,7 +231,7 @@ def _model_forms(lang):
 def test_no_english_model_name_where_the_glossary_gives_the_editions_form(lang):
     forms = _model_forms(lang)
     assert forms, f"data/glossary/{lang}.toml gives no [models]"
-    text = " ".join(pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).split())
+    text = " ".join(kept_pdf_text(aid_alone(lang)["player-aid-a4.pdf"]).split())
     for ours, _ in forms.values():
         assert ours in text, (lang, ours)
     for ours, _ in sorted(forms.values(), key=lambda form: -len(form[0])):
@@ -254,15 +254,19 @@ def test_soviet_weapons_print_in_cyrillic_in_the_russian_edition():
         for form in (ours, short or ours):
             assert re.search("[А-Яа-яЁё]", form), form
             assert not re.search("[A-Za-z]", form), form
-    text = " ".join(pdf_text(aid_edition("ru")["player-aid-a4.pdf"]).split())
+    text = " ".join(kept_pdf_text(aid_alone("ru")["player-aid-a4.pdf"]).split())
     assert "ППШ-41" in text and "винтовка Мосина обр. 1891/30 гг." in text
     assert not re.search(r"PP[DSh]|Mosin", text)
 
 
-def test_a_glossary_model_no_nationality_names_is_named_by_file_and_key(data_copy):
+def test_a_glossary_model_no_nationality_names_is_named_by_file_and_key(data_copy, monkeypatch):
+    from generator.content import words
     edit(data_copy / "glossary" / "ru.toml", '"PPSh-41" = "ППШ-41"', '"PPSh-42" = "ППШ-42"')
     # check's catalogue and glossary checks alone (the command, its render of every part and
-    # its one line a problem: test_check_names_the_file_and_key_of_an_army_the_aid_would_cut)
+    # its one line a problem: test_check_names_the_file_and_key_of_an_army_the_aid_would_cut),
+    # over English and Russian, the glossary edited (the others are the shipped ones, which
+    # test_bad_data's check of the shipped data reads)
+    monkeypatch.setattr(words, "available_languages", lambda: ("en", "ru"))
     with pytest.raises(DataError) as caught:
         _check_catalogues(load(data_copy))
     assert any("glossary/ru.toml: models.PPSh-42: not a model" in line for line in caught.value.problems), \
@@ -270,7 +274,7 @@ def test_a_glossary_model_no_nationality_names_is_named_by_file_and_key(data_cop
 
 
 def test_read_glossary_takes_the_models_in_the_editions_form():
-    glossary = read_glossary(load(DATA), "ru")
+    glossary = read_glossary(shipped_kit(), "ru")
     assert glossary.models["PPSh-41"] == ("ППШ-41", "")
 
 
@@ -299,7 +303,12 @@ def test_every_editions_nationality_names_fit_the_aids_name_cell():
     assert cut == [], f"longer than the aid's name cell ({NAME_CHARS} characters): {cut}"
 
 
-def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy, check_after_its_render):
+def test_check_names_the_file_and_key_of_an_army_the_aid_would_cut(data_copy, check_after_its_render,
+                                                                  monkeypatch):
+    from generator.content import words
+    # over English and Polish, the glossary edited (the others are the shipped ones, which
+    # test_bad_data's check of the shipped data reads)
+    monkeypatch.setattr(words, "available_languages", lambda: ("en", "pl"))
     army = "Brytyjczycy i Brytyjska Wspólnota Narodów"      # 41 characters: more than a name cell holds
     from generator.content.aid_text import NAME_CHARS
     assert len(army) > NAME_CHARS
@@ -334,8 +343,8 @@ def _lines_ending_in_one_letter(pdf_lines, html, lang="pl"):
 
 @pytest.mark.parametrize("lang", ["pl", "ru"])
 def test_no_line_of_the_aid_ends_with_a_one_letter_word(lang):
-    files = aid_edition(lang)
-    lines = pdf_text(files["player-aid-a4.pdf"]).splitlines()
+    files = aid_alone(lang)
+    lines = kept_pdf_text(files["player-aid-a4.pdf"]).splitlines()
     text = " ".join(" ".join(lines).split())
     assert any(f" {w} " in text for w in ONE_LETTER_WORDS[lang])     # the aid has such words
     assert _lines_ending_in_one_letter(lines, files["player-aid.html"].decode(), lang) == []
@@ -351,16 +360,17 @@ def test_the_one_letter_check_sees_a_preposition_ending_a_line():
         ["с / тем"]
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("lang", ["en", *EDITIONS])
+# README's command: every edition on one paper, A4 and Letter by turns (Russian on Letter); CI
+# (BAILOUT_SLOW_TESTS=1) every edition on both.  Each Letter aid is a build no other test here reads.
+@pytest.mark.parametrize("lang,paper", matrix(["en", *EDITIONS], ["a4", "letter"]))
 def test_the_columns_and_their_product_are_never_broken_over_a_line(lang, paper):
     # the ideal deck's size is the product of the columns' sizes, as rules.toml lists the columns:
     # "2 × 3 × 4 = 24" (and "2, 3, 4", in Japanese "2・3・4") is one expression, set on one line
     # on either paper (the Russian Letter aid once broke it after "=")
     columns = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["deck"]["columns"]
     size = math.prod(columns)
-    pdf = aid_edition(lang, paper)[f"player-aid-{paper}.pdf"]
-    lines = [" ".join(line.split()) for line in pdf_text(pdf).splitlines()]
+    pdf = aid_alone(lang, paper)[f"player-aid-{paper}.pdf"]
+    lines = [" ".join(line.split()) for line in kept_pdf_text(pdf).splitlines()]
     assert any(" × ".join(map(str, columns)) + f" = {size}" in line for line in lines), lang
     listed = ("・" if lang == "ja" else ", ").join(map(str, columns))
     assert any(listed in line for line in lines), lang
@@ -375,7 +385,7 @@ def test_the_icons_credit_is_quoted_whole_in_english(lang):
         for part in parts["part"]})
     assert len(authors) > 1
     credit = "Icons made by " + ", ".join(authors[:-1]) + " and " + authors[-1]
-    page = " ".join(aid_edition(lang)["player-aid.html"].decode().split())
+    page = " ".join(aid_alone(lang)["player-aid.html"].decode().split())
     assert credit in page, lang
 
 
@@ -389,7 +399,7 @@ def test_a_face_images_alt_text_is_the_editions_name_kind_and_side(lang):
     german = _glossary(lang)["nationalities"]["german"]["name"]
     kind = catalogue["counter.kind.rifle"] + " 1939\u201345"
     back = catalogue["calibration.key.back"].replace("{kind}", kind)
-    kit = load(DATA)
+    kit = shipped_kit()
     edition = translated(kit, read_glossary(kit, lang))
     alt = _face_alt("faces/german-rifle-1939-45-back.png", edition, Words(lang, catalogue))
     assert alt == catalogue["release.index.face.alt"].replace("{nationality}", german).replace("{face}", back)
@@ -403,11 +413,10 @@ def test_the_counters_subject_writes_the_size_with_the_editions_decimal_sign(lan
     from babel.numbers import format_decimal
     from pypdf import PdfReader
 
-    from generator.make.pipeline import render_all
     from generator.options import BuildOptions
     options = BuildOptions(lang=lang, parts=("counters",), papers=("a4",))
     size = format_decimal(Decimal(str(float(options.counter_mm))), format="0.00", locale=lang)      # CLDR: '19,05'
-    files = render_all(load(DATA), options)
+    files = shipped_build(lang=lang, parts=("counters",), papers=("a4",))
     subject = PdfReader(io.BytesIO(files["counters-a4.pdf"])).metadata.subject
     assert size in subject, subject
     assert "." not in subject.replace("A4", ""), subject
@@ -454,7 +463,7 @@ def _years(span, message):
 @pytest.mark.parametrize("lang", ["en", *EDITIONS])
 def test_a_weapon_markers_years_are_written_as_the_editions_catalogue_writes_years(lang):
     messages = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
-    for nat, counters in all_counters(load(DATA), 1, load_words(lang)):
+    for nat, counters in all_counters(shipped_kit(), 1, load_words(lang)):
         weapons = [c for c in counters if c.kind in ("rifle", "smg")]
         for span, counter in zip([*nat.rifles, *nat.smgs], weapons, strict=True):
             key = "counter.years.one" if span.first == span.last else "counter.years.span"
@@ -463,11 +472,11 @@ def test_a_weapon_markers_years_are_written_as_the_editions_catalogue_writes_yea
 
 def test_the_russian_markers_write_years_the_russian_way():
     # a Russian reader writes 1939–43, never the English ’39–’43 (soviet.toml: the Mosin 1939 to 1943)
-    soviet = dict(all_counters(load(DATA), 1, load_words("ru")))
+    soviet = dict(all_counters(shipped_kit(), 1, load_words("ru")))
     texts = [n.text for nat, counters in soviet.items() if nat.key == "soviet"
              for c in counters if c.kind == "rifle" for n in c.front.numerals]
     assert texts[0] == "1939–43" and not any("’" in text for text in texts), texts
-    english = [n.text for nat, counters in all_counters(load(DATA), 1, load_words("en")) if nat.key == "soviet"
+    english = [n.text for nat, counters in all_counters(shipped_kit(), 1, load_words("en")) if nat.key == "soviet"
                for c in counters if c.kind == "rifle" for n in c.front.numerals]
     assert english[0] == "’39–’43", english
 
@@ -479,7 +488,7 @@ def _counter_key_text(lang):
     from generator.engine.odds import compute
     from generator.make.pipeline import edition_data
     from generator.options import BuildOptions
-    kit = edition_data(load(DATA), lang)
+    kit = edition_data(shipped_kit(), lang)
     ctx = make_context(kit, compute(kit), BuildOptions(lang=lang), shipped("templates"), words=load_words(lang))
     return " ".join(entry.text for entry in counter_key(ctx))
 
@@ -506,7 +515,7 @@ def test_a_weapon_markers_title_prints_whole_on_the_briefs_counters(lang):
     from generator.render.pdf.face_pdf import fit_faces
     messages = {m.id: m.string for m in _catalogue(catalogue_file(lang), lang) if m.id}
     from generator.make.pipeline import edition_data
-    kit, words = edition_data(load(DATA), lang), load_words(lang)
+    kit, words = edition_data(shipped_kit(), lang), load_words(lang)
     groups = all_counters(kit, 1, words)
     for inches in (Fraction(5, 8), Fraction(3, 4)):
         size = float(inches * 72)

@@ -20,7 +20,7 @@ import pytest
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
-from conftest import DATA, aid_edition, edit, matrix, pdf_text, run_cli
+from conftest import DATA, aid_alone, edit, kept_pdf_text, matrix, run_cli, shipped_build, shipped_kit
 from generator.content.words import (
     LOCALE,
     Words,
@@ -29,7 +29,6 @@ from generator.content.words import (
     load_words,
     missing_translations,
 )
-from generator.data import load
 from generator.errors import DataError
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
@@ -50,12 +49,12 @@ def edition(lang):
     """{file name: bytes} of the printed kit in `lang` (aid, tables, counters and the merged kit),
     both papers: no test here reads an edition's digital tables.  English is the session's
     default build (kit_files), the same bytes: the tests that compare take it from there."""
-    return render_all(load(DATA), BuildOptions(lang=lang, parts=PRINTED_PARTS))
+    return render_all(shipped_kit(), BuildOptions(lang=lang, parts=PRINTED_PARTS))
 
 
 def aid_a4(lang):
     """The A4 aid in `lang`, made alone: the tests that read no other file need no whole kit."""
-    return aid_edition(lang)["player-aid-a4.pdf"]
+    return aid_alone(lang)["player-aid-a4.pdf"]
 
 
 def html_text(content):
@@ -161,7 +160,7 @@ def test_the_longest_footer_keeps_clear_of_the_narrowest_papers_sides(lang):
     from generator.layout.paper import PAPERS
     from generator.make.pipeline import context
     from generator.render.pdf.canvas import EDGE_MM, edition_faces, footer_text
-    ctx = context(load(DATA), BuildOptions(lang=lang, label="W" * MAX_LABEL))
+    ctx = context(shipped_kit(), BuildOptions(lang=lang, label="W" * MAX_LABEL))
     paper = min(PAPERS.values(), key=lambda p: p.width)
     room = paper.width - 2 * EDGE_MM * MM
     font = edition_faces(lang).body
@@ -225,8 +224,7 @@ def test_a_cut_1_mm_off_lands_in_the_counters_own_colour_at_5_8_in(lang):
     """The narrowest named size, where the longest words are likeliest to cross a cut line."""
     from test_counters_pdf import counter_rects, pages_of
     from test_counters_print import SIZES, close, image, px, sheet_pages
-    pdf = render_all(load(DATA), BuildOptions(parts=("counters",), papers=("a4",), counter_mm=SIZES["5/8in"],
-                                              lang=lang))["counters-a4.pdf"]
+    pdf = shipped_build(parts=("counters",), papers=("a4",), counter_mm=SIZES["5/8in"], lang=lang)["counters-a4.pdf"]
     pages = pages_of(pdf)
     for index in sheet_pages(pdf):
         img, page = image(pdf, index), pages[index]
@@ -245,8 +243,7 @@ def test_a_cut_1_mm_off_lands_in_the_counters_own_colour_at_5_8_in(lang):
 def test_counter_words_fit_every_named_size(lang, size):
     from generator.options import NAMED_SIZES
     from generator.units import MM_PER_INCH
-    files = render_all(load(DATA), BuildOptions(parts=("counters",), papers=("a4",),
-                                                counter_mm=NAMED_SIZES[size] * MM_PER_INCH, lang=lang))
+    files = shipped_build(parts=("counters",), papers=("a4",), counter_mm=NAMED_SIZES[size] * MM_PER_INCH, lang=lang)
     assert files["counters-a4.pdf"].pages >= 3
 
 
@@ -286,7 +283,7 @@ def figures(text):
 def test_every_fraction_and_percentage_equals_the_english(lang, kit_files):
     english, files = kit_files, edition(lang)
     for name in ("player-aid-a4.pdf", "player-aid-letter.pdf", "counters-a4.pdf"):
-        ours, theirs = figures(pdf_text(files[name])), figures(pdf_text(english[name]))
+        ours, theirs = figures(kept_pdf_text(files[name])), figures(kept_pdf_text(english[name]))
         assert ours == theirs, (lang, name)
         assert "aid" not in name or sum(theirs[0].values()) > 30
     ours, theirs = figures(html_text(files["player-aid.html"])), figures(html_text(english["player-aid.html"]))
@@ -301,7 +298,7 @@ def test_percentages_follow_the_readers_convention(lang):
     locale = Locale.parse(lang)
     sign = locale.number_symbols["latn"]["decimal"]
     spaced = re.search(r"[\s\u00a0\u202f]%", locale.percent_formats[None].pattern) is not None
-    text = pdf_text(aid_a4(lang)).replace("\u00a0", " ").replace("\u202f", " ")
+    text = kept_pdf_text(aid_a4(lang)).replace("\u00a0", " ").replace("\u202f", " ")
     shown = re.findall(r"\d+[.,]\d+\s?%", text)
     assert shown and all(sign in p for p in shown), (lang, shown[:5])
     assert all(p.endswith(" %") == spaced for p in shown), (lang, shown[:5])
@@ -335,7 +332,7 @@ def english_words(text, lang):
 def test_no_common_english_word_in_the_counters_tables_and_csv(lang):
     files = edition(lang)
     for name in ("counters-a4.pdf", "prerolled-a4.pdf"):
-        assert english_words(pdf_text(files[name]), lang) == [], (lang, name)
+        assert english_words(kept_pdf_text(files[name]), lang) == [], (lang, name)
     header = files["prerolled.csv"].decode().splitlines()[0]
     assert english_words(header, lang) == [], (lang, header)
 
@@ -347,7 +344,7 @@ def test_no_common_english_word_in_the_aid(lang):
     English interpretation readings quote from the rule ("any single", "for any individual")."""
     from generator.content.words import load_words
     quoted = re.findall(r"\u201c([^\u201d{}]+)\u201d", load_words()("aid.note.unnumbered"))
-    readings = [text for note in load(DATA).rules.interpretations for _, text in note.readings]
+    readings = [text for note in shipped_kit().rules.interpretations for _, text in note.readings]
     quoted += [phrase for text in readings for phrase in re.findall(r"\u201c([^\u201d]+)\u201d", text)]
     assert quoted
 
@@ -356,13 +353,13 @@ def test_no_common_english_word_in_the_aid(lang):
             text = re.sub(r"\s+".join(map(re.escape, phrase.split())), "", text)
         return text
     files = edition(lang)
-    assert english_words(unquoted(pdf_text(files["player-aid-a4.pdf"])), lang) == []
+    assert english_words(unquoted(kept_pdf_text(files["player-aid-a4.pdf"])), lang) == []
     assert english_words(unquoted(html_text(files["player-aid.html"])), lang) == []
 
 
 def test_an_english_catalogue_would_fail_the_english_word_check(kit_files):
     """The check can fail: the English counters are full of the words it looks for."""
-    assert len(english_words(pdf_text(kit_files["counters-a4.pdf"]), "de")) > 10
+    assert len(english_words(kept_pdf_text(kit_files["counters-a4.pdf"]), "de")) > 10
 
 
 def test_build_lang_records_the_language_in_the_manifest(tmp_path):

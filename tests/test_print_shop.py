@@ -20,7 +20,7 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, IndirectObject
 
-from conftest import DATA, SLOW
+from conftest import DATA, SLOW, shipped_kit
 from generator.data import load
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
@@ -41,11 +41,13 @@ def shop_build(marks=True):
 
 @functools.lru_cache(maxsize=2)
 def _shop_build(marks):
-    """Every part on both papers with marks; without, the counters on A4 (both papers under
-    BAILOUT_SLOW_TESTS=1: the boxes are the paper's, which the build with marks checks on both)."""
+    """Every part with marks; without, the counters.  Both on both papers under
+    BAILOUT_SLOW_TESTS=1; in README's command the build with marks on A4 and the one without on
+    Letter (each paper's boxes and sheets, each with marks and without, read between them: most of
+    this file's time is reading these files)."""
     parts = ("aid", "prerolled", "counters") if marks else ("counters",)
-    papers = ("a4", "letter") if marks or SLOW else ("a4",)
-    return render_all(load(DATA), BuildOptions(parts=parts, papers=papers, print_profile="shop", marks=marks,
+    papers = ("a4", "letter") if SLOW else ("a4",) if marks else ("letter",)
+    return render_all(shipped_kit(), BuildOptions(parts=parts, papers=papers, print_profile="shop", marks=marks,
                                                counter_mm=SHOP_COUNTER))
 
 
@@ -174,9 +176,18 @@ def cut_contour(reader, page):
     return spaces, overprint
 
 
+def each_paper(name):
+    """(paper, bytes) of the shop's file `name` (counters, counters-cover) on each paper the two
+    shop builds hold, with marks first."""
+    for files in (shop_build(), shop_build(False)):
+        for paper in ("a4", "letter"):
+            if f"{name}-{paper}.pdf" in files:
+                yield paper, files[f"{name}-{paper}.pdf"]
+
+
 def test_counter_cut_lines_are_the_cutcontour_separation_overprinted():
-    for paper in ("a4", "letter"):
-        reader = PdfReader(io.BytesIO(shop_build()[f"counters-{paper}.pdf"]))
+    for paper, content in each_paper("counters"):
+        reader = PdfReader(io.BytesIO(content))
         fronts = reader.pages[0::2]     # the die-cut sheets alone: each front, then its back
         assert fronts
         for number, page in enumerate(fronts, 1):
@@ -199,7 +210,10 @@ def test_counter_cut_lines_are_the_cutcontour_separation_overprinted():
 PROFILE = "generator/render/pdf/icc/FOGRA39L-300.icc"     # the shop presets' output profile
 
 
+@functools.cache
 def _profile_transforms():
+    """(sRGB to the press, the press to sRGB): built once a process (each build reads the
+    profile's tables, some 30 ms, and the colour tests convert a hundred colours)."""
     from PIL import ImageCms
     press, screen = ImageCms.getOpenProfile(str(DATA.parent / PROFILE)), ImageCms.createProfile("sRGB")
     intent = ImageCms.Intent.RELATIVE_COLORIMETRIC
@@ -285,9 +299,9 @@ def test_ghostscript_renders_every_shop_pdf_without_a_warning(tmp_path):
 def test_ghostscript_inkcov_finds_only_black_on_a_text_only_page(tmp_path):
     """Page 1 of the shop's cover of its cut sheets: words and bars, all pure K."""
     gs = ghostscript()
-    for paper in ("a4", "letter"):
+    for paper, content in each_paper("counters-cover"):
         path = tmp_path / f"counters-cover-{paper}.pdf"
-        path.write_bytes(shop_build()[f"counters-cover-{paper}.pdf"])
+        path.write_bytes(content)
         run = subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=inkcov", "-dFirstPage=1", "-dLastPage=1",
                               "-o", "-", str(path)], capture_output=True, text=True, timeout=120, check=True)
         c, m, y, k = (float(v) for v in run.stdout.split()[:4])
@@ -310,7 +324,8 @@ def test_print_and_no_marks_on_the_command_line():
 def test_manifest_names_the_profile_but_the_default():
     assert b"print shop\n" in shop_build()["MANIFEST.txt"]
     assert b"print shop, no marks\n" in shop_build(False)["MANIFEST.txt"]
-    assert b"\nprint " not in render_all(load(DATA), BuildOptions(parts=("prerolled",), papers=("a4",)))["MANIFEST.txt"]
+    home = render_all(shipped_kit(), BuildOptions(parts=("prerolled",), papers=("a4",)))
+    assert b"\nprint " not in home["MANIFEST.txt"]
 
 
 @pytest.fixture(scope="module")
@@ -321,7 +336,7 @@ def several():
     from generator.make.release import make_release
     from generator.options import default_counter_mm
     profiles = ("shop", "fold", "tgc-punchout")     # the counter size the command line would choose for them
-    _name, content = make_release(load(DATA), BuildOptions(print_profile="shop", rows=8,
+    _name, content = make_release(shipped_kit(), BuildOptions(print_profile="shop", rows=8,
                                                            counter_mm=default_counter_mm(profiles)),
                                   more_profiles=profiles[1:])
     archive = zipfile.ZipFile(io.BytesIO(content))
@@ -382,13 +397,13 @@ def test_a_release_holds_the_game_crafters_slugs_as_images_its_upload_page_takes
     assert {c: n for n, c in page.getcolors(1 << 20)}.get(olive, 0) < 100
 
 
-@pytest.mark.parametrize("profile", ["fold", "shop"])
-def test_same_inputs_same_bytes(profile):
+@pytest.mark.parametrize("profile,paper", [("fold", "letter"), ("shop", "a4")])
+def test_same_inputs_same_bytes(profile, paper):
     """Twice the same counters; the shop's second is the whole shop build's the other tests read
     (the counters alone or beside the other parts: one file's bytes are its own inputs')."""
-    opts = BuildOptions(parts=("counters",), papers=("letter",), print_profile=profile,
+    opts = BuildOptions(parts=("counters",), papers=(paper,), print_profile=profile,
                         counter_mm=SHOP_COUNTER if profile == "shop" else BuildOptions().counter_mm)
-    first = render_all(load(DATA), opts)["counters-letter.pdf"]
-    second = shop_build()["counters-letter.pdf"] if profile == "shop" else render_all(load(DATA), opts)[
-        "counters-letter.pdf"]
+    name = f"counters-{paper}.pdf"
+    first = render_all(shipped_kit(), opts)[name]
+    second = shop_build()[name] if profile == "shop" else render_all(shipped_kit(), opts)[name]
     assert first == second

@@ -21,10 +21,9 @@ from fractions import Fraction
 import pytest
 
 import inkbox
-from conftest import DATA, SLOW
+from conftest import SLOW, shipped_kit
 from generator.content.faces import build_counters
 from generator.content.words import available_languages
-from generator.data import load
 from generator.errors import RenderError
 from generator.layout import face_layout as fl
 from generator.layout import pictograms
@@ -53,7 +52,7 @@ def safe_inset(profile: str, size: str) -> float:
 
 @functools.lru_cache(maxsize=1)
 def kit():
-    return load(DATA)
+    return shipped_kit()
 
 
 @functools.lru_cache(maxsize=1)
@@ -84,36 +83,49 @@ def laid_out(lang: str, profile: str, size: str):
 MATRIX = [(lang, profile, size) for lang in available_languages() for profile in PROFILES for size in SIZES]
 
 
+def laid_out_here(lang: str) -> list[tuple[str, str]]:
+    """(profile, size) the layout test lays out for `lang`: under BAILOUT_SLOW_TESTS=1 every pair;
+    in README's command each profile at the size it prints by default and at one more size, which
+    turns with the edition, so that the eight editions between them lay out every pair."""
+    from generator.options import default_counter_mm
+    if SLOW:
+        return [(profile, size) for profile in PROFILES for size in SIZES]
+    names, turn = list(SIZES), available_languages().index(lang)
+    own = {(profile, size) for profile in PROFILES for size in SIZES
+           if SIZES[size] == default_counter_mm((profile,))}
+    return sorted(own | {(profile, names[(i + turn) % len(names)]) for i, profile in enumerate(PROFILES)})
+
+
 @pytest.mark.parametrize("lang", available_languages())
 def test_every_piece_of_every_face_inside_its_inset_and_apart_in_every_profile_and_size(lang):
-    """The layout's ink boxes, for every face of an edition, under every profile and named size."""
+    """The layout's ink boxes, for every face of an edition, under every profile and named size
+    (README's command: a share of the pairs for each edition, every pair over the editions)."""
     from generator.render.pdf.face_pdf import metrics
     from generator.render.theme import edition_faces
     aspect = {role: pic.aspect for role, pic in pictograms.pictograms().items()}
     laid = 0
-    for profile in PROFILES:
-        for size in SIZES:
-            found = laid_out(lang, profile, size)
-            if found is None:
-                continue
-            zone, kind, fits = found
-            laid += 1
-            safe = safe_inset(profile, size)
-            assert zone.inset >= safe - 1e-6, (profile, size)
-            assert min(kind.title, kind.body, kind.small) >= FLOORS[size] - 0.01, (profile, size, kind)
-            for face, fit in fits.items():
-                boxes = fl.ink_boxes(face, fit, zone, kind, metrics(edition_faces(lang)), aspect.__getitem__)
-                for what, (x, y, w, h) in boxes:
-                    assert safe - 1e-6 <= x and x + w <= zone.size - safe + 1e-6, (profile, size, face.label, what)
-                    assert safe - 1e-6 <= y and y + h <= zone.size - safe + 1e-6, (profile, size, face.label, what)
-                for i, (one, a) in enumerate(boxes):
-                    for other, b in boxes[i + 1:]:
-                        assert not fl.overlaps(a, b), (profile, size, face.label.text, one, other)
-                emblem = dict(boxes)["emblem"]
-                for what, box in boxes:     # every word reads apart from the emblem: a clear millimetre
-                    if what.startswith(("label", "note")):
-                        assert _apart(box, emblem) >= EMBLEM_CLEAR_MM * MM - 1e-6, (profile, size, what,
-                                                                                    _apart(box, emblem) / MM)
+    for profile, size in laid_out_here(lang):
+        found = laid_out(lang, profile, size)
+        if found is None:
+            continue
+        zone, kind, fits = found
+        laid += 1
+        safe = safe_inset(profile, size)
+        assert zone.inset >= safe - 1e-6, (profile, size)
+        assert min(kind.title, kind.body, kind.small) >= FLOORS[size] - 0.01, (profile, size, kind)
+        for face, fit in fits.items():
+            boxes = fl.ink_boxes(face, fit, zone, kind, metrics(edition_faces(lang)), aspect.__getitem__)
+            for what, (x, y, w, h) in boxes:
+                assert safe - 1e-6 <= x and x + w <= zone.size - safe + 1e-6, (profile, size, face.label, what)
+                assert safe - 1e-6 <= y and y + h <= zone.size - safe + 1e-6, (profile, size, face.label, what)
+            for i, (one, a) in enumerate(boxes):
+                for other, b in boxes[i + 1:]:
+                    assert not fl.overlaps(a, b), (profile, size, face.label.text, one, other)
+            emblem = dict(boxes)["emblem"]
+            for what, box in boxes:     # every word reads apart from the emblem: a clear millimetre
+                if what.startswith(("label", "note")):
+                    assert _apart(box, emblem) >= EMBLEM_CLEAR_MM * MM - 1e-6, (profile, size, what,
+                                                                                _apart(box, emblem) / MM)
     # every profile builds its own default size at least (a die-cut shop's: 1 in)
     assert laid >= len(PROFILES)
 
@@ -125,10 +137,16 @@ def _apart(a, b) -> float:
     return (dx * dx + dy * dy) ** 0.5
 
 
+# README's command measures one set of counters, unfilled: every face once (each nationality's crew
+# and markers, every weapon marker), on a third fewer sheets; CI (BAILOUT_SLOW_TESTS=1) the sheets
+# as a default build fills them, every face as often as it prints.
+ONE_SET = {} if SLOW else {"sets": 1, "fill": False}
+
+
 @functools.lru_cache(maxsize=8)
 def counters_pdf(lang: str, profile: str, size: str) -> bytes:
     return render_all(kit(), BuildOptions(lang=lang, print_profile=profile, counter_mm=SIZES[size],
-                                          parts=("counters",), papers=("a4",)))["counters-a4.pdf"]
+                                          parts=("counters",), papers=("a4",), **ONE_SET))["counters-a4.pdf"]
 
 
 SHARED = [("en", "meinspiel", "1in"), ("de", "tgc-punchout", "1in"), ("es", "shop", "1in")]
@@ -151,9 +169,13 @@ def test_the_built_counters_ink_stays_inside_the_safe_area_and_apart(lang, profi
 
 
 def test_the_default_kits_counters_ink_stays_inside_the_safe_area_and_apart(kit_files):
-    """The session's own build: English, duplex, 3/4 in, both papers."""
-    for paper in ("a4", "letter"):
-        pdf, side = kit_files[f"counters-{paper}.pdf"], float(SIZES["3/4in"]) * MM
+    """The default kit: English, duplex, 3/4 in.  Under BAILOUT_SLOW_TESTS=1 the session's own
+    build, both papers; in README's command one set of it on A4, as the shared builds above (each
+    face is one drawing placed on either paper's sheets, and test_look's
+    test_nothing_outside_its_box_in_the_shared_builds reads the English Letter counters' glyphs)."""
+    files = kit_files if SLOW else {"counters-a4.pdf": counters_pdf("en", "duplex", "3/4in")}
+    for paper in ("a4", "letter") if SLOW else ("a4",):
+        pdf, side = files[f"counters-{paper}.pdf"], float(SIZES["3/4in"]) * MM
         found = (inkbox.outside_safe_area(pdf, side, safe_inset("duplex", "3/4in"), f"en {paper}")
                  + inkbox.overlapping_parts(pdf, side, f"en {paper}"))
         assert not found, "\n".join(found[:10])

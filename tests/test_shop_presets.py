@@ -16,7 +16,7 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from conftest import DATA, SLOW, edit, one_line, run_cli
+from conftest import SLOW, edit, one_line, run_cli, shipped_kit
 from pdfpage import pages_of
 from test_print_shop import ghostscript
 
@@ -133,12 +133,11 @@ def test_each_counter_has_its_shops_bleed_and_its_words_inside_the_safe_zone(pre
 def sheet_geometry(preset, counter_in):
     from generator.content.faces import all_counters
     from generator.content.words import load_words
-    from generator.data import load
     from generator.layout import sheets
     from generator.layout.paper import PAPERS
     from generator.options import BuildOptions
     options = BuildOptions(print_profile=preset, counter_mm=Fraction(counter_in) * Fraction(254, 10))
-    kit = load(DATA)
+    kit = shipped_kit()
     return sheets.sheet_plan(PAPERS["a4"], options, lambda more: all_counters(kit, 2, load_words("en"), more))
 
 

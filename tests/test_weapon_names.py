@@ -12,9 +12,8 @@ from fractions import Fraction
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from conftest import DATA, page_texts
+from conftest import DATA, kept_page_texts, shipped_kit
 from generator.content.faces import build_counters
-from generator.data import load
 from generator.layout.paper import PAPERS
 from generator.layout.sheets import face_zones, sheet_plan
 from generator.make.pipeline import context
@@ -68,7 +67,7 @@ def test_a_short_form_is_the_name_players_call_the_weapon_by_its_family():
 @functools.cache
 def printed(lang, size):
     """{(nationality key, English model): the model as the counter prints it}."""
-    kit = load(DATA)
+    kit = shipped_kit()
     options = BuildOptions(lang=lang, counter_mm=SIZES[size], papers=("a4",))
     ctx = context(kit, options)
     register_fonts(edition_faces(lang))
@@ -104,6 +103,6 @@ def test_a_counter_prints_the_aids_name_or_the_datas_short_form(lang, size):
 
 
 def test_the_aids_table_names_each_weapon_whole(kit_files):
-    text = " ".join(" ".join(page_texts(kit_files["player-aid-a4.pdf"])).replace("\u00a0", " ").split())
+    text = " ".join(" ".join(kept_page_texts(kit_files["player-aid-a4.pdf"])).replace("\u00a0", " ").split())
     for _, _, model, _ in spans():
         assert model in text, model
