@@ -412,7 +412,7 @@ def chromium_driver():
         shutil.rmtree(profile, ignore_errors=True)
 
 
-# ---- G-print: the printed pages' builds, shared by their tests ----------------------------------
+# -- what the tests of the printed pages share: the shipped data, builds, page texts ------------------
 
 def aid_alone(lang, paper="a4"):
     """aid_edition(lang, paper), kept for the whole run in this process (aid_edition keeps eight,
