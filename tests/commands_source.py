@@ -1,4 +1,4 @@
-"""The kit's own source parsed once a process (G-commands' helper): test_layers.py, test_code_shape.py
+"""The kit's own source parsed once a process: test_layers.py, test_code_shape.py
 and test_build.py each walk the syntax tree of every module under generator/."""
 
 import ast
