@@ -171,8 +171,7 @@ def test_the_built_counters_ink_stays_inside_the_safe_area_and_apart(lang, profi
 def test_the_default_kits_counters_ink_stays_inside_the_safe_area_and_apart(kit_files):
     """The default kit: English, duplex, 3/4 in.  Under BAILOUT_SLOW_TESTS=1 the session's own
     build, both papers; in README's command one set of it on A4, as the shared builds above (each
-    face is one drawing placed on either paper's sheets, and test_look's
-    test_nothing_outside_its_box_in_the_shared_builds reads the English Letter counters' glyphs)."""
+    face is one drawing, placed alike on either paper's sheets)."""
     files = kit_files if SLOW else {"counters-a4.pdf": counters_pdf("en", "duplex", "3/4in")}
     for paper in ("a4", "letter") if SLOW else ("a4",):
         pdf, side = files[f"counters-{paper}.pdf"], float(SIZES["3/4in"]) * MM
