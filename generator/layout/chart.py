@@ -128,16 +128,24 @@ def fitted_widths(width: float, count: int, per_row: int, gap_x: float,
     at a width, no box under `narrowest`; the width left over shared in proportion), and those
     widths are the grid's columns.  Each later row's box spans a run of those columns, the runs
     that make that row's tallest box lowest, so its edges land on the first row's and no box is
-    narrower than a column.  Every row runs from the left edge to the right."""
+    narrower than a column.  Every row runs from the left edge to the right.  The searches ask for
+    a box's height at the same widths again and again (their bisections share their first steps):
+    `height_at` is asked once for each box and width."""
+    heights: dict[tuple[int, float], float] = {}
+
+    def measured(i: int, box_width: float) -> float:
+        if (i, box_width) not in heights:
+            heights[i, box_width] = height_at(i, box_width)
+        return heights[i, box_width]
     rows = rows_of(count, per_row)
     first = rows[0]
     room = width - gap_x * (len(first) - 1)
     if room < narrowest * len(first):
         raise ValueError(f"{width:.0f} pt is too narrow for {len(first)} boxes")
-    columns = _fit_row(first, room, height_at, narrowest)
+    columns = _fit_row(first, room, measured, narrowest)
     widths = dict(zip(first, columns, strict=True))
     for row in rows[1:]:
-        widths.update(zip(row, _on_columns(row, columns, gap_x, height_at), strict=True))
+        widths.update(zip(row, _on_columns(row, columns, gap_x, measured), strict=True))
     return [widths[i] for i in range(count)]
 
 

@@ -11,7 +11,6 @@ the catalogue's ("aid.html.*"); its style is aid.css beside this module (aid_cha
 --since), its colours the theme's.
 """
 
-import functools
 import re
 import xml.etree.ElementTree as etree
 from importlib import resources
@@ -415,9 +414,6 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
     return fill_pieces(re.sub(r"[ \t\r\n]+", " ", text).strip(), per_line)
 
 
-# The chart's width search asks for a title's height at the same widths many times over (its
-# bisections share their first steps): each (title, width) is wrapped once.
-@functools.lru_cache(maxsize=4096)
 def _title_height(title: str, width: float) -> float:
     """A chart title's lines at `width`, or more than any title's where a word runs past it."""
     lines = _wrap(title, width, TITLE_PX)
