@@ -198,11 +198,15 @@ def _session_factory(tmp_path_factory):
     _FACTORY.append(tmp_path_factory)
 
 
-@functools.lru_cache(maxsize=8)
 def aid_edition(lang, paper="a4"):
     """{file name: bytes} of the aid alone in `lang` (its PDF on `paper` and its web page), made
-    once a run (by the first worker to ask; the others read its files): the tests that read no
-    other file of an edition share it."""
+    once a run (by the first worker to ask; the others read its files) and kept by this process:
+    the tests that read no other file of an edition share it, every edition on both papers."""
+    return _aid_edition(lang, paper)        # one key for aid_edition("en") and aid_edition("en", "a4")
+
+
+@functools.cache
+def _aid_edition(lang, paper):
     with _made_once(_FACTORY[0], f"aid-{lang}" + ("" if paper == "a4" else f"-{paper}")) as (folder, made):
         if made:
             return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
@@ -291,8 +295,17 @@ def page_texts(content):
     """[each page's text], read by pdfium as pdf_text reads them (in the content's order, a line
     of text a line, as pypdf's extract_text gives them but for a heading run into its text); the
     typographic apostrophe (the English edition's) read as the straight one the catalogues and
-    data type, so a test finds their words as written (raw_page_texts keeps it)."""
-    return [text.replace(TYPOGRAPHIC_APOSTROPHE, "'") for text in raw_page_texts(content)]
+    data type, so a test finds their words as written (raw_page_texts keeps it).  PDF bytes are
+    read once a process: many tests read a file another read already (the session's kit, an
+    edition's aid)."""
+    texts = _page_texts(content) if isinstance(content, bytes) else raw_page_texts(content)
+    return [text.replace(TYPOGRAPHIC_APOSTROPHE, "'") for text in texts]
+
+
+@functools.lru_cache(maxsize=32)
+def _page_texts(content):
+    """raw_page_texts of a PDF's bytes, read once a process."""
+    return tuple(raw_page_texts(content))
 
 
 TYPOGRAPHIC_APOSTROPHE = "\u2019"
@@ -381,29 +394,18 @@ def browser_unavailable(reason):
 
 @pytest.fixture(scope="session")
 def chromium_driver():
-    """One headless Debian Chromium driven by selenium (never a downloaded driver) for the run's
-    browser tests (test_browser.py, test_serve.py: a start is about a second of CPU), its console
-    log kept; skips, saying what is missing, where selenium, Chromium or chromedriver is."""
+    """One headless Chromium (serving.chromium) for the run's browser tests (test_browser.py,
+    test_serve.py: a start is about a second of CPU), its console log kept; skips, saying what is
+    missing, where selenium, Chromium or chromedriver is."""
     import tempfile
 
-    from serving import CHROMEDRIVER, CHROMIUM, FLAGS
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        browser_unavailable("selenium is not installed (pip install -e '.[test]')")
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not path.exists():
-            browser_unavailable(f"{path} is missing (apt-get install chromium chromium-driver)")
+    from serving import Unavailable, chromium
     profile = tempfile.mkdtemp(prefix="bailout-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    # An explicit driver path: selenium never tries to download one.
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        driver = chromium(Path(profile))
+    except Unavailable as missing:
+        shutil.rmtree(profile, ignore_errors=True)
+        browser_unavailable(str(missing))
     driver.set_script_timeout(30)
     try:
         yield driver
@@ -413,18 +415,6 @@ def chromium_driver():
 
 
 # -- what the tests of the printed pages share: the shipped data, builds, page texts ------------------
-
-def aid_alone(lang, paper="a4"):
-    """aid_edition(lang, paper), kept for the whole run in this process (aid_edition keeps eight,
-    and a run without workers makes an evicted one again): the printed pages' tests read every
-    edition's aid on both papers, sixteen in all, each made once."""
-    return _aid_alone(lang, paper)      # one key for aid_alone("en") and aid_alone("en", "a4")
-
-
-@functools.cache
-def _aid_alone(lang, paper):
-    return aid_edition(lang, paper)
-
 
 @functools.cache
 def shipped_kit():
@@ -458,21 +448,3 @@ def _shipped_build(options):
 
     from generator.make.pipeline import render_all
     return types.MappingProxyType(render_all(shipped_kit(), options))
-
-
-def kept_page_texts(content):
-    """page_texts(content), read once a process for the same PDF bytes (a test of the printed
-    pages often reads a file another test read already: the session's kit, an edition's aid)."""
-    if not isinstance(content, bytes):
-        return page_texts(content)
-    return list(_kept_page_texts(content))
-
-
-def kept_pdf_text(content):
-    """pdf_text(content), read as kept_page_texts reads it."""
-    return "\n".join(kept_page_texts(content))
-
-
-@functools.lru_cache(maxsize=32)
-def _kept_page_texts(content):
-    return tuple(page_texts(content))

@@ -79,7 +79,8 @@ class Unavailable(Exception):
 
 
 def chromium(profile: Path):
-    """A headless Debian Chromium driven by selenium (never a downloaded driver)."""
+    """A headless Debian Chromium driven by selenium (never a downloaded driver), its console log
+    kept (the browser tests read it)."""
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -93,6 +94,7 @@ def chromium(profile: Path):
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
 
 

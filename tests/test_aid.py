@@ -23,10 +23,10 @@ from conftest import (
     DATA,
     PRINTED_KIT,
     edit,
-    kept_page_texts,
-    kept_pdf_text,
     kit_of,
     matrix,
+    page_texts,
+    pdf_text,
     run_cli,
     shipped_build,
     shipped_kit,
@@ -81,7 +81,7 @@ def reader_of(pdf_bytes):
 def text_of(reader):
     """The text of the PDF `reader` reads, by pdfium."""
     reader.stream.seek(0)
-    return kept_pdf_text(reader.stream.read())
+    return pdf_text(reader.stream.read())
 
 
 def flat(text):
@@ -376,12 +376,12 @@ def test_title_block(pdfs):
     t = rules_toml()
     kit = shipped_kit()
     for paper in SIZES:
-        first = flat(kept_page_texts(pdfs[f"player-aid-{paper}.pdf"])[0])
+        first = flat(page_texts(pdfs[f"player-aid-{paper}.pdf"])[0])
         for needed in (t["variant"]["title"], t["variant"]["credit"], PAPERS[paper].label):
             assert needed in first, (paper, needed)
         # no program marks on page 1: the edition stamp and the kit's version are the colophon's,
         # on the last page; the data's own hash is an editor's figure
-        last = flat(kept_page_texts(pdfs[f"player-aid-{paper}.pdf"])[-1])
+        last = flat(page_texts(pdfs[f"player-aid-{paper}.pdf"])[-1])
         assert not re.search(r"[0-9a-f]{8}", first) and "0.1.0" not in first and kit.short_hash not in first, paper
         assert re.search(r"edition [0-9a-f]{10}\b", last) and kit.short_hash not in last, paper
 

@@ -16,7 +16,7 @@ import pdfplumber
 import pytest
 
 import conftest
-from conftest import DATA, PRINTED_KIT, aid_alone, edit, kit_of, shipped_build
+from conftest import DATA, PRINTED_KIT, aid_edition, edit, kit_of, shipped_build
 from generator.content.words import load_words
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
@@ -87,7 +87,7 @@ class Page(HTMLParser):
 
 def pdf_text(content):
     """The PDF's text, flat (read by pdfium: conftest.pdf_text)."""
-    return " ".join(conftest.kept_pdf_text(content).split())
+    return " ".join(conftest.pdf_text(content).split())
 
 
 def test_same_figures_as_the_pdf(outputs):
@@ -247,7 +247,7 @@ def _rgb(colour):
 def test_the_page_and_the_pdf_share_one_palette(bw):
     # The title prints in the accent colour in both editions.
     # both shared: the aid alone, and the --bw printed kit test_counters_print reads
-    outputs = shipped_build(bw=True, parts=PRINTED_KIT) if bw else aid_alone("en")
+    outputs = shipped_build(bw=True, parts=PRINTED_KIT) if bw else aid_edition("en")
     accent = re.search(r"--accent: (#[0-9a-f]{6})", outputs["player-aid.html"].decode()).group(1)
     with pdfplumber.open(io.BytesIO(outputs["player-aid-a4.pdf"])) as pdf:
         chars = pdf.pages[0].chars

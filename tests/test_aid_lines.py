@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pdfplumber
 import pytest
 
-from conftest import aid_alone
+from conftest import aid_edition
 
 EDITIONS = ("en", "de", "es", "fr", "it", "pl", "ru", "ja")
 CHECKED = EDITIONS if os.environ.get("BAILOUT_SLOW_TESTS") == "1" else ("ja",)
@@ -32,7 +32,7 @@ TOLERANCE = 0.05    # points: rounding in the PDF's numbers
 def plumbed(lang: str, paper: str) -> list:
     """pdfplumber's pages of the aid in `lang` on `paper` (the aid made alone, shared with the
     other files' tests of an edition's aid), parsed once a process: every test here reads them."""
-    return pdfplumber.open(io.BytesIO(aid_alone(lang, paper)[f"player-aid-{paper}.pdf"])).pages
+    return pdfplumber.open(io.BytesIO(aid_edition(lang, paper)[f"player-aid-{paper}.pdf"])).pages
 
 
 def printed_lines(page) -> Iterator[list[dict]]:

@@ -23,10 +23,6 @@ PAGES = ("player-aid.html", "index.html")
 BLOCKING = ("serious", "critical")
 
 
-def _unavailable(reason):
-    browser_unavailable(reason)
-
-
 def axe_source():
     """axe.min.js: $AXE_CORE_JS, the npm copy .ci/run installs, or one a PyPI package bundles."""
     candidates = [os.environ.get("AXE_CORE_JS", ""),
@@ -39,7 +35,7 @@ def axe_source():
     for path in candidates:
         if path and Path(path).is_file():
             return Path(path).read_text()
-    _unavailable("axe-core not found: run `npm install --prefix .cache/npm axe-core` or set AXE_CORE_JS")
+    browser_unavailable("axe-core not found: run `npm install --prefix .cache/npm axe-core` or set AXE_CORE_JS")
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import tomllib
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, kept_page_texts, shipped_kit
+from conftest import ROOT, page_texts, shipped_kit
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions, default_counter_mm
 from test_print_shop import PROFILE, press_inks, proofed, shop_build
@@ -359,7 +359,7 @@ def test_no_page_names_a_file_its_preset_does_not_write(profile, preset_builds):
     written = set(files)
     cut_file = any(name.startswith("cut-") and name.endswith(".pdf") for name in written)
     for name in (n for n in files if n.endswith(".pdf")):
-        for n, text in enumerate(kept_page_texts(files[name]), 1):
+        for n, text in enumerate(page_texts(files[name]), 1):
             flat = " ".join(text.split())
             assert cut_file or "cut file" not in flat, (profile, name, n)
             for found in FILE_NAME.finditer(flat):

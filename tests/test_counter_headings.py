@@ -2,7 +2,6 @@
 their nationality ("German: 6 crew" never split, no "6 crew" alone on a line), the lines of
 about one length, in every edition, on A4 and Letter."""
 
-import functools
 
 import pytest
 
@@ -21,16 +20,11 @@ from generator.units import mm
 NBSP = "\u00a0"
 
 
-@functools.cache
-def kit():
-    return shipped_kit()
-
-
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("lang", available_languages())
 def test_a_sheet_heading_breaks_only_between_counts_and_its_lines_are_balanced(lang, paper):
     options = BuildOptions(lang=lang, papers=(paper,))
-    ctx = context(kit(), options)
+    ctx = context(shipped_kit(), options)
     faces = edition_faces(lang)
     register_fonts(faces)
     _grid, groups, sheets = geo.sheet_plan(PAPERS[paper], options, lambda more: build_counters(ctx, more))

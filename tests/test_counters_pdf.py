@@ -6,7 +6,6 @@ back offset).  Expected counts are read from the data files, not from the code u
 kit's words from the English catalogue.
 """
 
-import functools
 import io
 import re
 import tomllib
@@ -15,7 +14,7 @@ from fractions import Fraction
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA, PRINTED_KIT, SLOW, TYPOGRAPHIC_APOSTROPHE, edit, kit_of, shipped_build, shipped_kit
+from conftest import DATA, PRINTED_KIT, SLOW, TYPOGRAPHIC_APOSTROPHE, edit, kit_of, shipped_build
 from generator.content.words import available_languages, load_words
 from generator.errors import RenderError
 from generator.make.pipeline import render_all
@@ -54,15 +53,10 @@ def expected_counts(sets):
 
 
 def build(data=DATA, **options):
-    opts = BuildOptions(**{"parts": ("counters",), **options})
+    options = {"parts": ("counters",), **options}
     if data == DATA:
-        return _shipped_build(opts)     # the shipped data renders once per option set per session
-    return render_all(kit_of(data), opts)
-
-
-@functools.lru_cache(maxsize=16)
-def _shipped_build(opts):
-    return render_all(shipped_kit(), opts)
+        return shipped_build(**options)     # the shipped data renders once per option set in this process
+    return render_all(kit_of(data), BuildOptions(**options))
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 from babel.messages.pofile import read_po
 
-from conftest import DATA, ROOT, aid_alone, edit, kept_pdf_text, matrix, run_cli, shipped_build, shipped_kit
+from conftest import DATA, ROOT, aid_edition, edit, matrix, pdf_text, run_cli, shipped_build, shipped_kit
 from generator.cli.commands import _check_catalogues
 from generator.content.aid_files import aid_catalogue_file
 from generator.content.faces import all_counters
@@ -131,8 +131,8 @@ def test_the_tables_legend_inserts_no_word():
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_the_subtitle_is_the_variants_credit_and_no_disclaimer(lang):
-    english = kept_pdf_text(aid_alone("en")["player-aid-a4.pdf"]).splitlines()
-    ours = kept_pdf_text(aid_alone(lang)["player-aid-a4.pdf"]).splitlines()
+    english = pdf_text(aid_edition("en")["player-aid-a4.pdf"]).splitlines()
+    ours = pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).splitlines()
     title = next(i for i, line in enumerate(english) if "player aid" in line and "·" not in line)
     subtitle = english[title + 1]
     # the same parts as the English subtitle (the variant and its author, the kit), and no more
@@ -159,9 +159,9 @@ def test_every_percent_sign_is_spaced_as_babel_spaces_it(lang):
 def test_one_quote_style_per_edition(lang):
     """Every quotation mark on the aid (PDF and web page) is the edition's own pair, or its pair for
     quotes within quotes (CLDR): no straight quotes, no other language's marks."""
-    files = aid_alone(lang)
+    files = aid_edition(lang)
     html = re.sub(r"<style.*?</style>|<script.*?</script>|<[^>]+>", " ", files["player-aid.html"].decode(), flags=re.S)
-    for page in (kept_pdf_text(files["player-aid-a4.pdf"]), html):
+    for page in (pdf_text(files["player-aid-a4.pdf"]), html):
         # apostrophes: in a word, and before a year's two digits (a counter's "’39–’41")
         text = re.sub(r"(?<=[^\W\d_])[’'](?=[^\W\d_])|’(?=\d\d)", "", page)
         used = {ch for ch in text if ch in QUOTE_MARKS or ch == "’"}
@@ -193,8 +193,8 @@ def _split_pairs(pdf_lines, html):
 
 @pytest.mark.parametrize("lang", ["en", *EDITIONS])
 def test_no_reference_or_count_is_split_over_a_line(lang):
-    files = aid_alone(lang)
-    lines = kept_pdf_text(files["player-aid-a4.pdf"]).splitlines()
+    files = aid_edition(lang)
+    lines = pdf_text(files["player-aid-a4.pdf"]).splitlines()
     assert _split_pairs(lines, files["player-aid.html"].decode()) == []
 
 
@@ -209,7 +209,7 @@ def test_the_split_check_sees_a_reference_broken_over_two_lines():
 def test_a_product_holds_together_but_not_to_the_word_before_it(lang):
     """"columns 2, 3, 4 give 2 × 3 × 4 = 24 combinations": the product and its count never part
     over a line, but the verb before them may end one, so the line above does not stop short."""
-    html = aid_alone(lang)["player-aid.html"].decode()
+    html = aid_edition(lang)["player-aid.html"].decode()
     found = re.search(r"([ \u00a0]?)(\d+(?:\u00a0×\u00a0\d+)+)\u00a0=\u00a0(\d+)", html)
     assert found, lang
     before, factors, count = found.groups()
@@ -231,7 +231,7 @@ def _model_forms(lang):
 def test_no_english_model_name_where_the_glossary_gives_the_editions_form(lang):
     forms = _model_forms(lang)
     assert forms, f"data/glossary/{lang}.toml gives no [models]"
-    text = " ".join(kept_pdf_text(aid_alone(lang)["player-aid-a4.pdf"]).split())
+    text = " ".join(pdf_text(aid_edition(lang)["player-aid-a4.pdf"]).split())
     for ours, _ in forms.values():
         assert ours in text, (lang, ours)
     for ours, _ in sorted(forms.values(), key=lambda form: -len(form[0])):
@@ -254,7 +254,7 @@ def test_soviet_weapons_print_in_cyrillic_in_the_russian_edition():
         for form in (ours, short or ours):
             assert re.search("[А-Яа-яЁё]", form), form
             assert not re.search("[A-Za-z]", form), form
-    text = " ".join(kept_pdf_text(aid_alone("ru")["player-aid-a4.pdf"]).split())
+    text = " ".join(pdf_text(aid_edition("ru")["player-aid-a4.pdf"]).split())
     assert "ППШ-41" in text and "винтовка Мосина обр. 1891/30 гг." in text
     assert not re.search(r"PP[DSh]|Mosin", text)
 
@@ -343,8 +343,8 @@ def _lines_ending_in_one_letter(pdf_lines, html, lang="pl"):
 
 @pytest.mark.parametrize("lang", ["pl", "ru"])
 def test_no_line_of_the_aid_ends_with_a_one_letter_word(lang):
-    files = aid_alone(lang)
-    lines = kept_pdf_text(files["player-aid-a4.pdf"]).splitlines()
+    files = aid_edition(lang)
+    lines = pdf_text(files["player-aid-a4.pdf"]).splitlines()
     text = " ".join(" ".join(lines).split())
     assert any(f" {w} " in text for w in ONE_LETTER_WORDS[lang])     # the aid has such words
     assert _lines_ending_in_one_letter(lines, files["player-aid.html"].decode(), lang) == []
@@ -369,8 +369,8 @@ def test_the_columns_and_their_product_are_never_broken_over_a_line(lang, paper)
     # on either paper (the Russian Letter aid once broke it after "=")
     columns = tomllib.loads((DATA / "rules.toml").read_text(encoding="utf-8"))["deck"]["columns"]
     size = math.prod(columns)
-    pdf = aid_alone(lang, paper)[f"player-aid-{paper}.pdf"]
-    lines = [" ".join(line.split()) for line in kept_pdf_text(pdf).splitlines()]
+    pdf = aid_edition(lang, paper)[f"player-aid-{paper}.pdf"]
+    lines = [" ".join(line.split()) for line in pdf_text(pdf).splitlines()]
     assert any(" × ".join(map(str, columns)) + f" = {size}" in line for line in lines), lang
     listed = ("・" if lang == "ja" else ", ").join(map(str, columns))
     assert any(listed in line for line in lines), lang
@@ -385,7 +385,7 @@ def test_the_icons_credit_is_quoted_whole_in_english(lang):
         for part in parts["part"]})
     assert len(authors) > 1
     credit = "Icons made by " + ", ".join(authors[:-1]) + " and " + authors[-1]
-    page = " ".join(aid_alone(lang)["player-aid.html"].decode().split())
+    page = " ".join(aid_edition(lang)["player-aid.html"].decode().split())
     assert credit in page, lang
 
 

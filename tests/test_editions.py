@@ -20,7 +20,7 @@ import pytest
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
-from conftest import DATA, aid_alone, edit, kept_pdf_text, matrix, run_cli, shipped_build, shipped_kit
+from conftest import DATA, aid_edition, edit, matrix, pdf_text, run_cli, shipped_build, shipped_kit
 from generator.content.words import (
     LOCALE,
     Words,
@@ -54,7 +54,7 @@ def edition(lang):
 
 def aid_a4(lang):
     """The A4 aid in `lang`, made alone: the tests that read no other file need no whole kit."""
-    return aid_alone(lang)["player-aid-a4.pdf"]
+    return aid_edition(lang)["player-aid-a4.pdf"]
 
 
 def html_text(content):
@@ -283,7 +283,7 @@ def figures(text):
 def test_every_fraction_and_percentage_equals_the_english(lang, kit_files):
     english, files = kit_files, edition(lang)
     for name in ("player-aid-a4.pdf", "player-aid-letter.pdf", "counters-a4.pdf"):
-        ours, theirs = figures(kept_pdf_text(files[name])), figures(kept_pdf_text(english[name]))
+        ours, theirs = figures(pdf_text(files[name])), figures(pdf_text(english[name]))
         assert ours == theirs, (lang, name)
         assert "aid" not in name or sum(theirs[0].values()) > 30
     ours, theirs = figures(html_text(files["player-aid.html"])), figures(html_text(english["player-aid.html"]))
@@ -298,7 +298,7 @@ def test_percentages_follow_the_readers_convention(lang):
     locale = Locale.parse(lang)
     sign = locale.number_symbols["latn"]["decimal"]
     spaced = re.search(r"[\s\u00a0\u202f]%", locale.percent_formats[None].pattern) is not None
-    text = kept_pdf_text(aid_a4(lang)).replace("\u00a0", " ").replace("\u202f", " ")
+    text = pdf_text(aid_a4(lang)).replace("\u00a0", " ").replace("\u202f", " ")
     shown = re.findall(r"\d+[.,]\d+\s?%", text)
     assert shown and all(sign in p for p in shown), (lang, shown[:5])
     assert all(p.endswith(" %") == spaced for p in shown), (lang, shown[:5])
@@ -332,7 +332,7 @@ def english_words(text, lang):
 def test_no_common_english_word_in_the_counters_tables_and_csv(lang):
     files = edition(lang)
     for name in ("counters-a4.pdf", "prerolled-a4.pdf"):
-        assert english_words(kept_pdf_text(files[name]), lang) == [], (lang, name)
+        assert english_words(pdf_text(files[name]), lang) == [], (lang, name)
     header = files["prerolled.csv"].decode().splitlines()[0]
     assert english_words(header, lang) == [], (lang, header)
 
@@ -353,13 +353,13 @@ def test_no_common_english_word_in_the_aid(lang):
             text = re.sub(r"\s+".join(map(re.escape, phrase.split())), "", text)
         return text
     files = edition(lang)
-    assert english_words(unquoted(kept_pdf_text(files["player-aid-a4.pdf"])), lang) == []
+    assert english_words(unquoted(pdf_text(files["player-aid-a4.pdf"])), lang) == []
     assert english_words(unquoted(html_text(files["player-aid.html"])), lang) == []
 
 
 def test_an_english_catalogue_would_fail_the_english_word_check(kit_files):
     """The check can fail: the English counters are full of the words it looks for."""
-    assert len(english_words(kept_pdf_text(kit_files["counters-a4.pdf"]), "de")) > 10
+    assert len(english_words(pdf_text(kit_files["counters-a4.pdf"]), "de")) > 10
 
 
 def test_build_lang_records_the_language_in_the_manifest(tmp_path):

@@ -13,7 +13,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA, aid_alone, kept_pdf_text, shipped_build, shipped_kit
+from conftest import DATA, aid_edition, pdf_text, shipped_build, shipped_kit
 from generator.content.words import Words, load_words
 from generator.text import line_pieces
 
@@ -29,7 +29,7 @@ def test_the_japanese_edition_prints_in_ibm_plex_sans_jp_and_the_others_in_plex_
 
 
 def test_every_face_of_the_japanese_aid_is_embedded_plex_sans_jp():
-    reader = PdfReader(io.BytesIO(aid_alone("ja")["player-aid-a4.pdf"]))
+    reader = PdfReader(io.BytesIO(aid_edition("ja")["player-aid-a4.pdf"]))
     names = {str(ref.get_object()["/BaseFont"]) for page in reader.pages
              for ref in page["/Resources"]["/Font"].values()}
     assert names and all(re.fullmatch(r"/[A-Z]{6}\+IBMPlexSansJP(-Bold)?", name) for name in names), names
@@ -104,7 +104,7 @@ def test_the_kits_minus_prints_in_the_japanese_faces_and_reads_as_a_minus():
     """Plex Sans JP has no U+2212; its figure dash draws it, and the PDF's text still says U+2212."""
     from generator.render.pdf.glyphs import undrawable_words
     assert undrawable_words(Words("ja", {"k": "CCV \u22121"})) == []
-    text = kept_pdf_text(aid_alone("ja")["player-aid-a4.pdf"])
+    text = pdf_text(aid_edition("ja")["player-aid-a4.pdf"])
     assert "\u22122" in text and "\u2012" not in text       # crew Morale: the AFV's -2
 
 
@@ -144,8 +144,8 @@ def test_a_japanese_sentence_citing_a_note_ends_once_after_the_note():
     rifle = glossary["interpretation.no_smg.readings.rifle"]
     assert rifle.endswith("。")
     prerolled = render_all(shipped_kit(), BuildOptions(lang="ja", papers=("a4",), rows=20, parts=("prerolled",)))
-    texts = {"aid": kept_pdf_text(aid_alone("ja")["player-aid-a4.pdf"]),
-             "prerolled": kept_pdf_text(prerolled["prerolled-a4.pdf"])}
+    texts = {"aid": pdf_text(aid_edition("ja")["player-aid-a4.pdf"]),
+             "prerolled": pdf_text(prerolled["prerolled-a4.pdf"])}
     for name, text in texts.items():
         flat = re.sub(r"\s+", "", text)
         assert "。。" not in flat, name
@@ -163,7 +163,7 @@ def test_no_two_subsets_of_a_part_pdf_share_a_tag(lang):
     from generator.options import BuildOptions
     parts = render_all(shipped_kit(), BuildOptions(lang=lang, papers=("a4",), rows=20, parts=("counters", "prerolled")))
     for name in ("player-aid-a4.pdf", "counters-a4.pdf", "prerolled-a4.pdf"):
-        content = aid_alone(lang)[name] if name.startswith("player-aid") else parts[name]
+        content = aid_edition(lang)[name] if name.startswith("player-aid") else parts[name]
         subsets: dict[str, set[tuple[str, bytes]]] = {}
         for page in PdfReader(io.BytesIO(content)).pages:
             for ref in (page["/Resources"].get("/Font") or {}).values():
@@ -180,14 +180,14 @@ def test_the_japanese_edition_sets_its_own_punctuation_around_figures():
     """The template's and the kit's punctuation comes from the catalogues: Japanese sets a
     full-width colon, brackets and list marks beside its figures (JIS X 4051), the Latin editions
     keep theirs."""
-    aid = kept_pdf_text(aid_alone("ja")["player-aid-a4.pdf"])
+    aid = pdf_text(aid_edition("ja")["player-aid-a4.pdf"])
     assert not re.findall(r"\(\d+(?:\.\d+)?%\)|\d: |\d, \d|; ", aid), \
         re.findall(r".{8}(?:\(\d+(?:\.\d+)?%\)|\d: |\d, \d|; ).{8}", aid)
     assert "（33.3%）" in aid and "列3：2・3" in aid.replace("\n", "")
-    counters = kept_pdf_text(shipped_build(lang="ja", papers=("a4",), parts=("counters",))
+    counters = pdf_text(shipped_build(lang="ja", papers=("a4",), parts=("counters",))
                         ["counters-a4.pdf"])
     assert "、" in counters and not re.findall(r"\S, |; ", counters), re.findall(r".{8}(?:\S, |; ).{8}", counters)
-    english = kept_pdf_text(aid_alone("en")["player-aid-a4.pdf"])
+    english = pdf_text(aid_edition("en")["player-aid-a4.pdf"])
     assert "(33.3%)" in english and re.search(r"3: 2, 3", english)
 
 
@@ -216,7 +216,7 @@ def test_the_counters_prose_fills_its_measure():
 def test_the_web_aid_holds_a_modifier_to_the_japanese_word_before_it():
     """"AFVの士気−2": a browser may break between a kanji and anything; the sign alone at a line's
     start reads as a dash, so an invisible word joiner (U+2060) holds them."""
-    page = aid_alone("ja")["player-aid.html"].decode()
+    page = aid_edition("ja")["player-aid.html"].decode()
     assert "士気\u2060\u22122" in page
     assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff][\u2212+\u00b1]\d", page)
 

@@ -31,7 +31,7 @@ def flat(text):
 
 
 def pdf_text(content):
-    return flat(conftest.kept_pdf_text(content))
+    return flat(conftest.pdf_text(content))
 
 
 def reading(name, which=None):

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import DATA, SLOW, aid_alone, edit, kept_page_texts, kit_of, run_cli, shipped_build, shipped_kit
+from conftest import DATA, SLOW, aid_edition, edit, kit_of, page_texts, run_cli, shipped_build, shipped_kit
 from generator.content.aid_files import aid_words
 from generator.content.aid_text import render_text
 from generator.content.context import make_context
@@ -65,7 +65,7 @@ def test_the_japanese_calibration_steps_keep_the_decimal_point():
 
 @pytest.mark.parametrize("lang", ("fr", "ru") if not SLOW else COMMA)
 def test_the_calibration_page_prints_no_point_before_a_unit(lang):
-    first = " ".join(kept_page_texts(counters_a4(lang))[0].replace("\u00a0", " ").replace("\u202f", " ").split())
+    first = " ".join(page_texts(counters_a4(lang))[0].replace("\u00a0", " ").replace("\u202f", " ").split())
     assert re.search(r"1,5 (mm|мм)", first), lang
     assert not POINT_UNIT.findall(first), (lang, POINT_UNIT.findall(first))
 
@@ -178,7 +178,7 @@ def test_no_french_line_starts_with_a_mark_or_ends_with_an_opening_guillemet(nam
     """The aid, the calibration page and a sheet of counters (the others repeat its faces), and
     with BAILOUT_SLOW_TESTS=1 the pre-rolled table and legend."""
     if name == "player-aid-a4.pdf":
-        pdf = aid_alone("fr")[name]
+        pdf = aid_edition("fr")[name]
     elif name == "counters-a4.pdf":
         pdf = counters_a4("fr")
     else:
@@ -320,7 +320,7 @@ def english_quotes():
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_the_english_rule_words_on_the_web_aid_are_marked_english(lang):
-    page = aid_alone(lang)["player-aid.html"]
+    page = aid_edition(lang)["player-aid.html"]
     parser = _Texts()
     parser.feed(page.decode())
     assert parser.stack == [] or parser.stack[0] == lang

@@ -23,7 +23,7 @@ import pytest
 from pypdf import PdfReader
 
 import inkbox
-from conftest import DATA, SLOW, kept_page_texts, shipped_kit
+from conftest import DATA, SLOW, page_texts, shipped_kit
 from generator.content.words import available_languages, load_words
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions
@@ -150,8 +150,8 @@ def test_a_counter_names_a_weapon_by_its_short_form_and_the_aid_by_the_whole(kit
     designation alone), the aid the whole name; a model with none prints whole on both."""
     import tomllib
     british = tomllib.loads((DATA / "nationalities" / "british.toml").read_text())
-    counters = " ".join(kept_page_texts(kit_files["counters-a4.pdf"])[2:])
-    aid = " ".join(" ".join(kept_page_texts(kit_files["player-aid-a4.pdf"])).split())
+    counters = " ".join(page_texts(kit_files["counters-a4.pdf"])[2:])
+    aid = " ".join(" ".join(page_texts(kit_files["player-aid-a4.pdf"])).split())
     spans = british["rifle"] + british["smg"]
     assert any("short" in span for span in spans) and any("short" not in span for span in spans)
     for span in spans:
@@ -167,7 +167,7 @@ def test_a_counter_names_a_weapon_by_its_short_form_and_the_aid_by_the_whole(kit
 def test_no_command_line_text_on_any_players_page(kit_files, german):
     for lang, files in shared(kit_files, german):
         for part in PARTS:
-            for n, text in enumerate(kept_page_texts(files[f"{part}-a4.pdf"]), 1):
+            for n, text in enumerate(page_texts(files[f"{part}-a4.pdf"]), 1):
                 assert not COMMAND.search(text), (lang, part, n, COMMAND.search(text)[0])
 
 
@@ -195,7 +195,7 @@ def test_no_command_line_text_in_any_editions_players_words(lang):
 
 @pytest.mark.parametrize("paper,most", [("a4", 60), ("letter", 55)])
 def test_a_tables_later_page_holds_rows_only(kit_files, paper, most):
-    pages = kept_page_texts(kit_files[f"prerolled-{paper}.pdf"])
+    pages = page_texts(kit_files[f"prerolled-{paper}.pdf"])
     words = load_words()
     rows = [len(re.findall(r"^\s*\d+\s", text, re.M)) for text in pages]
     assert len(pages) >= 3 and all(n >= most for n in rows[1:-1]), rows
@@ -230,7 +230,7 @@ def test_counter_sheets_hold_no_raster_image(kit_files, german):
 
 def test_the_shop_counters_carry_no_calibration_page():
     words = load_words("es")
-    pages = kept_page_texts(counters("es", "drivethru", "5/8in"))
+    pages = page_texts(counters("es", "drivethru", "5/8in"))
     flat = [" ".join(text.split()) for text in pages]
     home = [words(key) for key in ("calibration.heading", "calibration.back.heading", "calibration.step.2")]
     assert not any(w in page for w in home for page in flat)
@@ -247,7 +247,7 @@ def test_the_shop_counters_carry_no_calibration_page():
 
 def test_no_kit_page_is_left_unexplained(kit_files):
     for paper in ("a4", "letter"):
-        for n, text in enumerate(kept_page_texts(kit_files[f"kit-{paper}.pdf"]), 1):
+        for n, text in enumerate(page_texts(kit_files[f"kit-{paper}.pdf"]), 1):
             assert text.strip(), (paper, n)     # every page says something
     # a part with an odd page count is padded, on a duplex kit, by a page that says why it is blank
     from reportlab.pdfgen import canvas
@@ -267,4 +267,4 @@ def test_no_kit_page_is_left_unexplained(kit_files):
     blank = kit_pdf.blank_page(ctx, paper, "t", "s")
     merged = kit_pdf.merge([("a", one_page("a")), ("b", one_page("b"))], paper, "t", "s", kit_pdf.document_info(ctx),
                            blank=blank)
-    assert [" ".join(t.split()) for t in kept_page_texts(merged)] == ["a", load_words("fr")("page.blank"), "b"]
+    assert [" ".join(t.split()) for t in page_texts(merged)] == ["a", load_words("fr")("page.blank"), "b"]

@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from conftest import DATA, kept_page_texts, raw_page_texts
+from conftest import DATA, page_texts, raw_page_texts
 from generator import __version__
 from generator.content.words import load_words
 
@@ -58,7 +58,7 @@ def test_no_stamp_version_or_seed_on_a_players_page_but_the_colophons_line(kit_f
         mode_words = [words(f"prerolled.mode.{m}") for m in ("independent", "balanced")]
         for part in PARTS:
             for paper in ("a4", "letter"):
-                pages = [_flat(t) for t in kept_page_texts(files[f"{part}-{paper}.pdf"])]
+                pages = [_flat(t) for t in page_texts(files[f"{part}-{paper}.pdf"])]
                 # the colophon's line once a file, the stamp at its one length (ten characters)
                 holding = [n for n, page in enumerate(pages) if colophon in page]
                 assert len(holding) == (0 if part == "prerolled" else 1), (lang, part, paper, holding)
@@ -78,7 +78,7 @@ def test_no_stamp_version_or_seed_on_a_players_page_but_the_colophons_line(kit_f
 def test_the_stamp_has_one_length_everywhere(kit_files, two_editions):
     """Ten hex characters wherever it is printed (the colophons, the release's zip name)."""
     stamp = _edition(kit_files["MANIFEST.txt"])
-    assert stamp[:10] in _flat(kept_page_texts(kit_files["player-aid-a4.pdf"])[-1])
+    assert stamp[:10] in _flat(page_texts(kit_files["player-aid-a4.pdf"])[-1])
     assert re.fullmatch(rf"bailout-kit-{re.escape(__version__)}-[0-9a-f]{{10}}\.zip", two_editions.name)
 
 
@@ -86,7 +86,7 @@ def _footers(pdf: bytes, lang: str) -> list[str]:
     """The footer line of each page, '' where a page has none: 'PART, page N of M'."""
     words = load_words(lang)
     found = []
-    for text in kept_page_texts(pdf):
+    for text in page_texts(pdf):
         line = next((ln for ln in text.splitlines() if re.search(words("page.footer.page", part=".*", page=r"\d+",
                                                                         pages=r"\d+").strip(" ·"), ln)), "")
         found.append(_flat(line))
@@ -99,13 +99,13 @@ def test_the_kits_footers_count_the_kits_pages_and_a_parts_its_own(kit_files, pa
     kit = kit_files[f"kit-{paper}.pdf"]
     footers = _footers(kit, "en")
     total = len(footers)
-    parts = {part: len(kept_page_texts(kit_files[f"{part}-{paper}.pdf"])) for part in PARTS}
+    parts = {part: len(page_texts(kit_files[f"{part}-{paper}.pdf"])) for part in PARTS}
     names = {"player-aid": "page.footer.part.aid", "prerolled": "page.footer.part.prerolled",
              "counters": "page.footer.part.counters"}
     n = 0
     for part in PARTS:
         if n % 2:       # a part starts on a fresh sheet: a blank page, with no footer, before it
-            assert footers[n] == "" and words("page.blank") in kept_page_texts(kit)[n]
+            assert footers[n] == "" and words("page.blank") in page_texts(kit)[n]
             n += 1
         own = _footers(kit_files[f"{part}-{paper}.pdf"], "en")
         for i in range(parts[part]):
@@ -125,7 +125,7 @@ def test_no_page_names_a_file_the_build_did_not_write(kit_files, german):
         for name, content in files.items():
             if not name.endswith(".pdf"):
                 continue
-            for n, text in enumerate(kept_page_texts(content), 1):
+            for n, text in enumerate(page_texts(content), 1):
                 for found in FILE.findall(text):
                     assert found in written, (lang, name, n, found)
                 assert "README" not in text, (lang, name, n)

@@ -20,7 +20,7 @@ from fractions import Fraction as F
 import pytest
 from pypdf import PdfReader
 
-from conftest import DATA, ROOT, SLOW, edit, kept_page_texts, kit_of, run_cli, shipped_kit
+from conftest import DATA, ROOT, SLOW, edit, kit_of, page_texts, run_cli, shipped_kit
 from generator.content.context import make_context
 from generator.content.rows import table_for
 from generator.content.words import available_languages, load_words
@@ -315,7 +315,7 @@ def dashed(rows, size=5):
 def pdf_rows(pdf, size=5):
     """[(row, fate codes..., weapon codes...)] and the page texts, read back from the PDF text."""
     rows, pages = [], []
-    for text in kept_page_texts(pdf):
+    for text in page_texts(pdf):
         pages.append(text)
         for line in text.splitlines():
             m = ROW.fullmatch(line.strip())
@@ -384,7 +384,7 @@ def _seed_printed(pdf, seed):
     """Whether `seed` shows anywhere a reader can see it: the page text or the document's metadata."""
     reader = PdfReader(io.BytesIO(pdf))
     meta = " ".join(str(v) for v in (reader.metadata or {}).values())
-    text = " ".join(kept_page_texts(pdf))
+    text = " ".join(page_texts(pdf))
     return re.search(rf"\b{seed}\b", meta + " " + text) is not None
 
 
@@ -393,7 +393,7 @@ def test_a_shown_seed_is_in_the_documents_metadata_not_on_its_pages():
     a shown one (anyone can print the same rows with it: README says so)."""
     pdf = render_pdf(context(rows=20, seed=424242), PAPERS["a4"])
     assert _seed_printed(pdf, 424242)
-    assert not re.search(r"\b424242\b", " ".join(kept_page_texts(pdf)))
+    assert not re.search(r"\b424242\b", " ".join(page_texts(pdf)))
 
 
 def test_a_private_seed_is_printed_nowhere():
@@ -401,7 +401,7 @@ def test_a_private_seed_is_printed_nowhere():
     seed = 5_551_234_567
     one = render_pdf(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
     assert not _seed_printed(one, seed)
-    flat = " ".join(kept_page_texts(one)[0].split())
+    flat = " ".join(page_texts(one)[0].split())
     assert WORDS("prerolled.heading.rows", first=1, last=20, rows=20) in flat
     assert one == render_pdf(context(rows=20, seed=seed, seed_shown=False), PAPERS["a4"])
 
@@ -452,7 +452,7 @@ def test_fate_on_column_4_changes_its_counts(data_copy, tmp_path):
         assert {col: n for col, n in column_counts(chunk, header).items() if col in fates} == \
             {col: want[col] for col in fates}
     pdf = (tmp_path / "out" / "prerolled-a4.pdf").read_bytes()
-    flat = " ".join(kept_page_texts(pdf)[0].split())
+    flat = " ".join(page_texts(pdf)[0].split())
     assert WORDS("prerolled.legend.rows.balanced", block=12, next=13, double=24) in flat
     assert pdf_rows(pdf)[0] == dashed(rows)
 
@@ -462,7 +462,7 @@ def test_a_bigger_crew_gets_more_columns_printed_as_codes(data_copy):
     ctx = context(data_copy, rows=40)
     header, rows = csv_rows(ctx)
     assert header == csv_header(9)
-    text = kept_page_texts(render_pdf(ctx, PAPERS["a4"]))[0]
+    text = page_texts(render_pdf(ctx, PAPERS["a4"]))[0]
     printed = [line.split() for line in text.splitlines() if re.fullmatch(rf"\d+( [A-Z{DASH}]){{18}}", line.strip())]
     assert printed == dashed(rows, 9)[:len(printed)] and len(printed) >= 30
     assert WORDS("prerolled.legend.codes.text") in " ".join(text.split())
@@ -641,7 +641,7 @@ def test_voluntary_legend_says_where_a_short_row_runs_on():
 
 
 def _first_page(ctx, paper):
-    return " ".join(kept_page_texts(render_pdf(ctx, PAPERS[paper]))[0].split())
+    return " ".join(page_texts(render_pdf(ctx, PAPERS[paper]))[0].split())
 
 
 def test_legend_words_the_check_hero_cards_and_the_crew_order_as_the_rule_does(data_copy):
@@ -686,7 +686,7 @@ def test_legend_owns_up_to_a_part_block(tmp_path):
         status, _, err = run_cli("build", "--only", "prerolled", "--paper", "a4", "--rows", rows, "--mode", "balanced",
                                  "--out", tmp_path / str(rows))
         assert status == 0, err
-        text = " ".join(kept_page_texts(tmp_path / str(rows) / "prerolled-a4.pdf")[0].split())
+        text = " ".join(page_texts(tmp_path / str(rows) / "prerolled-a4.pdf")[0].split())
         assert words in text
 
 
@@ -713,7 +713,7 @@ def test_every_legend_sentence_prints_whole_in_five_lines_in_every_edition(lang,
         table = table_for(ctx)
         for paper in ("a4", "letter"):
             pdf = (tmp_path / str(n) / f"prerolled-{paper}.pdf").read_bytes()
-            text = kept_page_texts(pdf)[0]
+            text = page_texts(pdf)[0]
             assert "..." not in text and "…" not in text, (lang, paper, args)
             # five lines; balanced mode says what a block gives away on a sixth or seventh
             assert len(render_mod.legend_lines(ctx, table, PAPERS[paper].width - 2 * render_mod.MARGIN)[1]) \

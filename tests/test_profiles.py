@@ -9,7 +9,7 @@ import pytest
 from msgspec.structs import replace
 from pypdf import PdfReader
 
-from conftest import ROOT, kept_page_texts, run_cli
+from conftest import ROOT, page_texts, run_cli
 from generator.profiles import registry
 from generator.profiles.fold import FOLD
 from generator.profiles.print_profile import ColourModel
@@ -32,7 +32,7 @@ def built(folder, profile):
     manifest = (folder / "MANIFEST.txt").read_text().splitlines()
     stamp = next(line.split()[1] for line in manifest if line.startswith("edition "))
     pdf = (folder / "counters-a4.pdf").read_bytes()
-    return [re.sub(stamp[:8] + r"\w*", "STAMP", text) for text in kept_page_texts(pdf)], manifest
+    return [re.sub(stamp[:8] + r"\w*", "STAMP", text) for text in page_texts(pdf)], manifest
 
 
 def test_a_profile_added_to_the_registry_builds_as_the_profile_it_copies(added, tmp_path):

@@ -51,14 +51,9 @@ def safe_inset(profile: str, size: str) -> float:
 
 
 @functools.lru_cache(maxsize=1)
-def kit():
-    return shipped_kit()
-
-
-@functools.lru_cache(maxsize=1)
 def edition(lang: str):
     """The build context of an edition: its words and data (the counters it prints)."""
-    return context(kit(), BuildOptions(lang=lang, papers=("a4",)))
+    return context(shipped_kit(), BuildOptions(lang=lang, papers=("a4",)))
 
 
 def laid_out(lang: str, profile: str, size: str):
@@ -72,7 +67,7 @@ def laid_out(lang: str, profile: str, size: str):
     grid, groups, _ = sheet_plan(PAPERS["a4"], options, lambda more: build_counters(ctx, more))
     zone = face_zones(grid)
     try:
-        kind, fits = fit_faces(groups, zone, options.counter_mm, kit(), ctx.words)
+        kind, fits = fit_faces(groups, zone, options.counter_mm, shipped_kit(), ctx.words)
     except RenderError:
         prepress = registry.profile(profile).prepress
         assert prepress is not None and prepress.die_cut is not None, (lang, profile, size)
@@ -145,7 +140,7 @@ ONE_SET = {} if SLOW else {"sets": 1, "fill": False}
 
 @functools.lru_cache(maxsize=8)
 def counters_pdf(lang: str, profile: str, size: str) -> bytes:
-    return render_all(kit(), BuildOptions(lang=lang, print_profile=profile, counter_mm=SIZES[size],
+    return render_all(shipped_kit(), BuildOptions(lang=lang, print_profile=profile, counter_mm=SIZES[size],
                                           parts=("counters",), papers=("a4",), **ONE_SET))["counters-a4.pdf"]
 
 

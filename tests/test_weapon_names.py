@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from conftest import DATA, kept_page_texts, shipped_kit
+from conftest import DATA, page_texts, shipped_kit
 from generator.content.faces import build_counters
 from generator.layout.paper import PAPERS
 from generator.layout.sheets import face_zones, sheet_plan
@@ -103,6 +103,6 @@ def test_a_counter_prints_the_aids_name_or_the_datas_short_form(lang, size):
 
 
 def test_the_aids_table_names_each_weapon_whole(kit_files):
-    text = " ".join(" ".join(kept_page_texts(kit_files["player-aid-a4.pdf"])).replace("\u00a0", " ").split())
+    text = " ".join(" ".join(page_texts(kit_files["player-aid-a4.pdf"])).replace("\u00a0", " ").split())
     for _, _, model, _ in spans():
         assert model in text, model
