@@ -35,7 +35,7 @@ def test_lanes_of_equal_editions_make_their_editions_whole():
 
 @pytest.mark.parametrize(("count", "jobs"), list(itertools.product(range(1, 9), range(1, 5))))
 def test_every_paper_of_every_edition_is_made_once_and_its_files_of_no_paper_once(count, jobs):
-    langs = SEVEN + ("ja",)
+    langs = (*SEVEN, "ja")
     lanes = dealt(langs[:count], jobs)
     made = [(share.lang, paper) for lane in lanes for share in lane for paper in (share.papers or PAPER_KEYS)]
     assert sorted(made) == sorted(itertools.product(langs[:count], PAPER_KEYS))
