@@ -226,7 +226,10 @@ def test_every_bar_label_stands_a_millimetre_clear_of_the_bars_and_their_ticks(l
                 assert char["x0"] >= 12 * MM - TOL and char["x1"] <= page.width - 12 * MM + TOL
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+# Letter's sheets in CI (BAILOUT_SLOW_TESTS=1): README's command holds Letter's sheets to 5 pt in
+# check_sheets (test_counter_sizes_from_the_command_line_values[1in-mm_value1-letter]); the
+# fonts embedded it reads on A4 (the same faces set the same words on both papers).
+@pytest.mark.parametrize("paper", ["a4", pytest.param("letter", marks=pytest.mark.larger_budget)])
 def test_no_text_below_5_pt_and_every_font_embedded(default_build, paper):
     data = default_build[f"counters-{paper}.pdf"]
     sizes = [c["size"] for page in pages_of(data) for c in page.chars]
