@@ -18,7 +18,7 @@ import tomllib
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, page_texts, shipped_kit
+from conftest import ROOT, page_texts, shipped_build, shipped_kit
 from generator.make.pipeline import render_all
 from generator.options import BuildOptions, default_counter_mm
 from test_print_shop import PROFILE, press_inks, proofed, shop_build
@@ -343,11 +343,12 @@ def test_a_die_cut_print_file_holds_the_punchboard_sides_alone_in_the_die_lines_
 FILE_NAME = re.compile(r"\b[\w-]+\.(?:pdf|svg|dxf|csv|html|txt)\b")
 
 
-@functools.lru_cache(maxsize=8)
 def counters_of(profile):
-    counter = default_counter_mm((profile,))
-    return render_all(shipped_kit(), BuildOptions(parts=("counters",), papers=("a4",), print_profile=profile,
-                                               counter_mm=counter))
+    """A4 counters of `profile` at its own default size, through conftest.shipped_build: the same
+    options as the other files' counters of the profile (test_counters_pdf's, test_print_shop's),
+    built once a process."""
+    return shipped_build(parts=("counters",), papers=("a4",), print_profile=profile,
+                         counter_mm=default_counter_mm((profile,)))
 
 
 @pytest.mark.parametrize("profile", ["duplex", "fold", "cutter", "shop", "drivethru", "meinspiel", "tgc-punchout"])

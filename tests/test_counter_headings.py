@@ -5,7 +5,7 @@ about one length, in every edition, on A4 and Letter."""
 
 import pytest
 
-from conftest import shipped_kit
+from conftest import matrix, shipped_kit
 from generator.content.faces import build_counters
 from generator.content.words import available_languages
 from generator.layout import sheets as geo
@@ -20,8 +20,9 @@ from generator.units import mm
 NBSP = "\u00a0"
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("lang", available_languages())
+# Every edition and both papers in README's command, each in a case (conftest.matrix); CI
+# (BAILOUT_SLOW_TESTS=1) every edition on both papers.
+@pytest.mark.parametrize("lang,paper", matrix(available_languages(), ["a4", "letter"]))
 def test_a_sheet_heading_breaks_only_between_counts_and_its_lines_are_balanced(lang, paper):
     options = BuildOptions(lang=lang, papers=(paper,))
     ctx = context(shipped_kit(), options)

@@ -702,7 +702,11 @@ def test_the_hero_figure_is_the_one_the_legend_plays():
     assert compute(shipped_kit()).expected_survivors[size][True] == before
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "fr", "it", "es", "pl", "ru"])
+# Two builds an edition: README's command builds English, German (the longest words) and Russian
+# (another script); every edition's legend is measured by the line count below
+# (test_the_first_pages_instructions_keep_to_five_lines_in_every_edition) and CI
+# (BAILOUT_SLOW_TESTS=1) builds every edition.
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "it", "es", "pl", "ru"] if SLOW else ["en", "de", "ru"])
 def test_every_legend_sentence_prints_whole_in_five_lines_in_every_edition(lang, tmp_path):
     # The legend carries the fairness rules; a sentence cut short ("...") would drop one
     for n, args in enumerate((["--mode", "balanced"], ["--seed", "random"])):

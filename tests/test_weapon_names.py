@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from conftest import DATA, page_texts, shipped_kit
+from conftest import DATA, matrix, page_texts, shipped_kit
 from generator.content.faces import build_counters
 from generator.layout.paper import PAPERS
 from generator.layout.sheets import face_zones, sheet_plan
@@ -83,8 +83,9 @@ def printed(lang, size):
     return out, zone.width, zone.floor
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru", "ja"])
+# Every edition and every size in README's command, each in one case (conftest.matrix); CI
+# (BAILOUT_SLOW_TESTS=1) every edition at every size.
+@pytest.mark.parametrize("lang,size", matrix(["en", "de", "pl", "ru", "ja"], list(SIZES)))
 def test_a_counter_prints_the_aids_name_or_the_datas_short_form(lang, size):
     edition = names(lang)
     keys = {}
