@@ -227,7 +227,12 @@ def test_a_glossary_model_the_font_cannot_print_is_named_where_it_was_written(fo
     status, _, err = run_cli("build", "--data", data_copy, "--lang", "de", "--only", "aid", "--paper", "a4",
                              "--out", tmp_path / "out", "--quiet")
     one_line(status, err, f"{data_copy / 'glossary' / 'de.toml'}: {key}: the kit's font")
-    if key == "models.Kar98k":      # check reads the edition as the build does (the other key alike)
+    # check reads the edition as the build does (either key alike): BAILOUT_SLOW_TESTS=1 (CI) runs
+    # it on the first; README's command has check read a glossary's models in
+    # test_a_glossary_model_too_long_for_a_counter_is_named_by_check_and_build and name a glossary
+    # word the font cannot print in test_hostile_fonts.py
+    # test_check_names_a_glossary_name_the_font_cannot_print.
+    if SLOW and key == "models.Kar98k":
         status, _, err = run_cli("check", "--data", data_copy)
         one_line(status, err, f"{data_copy / 'glossary' / 'de.toml'}: {key}: the kit's font")
 
