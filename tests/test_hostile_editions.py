@@ -9,6 +9,7 @@ import time
 import pytest
 
 from conftest import SLOW, edit, one_line, run_cli, time_limit
+from generator.cli.argtypes import language
 from generator.content import words as words_mod
 from generator.content.words import missing_translations, po_catalogue
 from generator.errors import DataError
@@ -183,6 +184,11 @@ def test_a_regional_catalogue_can_be_chosen(asked, locale, data_copy, tmp_path):
                                              encoding="utf-8")
     (data_copy / "glossary" / "pt_BR.toml").write_text((data_copy / "glossary" / "es.toml").read_text("utf-8"),
                                                        encoding="utf-8")
+    # Each spelling is read as the catalogue's own name, after which the build is the same:
+    # README's command builds the web page's spelling, BAILOUT_SLOW_TESTS=1 (CI) every one.
+    assert language(asked) == "pt_BR"
+    if not SLOW and asked != "pt-BR":
+        return
     status, _, err = run_cli("build", "--data", data_copy, "--lang", asked, "--only", "aid", "--paper", "a4",
                              "--out", tmp_path / "o", "-q")
     assert status == 0, err
