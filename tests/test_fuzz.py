@@ -106,7 +106,7 @@ def test_argument_lists_parse_or_exit_2(argv):
         return
     if args.command == "check" and args.data is None and args.templates is None:
         # `bailout check` of the kit's own data and templates, which renders every part (seconds):
-        # test_bad_data.py test_shipped_data_is_valid runs it
+        # test_bad_data.py test_shipped_data_is_valid runs it (whole under BAILOUT_SLOW_TESTS=1)
         return
     if args.command == "simulate":
         args_n = min(args.n, 50)

@@ -53,13 +53,11 @@ def test_a_folder_s_address_is_taken_with_a_slash_at_its_end(url):
     assert image_url(url) == url.rstrip("/") + "/"
 
 
-@pytest.fixture(scope="module")
-def earlier_object(tmp_path_factory):
-    """An output folder holding a build of the saved object (the tests below copy it)."""
-    out = tmp_path_factory.mktemp("earlier-object") / "out"
-    status, _, err = run_cli(*TTS, "--out", out)
-    assert status == 0, err
-    return out
+@pytest.fixture
+def earlier_object(hostile_digital):
+    """An output folder holding a build of the saved object (the tests below copy it): the
+    session's hostile_digital (tests/conftest.py), which test_vassal.py and test_tts.py read."""
+    return hostile_digital
 
 
 def test_a_project_file_s_image_url_of_another_computer_is_one_line_naming_file_and_key(tmp_path, monkeypatch,

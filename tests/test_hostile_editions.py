@@ -9,6 +9,7 @@ import time
 import pytest
 
 from conftest import SLOW, edit, one_line, run_cli, time_limit
+from generator.cli.argtypes import language
 from generator.content import words as words_mod
 from generator.content.words import missing_translations, po_catalogue
 from generator.errors import DataError
@@ -183,6 +184,11 @@ def test_a_regional_catalogue_can_be_chosen(asked, locale, data_copy, tmp_path):
                                              encoding="utf-8")
     (data_copy / "glossary" / "pt_BR.toml").write_text((data_copy / "glossary" / "es.toml").read_text("utf-8"),
                                                        encoding="utf-8")
+    # Each spelling is read as the catalogue's own name, after which the build is the same:
+    # README's command builds the web page's spelling, BAILOUT_SLOW_TESTS=1 (CI) every one.
+    assert language(asked) == "pt_BR"
+    if not SLOW and asked != "pt-BR":
+        return
     status, _, err = run_cli("build", "--data", data_copy, "--lang", asked, "--only", "aid", "--paper", "a4",
                              "--out", tmp_path / "o", "-q")
     assert status == 0, err
@@ -227,7 +233,12 @@ def test_a_glossary_model_the_font_cannot_print_is_named_where_it_was_written(fo
     status, _, err = run_cli("build", "--data", data_copy, "--lang", "de", "--only", "aid", "--paper", "a4",
                              "--out", tmp_path / "out", "--quiet")
     one_line(status, err, f"{data_copy / 'glossary' / 'de.toml'}: {key}: the kit's font")
-    if key == "models.Kar98k":      # check reads the edition as the build does (the other key alike)
+    # check reads the edition as the build does (either key alike): BAILOUT_SLOW_TESTS=1 (CI) runs
+    # it on the first; README's command has check read a glossary's models in
+    # test_a_glossary_model_too_long_for_a_counter_is_named_by_check_and_build and name a glossary
+    # word the font cannot print in test_hostile_fonts.py
+    # test_check_names_a_glossary_name_the_font_cannot_print.
+    if SLOW and key == "models.Kar98k":
         status, _, err = run_cli("check", "--data", data_copy)
         one_line(status, err, f"{data_copy / 'glossary' / 'de.toml'}: {key}: the kit's font")
 
