@@ -119,8 +119,9 @@ def locale(tmp_path, monkeypatch):
 def check_after_its_render(monkeypatch):
     """`bailout check` (in this process) without its first step, the render of every part of the
     English kit on both papers (seconds), for a test of what check's later steps find (an
-    edition's catalogue or glossary) or of what it says after: test_bad_data's check of the
-    shipped data runs that render, and each part's own tests the build of what it renders."""
+    edition's catalogue or glossary) or of what it says after: each part's own tests build what
+    it renders, the session's default build (kit_dir) renders the same, and test_bad_data's check
+    of the shipped data runs check whole under BAILOUT_SLOW_TESTS=1."""
     from generator.make import pipeline
     monkeypatch.setattr(pipeline, "render_all", lambda *args, **kwargs: {})
 

@@ -175,7 +175,10 @@ def _vassal_parts(made: Made) -> tuple["tuple[Force, ...]", int, dict[str, bytes
     """What a VASSAL file holds: the pieces by nationality, the deck's cards, their images."""
     from generator.content.digital import deck_rows, forces
     from generator.content.faces import build_counters
-    images = {**made(SCREEN_FACES), **made(ROW_CARDS), **made(AID_PAGES)}
+    # the aid's pages first: a template whose text the font cannot print is named before the
+    # row cards, most of a VASSAL file's work, are drawn (check renders this early)
+    pages = made(AID_PAGES)
+    images = {**made(SCREEN_FACES), **made(ROW_CARDS), **pages}
     return forces(made.ctx, build_counters(made.ctx)), deck_rows(made(ROWS)), images
 
 
