@@ -4,6 +4,7 @@ each card's id pointing at its place on its sheet, the sheets within TTS's limit
 address a file of the folder; and each row's card image showing exactly that row."""
 
 import csv
+import functools
 import io
 import json
 import re
@@ -164,8 +165,13 @@ def test_a_sheet_s_places_past_its_cards_are_blank(folder, save):
 
 def folder_card(kit_files, row):
     """Row `row`'s card image, as the VASSAL module holds it (the same card the sheets are cut into)."""
-    module = zipfile.ZipFile(io.BytesIO(kit_files["bailout.vmod"]))
-    return module.read(f"images/bailout-rows-row-{row:03d}.png")
+    return _module(kit_files["bailout.vmod"]).read(f"images/bailout-rows-row-{row:03d}.png")
+
+
+@functools.lru_cache(maxsize=1)
+def _module(content):
+    """The VASSAL module's archive, its directory read once for every row's card."""
+    return zipfile.ZipFile(io.BytesIO(content))
 
 
 def test_every_address_is_a_file_of_the_folder(folder, save):
@@ -180,10 +186,10 @@ def test_every_address_is_a_file_of_the_folder(folder, save):
 
 
 def test_image_url_sets_every_address(tmp_path):
-    status, _, err = run_cli("build", "--only", "tts", "--rows", "12", "--paper", "a4", "--quiet",
+    status, _, err = run_cli("build", "--only", "tts", "--rows", "1", "--paper", "a4", "--quiet",
                              "--image-url", "https://example.org/bail out", "--out", tmp_path)
     assert status == 2 and "not an address" in err           # a space is %20
-    status, _, err = run_cli("build", "--only", "tts", "--rows", "12", "--paper", "a4", "--quiet",
+    status, _, err = run_cli("build", "--only", "tts", "--rows", "1", "--paper", "a4", "--quiet",
                              "--image-url", "https://example.org/kits/bailout", "--out", tmp_path)
     assert status == 0, err
     folder = unpacked((tmp_path / "bailout-tts.zip").read_bytes())
@@ -197,7 +203,7 @@ def test_the_default_address_is_the_folder_in_this_computer_s_saved_objects(tmp_
     home = tmp_path / "home of a player"
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("USERPROFILE", str(home))
-    status, _, err = run_cli("build", "--only", "tts", "--rows", "12", "--paper", "a4", "--quiet",
+    status, _, err = run_cli("build", "--only", "tts", "--rows", "1", "--paper", "a4", "--quiet",
                              "--out", tmp_path / "out")
     assert status == 0, err
     folder = unpacked((tmp_path / "out" / "bailout-tts.zip").read_bytes())
