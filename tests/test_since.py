@@ -178,14 +178,22 @@ def test_the_changes_box_names_each_changed_rule(since_build, new_data):
     assert line in right
 
 
-def test_box_lists_exactly_the_changed_rules(new_data):
+@pytest.fixture(scope="module")
+def since_changes(new_data):
+    """(kit, options, changes): the four edits' kit, its aid's options --since the shipped data, and
+    the changes since_base finds (the two tests below read them)."""
+    from generator.data.sources import shipped
+    from generator.make.pipeline import since_base
+    kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
+    return kit, options, since_base(kit, options, shipped("templates"))
+
+
+def test_box_lists_exactly_the_changed_rules(since_changes):
     from generator.content.aid import markdown_text
     from generator.content.context import make_context
     from generator.data.sources import shipped
     from generator.engine.odds import compute
-    from generator.make.pipeline import since_base
-    kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
-    changes = since_base(kit, options, shipped("templates"))
+    kit, options, changes = since_changes
     text = markdown_text(make_context(kit, compute(kit), options, shipped("templates"), changes=changes))
     box = text.split('<div class="changes"', 1)[1].split("</div>", 1)[0]
     rules = [line.split("**")[1].replace("\\", "").replace("\u00a0", " ") for line in box.splitlines()
@@ -208,12 +216,9 @@ class _Keys(dict):
         return True
 
 
-def test_the_box_is_in_the_catalogues_words(new_data):
+def test_the_box_is_in_the_catalogues_words(since_changes):
     from generator.content.words import Words
-    from generator.data.sources import shipped
-    from generator.make.pipeline import since_base
-    kit, options = load(new_data), BuildOptions(parts=("aid",), since=str(DATA))
-    box = aid_changes.box_vars(since_base(kit, options, shipped("templates")), Words("keys", _Keys(), _Keys()))
+    box = aid_changes.box_vars(since_changes[2], Words("keys", _Keys(), _Keys()))
     lines = [line for _, group in box["groups"] for line in group]
     assert lines and all(re.fullmatch(r"\[change\.box\.[a-z]+\]", line) for line in lines), lines
     # the German SMG spans moved its counters: one line for what changed off the sheet
