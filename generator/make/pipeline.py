@@ -7,7 +7,7 @@ generator/make/transaction.py.
 import contextlib
 import functools
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -74,13 +74,14 @@ def build_into(out: Path, kit: KitData, options: BuildOptions, *, templates: Pat
 def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = None,
                progress: Progress | None = None, earlier: Iterable[str] = (),
                ctx: BuildContext | None = None, products: Products | None = None,
-               paperless: bool = True) -> dict[str, bytes]:
+               paperless: bool = True, papers: Sequence[str] | None = None) -> dict[str, bytes]:
     """{file name: bytes} for every output the options ask for (for checks, releases and tests).
 
     Rendered into a temporary folder (a merged kit reads its parts' files), then read.  `ctx` is
     the build's context when the caller made it already, `products` the build's products when
     the caller makes more of them after (a release's face images); without `paperless`, only the
-    outputs made per paper (a release's second paper, whose web aid and CSV the first holds)."""
+    outputs made per paper (a further print profile's, whose web aid and CSV the release holds);
+    `papers`: the files of these of the options' papers alone (a release's share of an edition)."""
     if products is not None:
         ctx = products.ctx
     made = ctx if ctx is not None else context(kit, options, templates)
@@ -88,7 +89,7 @@ def render_all(kit: KitData, options: BuildOptions, *, templates: Path | None = 
         folder = temp / "out"
         try:
             names, pages = without_memory_error(lambda: _written(folder, made, progress, earlier, products,
-                                                                 paperless, 1), "nothing was written")
+                                                                 paperless, 1, papers), "nothing was written")
         except OSError as error:
             if error.errno not in DISK_FULL:
                 raise
@@ -115,12 +116,14 @@ def render_files(folder: Path, ctx: BuildContext, *, progress: Progress | None =
 
 
 def _written(folder: Path, ctx: BuildContext, progress: Progress | None, earlier: Iterable[str],
-             products: Products | None, paperless: bool, jobs: int) -> tuple[list[str], dict[str, int | None]]:
+             products: Products | None, paperless: bool, jobs: int,
+             only: Sequence[str] | None = None) -> tuple[list[str], dict[str, int | None]]:
     """render_files, with the page counts the renderers reported; `products` the build's (made
-    here unless given); without `paperless`, only the outputs made per paper."""
+    here unless given); without `paperless`, only the outputs made per paper; `only`: of the
+    options' papers, these alone."""
     folder.mkdir()
     options = ctx.options
-    papers = [PAPERS[p] for p in options.papers]
+    papers = [PAPERS[p] for p in options.papers if only is None or p in only]
     outputs = selected(options.parts, options.profile)
     files: list[Job] = [(o, p) for p in papers for o in outputs if o.per_paper and not o.merges]
     if paperless:

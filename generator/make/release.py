@@ -72,28 +72,48 @@ def release_files(kit: KitData, options: BuildOptions, *, templates: Path | None
     languages of a release of several, which its index links.  Its files: every output for both
     papers (and the further profiles' PDFs), the counter face images, a punchboard's slugs and
     each PDF's thumbnail, then its README.txt, index.html and MANIFEST.txt."""
-    from generator.render.images import thumbnails
     options = _whole_kit(options)
     progress = None if quiet else FileProgress()
     products = Products(context(kit, options, templates))
     try:
-        files = render_all(kit, options, progress=progress, products=products)
+        files = share_files(kit, products, Share(options.lang), templates, more_profiles, progress)
     finally:
         if progress is not None:
             progress.close()        # a release that failed or was stopped leaves the terminal as it was
+    return edition_files(kit, options, files, _told(products.ctx), editions), products.ctx.stamp
+
+
+class Share(Struct, frozen=True):
+    """What of an edition's release one process makes: its files on `papers` (None: on every
+    paper), and with `paperless` its files of no paper, its face images and punchboards (made
+    from the counters on FACE_PAPER, the first paper)."""
+    lang: str
+    papers: tuple[str, ...] | None = None
+    paperless: bool = True
+
+
+def share_files(kit: KitData, products: Products, share: Share, templates: Path | None,
+                more_profiles: Sequence[str], progress: FileProgress | None = None) -> dict[str, bytes]:
+    """The files of `share` of an edition's release, made from the edition's `products`, each PDF
+    with its thumbnail; not its README.txt, index.html or MANIFEST.txt."""
+    from generator.render.images import thumbnails
+    options = products.ctx.options
+    files = render_all(kit, options, progress=progress, products=products, paperless=share.paperless,
+                       papers=share.papers)
     files.pop(MANIFEST)             # made anew over everything the zip holds
     for profile in (p for p in dict.fromkeys(more_profiles) if p != options.print_profile):
         # only what its folder keeps
         more_options = replace(options, print_profile=profile, parts=_shop_parts(profile))
         more_products = Products(context(kit, more_options, templates))
-        more = render_all(kit, more_options, products=more_products, paperless=False)
+        more = render_all(kit, more_options, products=more_products, paperless=False, papers=share.papers)
         files.update({f"{profile}/{name}": content for name, content in more.items() if _in_folder(name, profile)})
-        files.update(_boards(more_products, f"{profile}/"))
-    files.update(_boards(products, ""))
-    files.update(products.get(FACE_IMAGES))
+        if share.paperless:
+            files.update(_boards(more_products, f"{profile}/"))
+    if share.paperless:
+        files.update(_boards(products, ""))
+        files.update(products.get(FACE_IMAGES))
     files.update(thumbnails({n: c for n, c in files.items() if n.endswith(".pdf") and "/" not in n}))
-    ctx = products.ctx
-    return edition_files(kit, options, files, _told(ctx), editions), ctx.stamp
+    return files
 
 
 class Told(Struct, frozen=True):
@@ -179,37 +199,70 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     files named for the language (kit-a4-de.pdf), an index.html listing the editions and a
     MANIFEST.txt of everything.  English alone is make_release's zip, as it always was.
 
-    With `jobs` over 1, the editions are dealt out over that many processes (make/workers.py),
-    at least EDITIONS_A_PROCESS each: each edition is whole work of its own."""
+    With `jobs` over 1, the editions are dealt out over that many processes (make/workers.py)
+    by dealt(): each edition is whole work of its own, and so is its second paper."""
     if langs == (SOURCE_LANGUAGE,):
         return make_release(kit, replace(options, lang=SOURCE_LANGUAGE), templates=templates, quiet=quiet,
                             more_profiles=more_profiles)
-    mine, *theirs = workers.lanes(langs, jobs, EDITIONS_A_PROCESS)
-    editions = functools.partial(_editions, kit, options, templates, tuple(more_profiles), langs)
-    made: dict[str, tuple[dict[str, bytes], Stamp]] = {}
-    for lane in workers.side_by_side(functools.partial(editions, mine), editions, theirs):
-        made |= lane
+    mine, *theirs = dealt(langs, jobs)
+    made_by = functools.partial(_lane, kit, _whole_kit(options), templates, tuple(more_profiles))
+    made: dict[str, dict[str, bytes]] = {lang: {} for lang in langs}
+    told: dict[str, Told] = {}
+    for lane in workers.side_by_side(functools.partial(made_by, mine), made_by, theirs):
+        for share, (its_files, its_told) in lane:
+            made[share.lang].update(its_files)
+            if its_told is not None:
+                told[share.lang] = its_told
     files: dict[str, bytes] = {}
     for lang in langs:
-        files.update({f"{lang}/{n}": c for n, c in made[lang][0].items()})
+        whole = edition_files(kit, replace(_whole_kit(options), lang=lang), made.pop(lang), told[lang], langs)
+        files.update({f"{lang}/{n}": c for n, c in language_named(whole, lang).items()})
     from generator.render.html.release_pages import editions_index
     files["index.html"] = editions_index(kit, langs)
     files["MANIFEST.txt"] = manifest(kit, files, replace(_whole_kit(options), lang=",".join(langs)),
                                      libraries=LIBRARIES + IMAGE_LIBRARIES + CUT_LIBRARIES)
-    stamps = " ".join(f"{lang}:{made[lang][1].hash}" for lang in langs)
+    stamps = " ".join(f"{lang}:{told[lang].stamp.hash}" for lang in langs)
     name = _named(hashlib.sha256(stamps.encode()).hexdigest(), more_profiles)
     return name, zip_bytes(files, name[:-len(".zip")])
 
 
-def _editions(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
-              langs: tuple[str, ...], mine: list[str]) -> dict[str, tuple[dict[str, bytes], Stamp]]:
-    """{lang: (its folder's files, its stamp)} for each edition of `mine`, one after the other: its
-    release's files, each named for its language (kit-a4-de.pdf), its index linking `langs`."""
-    made = {}
-    for lang in mine:
-        files, stamp = release_files(kit, replace(options, lang=lang), templates=templates,
-                                     more_profiles=more_profiles, editions=langs)
-        made[lang] = (language_named(files, lang), stamp)
+def dealt(langs: Sequence[str], jobs: int) -> list[list[Share]]:
+    """The shares of a release's editions dealt over at most `jobs` lanes, this process's first.
+
+    The editions are dealt in turn, at least EDITIONS_A_PROCESS a lane (workers.lanes: this
+    process's lane never the shorter).  Where the lanes then hold unequal numbers, each edition's
+    second paper is made apart from the rest of it, by the lanes that hold the fewest editions:
+    seven editions on two cores are four here and three in a worker, and the worker, which starts
+    an interpreter first, also makes the second paper of each edition it does not hold.  A paper's
+    PDFs are a small share of an edition (its web aid, digital tables and images are made once,
+    with its first paper): benchmarks/bench_speed.py's release row measures what this gains."""
+    lanes = workers.lanes(langs, jobs, EDITIONS_A_PROCESS)
+    fewest = min(map(len, lanes))
+    takers = [n for n, lane in enumerate(lanes) if len(lane) == fewest]
+    first, *others = PAPER_KEYS
+    shares: list[list[Share]] = []
+    apart: list[str] = []           # the editions whose second paper is made in another lane
+    for lane in lanes:
+        if len(lane) == fewest:
+            shares.append([Share(lang) for lang in lane])
+        else:
+            shares.append([Share(lang, (first,)) for lang in lane])
+            apart += lane
+    for n, lang in enumerate(apart):
+        shares[takers[n % len(takers)]].append(Share(lang, tuple(others), paperless=False))
+    return shares
+
+
+def _lane(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
+          shares: list[Share]) -> list[tuple[Share, tuple[dict[str, bytes], Told | None]]]:
+    """What a lane made of each of `shares`, one after the other, each from products of its own:
+    its files, and where it holds the edition's files of no paper, what the edition's README,
+    index and MANIFEST say of its build."""
+    made = []
+    for share in shares:
+        products = Products(context(kit, replace(options, lang=share.lang), templates))
+        files = share_files(kit, products, share, templates, more_profiles)
+        made.append((share, (files, _told(products.ctx) if share.paperless else None)))
     return made
 
 
