@@ -47,7 +47,8 @@ def test_a_template_edit_changes_the_stamp_the_manifest_the_zip_name_and_the_dif
     before = aid_edition("en")
     assert _edition(before["MANIFEST.txt"]) == edition_stamp(kit, BuildOptions(**AID), project / "templates").hash
     edit(project / "templates" / "aid.md.j2", OLD, NEW)
-    after = render_all(kit, BuildOptions(**AID), templates=project / "templates")
+    # the web aid and MANIFEST.txt alone (no paper: the PDFs are test_since.py's to read)
+    after = render_all(kit, BuildOptions(parts=("aid",), papers=()), templates=project / "templates")
     assert _edition(before["MANIFEST.txt"]) != _edition(after["MANIFEST.txt"])
     stamps = [edition_stamp(kit, BuildOptions(), t) for t in (TEMPLATES, project / "templates")]
     assert zip_name(stamps[0]) != zip_name(stamps[1])
@@ -85,10 +86,19 @@ def test_data_beside_templates_is_read(project, tmp_path):
                            "--out", tmp_path / "out", "--quiet")
     assert code == 0, err
     assert NEW in (tmp_path / "out" / "player-aid.html").read_text()
-    code, _, err = run_cli("build", "--data", project / "data", "--templates", TEMPLATES, "--only", "aid",
-                           "--paper", "a4", "--out", tmp_path / "out2", "--quiet")
+    # --templates wins over the folder beside the data: the edition is made of the shipped templates
+    # (the session's English aid's), seen in any build's MANIFEST.txt (a table of one row, the lightest)
+    code, _, err = run_cli("build", "--data", project / "data", "--templates", TEMPLATES, "--only", "prerolled",
+                           "--rows", 1, "--paper", "a4", "--out", tmp_path / "out2", "--quiet")
     assert code == 0, err
-    assert OLD in (tmp_path / "out2" / "player-aid.html").read_text()
+    shipped = _templates(aid_edition("en")["MANIFEST.txt"].decode())
+    assert _templates((tmp_path / "out2" / "MANIFEST.txt").read_text()) == shipped
+    assert _templates((tmp_path / "out" / "MANIFEST.txt").read_text()) != shipped
+
+
+def _templates(manifest: str) -> str:
+    """The templates' hash a MANIFEST.txt lists among its edition's inputs."""
+    return re.search(r"^  templates ([0-9a-f]{64})$", manifest, re.M).group(1)
 
 
 def test_label_prints_in_the_footers_the_colophon_and_the_manifest(tmp_path):

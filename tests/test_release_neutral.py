@@ -29,8 +29,9 @@ def test_a_project_file_back_offset_is_left_out_of_a_release_saying_so(release_o
     assert options.back_offset_mm == (0, 0) and options.sets == 1       # the rest of the file still holds
     [note] = [line for line in err.splitlines() if "note:" in line and "back_offset" in line]
     assert "release is for every printer" in note
-    status, _, err = run_cli("build", "--only", "aid", "--paper", "a4", "--out", "o", "--quiet")
-    assert status == 0 and "back_offset" not in err     # a build still shifts them, quietly
+    # a build still shifts them, quietly (whatever it makes: a table of one row, the lightest)
+    status, _, err = run_cli("build", "--only", "prerolled", "--rows", 1, "--paper", "a4", "--out", "o", "--quiet")
+    assert status == 0 and "back_offset" not in err
 
 
 def test_a_release_folder_holds_the_zip_alone(release_of, tmp_path):

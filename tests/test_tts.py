@@ -4,6 +4,7 @@ each card's id pointing at its place on its sheet, the sheets within TTS's limit
 address a file of the folder; and each row's card image showing exactly that row."""
 
 import csv
+import functools
 import io
 import json
 import re
@@ -164,8 +165,13 @@ def test_a_sheet_s_places_past_its_cards_are_blank(folder, save):
 
 def folder_card(kit_files, row):
     """Row `row`'s card image, as the VASSAL module holds it (the same card the sheets are cut into)."""
-    module = zipfile.ZipFile(io.BytesIO(kit_files["bailout.vmod"]))
-    return module.read(f"images/bailout-rows-row-{row:03d}.png")
+    return _module(kit_files["bailout.vmod"]).read(f"images/bailout-rows-row-{row:03d}.png")
+
+
+@functools.lru_cache(maxsize=1)
+def _module(content):
+    """The VASSAL module's archive, its directory read once for every row's card."""
+    return zipfile.ZipFile(io.BytesIO(content))
 
 
 def test_every_address_is_a_file_of_the_folder(folder, save):
@@ -179,11 +185,25 @@ def test_every_address_is_a_file_of_the_folder(folder, save):
     assert used == {n for n in folder if n not in ("bailout.json", "bailout.png")}      # nothing unused
 
 
-def test_image_url_sets_every_address(tmp_path):
-    status, _, err = run_cli("build", "--only", "tts", "--rows", "12", "--paper", "a4", "--quiet",
+def test_an_image_url_that_is_no_address_is_refused(tmp_path):
+    status, _, err = run_cli("build", "--only", "tts", "--rows", "1", "--paper", "a4", "--quiet",
                              "--image-url", "https://example.org/bail out", "--out", tmp_path)
     assert status == 2 and "not an address" in err           # a space is %20
-    status, _, err = run_cli("build", "--only", "tts", "--rows", "12", "--paper", "a4", "--quiet",
+
+
+def test_the_image_url_is_the_base_of_the_addresses():
+    # every address of a save starts from its one base (test_every_address_is_a_file_of_the_folder)
+    from generator.options import BuildOptions
+    from generator.render.tts import image_base
+    for given in ("https://example.org/kits/bailout", "https://example.org/kits/bailout/"):
+        assert image_base(BuildOptions(image_url=given)) == "https://example.org/kits/bailout/"
+
+
+# A TTS build of its own (a second or so, the face images): README's command holds its pieces with
+# test_the_image_url_is_the_base_of_the_addresses and test_every_address_is_a_file_of_the_folder.
+@pytest.mark.larger_budget
+def test_image_url_sets_every_address(tmp_path):
+    status, _, err = run_cli("build", "--only", "tts", "--rows", "1", "--paper", "a4", "--quiet",
                              "--image-url", "https://example.org/kits/bailout", "--out", tmp_path)
     assert status == 0, err
     folder = unpacked((tmp_path / "bailout-tts.zip").read_bytes())
@@ -192,18 +212,40 @@ def test_image_url_sets_every_address(tmp_path):
     assert {u[len("https://example.org/kits/bailout/"):] for u in found} <= set(folder)
 
 
+def _saved_objects(home):
+    """Where TTS's Linux installer keeps a player's saved objects: this edition's folder there."""
+    return home / ".local" / "share" / "Tabletop Simulator" / "Saves" / "Saved Objects" / "bailout-en"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="TTS's Saved Objects folder of Linux")
+def test_the_default_base_is_the_folder_in_this_computer_s_saved_objects(save, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from generator.options import BuildOptions
+    from generator.render.tts import image_base
+    # the session's build (this run's home folder) ...
+    assert save["ObjectStates"][-1]["CustomPDF"]["PDFUrl"] == _saved_objects(Path.home()).as_uri() + "/player-aid.pdf"
+    # ... and a home whose name needs quoting in an address
+    home = tmp_path / "home of a player"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))
+    assert image_base(BuildOptions()) == _saved_objects(home).as_uri() + "/"
+
+
+# A TTS build of its own: README's command holds it with
+# test_the_default_base_is_the_folder_in_this_computer_s_saved_objects above.
+@pytest.mark.larger_budget
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="TTS's Saved Objects folder of Linux")
 def test_the_default_address_is_the_folder_in_this_computer_s_saved_objects(tmp_path, monkeypatch):
     home = tmp_path / "home of a player"
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("USERPROFILE", str(home))
-    status, _, err = run_cli("build", "--only", "tts", "--rows", "12", "--paper", "a4", "--quiet",
+    status, _, err = run_cli("build", "--only", "tts", "--rows", "1", "--paper", "a4", "--quiet",
                              "--out", tmp_path / "out")
     assert status == 0, err
     folder = unpacked((tmp_path / "out" / "bailout-tts.zip").read_bytes())
     pdf = json.loads(folder["bailout.json"])["ObjectStates"][-1]["CustomPDF"]["PDFUrl"]
-    where = home / ".local" / "share" / "Tabletop Simulator" / "Saves" / "Saved Objects" / "bailout-en"
-    assert pdf == where.as_uri() + "/player-aid.pdf"
+    assert pdf == _saved_objects(home).as_uri() + "/player-aid.pdf"
 
 
 def test_a_hostile_name_is_one_json_string(hostile_digital):
