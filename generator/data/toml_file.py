@@ -5,6 +5,8 @@ block the read forever, /dev/zero would fill memory) of at most MAX_FILE_BYTES, 
 nest tables and arrays at most MAX_DEPTH deep (deeper, the parser itself would overflow).
 """
 
+import copy
+import functools
 import os
 import stat
 import tomllib
@@ -16,6 +18,9 @@ from generator.data.schema import Problems
 MAX_FILE_BYTES = 8 * 1024 * 1024    # 100,000 [[roster]] tables take about 5 MB
 MAX_DEPTH = 32                      # the shipped data nests 4 deep
 _CHUNK = 1 << 20
+# A file's table is kept for its bytes up to this size (a file a person writes: the shipped data's
+# largest is 14 KB); a longer one, a generated roster of thousands of tables, is parsed each time.
+KEPT_BYTES = 256 * 1024
 NOT_REGULAR = "is not a regular file"
 
 
@@ -86,7 +91,7 @@ def read_toml(problems: Problems, data_dir: Path, rel: str, seen: dict[str, byte
 def parse_toml(problems: Problems, rel: str, content: bytes) -> dict[str, Any] | None:
     """The table `content` holds (the file `rel`), or None with the problem added."""
     try:
-        table = tomllib.loads(content.decode("utf-8"))
+        table, depth = _parsed(content) if len(content) <= KEPT_BYTES else _parse(content)
     except UnicodeDecodeError as error:
         problems.add(rel, "", f"cannot be read: not UTF-8 ({error.reason} at byte {error.start})")
         return None
@@ -96,10 +101,22 @@ def parse_toml(problems: Problems, rel: str, content: bytes) -> dict[str, Any] |
     except RecursionError:
         problems.add(rel, "", f"tables or arrays nest too deep (at most {MAX_DEPTH} levels)")
         return None
-    if _depth(table) > MAX_DEPTH:
+    if depth > MAX_DEPTH:
         problems.add(rel, "", f"tables or arrays nest too deep (at most {MAX_DEPTH} levels)")
         return None
-    return table
+    return copy.deepcopy(table) if len(content) <= KEPT_BYTES else table
+
+
+def _parse(content: bytes) -> tuple[dict[str, Any], int]:
+    """The table `content` holds, and how deep it nests."""
+    table = tomllib.loads(content.decode("utf-8"))
+    return table, _depth(table)
+
+
+# Each build reads its data folder anew (serve after every save, a release for each edition's
+# glossary, a test for each build): a file is parsed once for the same bytes, and each reader
+# is given a copy of its own to keep.
+_parsed = functools.lru_cache(maxsize=64)(_parse)
 
 
 def _inside(data_dir: Path, rel: str) -> None:
