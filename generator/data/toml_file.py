@@ -90,8 +90,9 @@ def read_toml(problems: Problems, data_dir: Path, rel: str, seen: dict[str, byte
 
 def parse_toml(problems: Problems, rel: str, content: bytes) -> dict[str, Any] | None:
     """The table `content` holds (the file `rel`), or None with the problem added."""
+    kept = len(content) <= KEPT_BYTES
     try:
-        table, depth = _parsed(content) if len(content) <= KEPT_BYTES else _parse(content)
+        table, depth = _parsed(content) if kept else _parse(content)
     except UnicodeDecodeError as error:
         problems.add(rel, "", f"cannot be read: not UTF-8 ({error.reason} at byte {error.start})")
         return None
@@ -104,7 +105,7 @@ def parse_toml(problems: Problems, rel: str, content: bytes) -> dict[str, Any] |
     if depth > MAX_DEPTH:
         problems.add(rel, "", f"tables or arrays nest too deep (at most {MAX_DEPTH} levels)")
         return None
-    return copy.deepcopy(table) if len(content) <= KEPT_BYTES else table
+    return copy.deepcopy(table) if kept else table
 
 
 def _parse(content: bytes) -> tuple[dict[str, Any], int]:

@@ -209,7 +209,7 @@ def make_editions_release(kit: KitData, options: BuildOptions, langs: tuple[str,
     made: dict[str, dict[str, bytes]] = {lang: {} for lang in langs}
     told: dict[str, Told] = {}
     for lane in workers.side_by_side(functools.partial(made_by, mine), made_by, theirs):
-        for share, (its_files, its_told) in lane:
+        for share, its_files, its_told in lane:
             made[share.lang].update(its_files)
             if its_told is not None:
                 told[share.lang] = its_told
@@ -254,7 +254,7 @@ def dealt(langs: Sequence[str], jobs: int) -> list[list[Share]]:
 
 
 def _lane(kit: KitData, options: BuildOptions, templates: Path | None, more_profiles: tuple[str, ...],
-          shares: list[Share]) -> list[tuple[Share, tuple[dict[str, bytes], Told | None]]]:
+          shares: list[Share]) -> list[tuple[Share, dict[str, bytes], Told | None]]:
     """What a lane made of each of `shares`, one after the other, each from products of its own:
     its files, and where it holds the edition's files of no paper, what the edition's README,
     index and MANIFEST say of its build."""
@@ -262,7 +262,7 @@ def _lane(kit: KitData, options: BuildOptions, templates: Path | None, more_prof
     for share in shares:
         products = Products(context(kit, replace(options, lang=share.lang), templates))
         files = share_files(kit, products, share, templates, more_profiles)
-        made.append((share, (files, _told(products.ctx) if share.paperless else None)))
+        made.append((share, files, _told(products.ctx) if share.paperless else None))
     return made
 
 
