@@ -22,6 +22,14 @@ DATA = ROOT / "data"
 # process would compile every module again.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+# The tests run the kit's commands in this process (run_cli), as `bailout` runs them in its own:
+# with the collector passing seldom (make/workers.py collect_seldom).  At Python's default a test
+# worker's collector passes over its whole heap (the libraries, the session's builds) twenty-odd
+# times a run: about 10 s of the suite's CPU, against under 5 s so (gc.callbacks, 2026-12-06).
+from generator.make.workers import collect_seldom  # noqa: E402 (after the environment is set)
+
+collect_seldom()
+
 # pypdfium2 is imported before anything makes a weakref.finalize (a build's temporary folder
 # does): at exit the finalizers then close the documents the tests keep (pdfpage.pages_of caches
 # them) before pypdfium2 shuts pdfium down, which warns of each document it finds still open.
