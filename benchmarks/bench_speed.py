@@ -25,18 +25,21 @@ Rows (--only picks some, in this order):
 
 Each row prints both medians (wall seconds), A's CPU seconds (its workers' included) and peak
 memory, the ratio, what it wants and the load average before and after.  --base FOLDER (a
-checkout of another commit: `git worktree add /tmp/base COMMIT`) adds, for the kit and release
-rows asked for, the same command run here against it run from there, A B A B: now / then.
+checkout of another commit: `git worktree add /tmp/base COMMIT`) adds, for the kit, release and
+tests rows asked for, the same command run here against it run from there, A B A B: now / then
+(for tests, each of the --test-runs runs followed by one in FOLDER).
 """
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from paired import (
     ROOT,
@@ -81,23 +84,56 @@ def million() -> None:
           f"peak {done.peak:.0f} MiB (wants under 200 MiB: {verdict}); load {before} -> {load()}", flush=True)
 
 
-def readme_tests(runs: int) -> None:
-    """README's test command `runs` times, each a fresh process in the repository root with the
-    environment a reader has (CI's variables left out): wall and CPU seconds (the test workers and
-    the processes they waited for) and pytest's own closing line."""
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "BAILOUT_SLOW_TESTS", "BAILOUT_HYPOTHESIS_PROFILE")}
+# What CI sets and a reader's shell does not: README's command runs without them
+CI_VARIABLES = ("CI", "BAILOUT_SLOW_TESTS", "BAILOUT_HYPOTHESIS_PROFILE")
+
+
+class SuiteRun(NamedTuple):
+    wall: float         # seconds
+    cpu: float          # seconds, the test workers and the processes they waited for included
+    status: int
+    closing: str        # pytest's closing line: what passed and skipped
+
+
+def suite_run(where: Path) -> SuiteRun:
+    """README's test command once, a fresh process in `where` (this repository, or another
+    checkout: its tests and its code) with the environment a reader has."""
+    env = {k: v for k, v in os.environ.items() if k not in CI_VARIABLES}
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "pytest", "-q"], cwd=where, stdout=out,
+                                 stderr=subprocess.STDOUT, env=env)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        closing = " ".join(out.read().decode(errors="replace").strip().splitlines()[-1:])
+    return SuiteRun(wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status), closing)
+
+
+def readme_tests(runs: int, base: Path | None) -> None:
+    """README's test command `runs` times: each run's wall and CPU seconds and pytest's closing
+    line; with `base`, each run followed by the same command in that checkout (A B A B), and the
+    medians of the pair-by-pair ratios now / then."""
+    walls, cpus = [], []
     for _ in range(runs):
-        before = load()
-        with tempfile.TemporaryFile() as out:
-            start = time.perf_counter()
-            child = subprocess.Popen([sys.executable, "-m", "pytest", "-q"], cwd=ROOT, stdout=out,
-                                     stderr=subprocess.STDOUT, env=env)
-            _, status, usage = os.wait4(child.pid, 0)
-            wall = time.perf_counter() - start
-            out.seek(0)
-            closing = out.read().decode(errors="replace").strip().splitlines()[-1:]
-        print(f"tests     python -m pytest -q: {wall:.1f} s, CPU {usage.ru_utime + usage.ru_stime:.0f} s, exit "
-              f"{os.waitstatus_to_exitcode(status)}: {' '.join(closing)}; load {before} -> {load()}", flush=True)
+        now = told_suite_run("tests", ROOT)
+        if base is not None:
+            then = told_suite_run("tests/base", base)
+            walls.append(now.wall / then.wall)
+            cpus.append(now.cpu / then.cpu)
+    if walls:
+        print(f"tests/base now / then: wall {statistics.median(walls):.2f}x ({min(walls):.2f}-{max(walls):.2f}), "
+              f"CPU {statistics.median(cpus):.2f}x ({min(cpus):.2f}-{max(cpus):.2f}), medians of {len(walls)} "
+              f"pair ratios", flush=True)
+
+
+def told_suite_run(name: str, where: Path) -> SuiteRun:
+    """suite_run(where), printed as a row named `name` with the load before and after."""
+    before = load()
+    done = suite_run(where)
+    print(f"{name:9} python -m pytest -q{'' if where == ROOT else f' in {where}'}: {done.wall:.1f} s, CPU "
+          f"{done.cpu:.0f} s, exit {done.status}: {done.closing}; load {before} -> {load()}", flush=True)
+    return done
 
 
 def rows_of(args: argparse.Namespace) -> dict[str, Callable[[], None]]:
@@ -143,7 +179,7 @@ def main() -> None:
         if args.base is not None:
             against_base(args.base, args.pairs, only)
     if "tests" in only:         # with the reader's own cache, as README's command runs
-        readme_tests(args.test_runs)
+        readme_tests(args.test_runs, args.base)
 
 
 if __name__ == "__main__":
