@@ -13,6 +13,8 @@ import pypdfium2  # noqa: F401 (first: see below)
 import pytest
 from hypothesis import HealthCheck, settings
 
+from generator.make.workers import collect_seldom
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 
@@ -24,11 +26,14 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # The tests run the kit's commands in this process (run_cli), as `bailout` runs them in its own:
 # with the collector passing seldom (make/workers.py collect_seldom).  At Python's default a test
-# worker's collector passes over its whole heap (the libraries, the session's builds) twenty-odd
-# times a run: about 10 s of the suite's CPU, against under 5 s so (gc.callbacks, 2026-12-06).
-from generator.make.workers import collect_seldom  # noqa: E402 (after the environment is set)
-
+# worker's collector passes over its whole heap (the libraries, the session's builds) many times a
+# run, finding next to nothing (docs/speed.md, the test suite).
 collect_seldom()
+
+# The lightest build that reads every input and option a build reads and writes MANIFEST.txt: a
+# pre-rolled table of one row on one paper (for a test of what the inputs make of the build as a
+# whole, not of a part)
+LIGHTEST_BUILD = ("build", "--only", "prerolled", "--rows", "1", "--paper", "a4", "--quiet")
 
 # pypdfium2 is imported before anything makes a weakref.finalize (a build's temporary folder
 # does): at exit the finalizers then close the documents the tests keep (pdfpage.pages_of caches

@@ -12,7 +12,7 @@ import pytest
 from msgspec.structs import fields
 from pypdf import PdfReader
 
-from conftest import DATA, ROOT, aid_edition, edit, run_cli
+from conftest import DATA, LIGHTEST_BUILD, ROOT, aid_edition, edit, run_cli
 from generator import __version__
 from generator.content.compare import compare
 from generator.content.stamp import UNSTAMPED, edition_stamp
@@ -87,9 +87,9 @@ def test_data_beside_templates_is_read(project, tmp_path):
     assert code == 0, err
     assert NEW in (tmp_path / "out" / "player-aid.html").read_text()
     # --templates wins over the folder beside the data: the edition is made of the shipped templates
-    # (the session's English aid's), seen in any build's MANIFEST.txt (a table of one row, the lightest)
-    code, _, err = run_cli("build", "--data", project / "data", "--templates", TEMPLATES, "--only", "prerolled",
-                           "--rows", 1, "--paper", "a4", "--out", tmp_path / "out2", "--quiet")
+    # (the session's English aid's), seen in any build's MANIFEST.txt
+    code, _, err = run_cli(*LIGHTEST_BUILD, "--data", project / "data", "--templates", TEMPLATES,
+                           "--out", tmp_path / "out2")
     assert code == 0, err
     shipped = _templates(aid_edition("en")["MANIFEST.txt"].decode())
     assert _templates((tmp_path / "out2" / "MANIFEST.txt").read_text()) == shipped

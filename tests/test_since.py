@@ -386,8 +386,8 @@ def projects(tmp_path_factory):
 
 
 def built_since(old, project, papers=("a4",)):
-    """The aid (on `papers`, and web) of `project` built --since `old`'s data folder: no paper,
-    the web aid and MANIFEST.txt alone."""
+    """The aid (on `papers`, and web) of `project` built --since `old`'s data folder; with no
+    paper, the web aid and MANIFEST.txt alone."""
     return render_all(load(project / "data"), BuildOptions(parts=("aid",), papers=papers, since=str(old / "data")),
                       templates=project / "templates")
 
